@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm run admin -- <command>`: the admin API from the shell (DESIGN §6).
+// Reads ADMIN_TOKEN and the base URL from the environment or .dev.vars.
+import { existsSync, readFileSync } from "node:fs";
+
+const usage = `usage: npm run admin -- <command>
+  create-account --name NAME --mode provider_versand|eigenversand [--features a,b] [--push-url URL --push-secret S]
+  update-account ID [--name NAME] [--mode MODE] [--features a,b] [--disable x,y]
+  new-key ID
+  add-handler ID --email E --name N --password P
+env: ADMIN_TOKEN (else .dev.vars), BASE_URL (default http://127.0.0.1:8787)`;
+
+const [command, ...rest] = process.argv.slice(2);
+const positional = rest.filter((a, i) => !a.startsWith("--") && !rest[i - 1]?.startsWith("--"));
+const flag = (name) => {
+  const i = rest.indexOf(`--${name}`);
+  return i >= 0 ? rest[i + 1] : undefined;
+};
+const devVars = existsSync(".dev.vars") ? Object.fromEntries(readFileSync(".dev.vars", "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) : {};
+const token = process.env.ADMIN_TOKEN ?? devVars.ADMIN_TOKEN;
+const base = process.env.BASE_URL ?? "http://127.0.0.1:8787";
+const list = (value, on) => Object.fromEntries((value ?? "").split(",").filter(Boolean).map((f) => [f.trim(), on]));
+
+const requests = {
+  "create-account": () => ["POST", "/admin/accounts", {
+    name: flag("name"),
+    communicationMode: flag("mode"),
+    features: list(flag("features"), true),
+    ...(flag("push-url") && { push: { url: flag("push-url"), secret: flag("push-secret") } }),
+  }],
+  "update-account": () => ["PATCH", `/admin/accounts/${positional[0]}`, {
+    ...(flag("name") && { name: flag("name") }),
+    ...(flag("mode") && { communicationMode: flag("mode") }),
+    ...((flag("features") || flag("disable")) && { features: { ...list(flag("features"), true), ...list(flag("disable"), false) } }),
+  }],
+  "new-key": () => ["POST", `/admin/accounts/${positional[0]}/keys`, undefined],
+  "add-handler": () => ["POST", `/admin/accounts/${positional[0]}/handlers`, { email: flag("email"), name: flag("name"), password: flag("password") }],
+};
+
+if (!requests[command] || !token) {
+  console.error(token ? usage : `ADMIN_TOKEN is not set.\n${usage}`);
+  process.exit(2);
+}
+const [method, path, body] = requests[command]();
+const res = await fetch(`${base}${path}`, {
+  method,
+  headers: { authorization: `Bearer ${token}`, ...(body && { "content-type": "application/json" }) },
+  body: body && JSON.stringify(body),
+});
+console.log(JSON.stringify(await res.json(), null, 2));
+process.exit(res.ok ? 0 : 1);

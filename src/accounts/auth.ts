@@ -1,0 +1,49 @@
+import { createMiddleware } from "hono/factory";
+import { and, eq, isNull } from "drizzle-orm";
+import type { AppEnv } from "../lib/app";
+import { ApiError } from "../lib/problem";
+import { sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { getDb } from "../db/client";
+import { accounts, apiKeys } from "../db/schema";
+import type { AccountRecord } from "./service";
+
+/** The caller's account, as handlers see it. */
+export type AccountContext = AccountRecord;
+
+const unauthorized = (detail: string) =>
+  new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api", ApiKey header="x-api-key"' } });
+
+/**
+ * API-key authentication (spec 5, DESIGN §5). `bearer` allows `Authorization: Bearer <key>`
+ * besides `x-api-key` (capture endpoints only).
+ */
+export function requireApiKey(opts: { bearer: boolean }) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = presentedKey(c.req.header("x-api-key"), opts.bearer ? c.req.header("authorization") : undefined);
+    if (!key) throw unauthorized("An API key is required (header x-api-key).");
+    const account = await accountForKey(c.env.DB, key);
+    if (!account) throw unauthorized("The API key is not valid.");
+    c.set("account", account);
+    await next();
+  });
+}
+
+function presentedKey(apiKeyHeader: string | undefined, authorization: string | undefined): string | null {
+  if (apiKeyHeader !== undefined && apiKeyHeader.trim() !== "") return apiKeyHeader.trim();
+  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i);
+  return bearer ? bearer[1] : null;
+}
+
+/** Looks a key up by its SHA-256; the stored hash is compared again in constant time. */
+export async function accountForKey(d1: D1Database, key: string): Promise<AccountContext | null> {
+  const keyHash = await sha256Hex(key);
+  const rows = await getDb(d1)
+    .select({ account: accounts, keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  const row = rows[0];
+  if (!row || !timingSafeEqual(row.keyHash, keyHash)) return null;
+  return row.account;
+}

@@ -1,0 +1,105 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "../db/client";
+import { accounts, apiKeys, handlers, type CommunicationMode, type ReminderSettings } from "../db/schema";
+import { clock } from "../lib/clock";
+import { hashPassword, sha256Hex } from "../lib/crypto";
+import { newApiKey, newId } from "../lib/ids";
+import { ApiError, notFound } from "../lib/problem";
+
+export type AccountRecord = typeof accounts.$inferSelect;
+
+/** Account features (DESIGN §7); absent means off. */
+export const featureNames = [
+  "presignedDownload",
+  "resultCache",
+  "crossFileAnalyses",
+  "agenticRecommendation",
+  "pdfReportMapping",
+] as const;
+export type FeatureName = (typeof featureNames)[number];
+
+export function hasFeature(account: AccountRecord, feature: FeatureName): boolean {
+  return account.features?.[feature] === true;
+}
+
+export interface AccountSettings {
+  name: string;
+  communicationMode: CommunicationMode;
+  features?: Partial<Record<FeatureName, boolean>>;
+  push?: { url: string; secret: string } | null;
+  reminders?: ReminderSettings | null;
+}
+
+export async function createAccount(d1: D1Database, settings: AccountSettings) {
+  const id = newId();
+  const now = clock.now();
+  await getDb(d1).insert(accounts).values({
+    id,
+    name: settings.name,
+    communicationMode: settings.communicationMode,
+    features: settings.features ?? {},
+    pushUrl: settings.push?.url ?? null,
+    pushSecret: settings.push?.secret ?? null,
+    reminders: settings.reminders ?? null,
+    createdAt: now,
+  });
+  const apiKey = await issueApiKey(d1, id);
+  return { accountId: id, apiKey };
+}
+
+export async function updateAccount(d1: D1Database, id: string, patch: Partial<AccountSettings>) {
+  const db = getDb(d1);
+  const current = await db.query.accounts.findFirst({ where: eq(accounts.id, id) });
+  if (!current) throw notFound("Account");
+  await db
+    .update(accounts)
+    .set({
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.communicationMode !== undefined && { communicationMode: patch.communicationMode }),
+      ...(patch.features !== undefined && { features: { ...current.features, ...patch.features } }),
+      ...(patch.push !== undefined && { pushUrl: patch.push?.url ?? null, pushSecret: patch.push?.secret ?? null }),
+      ...(patch.reminders !== undefined && { reminders: patch.reminders }),
+    })
+    .where(eq(accounts.id, id));
+  return publicAccount((await db.query.accounts.findFirst({ where: eq(accounts.id, id) }))!);
+}
+
+/** A new key for the account, returned once; only its hash is kept. */
+export async function issueApiKey(d1: D1Database, accountId: string): Promise<string> {
+  const db = getDb(d1);
+  if (!(await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))) throw notFound("Account");
+  const apiKey = newApiKey();
+  await db.insert(apiKeys).values({ id: newId(), accountId, keyHash: await sha256Hex(apiKey), createdAt: clock.now() });
+  return apiKey;
+}
+
+export async function createHandler(d1: D1Database, accountId: string, input: { email: string; password: string; name: string }) {
+  const db = getDb(d1);
+  if (!(await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))) throw notFound("Account");
+  const email = input.email.toLowerCase();
+  if (await db.query.handlers.findFirst({ where: eq(handlers.email, email) })) {
+    throw new ApiError(409, "handler-exists", "A handler with this e-mail already exists.");
+  }
+  const id = newId();
+  await db.insert(handlers).values({
+    id,
+    accountId,
+    email,
+    name: input.name,
+    passwordHash: await hashPassword(input.password),
+    createdAt: clock.now(),
+  });
+  return { handlerId: id, email, name: input.name };
+}
+
+/** What the admin API shows of an account: never the push secret. */
+export function publicAccount(account: AccountRecord) {
+  return {
+    accountId: account.id,
+    name: account.name,
+    communicationMode: account.communicationMode,
+    features: account.features,
+    push: account.pushUrl ? { url: account.pushUrl } : null,
+    reminders: account.reminders,
+  };
+}

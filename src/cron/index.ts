@@ -1,0 +1,16 @@
+import type { Env } from "../env";
+
+/** Cron jobs by schedule (wrangler.toml [triggers]); each job is its own file. */
+const jobs: Record<string, ((env: Env) => Promise<void>)[]> = {
+  "*/15 * * * *": [],
+};
+
+export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
+  for (const job of jobs[controller.cron] ?? []) {
+    try {
+      await job(env);
+    } catch (err) {
+      console.error("cron job failed", controller.cron, err);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const communicationModes = ["provider_versand", "eigenversand"] as const;
+export type CommunicationMode = (typeof communicationModes)[number];
+
+/** An insurer. Features and settings are JSON (DESIGN §7). */
+export const accounts = sqliteTable("accounts", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  communicationMode: text("communication_mode", { enum: communicationModes }).notNull(),
+  features: text("features", { mode: "json" }).$type<Record<string, boolean>>().notNull().default({}),
+  pushUrl: text("push_url"),
+  pushSecret: text("push_secret"),
+  reminders: text("reminders", { mode: "json" }).$type<ReminderSettings | null>(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export interface ReminderSettings {
+  firstAfterHours: number;
+  followupAfterHours: number;
+  maxReminders: number;
+}
+
+/** API keys are stored only as SHA-256 (DESIGN §5). */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    keyHash: text("key_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    // Every authenticated request looks its key up by hash.
+    uniqueIndex("api_keys_hash").on(t.keyHash),
+  ],
+);
+
+/** Claims handlers who log in to the board. */
+export const handlers = sqliteTable(
+  "handlers",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    // Login is by e-mail; one handler per e-mail address across the service.
+    uniqueIndex("handlers_email").on(t.email),
+    index("handlers_account").on(t.accountId),
+  ],
+);
+
+/** Board login sessions; only the token hash is stored. */
+export const handlerSessions = sqliteTable("handler_sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  handlerId: text("handler_id").notNull().references(() => handlers.id),
+  csrfToken: text("csrf_token").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -1,0 +1,37 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Env } from "./env";
+import type { AppEnv } from "./lib/app";
+import { handleError, ApiError } from "./lib/problem";
+import { newId } from "./lib/ids";
+import { adminRoutes } from "./routes/admin";
+import { captureRoutes } from "./routes/capture";
+import { capturePages } from "./pages/capture";
+import { consumeJobs } from "./queue/consumer";
+import { runScheduled } from "./cron";
+import { registerOpenApi } from "./routes/openapi-document";
+
+export { CaseLock } from "./capture/case-lock";
+export { AnalysisGate } from "./scanner/analysis-gate";
+
+const app = new OpenAPIHono<AppEnv>();
+
+app.use("*", async (c, next) => {
+  const requestId = newId();
+  c.set("requestId", requestId);
+  await next();
+  c.res.headers.set("X-Request-Id", requestId);
+});
+
+app.route("/capture", captureRoutes);
+app.route("/admin", adminRoutes);
+app.route("/c", capturePages);
+registerOpenApi(app);
+
+app.notFound((c) => handleError(new ApiError(404, "not-found", "No such endpoint."), c));
+app.onError(handleError);
+
+export default {
+  fetch: app.fetch,
+  queue: (batch, env) => consumeJobs(batch, env),
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
+} satisfies ExportedHandler<Env, unknown>;

@@ -1,0 +1,30 @@
+import type { Env } from "../env";
+import { JobMessageSchema, type JobMessage } from "./messages";
+import { deliverNotification } from "../capture/delivery";
+
+type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage, { type: T }>) => Promise<"done" | "retry">;
+
+const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
+  notification: (env, body) => deliverNotification(env, body.outboxId),
+};
+
+/** Acks or retries each message explicitly; unparseable messages are acked and logged. */
+export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = JobMessageSchema.safeParse(message.body);
+    if (!parsed.success) {
+      console.error("dropping malformed job", message.id, parsed.error.message);
+      message.ack();
+      continue;
+    }
+    try {
+      const handler = handlers[parsed.data.type] as Handler<typeof parsed.data.type>;
+      const outcome = await handler(env, parsed.data);
+      if (outcome === "done") message.ack();
+      else message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
+    } catch (err) {
+      console.error("job failed", message.id, err);
+      message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
+    }
+  }
+}

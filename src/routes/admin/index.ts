@@ -1,0 +1,76 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import { createRouter, type AppEnv } from "../../lib/app";
+import { ApiError } from "../../lib/problem";
+import { timingSafeEqual } from "../../lib/crypto";
+import { createAccount, createHandler, issueApiKey, updateAccount } from "../../accounts/service";
+import { errorResponses } from "../openapi-common";
+import { AccountCreateSchema, AccountCreatedSchema, AccountIdParam, AccountPatchSchema, HandlerCreateSchema } from "./schema";
+
+/** Admin API (DESIGN §6): `Authorization: Bearer <ADMIN_TOKEN>`; absent token = disabled. */
+const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  const token = c.env.ADMIN_TOKEN;
+  if (!token) throw new ApiError(404, "not-found", "The admin API is disabled.");
+  const presented = c.req.header("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? "";
+  if (!timingSafeEqual(presented, token)) {
+    throw new ApiError(401, "unauthorized", "Admin token required.", { headers: { "WWW-Authenticate": 'Bearer realm="admin"' } });
+  }
+  await next();
+});
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
+const security = [{ adminBearerAuth: [] }];
+
+export const adminRoutes = createRouter();
+adminRoutes.use("*", requireAdmin);
+
+adminRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/accounts",
+    tags: ["admin"],
+    security,
+    request: { body: json(AccountCreateSchema) },
+    responses: { 201: { description: "Created; the key is shown once.", content: { "application/json": { schema: AccountCreatedSchema } } }, ...errorResponses },
+  }),
+  async (c) => c.json(await createAccount(c.env.DB, c.req.valid("json")), 201),
+);
+
+adminRoutes.openapi(
+  createRoute({
+    method: "patch",
+    path: "/accounts/{id}",
+    tags: ["admin"],
+    security,
+    request: { params: AccountIdParam, body: json(AccountPatchSchema) },
+    responses: { 200: { description: "Updated account.", content: { "application/json": { schema: z.object({}).passthrough() } } }, ...errorResponses },
+  }),
+  async (c) => c.json(await updateAccount(c.env.DB, c.req.valid("param").id, c.req.valid("json")), 200),
+);
+
+adminRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/accounts/{id}/keys",
+    tags: ["admin"],
+    security,
+    request: { params: AccountIdParam },
+    responses: { 201: { description: "A new key, shown once.", content: { "application/json": { schema: z.object({ apiKey: z.string() }) } } }, ...errorResponses },
+  }),
+  async (c) => c.json({ apiKey: await issueApiKey(c.env.DB, c.req.valid("param").id) }, 201),
+);
+
+adminRoutes.openapi(
+  createRoute({
+    method: "post",
+    path: "/accounts/{id}/handlers",
+    tags: ["admin"],
+    security,
+    request: { params: AccountIdParam, body: json(HandlerCreateSchema) },
+    responses: {
+      201: { description: "Handler created.", content: { "application/json": { schema: z.object({ handlerId: z.string(), email: z.string(), name: z.string() }) } } },
+      ...errorResponses,
+    },
+  }),
+  async (c) => c.json(await createHandler(c.env.DB, c.req.valid("param").id, c.req.valid("json")), 201),
+);

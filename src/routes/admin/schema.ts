@@ -1,0 +1,39 @@
+import { z } from "@hono/zod-openapi";
+import { communicationModes } from "../../db/schema";
+import { featureNames } from "../../accounts/service";
+
+const features = z
+  .object(Object.fromEntries(featureNames.map((name) => [name, z.boolean().optional()])) as Record<(typeof featureNames)[number], z.ZodOptional<z.ZodBoolean>>)
+  .strict();
+
+const push = z.object({ url: z.url({ protocol: /^https?$/ }), secret: z.string().min(16).max(200) }).strict();
+
+const reminders = z
+  .object({
+    firstAfterHours: z.number().positive().max(24 * 30),
+    followupAfterHours: z.number().positive().max(24 * 30),
+    maxReminders: z.number().int().min(0).max(10),
+  })
+  .strict();
+
+export const AccountCreateSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    communicationMode: z.enum(communicationModes),
+    features: features.optional(),
+    push: push.nullable().optional(),
+    reminders: reminders.nullable().optional(),
+  })
+  .strict()
+  .openapi("AccountCreate");
+
+export const AccountPatchSchema = AccountCreateSchema.partial().openapi("AccountPatch");
+
+export const AccountCreatedSchema = z.object({ accountId: z.string(), apiKey: z.string().length(40) }).openapi("AccountCreated");
+
+export const HandlerCreateSchema = z
+  .object({ email: z.email(), password: z.string().min(10).max(200), name: z.string().min(1).max(200) })
+  .strict()
+  .openapi("HandlerCreate");
+
+export const AccountIdParam = z.object({ id: z.string().uuid() });
