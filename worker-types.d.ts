@@ -7,11 +7,12 @@ declare module "*.onnx" {
   const bytes: ArrayBuffer;
   export default bytes;
 }
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends import("./src/env").Env {}
-}
+
+type ServiceEnv = import("./src/env").Env;
+
+// `env` from "cloudflare:test" is Cloudflare.Env: the service's Env plus test-only bindings.
 declare namespace Cloudflare {
-  interface Env {
+  interface Env extends ServiceEnv {
     TEST_MIGRATIONS: import("@cloudflare/vitest-pool-workers/types").D1Migration[];
   }
 }
