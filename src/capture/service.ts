@@ -95,7 +95,7 @@ export async function transitionLocked(env: Env, accountId: string, caseId: stri
   const next = nextState(current, name, now, opts.decision);
   if (!next) {
     throw new ApiError(409, "transition-not-allowed", `The case is ${current.status}; "${transitions[name].action}" is not possible now.`, {
-      body: { ticketId: current.id, status: current.status },
+      body: { ticketId: current.id, caseStatus: current.status },
     });
   }
   const seq = await nextEventSeq(db, caseId);
