@@ -4,7 +4,7 @@ import { ADMIN, BASE, createAccount, postJson } from "./helpers";
 
 describe("admin API (DESIGN §6)", () => {
   it("refuses a wrong or missing admin token with 401", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }]) {
+    for (const headers of [{}, { authorization: "Bearer wrong" }] as Record<string, string>[]) {
       const res = await SELF.fetch(`${BASE}/admin/accounts`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
       expect(res.status).toBe(401);
     }
