@@ -1,8 +1,9 @@
 import type { Env } from "../env";
+import { retryPendingNotifications } from "./outbox-retry";
 
 /** Cron jobs by schedule (wrangler.toml [triggers]); each job is its own file. */
 const jobs: Record<string, ((env: Env) => Promise<void>)[]> = {
-  "*/15 * * * *": [],
+  "*/15 * * * *": [retryPendingNotifications],
 };
 
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {
