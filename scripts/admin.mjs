@@ -46,6 +46,9 @@ const res = await fetch(`${base}${path}`, {
   method,
   headers: { authorization: `Bearer ${token}`, ...(body && { "content-type": "application/json" }) },
   body: body && JSON.stringify(body),
+}).catch((err) => {
+  console.error(`cannot reach ${base}: ${err.cause?.code ?? err.message} (is the service running? npm start)`);
+  process.exit(1);
 });
 console.log(JSON.stringify(await res.json(), null, 2));
 process.exit(res.ok ? 0 : 1);

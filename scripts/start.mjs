@@ -30,27 +30,32 @@ dev.on("exit", (code) => process.exit(code ?? 0));
 await seedOnce();
 
 async function seedOnce() {
+  if (!(await serverUp())) return console.error("the dev server did not come up within 90 s; account not seeded");
   const marker = ".wrangler/dev-account.json";
   if (existsSync(marker)) {
     const { accountId, apiKey } = JSON.parse(readFileSync(marker, "utf8"));
-    return console.log(`\ndev account ${accountId}\ndev API key ${apiKey}\n`);
+    return console.log(`\nready on ${baseUrl}\ndev account ${accountId}\ndev API key ${apiKey}\n`);
   }
-  for (let attempt = 0; attempt < 60; attempt++) {
+  const res = await fetch(`${baseUrl}/admin/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${devVars.ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "Dev Insurer", communicationMode: "eigenversand", features: { resultCache: true } }),
+  });
+  if (res.status !== 201) return console.error(`seeding failed: ${res.status} ${await res.text()}`);
+  const account = await res.json();
+  mkdirSync(".wrangler", { recursive: true });
+  writeFileSync(marker, JSON.stringify(account));
+  console.log(`\nready on ${baseUrl}\nseeded dev account ${account.accountId}\ndev API key ${account.apiKey} (also in ${marker})\n`);
+}
+
+async function serverUp() {
+  for (let attempt = 0; attempt < 90; attempt++) {
     try {
-      const res = await fetch(`${baseUrl}/admin/accounts`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${devVars.ADMIN_TOKEN}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Dev Insurer", communicationMode: "eigenversand", features: { resultCache: true } }),
-      });
-      if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
-      const account = await res.json();
-      mkdirSync(".wrangler", { recursive: true });
-      writeFileSync(marker, JSON.stringify(account));
-      return console.log(`\nseeded dev account ${account.accountId}\ndev API key ${account.apiKey} (also in ${marker})\n`);
-    } catch (err) {
-      if (err instanceof Error && err.message.startsWith("seeding failed")) throw err;
-      await new Promise((r) => setTimeout(r, 1000));
+      if ((await fetch(`${baseUrl}/openapi.json`)).ok) return true;
+    } catch {
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 1000));
   }
-  console.error("the dev server did not come up within 60 s; account not seeded");
+  return false;
 }
