@@ -1,0 +1,29 @@
+/**
+ * Hard caps for everything the PDF code reads, in one place. A hostile file (huge object
+ * counts, xref loops, endless content streams) hits one of these and gets a finding instead
+ * of exhausting the isolate's 128 MB or its CPU time.
+ */
+export const pdfLimits = {
+  /** Files larger than this are not parsed at all. */
+  maxFileBytes: 50 * 1024 * 1024,
+  /** Xref sections followed through /Prev before we give up (loops are also detected). */
+  maxXrefSections: 256,
+  /** Bytes searched forward from an xref offset for `trailer`/`startxref`/`%%EOF`. */
+  maxXrefSectionBytes: 8 * 1024 * 1024,
+  /** Revisions analysed (diffed, extracted) per file; more are counted but not extracted. */
+  maxRevisions: 32,
+  /** Pages inspected for text, fonts, images and diffs. */
+  maxPages: 50,
+  /** Images extracted per file. */
+  maxImages: 40,
+  /** Pixels of one decoded (non-JPEG) image re-encoded as PNG. */
+  maxImagePixels: 16_000_000,
+  /** Decoded bytes of one page's content streams that the content scanner reads. */
+  maxContentBytes: 4 * 1024 * 1024,
+  /** Content-stream operators interpreted per page. */
+  maxOperators: 200_000,
+  /** Nesting depth of arrays/dictionaries in the small object parser. */
+  maxNesting: 64,
+  /** Text items compared per page in a revision diff. */
+  maxTextItemsPerPage: 5_000,
+} as const;
