@@ -67,6 +67,11 @@ export interface Analyzer {
   version: string;
   /** For `modelVersions`: learned models carry name, version and sha256 prefix. */
   model?: { name: string; version: string; sha256: string };
+  /**
+   * A gatekeeper: when it returns `assessed: false` for a file (unsupported type, undecodable),
+   * the analyzers after it are skipped for that file and the file's level is `-`.
+   */
+  gate?: boolean;
   appliesTo(file: ScanFile): boolean;
   analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult>;
 }

@@ -1,7 +1,14 @@
 import type { Analyzer } from "../types";
+import { fileTypeAnalyzer } from "./file-type";
+import { thumbnailAnalyzer } from "./thumbnail";
+import { pdfRevisions } from "./pdf-revisions";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
  * Add a detector by importing it and appending it here; nothing else changes.
  */
-export const analyzers: Analyzer[] = [];
+export const analyzers: Analyzer[] = [
+  fileTypeAnalyzer,
+  thumbnailAnalyzer,
+  pdfRevisions,
+];

@@ -1,0 +1,138 @@
+import { highestLevel } from "./finding";
+import { analyzers as registeredAnalyzers } from "./forensics/registry";
+import type { IntakeItem } from "./intake";
+import { analyzerFailed, extractionFailed } from "./pipeline-findings";
+import { priceOf } from "./pricing";
+import type { Analyzer, Attachment, Finding, ScanContext, ScanFile, SuspicionLevel } from "./types";
+
+/** The per-file result of DESIGN §18 (`Files[name]`). */
+export interface FileResult {
+  suspicion_level: SuspicionLevel;
+  type: "image" | "pdf" | "other";
+  mimeType: string;
+  sha256: string | null;
+  size: number;
+  source?: { parent: string; page: number };
+  findings: Finding[];
+  metadata: Record<string, unknown>;
+  /** `<category>/<name>` of every attachment generated for this file. */
+  attachments: string[];
+}
+
+export interface PipelineResult {
+  suspicion_level: SuspicionLevel;
+  Files: Record<string, FileResult>;
+  tokensConsumed: number;
+  modelVersions: Record<string, string>;
+}
+
+/** Where attachments go as soon as they are made, so they never pile up in memory. Returns the stored name. */
+export type AttachmentSink = (attachment: Attachment) => Promise<string>;
+
+/** Extracted files of extracted files are analysed too, but no deeper than this. */
+const MAX_EXTRACTION_DEPTH = 2;
+
+/**
+ * Runs every registered analyzer on every file, one file at a time, in registry order,
+ * then on the files they extract. Analyzer failures become `-` findings, never a failed request.
+ */
+export async function runPipeline(items: AsyncIterable<IntakeItem>, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[] = registeredAnalyzers): Promise<PipelineResult> {
+  const files: Record<string, FileResult> = {};
+  let tokens = 0;
+  for await (const item of items) {
+    if (!item.ok) {
+      files[item.name] = brokenResult(item, ctx);
+      tokens += priceOf("broken", { extracted: false, assessed: false });
+      continue;
+    }
+    const queue: { file: ScanFile; depth: number }[] = [{ file: item.file, depth: 0 }];
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { result, assessed, extracted } = await analyzeFile(next.file, ctx, sink, analyzers);
+      files[uniqueName(files, next.file.name)] = result;
+      tokens += priceOf(next.file.kind, { extracted: next.depth > 0, assessed });
+      if (next.depth < MAX_EXTRACTION_DEPTH) queue.push(...extracted.map((file) => ({ file, depth: next!.depth + 1 })));
+    }
+  }
+  return {
+    suspicion_level: highestLevel(Object.values(files).map((f) => f.suspicion_level)),
+    Files: files,
+    tokensConsumed: tokens,
+    modelVersions: modelVersions(analyzers),
+  };
+}
+
+async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[]) {
+  const result: FileResult = {
+    suspicion_level: "-",
+    type: file.kind === "pdf" ? "pdf" : file.kind === "unknown" ? "other" : "image",
+    mimeType: file.mimeType,
+    sha256: file.sha256,
+    size: file.size,
+    ...(file.source ? { source: file.source } : {}),
+    findings: [],
+    metadata: {},
+    attachments: [],
+  };
+  const extracted: ScanFile[] = [];
+  let assessed = false;
+  for (const analyzer of analyzers) {
+    if (!safeAppliesTo(analyzer, file)) continue;
+    const outcome = await runOne(analyzer, file, ctx);
+    result.findings.push(...outcome.findings);
+    if (outcome.metadata) result.metadata[analyzer.id] = outcome.metadata;
+    for (const attachment of outcome.attachments ?? []) result.attachments.push(await sink(attachment));
+    extracted.push(...(outcome.extracted ?? []));
+    if (!outcome.assessed && analyzer.gate) {
+      assessed = false;
+      break;
+    }
+    assessed ||= outcome.assessed;
+  }
+  result.suspicion_level = assessed ? highestLevel(["Green", ...result.findings.map((f) => f.level)]) : "-";
+  return { result, assessed, extracted };
+}
+
+async function runOne(analyzer: Analyzer, file: ScanFile, ctx: ScanContext) {
+  try {
+    return await analyzer.analyze(file, ctx);
+  } catch (err) {
+    console.error("analyzer failed", analyzer.id, file.name, err);
+    return { assessed: false, findings: [analyzerFailed(ctx.language, analyzer.id)] };
+  }
+}
+
+function safeAppliesTo(analyzer: Analyzer, file: ScanFile): boolean {
+  try {
+    return analyzer.appliesTo(file);
+  } catch {
+    return false;
+  }
+}
+
+function brokenResult(item: Extract<IntakeItem, { ok: false }>, ctx: ScanContext): FileResult {
+  return {
+    suspicion_level: "-",
+    type: "other",
+    mimeType: "application/octet-stream",
+    sha256: null,
+    size: item.size,
+    findings: [extractionFailed(ctx.language, item.problem)],
+    metadata: {},
+    attachments: [],
+  };
+}
+
+/** Extracted names come from analyzers; never let one overwrite another file's result. */
+function uniqueName(files: Record<string, FileResult>, name: string): string {
+  if (!(name in files)) return name;
+  let n = 2;
+  while (`${name} (${n})` in files) n++;
+  return `${name} (${n})`;
+}
+
+/** `modelVersions` (spec 2.6): every registered analyzer, with its learned model where it has one. */
+export function modelVersions(analyzers: Analyzer[]): Record<string, string> {
+  return Object.fromEntries(
+    analyzers.map((a) => [a.id, a.model ? `${a.version}; ${a.model.name} ${a.model.version} (sha256 ${a.model.sha256})` : a.version]),
+  );
+}
