@@ -2,6 +2,7 @@ import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { thumbnailAnalyzer } from "./thumbnail";
 import { pdfRevisions } from "./pdf-revisions";
+import { metadataAnalyzer } from "./metadata";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
@@ -11,4 +12,5 @@ export const analyzers: Analyzer[] = [
   fileTypeAnalyzer,
   thumbnailAnalyzer,
   pdfRevisions,
+  metadataAnalyzer,
 ];

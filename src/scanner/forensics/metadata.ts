@@ -1,0 +1,160 @@
+/**
+ * Metadata detector: EXIF/XMP/IPTC/ICC/PNG text read with exifr; findings for editing software,
+ * date gaps and dates against the reference date, GPS plausibility, missing camera fields,
+ * maker notes, recorded vs real size and the EXIF preview's proportions.
+ */
+import { finding } from "../finding";
+import { parseExifDate } from "../images/exif-dates";
+import { editorIn } from "../images/editors";
+import { parseJpegStructure } from "../images/jpeg-markers";
+import { type ImageMetadata, readImageMetadata, tag } from "../images/metadata-read";
+import type { Analyzer, AnalyzerResult, Finding, ScanContext, ScanFile } from "../types";
+import { metadataTexts as T } from "./metadata-texts";
+
+/** Modify time later than capture by more than this means processing after capture. */
+export const DATE_GAP_MINUTES = 5;
+/** Capture this much before the reference date is Red; less (time zones) is Yellow. */
+export const BEFORE_REFERENCE_RED_HOURS = 48;
+/** Makes whose cameras always write a maker note. */
+const MAKER_NOTE_MAKES = /canon|nikon|sony|olympus|fujifilm|panasonic|pentax|samsung|apple|leica/i;
+const THUMBNAIL_ASPECT_TOLERANCE = 0.05;
+
+function editingTools(meta: ImageMetadata): { field: string; value: string }[] {
+  const candidates: { field: string; value: string | null }[] = [
+    { field: "Software", value: tag(meta, "Software", ["ifd0"]) },
+    { field: "CreatorTool", value: tag(meta, "CreatorTool", ["xmp"]) },
+    { field: "ProcessingSoftware", value: tag(meta, "ProcessingSoftware", ["ifd0"]) },
+    { field: "PNG Software", value: meta.pngText.Software ?? null },
+  ];
+  // XMP edit history (xmpMM:History) lists every program that saved the file.
+  const history = meta.blocks.xmpMM ? JSON.stringify(meta.blocks.xmpMM).match(/"softwareAgent":"([^"]+)"/gi) : null;
+  for (const h of history ?? []) candidates.push({ field: "XMP history", value: h.split(":").slice(1).join(":").replace(/"/g, "") });
+  const found: { field: string; value: string }[] = [];
+  for (const c of candidates) if (editorIn(c.value) && !found.some((f) => f.value === c.value)) found.push({ field: c.field, value: c.value as string });
+  if (meta.photoshopIrb) found.push({ field: "Photoshop image resources (APP13)", value: "Adobe Photoshop" });
+  return found;
+}
+
+function dateFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
+  const originalRaw = tag(meta, "DateTimeOriginal", ["exif"]) ?? tag(meta, "CreateDate", ["exif", "xmp"]);
+  const capture = parseExifDate(originalRaw);
+  const modify = parseExifDate(tag(meta, "ModifyDate", ["ifd0", "xmp"]));
+  if (capture && modify) {
+    const minutes = Math.round((modify.getTime() - capture.getTime()) / 60_000);
+    if (minutes > DATE_GAP_MINUTES)
+      out.push(finding(ctx.language, "META_DATE_GAP", "Yellow", T.dateGap(minutes), { dateTimeOriginal: originalRaw, modifyDate: tag(meta, "ModifyDate", ["ifd0", "xmp"]), gapMinutes: minutes }));
+  }
+  if (!capture) return;
+  const captureText = capture.toISOString().slice(0, 19).replace("T", " ");
+  if (ctx.issueDate && capture < ctx.issueDate) {
+    const hours = (ctx.issueDate.getTime() - capture.getTime()) / 3_600_000;
+    const reference = ctx.issueDate.toISOString().slice(0, 10);
+    out.push(
+      finding(ctx.language, "META_CAPTURE_BEFORE_REFERENCE", hours > BEFORE_REFERENCE_RED_HOURS ? "Red" : "Yellow", T.beforeReference({ capture: captureText, reference }), {
+        dateTimeOriginal: originalRaw,
+        issueDate: ctx.issueDate.toISOString(),
+        hoursBefore: Math.round(hours),
+      }),
+    );
+  }
+  if (capture.getTime() > ctx.now.getTime() + 36 * 3_600_000)
+    out.push(finding(ctx.language, "META_CAPTURE_IN_FUTURE", "Yellow", T.future(captureText), { dateTimeOriginal: originalRaw, now: ctx.now.toISOString() }));
+}
+
+function gpsOf(meta: ImageMetadata): { latitude: number; longitude: number } | null {
+  const gps = meta.blocks.gps;
+  if (!gps) return null;
+  const latitude = gps.latitude;
+  const longitude = gps.longitude;
+  return typeof latitude === "number" && typeof longitude === "number" ? { latitude, longitude } : null;
+}
+
+function gpsFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
+  const gps = gpsOf(meta);
+  if (!gps) return;
+  const invalid = !Number.isFinite(gps.latitude) || !Number.isFinite(gps.longitude) || Math.abs(gps.latitude) > 90 || Math.abs(gps.longitude) > 180 || (gps.latitude === 0 && gps.longitude === 0);
+  if (invalid) out.push(finding(ctx.language, "META_GPS_IMPLAUSIBLE", "Yellow", T.gpsInvalid(`${gps.latitude}, ${gps.longitude}`), gps));
+}
+
+function cameraFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
+  const make = tag(meta, "Make", ["ifd0"]);
+  const model = tag(meta, "Model", ["ifd0"]);
+  if (!make && !model) return;
+  const exif = meta.blocks.exif ?? {};
+  const exposure = ["ExposureTime", "FNumber", "ISO", "DateTimeOriginal"].filter((k) => exif[k] !== undefined);
+  if (!exposure.length) out.push(finding(ctx.language, "META_CAMERA_FIELDS_MISSING", "Yellow", T.cameraFieldsMissing([make, model].filter(Boolean).join(" ")), { make, model }));
+  else if (make && MAKER_NOTE_MAKES.test(make) && meta.blocks.makerNote === undefined)
+    out.push(finding(ctx.language, "META_MAKER_NOTE_MISSING", "Yellow", T.makerNoteMissing(make), { make, model }));
+}
+
+function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
+  const exif = meta.blocks.exif ?? {};
+  const rw = exif.ExifImageWidth;
+  const rh = exif.ExifImageHeight;
+  if (meta.width && meta.height && typeof rw === "number" && typeof rh === "number" && rw > 0 && rh > 0) {
+    const same = (rw === meta.width && rh === meta.height) || (rw === meta.height && rh === meta.width);
+    if (!same) out.push(finding(ctx.language, "META_SIZE_MISMATCH", "Yellow", T.sizeMismatch({ recorded: `${rw}×${rh}`, actual: `${meta.width}×${meta.height}` }), { recorded: [rw, rh], actual: [meta.width, meta.height] }));
+  }
+  const frame = meta.thumbnail ? parseJpegStructure(meta.thumbnail).frame : null;
+  if (frame && meta.width && meta.height && frame.width > 0 && frame.height > 0) {
+    const main = meta.width / meta.height;
+    const thumb = frame.width / frame.height;
+    const diff = Math.min(Math.abs(Math.log(main / thumb)), Math.abs(Math.log(main * thumb)));
+    // Many cameras pad 4:3/3:2 previews to 160×120; only flag when neither orientation fits.
+    const padded = frame.width === 160 && frame.height === 120;
+    if (diff > THUMBNAIL_ASPECT_TOLERANCE && !padded)
+      out.push(finding(ctx.language, "META_THUMBNAIL_SHAPE", "Yellow", T.thumbnailShape({ thumb: `${frame.width}×${frame.height}`, actual: `${meta.width}×${meta.height}` }), { thumbnail: [frame.width, frame.height], image: [meta.width, meta.height] }));
+  }
+}
+
+/** XMP-style "2013-07-05T03:18:27Z" written the EXIF way ("2013:07:05 03:18:27Z"), as exiftool shows it. */
+function exifDateText(value: string | null): string | null {
+  return value ? value.replace(/^(\d{4})-(\d{2})-(\d{2})T/, "$1:$2:$3 ") : null;
+}
+
+/** The language-neutral summary stored in the file's metadata. */
+export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
+  const icc = meta.blocks.icc;
+  return {
+    make: tag(meta, "Make", ["ifd0"]),
+    model: tag(meta, "Model", ["ifd0"]),
+    software: tag(meta, "Software", ["ifd0"]),
+    creatorTool: tag(meta, "CreatorTool", ["xmp"]),
+    dateTimeOriginal: exifDateText(tag(meta, "DateTimeOriginal", ["exif"])),
+    modifyDate: tag(meta, "ModifyDate", ["ifd0"]),
+    width: meta.width,
+    height: meta.height,
+    gps: gpsOf(meta),
+    iccProfile: typeof icc?.ProfileDescription === "string" ? icc.ProfileDescription : null,
+    hasThumbnail: meta.thumbnail !== null,
+    pngText: Object.keys(meta.pngText).length ? Object.fromEntries(Object.entries(meta.pngText).map(([k, v]) => [k, v.slice(0, 200)])) : undefined,
+    blocks: Object.keys(meta.blocks),
+  };
+}
+
+export const metadataAnalyzer: Analyzer = {
+  id: "metadata",
+  version: "1.0.0",
+  appliesTo: (file: ScanFile) => ["jpeg", "png", "webp", "heic", "tiff"].includes(file.kind),
+  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+    const meta = await readImageMetadata(file.bytes);
+    const summary = metadataSummary(meta);
+    const findings: Finding[] = [];
+    if (meta.parseError) findings.push(finding(ctx.language, "META_UNREADABLE", "-", T.unreadable(meta.parseError), { error: meta.parseError }));
+    const hasCameraData = meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp;
+    if (!hasCameraData && !meta.parseError) {
+      findings.push(finding(ctx.language, "META_NONE", "Yellow", T.none, { blocks: Object.keys(meta.blocks) }));
+      return { assessed: true, findings, metadata: summary };
+    }
+    for (const tool of editingTools(meta)) findings.push(finding(ctx.language, "META_EDITING_SOFTWARE", "Yellow", T.editor(tool.value), tool));
+    dateFindings(meta, ctx, findings);
+    gpsFindings(meta, ctx, findings);
+    cameraFindings(meta, ctx, findings);
+    sizeFindings(meta, ctx, findings);
+    if (!findings.length) {
+      const camera = [summary.make, summary.model].filter(Boolean).join(" ") || "?";
+      findings.push(finding(ctx.language, "META_CONSISTENT", "Green", T.summary({ camera, captured: String(summary.dateTimeOriginal ?? "?") }), { make: summary.make, model: summary.model }));
+    }
+    return { assessed: !meta.parseError || Boolean(hasCameraData), findings, metadata: summary };
+  },
+};

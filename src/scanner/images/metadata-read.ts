@@ -1,0 +1,111 @@
+/**
+ * Reads an image's metadata with exifr (EXIF/TIFF, GPS, XMP, IPTC, ICC, JFIF, IHDR) plus PNG text
+ * chunks and the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0, HEIF ispe).
+ */
+import exifr from "exifr";
+import { isHeif, heifSize } from "./isobmff";
+import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
+import { isPng, pngSize, pngText } from "./png-chunks";
+
+/** exifr's output with mergeOutput:false: one record per block. */
+export type MetadataBlocks = Record<string, Record<string, unknown> | undefined>;
+
+/** Everything the metadata detector looks at. */
+export interface ImageMetadata {
+  blocks: MetadataBlocks;
+  /** Why exifr failed, if it did (the file may still be a valid image). */
+  parseError: string | null;
+  width: number | null;
+  height: number | null;
+  pngText: Record<string, string>;
+  /** Photoshop Image Resource Blocks (APP13 "Photoshop 3.0") present. */
+  photoshopIrb: boolean;
+  thumbnail: Uint8Array | null;
+}
+
+const EXIFR_OPTIONS = {
+  tiff: true,
+  exif: true,
+  gps: true,
+  ifd1: true,
+  xmp: true,
+  iptc: true,
+  icc: true,
+  jfif: true,
+  ihdr: true,
+  makerNote: true,
+  mergeOutput: false,
+  reviveValues: false,
+  translateValues: false,
+  multiSegment: true,
+  sanitize: true,
+};
+
+export function pixelSize(bytes: Uint8Array, blocks: MetadataBlocks): { width: number; height: number } | null {
+  if (isJpeg(bytes)) {
+    const frame = parseJpegStructure(bytes).frame;
+    return frame ? { width: frame.width, height: frame.height } : null;
+  }
+  if (isPng(bytes)) return pngSize(bytes);
+  if (isHeif(bytes)) return heifSize(bytes);
+  const ifd0 = blocks.ifd0;
+  if (ifd0 && typeof ifd0.ImageWidth === "number" && typeof ifd0.ImageHeight === "number") return { width: ifd0.ImageWidth, height: ifd0.ImageHeight };
+  return null;
+}
+
+async function exifThumbnail(bytes: Uint8Array): Promise<Uint8Array | null> {
+  try {
+    const t = await exifr.thumbnail(bytes);
+    return t ? new Uint8Array(t) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** IPTC wrappers (0x0404 IPTC, 0x0425 digest) are written by phones too; other 8BIM resources only by Photoshop. */
+function hasPhotoshopOnlyResources(app13: Uint8Array): boolean {
+  let p = 14; // "Photoshop 3.0\0"
+  while (p + 12 <= app13.length && app13[p] === 0x38 && app13[p + 1] === 0x42 && app13[p + 2] === 0x49 && app13[p + 3] === 0x4d) {
+    const id = (app13[p + 4] << 8) | app13[p + 5];
+    if (id !== 0x0404 && id !== 0x0425) return true;
+    const nameLength = app13[p + 6];
+    let q = p + 6 + 1 + nameLength;
+    if (q % 2) q++;
+    const size = ((app13[q] << 24) | (app13[q + 1] << 16) | (app13[q + 2] << 8) | app13[q + 3]) >>> 0;
+    p = q + 4 + size + (size % 2);
+  }
+  return false;
+}
+
+/** Reads all metadata; never throws (a broken block becomes `parseError`). */
+export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadata> {
+  let blocks: MetadataBlocks = {};
+  let parseError: string | null = null;
+  try {
+    blocks = ((await exifr.parse(bytes, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
+  } catch (e) {
+    parseError = e instanceof Error ? e.message : String(e);
+  }
+  const size = pixelSize(bytes, blocks);
+  return {
+    blocks,
+    parseError,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    pngText: isPng(bytes) ? pngText(bytes) : {},
+    photoshopIrb: isJpeg(bytes) && appSegments(parseJpegStructure(bytes), 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
+    thumbnail: isJpeg(bytes) ? await exifThumbnail(bytes) : null,
+  };
+}
+
+/** A string-valued tag from the first block that has it. */
+export function tag(meta: ImageMetadata, name: string, blocks: string[] = ["ifd0", "exif", "xmp", "iptc"]): string | null {
+  for (const b of blocks) {
+    const v = meta.blocks[b]?.[name];
+    // Cut at the first NUL as exiftool does ("Nokia\0 2" → "Nokia").
+    const text = typeof v === "string" ? v.split("\0")[0].trim() : "";
+    if (text) return text;
+    if (typeof v === "number") return String(v);
+  }
+  return null;
+}
