@@ -5,6 +5,7 @@ import { handleError, ApiError } from "./lib/problem";
 import { newId } from "./lib/ids";
 import { adminRoutes } from "./routes/admin";
 import { captureRoutes } from "./routes/capture";
+import { v2Routes } from "./routes/v2";
 import { capturePages } from "./pages/capture";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
@@ -25,6 +26,7 @@ app.use("*", async (c, next) => {
 app.route("/capture", captureRoutes);
 app.route("/admin", adminRoutes);
 app.route("/c", capturePages);
+app.route("/v2", v2Routes);
 registerOpenApi(app);
 
 app.notFound((c) => handleError(new ApiError(404, "not-found", "No such endpoint."), c));

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { and, eq, isNull } from "drizzle-orm";
 import type { AppEnv } from "../lib/app";
-import { ApiError } from "../lib/problem";
+import { ApiError, invalid } from "../lib/problem";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { getDb } from "../db/client";
 import { accounts, apiKeys } from "../db/schema";
@@ -15,12 +15,16 @@ const unauthorized = (detail: string) =>
 
 /**
  * API-key authentication (spec 5, DESIGN §5). `bearer` allows `Authorization: Bearer <key>`
- * besides `x-api-key` (capture endpoints only).
+ * besides `x-api-key` (capture endpoints only). `exactLength` makes a key of another length a
+ * 400 on field `x-api-key` (the /v2 rule of spec 4.4) instead of an unknown key (401).
  */
-export function requireApiKey(opts: { bearer: boolean }) {
+export function requireApiKey(opts: { bearer: boolean; exactLength?: number }) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = presentedKey(c.req.header("x-api-key"), opts.bearer ? c.req.header("authorization") : undefined);
     if (!key) throw unauthorized("An API key is required (header x-api-key).");
+    if (opts.exactLength !== undefined && key.length !== opts.exactLength) {
+      throw invalid([{ field: "x-api-key", message: `must be exactly ${opts.exactLength} characters` }]);
+    }
     const account = await accountForKey(c.env.DB, key);
     if (!account) throw unauthorized("The API key is not valid.");
     c.set("account", account);

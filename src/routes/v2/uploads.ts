@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter } from "../../lib/app";
+import { receiveUpload } from "../../scanner/uploads";
+import { errorResponses, ProblemSchema } from "../openapi-common";
+
+export const uploadsRoute = createRouter();
+
+const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
+
+uploadsRoute.openapi(
+  createRoute({
+    method: "put",
+    path: "/uploads/{storage_key}",
+    tags: ["file verification"],
+    summary: "Signed upload target of upload_url (DESIGN §11)",
+    description: "No API key: the query parameters expires and sig authorise the PUT. The body is streamed into storage.",
+    request: {
+      params: z.object({ storage_key: z.string() }),
+      query: z.object({ expires: z.string(), sig: z.string() }),
+      body: { content: { "application/zip": { schema: z.string().openapi({ format: "binary" }) } }, required: true },
+    },
+    responses: {
+      200: { description: "Stored.", content: { "application/json": { schema: z.object({ storage_key: z.string(), stored: z.literal(true) }) } } },
+      403: problem("The signature is not valid."),
+      409: problem("A file was already uploaded with this link."),
+      410: problem("The link has expired."),
+      411: problem("Content-Length is required."),
+      ...errorResponses,
+    },
+  }),
+  async (c) => {
+    const { storage_key } = c.req.valid("param");
+    await receiveUpload(c.env, new URL(c.req.url), storage_key, c.req.header("content-type"), c.req.header("content-length"), c.req.raw.body);
+    return c.json({ storage_key, stored: true as const }, 200);
+  },
+);

@@ -1,0 +1,80 @@
+import type { AccountRecord } from "../accounts/service";
+import { hasFeature } from "../accounts/service";
+import { limits, type Env } from "../env";
+import { ApiError } from "../lib/problem";
+import { newId } from "../lib/ids";
+import type { AnalysisJob } from "./analysis-run";
+import { gateFor, type GateOutcome } from "./analysis-gate";
+import { deliver, type ResponseMode } from "./delivery";
+import { requestDigest } from "./digest";
+import { archiveManifest, memorySource, r2Source, type ZipSource } from "./intake";
+import { loadResult } from "./results";
+import type { Language } from "./types";
+import { consumeUpload, resolveUpload } from "./uploads";
+
+/** The validated headers of POST /v2/scanner. */
+export interface ScanRequest {
+  caseNumber: string;
+  issueDate: Date | null;
+  language: Language;
+  contactEmail: string | null;
+  mode: ResponseMode;
+}
+
+/** The archive: a direct upload (already bounded in memory) or a presigned upload in R2. */
+export type ScanInput = { kind: "direct"; bytes: Uint8Array } | { kind: "presigned"; storageKey: string };
+
+/**
+ * POST /v2/scanner after parsing: validate the archive (422s), compute the request digest,
+ * hand over to the digest's gate, and turn its outcome into the response of spec 4.4 / §7.
+ */
+export async function scan(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<Response> {
+  const { source, inputKey, presignedKey } = await openInput(env, account, request, input);
+  const manifest = await archiveManifest(source);
+  const issueDate = request.issueDate?.toISOString() ?? null;
+  const digest = await requestDigest({
+    accountId: account.id,
+    caseNumber: request.caseNumber,
+    issueDate,
+    language: request.language,
+    fileHashes: manifest.map((m) => m.sha256 ?? `unreadable:${m.size}`),
+  });
+  if (input.kind === "direct") await env.BUCKET.put(inputKey, input.bytes);
+  const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, inputKey, deleteInputAfterRun: input.kind === "direct" };
+  const outcome = await gateFor(env, digest).request(job, { timeoutS: limits(env).analysisTimeoutS, resultCache: hasFeature(account, "resultCache") });
+  if (input.kind === "direct" && !("adoptedInput" in outcome && outcome.adoptedInput)) await env.BUCKET.delete(inputKey);
+  return respond(env, account, request, outcome, presignedKey);
+}
+
+async function openInput(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<{ source: ZipSource; inputKey: string; presignedKey: string | null }> {
+  if (input.kind === "direct") return { source: memorySource(input.bytes), inputKey: `inputs/${newId()}.zip`, presignedKey: null };
+  const upload = await resolveUpload(env, account.id, input.storageKey, request.caseNumber);
+  const source = await r2Source(env.BUCKET, upload.objectKey);
+  if (!source) throw new ApiError(410, "upload-consumed", "The uploaded archive is no longer stored.");
+  return { source, inputKey: upload.objectKey, presignedKey: input.storageKey };
+}
+
+async function respond(env: Env, account: AccountRecord, request: ScanRequest, outcome: GateOutcome, presignedKey: string | null): Promise<Response> {
+  switch (outcome.kind) {
+    case "result": {
+      const stored = await loadResult(env.BUCKET, outcome.resultKey);
+      if (!stored) throw new ApiError(500, "result-missing", "The stored result could not be read.");
+      const response = await deliver(env, account, stored, { mode: request.mode, sessionId: newId(), language: request.language });
+      if (presignedKey) await consumeUpload(env, presignedKey);
+      return response;
+    }
+    case "timeout":
+      throw new ApiError(504, "analysis-timeout", "The analysis takes longer than the request may wait; it goes on. Send the identical request again in about 30 seconds.", {
+        headers: { "Retry-After": "30" },
+      });
+    case "busy":
+      throw new ApiError(409, "analysis-in-progress", "The same files for this case number are being analysed for a caller who is still waiting. Do not retry; wait for that answer.");
+    case "running":
+      return Response.json(
+        { status: "running", caseNumber: request.caseNumber, detail: "The analysis is still running. Send the identical request again after Retry-After seconds.", retryAfter: outcome.retryAfterS },
+        { status: 202, headers: { "Retry-After": String(outcome.retryAfterS) } },
+      );
+    case "failed":
+      throw new ApiError(500, "analysis-failed", "The analysis failed. Send the request again; quote the request id if it keeps failing.");
+  }
+}
