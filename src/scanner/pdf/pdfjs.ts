@@ -1,0 +1,34 @@
+import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
+
+/** pdf.js document as unpdf returns it. */
+export type PdfJsDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type PdfJsPage = Awaited<ReturnType<PdfJsDocument["getPage"]>>;
+
+const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
+
+/**
+ * Opens bytes with pdf.js (through unpdf), once per bytes object. pdf.js DETACHES the buffer it
+ * is given, so it gets a copy. Encrypted files open when the user password is empty.
+ */
+export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
+  let doc = documents.get(bytes);
+  if (!doc) {
+    doc = getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "" });
+    documents.set(bytes, doc);
+  }
+  return doc;
+}
+
+/** pdf.js operator codes (`OPS`), resolved once. */
+let ops: Record<string, number> | null = null;
+export async function pdfJsOps(): Promise<Record<string, number>> {
+  if (!ops) ops = (await getResolvedPDFJS()).OPS as Record<string, number>;
+  return ops;
+}
+
+/** Rejects after `ms` so that one hostile file cannot hold the request (pdf.js works in async steps). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

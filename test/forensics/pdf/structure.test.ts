@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { editAmountIncrementally, makeInvoice, whiteBoxIncrementally, whiteBoxRewritten } from "../../../scripts/datagen/pdf/edits";
+import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
+import { parsePdfDate } from "../../../src/scanner/pdf/metadata";
+import { ctx, pdfFile, sharedPdf } from "./fixtures";
+
+const totalBox = { x: 418, y: 634, w: 90, h: 16 };
+const analyze = async (name: string, bytes: Uint8Array, context = ctx) => pdfStructure.analyze(await pdfFile(name, bytes), context);
+const codes = (r: { findings: { level: string; code: string }[] }) => r.findings.map((f) => `${f.level}:${f.code}`);
+
+describe("structure: an untouched invoice is Green", () => {
+  it("generated invoice", async () => {
+    expect(codes(await analyze("inv.pdf", await makeInvoice()))).toEqual(["Green:pdf_structure_clean"]);
+  });
+  it("ZUGFeRD invoice with its embedded XML", async () => {
+    const r = await analyze("z.pdf", await sharedPdf("zugferd/ZUGFeRDv2_correct_FNFE-factur-x-examples_Facture_FR_MINIMUM.pdf"));
+    expect(codes(r)).toEqual(["Green:pdf_structure_clean", "Green:pdf_embedded_einvoice"]);
+  });
+  it("an OCR layer on a scan is not 'invisible text'", async () => {
+    const r = await analyze("ocr.pdf", await sharedPdf("pypdf/Seige_of_Vicksburg_Sample_OCR.pdf"));
+    expect(codes(r)).not.toContain("Yellow:pdf_invisible_text");
+    expect(r.metadata?.scannedPages).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe("structure: covered text", () => {
+  it("a white box with new text on top is Red and names both values", async () => {
+    const r = await analyze("wb.pdf", await whiteBoxIncrementally(await makeInvoice(), totalBox, "9.234,56 EUR"));
+    const f = r.findings.find((x) => x.code === "pdf_text_covered_and_overwritten");
+    expect(f?.level).toBe("Red");
+    expect(f?.evidence).toMatchObject({ regions: [{ page: 1, hidden: "1.234,56 EUR", writtenOver: "9.234,56 EUR" }] });
+  });
+  it("the same edit saved by pdf-lib also names the editing tool", async () => {
+    const r = await analyze("wb2.pdf", await whiteBoxRewritten(await makeInvoice(), totalBox, "9.234,56 EUR"));
+    expect(codes(r)).toEqual(expect.arrayContaining(["Yellow:pdf_editor_tool", "Red:pdf_text_covered_and_overwritten"]));
+  });
+  it("an amount swapped inside the content stream leaves the structure clean (the revision diff finds it)", async () => {
+    const r = await analyze("amt.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"));
+    expect(codes(r)).toEqual(["Green:pdf_structure_clean"]);
+  });
+});
+
+describe("structure: active content and metadata", () => {
+  it("JavaScript and Launch actions are reported", async () => {
+    const r = await analyze("sf.pdf", await sharedPdf("pypdf/SF424_page2.pdf"));
+    expect(codes(r)).toEqual(expect.arrayContaining(["Yellow:pdf_javascript", "Yellow:pdf_launch_action"]));
+  });
+  it("a file changed after the issueDate is Yellow", async () => {
+    const r = await analyze("inv.pdf", await makeInvoice(), { ...ctx, issueDate: new Date("2026-10-01T00:00:00Z") });
+    expect(codes(r)).toContain("Yellow:pdf_changed_after_issue_date");
+  });
+  it("modified long after creation is Yellow with both dates", async () => {
+    const r = await analyze("k.pdf", await sharedPdf("zugferd/ZUGFeRDv2_correct_intarsys_MINIMUM_zugferd_2p0_MINIMUM.pdf"));
+    expect(r.findings.find((f) => f.code === "pdf_modified_after_creation")?.evidence).toMatchObject({ created: "2019-01-21T12:25:09.000Z", hours: 100 });
+  });
+  it("parses PDF dates with offsets", () => {
+    expect(parsePdfDate("D:20190125175335+01'00'")?.toISOString()).toBe("2019-01-25T16:53:35.000Z");
+    expect(parsePdfDate("garbage")).toBeNull();
+  });
+});
+
+describe("structure: unreadable or hostile files give '-', never a throw", () => {
+  it.each(["pypdf/r6-user-password.pdf", "qpdf/issue-99.pdf", "qpdf/fuzz-16214.pdf"])("%s", async (path) => {
+    const r = await analyze("bad.pdf", await sharedPdf(path));
+    expect(r.findings[0].level).toBe("-");
+    expect(r.assessed).toBe(false);
+  });
+  it("the page-tree loop is handled", async () => {
+    const r = await analyze("loop.pdf", await sharedPdf("qpdf/pages-loop.pdf"));
+    expect(r.findings.length).toBeGreaterThan(0);
+  });
+});
