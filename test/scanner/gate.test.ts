@@ -1,0 +1,100 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { BASE, createAccount } from "../helpers";
+import { samples, zip } from "./fixtures";
+import { scanCase } from "./http";
+import { registerFirst, slowAnalyzer, slowFile } from "./slow-analyzer";
+
+/**
+ * The gate with a 1 s ANALYSIS_TIMEOUT_S: these tests call the Worker's fetch handler directly
+ * with the same bindings and a shorter timeout (the Worker passes the timeout to the gate).
+ */
+const shortEnv = { ...env, ANALYSIS_TIMEOUT_S: "1" };
+
+async function scanDirect(apiKey: string, caseNumber: string, archive: Uint8Array): Promise<Response> {
+  const form = new FormData();
+  form.append("file", new File([archive], "claim.zip", { type: "application/zip" }));
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(
+    new Request(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber, accept: "application/json" }, body: form }),
+    shortEnv,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function ledgerRows(accountId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM usage_ledger WHERE account_id = ?").bind(accountId).first<{ n: number }>();
+  return row!.n;
+}
+
+async function analysesFor(accountId: string, caseNumber: string): Promise<{ status: string }[]> {
+  const { results } = await env.DB.prepare("SELECT status FROM analyses WHERE account_id = ? AND case_number = ? ORDER BY created_at").bind(accountId, caseNumber).all<{ status: string }>();
+  return results;
+}
+
+let unregister: () => void;
+beforeAll(() => {
+  unregister = registerFirst(slowAnalyzer);
+});
+afterAll(() => unregister());
+
+describe("a slow analysis: 504, then 409 / 202 while it runs, then the result on repeat (DESIGN §10)", () => {
+  it("walks through every gate answer and charges only the delivery", async () => {
+    const { accountId, apiKey } = await createAccount({ name: "Gate", features: { resultCache: true } });
+    const caseNumber = scanCase("GATE");
+    const files = { "a.jpg": samples.canon, "slow.bin": slowFile(2500) };
+    const first = scanDirect(apiKey, caseNumber, zip(files));
+    await sleep(300);
+    // The same files re-zipped in another order are the identical request.
+    const reordered = zip({ "slow.bin": files["slow.bin"], "renamed.jpg": files["a.jpg"] });
+    const second = await scanDirect(apiKey, caseNumber, reordered);
+    expect(second.status).toBe(409);
+    const firstRes = await first;
+    expect(firstRes.status).toBe(504);
+    expect(firstRes.headers.get("retry-after")).toBe("30");
+    expect(await ledgerRows(accountId)).toBe(0);
+
+    const third = await scanDirect(apiKey, caseNumber, reordered);
+    expect(third.status).toBe(202);
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    await sleep(2500);
+    const done = await scanDirect(apiKey, caseNumber, zip(files));
+    expect(done.status).toBe(200);
+    const body = await done.json<{ caseNumber: string; Files: Record<string, unknown> }>();
+    expect(Object.keys(body.Files).sort()).toEqual(["a.jpg", "slow.bin"]);
+    expect(await ledgerRows(accountId)).toBe(1);
+
+    // resultCache: the identical request is answered from the stored result at once and charged again.
+    const started = Date.now();
+    const cached = await scanDirect(apiKey, caseNumber, reordered);
+    expect(cached.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await ledgerRows(accountId)).toBe(2);
+    expect(await analysesFor(accountId, caseNumber)).toEqual([{ status: "done" }]);
+  });
+});
+
+describe("identical vs different requests (DESIGN §9)", () => {
+  it("a different file set under the same case number is analysed anew", async () => {
+    const { accountId, apiKey } = await createAccount({ name: "Gate 2", features: { resultCache: true } });
+    const caseNumber = scanCase("GATE");
+    expect((await scanDirect(apiKey, caseNumber, zip({ "a.jpg": samples.canon }))).status).toBe(200);
+    expect((await scanDirect(apiKey, caseNumber, zip({ "a.jpg": samples.nikon }))).status).toBe(200);
+    expect(await analysesFor(accountId, caseNumber)).toEqual([{ status: "done" }, { status: "done" }]);
+  });
+
+  it("without resultCache an identical request after delivery is analysed again", async () => {
+    const { accountId, apiKey } = await createAccount({ name: "Gate 3" });
+    const caseNumber = scanCase("GATE");
+    expect((await scanDirect(apiKey, caseNumber, zip({ "a.jpg": samples.canon }))).status).toBe(200);
+    expect((await scanDirect(apiKey, caseNumber, zip({ "b.jpg": samples.canon }))).status).toBe(200);
+    expect(await analysesFor(accountId, caseNumber)).toHaveLength(2);
+    expect(await ledgerRows(accountId)).toBe(2);
+  });
+});
