@@ -1,21 +1,40 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/app";
-import { getDb } from "../../db/client";
-import { findSessionByToken } from "../../capture/repository";
-import { html, page } from "../html";
+import { loadLink } from "../../capture/page-session";
+import { pageState } from "../../capture/page-state";
+import { capturePageApi } from "./api";
+import { CAPTURE_CSS } from "./assets/capture-css";
+import { CAPTURE_JS } from "./assets/capture-js";
+import { pickLanguage, type PageLanguage } from "./i18n";
+import { capturePage, messagePage } from "./view";
 
-/** The policyholder's link `/c/{token}` (DESIGN §16). */
+/** The policyholder's link `/c/{token}` (DESIGN §16), its assets and its JSON endpoints. */
 export const capturePages = new Hono<AppEnv>();
+
+const ASSET_HEADERS = { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" };
+
+capturePages.get("/assets/capture.js", () => new Response(CAPTURE_JS, { headers: { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" } }));
+capturePages.get("/assets/capture.css", () => new Response(CAPTURE_CSS, { headers: { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" } }));
+
+capturePages.route("/:token", capturePageApi);
 
 capturePages.get("/:token", async (c) => {
   const token = c.req.param("token");
-  const session = /^[A-Za-z0-9_-]{22}$/.test(token) ? await findSessionByToken(getDb(c.env.DB), token) : undefined;
-  if (!session) return page(404, "Link not found", html`<main><h1>Link not found</h1><p>Please check the link you received.</p></main>`);
-  if (session.finalStatus === "superseded") {
-    return page(410, "Link replaced", html`<main><h1>This link has been replaced</h1><p>A newer link was sent for this case. Please use the most recent message you received.</p></main>`);
+  const lang = pickLanguage(c.req.query("lang"), c.req.header("accept-language"));
+  const langHref = (l: PageLanguage) => `/c/${token}?lang=${l}`;
+  const { state, found } = await loadLink(c.env, token);
+  switch (state) {
+    case "unknown":
+      return messagePage(lang, 404, "notFoundTitle", "notFoundText", langHref);
+    case "superseded":
+      return messagePage(lang, 410, "supersededTitle", "supersededText", langHref);
+    case "closed":
+      return messagePage(lang, 410, "closedTitle", "closedText", langHref);
+    case "finished":
+      return messagePage(lang, 200, "finishedTitle", "finishedText", langHref);
+    case "open": {
+      const view = await pageState(c.env, found!);
+      return capturePage(lang, token, view, langHref);
+    }
   }
-  if (session.finalStatus === "closed") {
-    return page(410, "Case closed", html`<main><h1>This case is closed</h1><p>No further photos are needed.</p></main>`);
-  }
-  return page(200, "Photo capture", html`<main><h1>Photo capture</h1><p>Your capture session is ready.</p></main>`);
 });
