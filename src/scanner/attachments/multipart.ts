@@ -12,7 +12,7 @@ export function multipartMixed(json: string, bundles: CategoryBundle[]): { body:
   for (const bundle of bundles) {
     chunks.push(
       encoder.encode(
-        `--${boundary}\r\nContent-Type: application/zip\r\nContent-Disposition: attachment; filename="${bundle.filename}"\r\nContent-Length: ${bundle.zip.length}\r\n\r\n`,
+        `--${boundary}\r\nContent-Type: application/zip\r\nContent-Transfer-Encoding: binary\r\nContent-Disposition: attachment; filename="${bundle.filename}"\r\nContent-Length: ${bundle.zip.length}\r\n\r\n`,
       ),
       bundle.zip,
       encoder.encode("\r\n"),
