@@ -61,7 +61,7 @@ export async function editAmountIncrementally(original: Uint8Array, from: string
     const target = `<${hex(from)}>`;
     if (!text.includes(target)) continue;
     const changed = text.replace(target, `<${hex(to)}>`);
-    return appendUpdate(original, [{ ref, body: streamObject(changed) }]);
+    return appendUpdate(original, [{ ref, body: streamObject(changed) }], trailerOf(doc));
   }
   throw new Error(`amount ${from} not found in the page content`);
 }
@@ -85,7 +85,7 @@ export async function whiteBoxIncrementally(original: Uint8Array, box: { x: numb
   return appendUpdate(original, [
     { ref: overlayRef, body: streamObject(overlay) },
     { ref: pageRef, body: pageDict },
-  ]);
+  ], trailerOf(doc));
 }
 
 /** The same white box and new text, but saved by pdf-lib as a whole new file (one revision). */
@@ -99,15 +99,28 @@ export async function whiteBoxRewritten(original: Uint8Array, box: { x: number; 
   return doc.save({ useObjectStreams: false });
 }
 
-/** Appends a classic incremental update (objects, xref table, trailer with /Prev) to a PDF. */
-export function appendUpdate(original: Uint8Array, objects: { ref: PDFRef; body: string }[]): Uint8Array {
-  const head = new TextDecoder("latin1").decode(original.subarray(Math.max(0, original.length - 4096)));
-  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(head)?.[1]);
-  const trailerText = head.slice(head.lastIndexOf("trailer"));
-  const root = /\/Root\s+(\d+ \d+ R)/.exec(trailerText)?.[1];
-  const info = /\/Info\s+(\d+ \d+ R)/.exec(trailerText)?.[1];
-  const size = Math.max(Number(/\/Size\s+(\d+)/.exec(trailerText)?.[1] ?? 0), ...objects.map((o) => o.ref.objectNumber + 1));
-  if (!root || !Number.isFinite(prev)) throw new Error("original has no classic trailer");
+export interface TrailerRefs {
+  root: string;
+  info?: string;
+  size: number;
+}
+
+/** Root, Info and /Size of the loaded document, for the trailer of an appended update. */
+export function trailerOf(doc: PDFDocument): TrailerRefs {
+  const { Root, Info } = doc.context.trailerInfo;
+  return { root: String(Root), info: Info ? String(Info) : undefined, size: doc.context.largestObjectNumber + 1 };
+}
+
+/**
+ * Appends a classic incremental update (objects, xref table, trailer with /Prev) to a PDF; the
+ * original may end in an xref table or an xref stream.
+ */
+export function appendUpdate(original: Uint8Array, objects: { ref: PDFRef; body: string }[], trailer: TrailerRefs): Uint8Array {
+  const tail = new TextDecoder("latin1").decode(original.subarray(Math.max(0, original.length - 1024)));
+  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1]);
+  if (!Number.isFinite(prev)) throw new Error("original does not end with startxref/%%EOF");
+  const { root, info } = trailer;
+  const size = Math.max(trailer.size, ...objects.map((o) => o.ref.objectNumber + 1));
   const enc = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
   let text = original[original.length - 1] === 0x0a ? "" : "\n";
   const offsets: [number, number][] = [];

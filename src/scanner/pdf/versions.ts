@@ -18,8 +18,17 @@ export function earlierVersions(fileName: string, bytes: Uint8Array, revisions: 
     }));
 }
 
-/** Bytes of revision k (1-based), or the whole file for the latest. */
+const views = new WeakMap<Uint8Array, Map<number, Uint8Array>>();
+
+/**
+ * Bytes of revision k (1-based), or the whole file for the latest. The same view object is
+ * returned each time, so the parse caches keyed by bytes (pdf-lib, pdf.js) are shared.
+ */
 export function revisionBytes(bytes: Uint8Array, revisions: Revision[], index: number): Uint8Array {
-  const r = revisions[index - 1];
-  return index === revisions.length ? bytes : bytes.subarray(0, r.end);
+  if (index === revisions.length) return bytes;
+  let byIndex = views.get(bytes);
+  if (!byIndex) views.set(bytes, (byIndex = new Map()));
+  let view = byIndex.get(index);
+  if (!view) byIndex.set(index, (view = bytes.subarray(0, revisions[index - 1].end)));
+  return view;
 }
