@@ -1,0 +1,27 @@
+import { inArray, lt } from "drizzle-orm";
+import { getDb } from "../db/client";
+import { uploads } from "../db/schema";
+import { limits, type Env } from "../env";
+import { clock } from "../lib/clock";
+import { uploadObjectKey } from "../scanner/uploads";
+
+/** Rows handled per run; the next run continues. */
+const BATCH = 200;
+
+/**
+ * Spec 4.3: an uploaded ZIP that was never consumed is deleted after 24 h (RETENTION_S).
+ * Rows go too, consumed or not, so a storage_key older than that is simply unknown (404).
+ * Copies of direct uploads left in R2 by a lost analysis run (`inputs/`) are swept as well.
+ */
+export async function sweepUploads(env: Env): Promise<void> {
+  const cutoff = new Date(clock.nowMs() - limits(env).retentionS * 1000);
+  const db = getDb(env.DB);
+  const stale = await db.select({ storageKey: uploads.storageKey }).from(uploads).where(lt(uploads.createdAt, cutoff)).limit(BATCH);
+  if (stale.length > 0) {
+    await env.BUCKET.delete(stale.map((u) => uploadObjectKey(u.storageKey)));
+    await db.delete(uploads).where(inArray(uploads.storageKey, stale.map((u) => u.storageKey)));
+  }
+  const inputs = await env.BUCKET.list({ prefix: "inputs/", limit: BATCH });
+  const orphaned = inputs.objects.filter((o) => o.uploaded < cutoff).map((o) => o.key);
+  if (orphaned.length > 0) await env.BUCKET.delete(orphaned);
+}
