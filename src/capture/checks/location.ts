@@ -58,10 +58,10 @@ function spoofSigns(p: Position): CheckReason[] {
   const reasons: CheckReason[] = [];
   const valid = Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180 && Number.isFinite(p.accuracy);
   if (!valid) return [{ code: "invalid_position", message: "The reported position is not a valid coordinate." }];
-  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01) reasons.push({ code: "null_island", message: "The position is 0°, 0° — a default value, not a real fix." });
   if (p.accuracy <= 0) reasons.push({ code: "perfect_accuracy", message: "The position claims perfect accuracy, which no real receiver gives: typical of mocked locations." });
   if (p.accuracy > LOCATION_LIMITS.maxAccuracyM) reasons.push({ code: "too_inaccurate", message: `The position is only accurate to ${Math.round(p.accuracy / 1000)} km.` });
-  if (Number.isInteger(p.latitude) && Number.isInteger(p.longitude)) reasons.push({ code: "round_coordinates", message: "The coordinates are whole degrees, as typed in rather than measured." });
+  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01) reasons.push({ code: "null_island", message: "The position is 0°, 0° — a default value, not a real fix." });
+  else if (Number.isInteger(p.latitude) && Number.isInteger(p.longitude)) reasons.push({ code: "round_coordinates", message: "The coordinates are whole degrees, as typed in rather than measured." });
   return reasons;
 }
 

@@ -2,7 +2,7 @@
 export const LANGUAGES = ["de", "en", "pl"] as const;
 export type PageLanguage = (typeof LANGUAGES)[number];
 
-/** `?lang=` (the switch) wins; then the first supported Accept-Language entry by weight; else German. */
+/** `?lang=` (the switch) wins; then the best supported Accept-Language entry by weight; else English. */
 export function pickLanguage(query: string | undefined, acceptLanguage: string | undefined): PageLanguage {
   if (query && (LANGUAGES as readonly string[]).includes(query)) return query as PageLanguage;
   const ranked = (acceptLanguage ?? "")
@@ -15,7 +15,7 @@ export function pickLanguage(query: string | undefined, acceptLanguage: string |
     .filter((entry) => entry.lang && entry.q > 0)
     .sort((a, b) => b.q - a.q);
   const hit = ranked.find((entry) => (LANGUAGES as readonly string[]).includes(entry.lang));
-  return (hit?.lang as PageLanguage) ?? "de";
+  return (hit?.lang as PageLanguage) ?? "en";
 }
 
 const en = {
