@@ -18,7 +18,8 @@ export async function sharedPdf(path: string): Promise<Uint8Array> {
 /** Paths (relative to ../shared/data/pdf) of every shared fixture PDF. */
 export const sharedPdfPaths = Object.keys(shared).map((k) => k.replace("../../../../shared/data/pdf/", ""));
 
-function dataUrlBytes(url: string): Uint8Array {
+/** Bytes of a `data:` URL as Vite's `?inline` produces it. */
+export function dataUrlBytes(url: string): Uint8Array {
   const b64 = url.slice(url.indexOf(",") + 1);
   const bin = atob(b64);
   const out = new Uint8Array(bin.length);
