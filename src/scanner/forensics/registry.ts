@@ -2,6 +2,9 @@ import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { thumbnailAnalyzer } from "./thumbnail";
 import { pdfRevisions } from "./pdf-revisions";
+import { pdfStructure } from "./pdf-structure";
+import { pdfSignatures } from "./pdf-signatures";
+import { pdfImages } from "./pdf-images";
 import { metadataAnalyzer } from "./metadata";
 
 /**
@@ -12,5 +15,8 @@ export const analyzers: Analyzer[] = [
   fileTypeAnalyzer,
   thumbnailAnalyzer,
   pdfRevisions,
+  pdfStructure,
+  pdfSignatures,
+  pdfImages,
   metadataAnalyzer,
 ];
