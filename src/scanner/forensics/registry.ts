@@ -6,6 +6,9 @@ import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
 import { pdfImages } from "./pdf-images";
 import { metadataAnalyzer } from "./metadata";
+import { jpegStructureAnalyzer } from "./jpeg-structure";
+import { elaAnalyzer } from "./ela";
+import { noiseAnalyzer } from "./noise";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
@@ -19,4 +22,7 @@ export const analyzers: Analyzer[] = [
   pdfSignatures,
   pdfImages,
   metadataAnalyzer,
+  jpegStructureAnalyzer,
+  elaAnalyzer,
+  noiseAnalyzer,
 ];

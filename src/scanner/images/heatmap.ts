@@ -60,10 +60,30 @@ function drawLine(rgba: Uint8Array, w: number, h: number, line: OverlayLine): vo
   }
 }
 
-/** Renders the overlay as RGBA (exposed for tests; `renderHeatmapPng` encodes it). */
-export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, lines: OverlayLine[] = [], maxSide = HEATMAP_MAX_SIDE): { width: number; height: number; rgba: Uint8Array } {
-  const small = downscale(base, maxSide);
-  const { width, height } = small;
+/** Output size: the picture's own size, shrunk so the longer side is at most `maxSide`. */
+export function heatmapSize(imageWidth: number, imageHeight: number, maxSide = HEATMAP_MAX_SIDE): { width: number; height: number } {
+  const scale = Math.min(1, maxSide / Math.max(imageWidth, imageHeight));
+  return { width: Math.max(1, Math.round(imageWidth * scale)), height: Math.max(1, Math.round(imageHeight * scale)) };
+}
+
+/** Nearest-neighbour resample of the base picture to exactly width×height. */
+function fitBase(base: GrayImage, width: number, height: number): GrayImage {
+  const small = downscale(base, Math.max(width, height));
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+    for (let x = 0; x < width; x++) data[y * width + x] = small.data[sy * small.width + Math.min(small.width - 1, Math.floor((x * small.width) / width))];
+  }
+  return { width, height, data };
+}
+
+/**
+ * Renders the overlay as RGBA (exposed for tests; `renderHeatmapPng` encodes it). `size` is the
+ * output size (see heatmapSize); the base is usually a reduced copy and is resampled to it.
+ */
+export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, size: { width: number; height: number }, lines: OverlayLine[] = []): { width: number; height: number; rgba: Uint8Array } {
+  const { width, height } = size;
+  const small = fitBase(base, width, height);
   const rgba = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     const gy = Math.min(grid.height - 1, Math.floor((y * grid.height) / height));
@@ -81,7 +101,7 @@ export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, lines: Overl
         rgba[p + 2] = v;
       } else {
         const [r, gg, b] = ramp(grid.scores[cell]);
-        const a = 0.35 + 0.5 * Math.min(1, grid.scores[cell]);
+        const a = 0.2 + 0.6 * Math.min(1, grid.scores[cell]);
         rgba[p] = g * (1 - a) + r * a;
         rgba[p + 1] = g * (1 - a) + gg * a;
         rgba[p + 2] = g * (1 - a) + b * a;
@@ -94,8 +114,8 @@ export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, lines: Overl
 }
 
 /** PNG bytes of the overlay. */
-export function renderHeatmapPng(base: GrayImage, grid: ScoreGrid, lines: OverlayLine[] = [], maxSide = HEATMAP_MAX_SIDE): Uint8Array {
-  const { width, height, rgba } = renderHeatmapRgba(base, grid, lines, maxSide);
+export function renderHeatmapPng(base: GrayImage, grid: ScoreGrid, size: { width: number; height: number }, lines: OverlayLine[] = []): Uint8Array {
+  const { width, height, rgba } = renderHeatmapRgba(base, grid, size, lines);
   const image = new PhotonImage(rgba, width, height);
   try {
     return image.get_bytes();

@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""
+Seeded generator of manipulated JPEG variants for calibrating and testing the image detectors.
+
+For every untouched camera photo in SOURCES (camera firmware only, no editor in EXIF Software):
+  1. crop a window of at most 1024x768 at an offset that is a multiple of 16, so the crop keeps
+     the camera's 8x8 JPEG grid (its compression traces survive the crop),
+  2. make five variants and save each as a JPEG with OpenCV at a random quality 80-95:
+       resave    the crop, unchanged                 (editor-like re-save, no local edit)
+       splice    a patch from another photo pasted at a random, grid-misaligned position
+       copymove  a patch of the same photo copied to another place
+       blur      a Gaussian blur (sigma 2.5-4) over a rectangle
+       bright    a local brightness/contrast change over a rectangle (retouching)
+  3. write the region (x, y, w, h) of every local edit to manifest.json.
+
+Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N]
+  --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated).
+Deterministic: seed 20261122; same inputs -> same bytes (OpenCV's libjpeg is deterministic).
+"""
+import json
+import os
+import random
+import sys
+
+import cv2
+import numpy as np
+
+SEED = 20261122
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")
+# Untouched camera photos (EXIF Software is camera firmware or absent; baseline JPEGs).
+SOURCES = [
+    "photos/mate-backgrounds/Dune.jpg",
+    "photos/mate-backgrounds/Wood.jpg",
+    "photos/opencv-doc/leuvenA.jpg",
+    "photos/opencv-doc/leuvenB.jpg",
+    "photos/opencv-doc/scenetext02.jpg",
+    "photos/opencv-doc/scenetext06.jpg",
+    "photos/opencv-doc/scenetext_segmented_word01.jpg",
+    "photos/opencv-doc/scenetext_segmented_word02.jpg",
+    "photos/plasma-workspace-wallpapers/BytheWater-2560x1600.jpg",
+    "exif-samples/jpg/gps/DSCN0010.jpg",
+    "exif-samples/jpg/gps/DSCN0012.jpg",
+    "exif-samples/jpg/gps/DSCN0021.jpg",
+    "exif-samples/jpg/gps/DSCN0025.jpg",
+    "exif-samples/jpg/gps/DSCN0027.jpg",
+    "exif-samples/jpg/gps/DSCN0029.jpg",
+    "exif-samples/jpg/gps/DSCN0038.jpg",
+    "exif-samples/jpg/gps/DSCN0040.jpg",
+    "exif-samples/jpg/gps/DSCN0042.jpg",
+    "exif-samples/jpg/hdr/canon_hdr_NO.jpg",
+    "exif-samples/jpg/hdr/iphone_hdr_NO.jpg",
+    "exif-samples/jpg/tests/22-canon_tags.jpg",
+    "exif-samples/jpg/tests/36-memory_error.jpg",
+    "exif-samples/jpg/tests/42_IndexError.jpg",
+    "exif-samples/jpg/orientation/landscape_1.jpg",
+    "exif-samples/jpg/exif-org/nikon-e950.jpg",
+    "exif-samples/jpg/exif-org/canon-ixus.jpg",
+]
+KINDS = ["resave", "splice", "copymove", "blur", "bright"]
+
+
+def crop(img, rng, max_w, max_h):
+    h, w = img.shape[:2]
+    cw, ch = min(max_w, w - w % 16), min(max_h, h - h % 16)
+    x = rng.randrange(0, (w - cw) // 16 + 1) * 16
+    y = rng.randrange(0, (h - ch) // 16 + 1) * 16
+    return img[y : y + ch, x : x + cw].copy()
+
+
+def rect(rng, w, h):
+    rw = rng.randint(max(48, w // 6), max(64, w // 4))
+    rh = rng.randint(max(48, h // 6), max(64, h // 4))
+    return rng.randint(0, w - rw), rng.randint(0, h - rh), rw, rh
+
+
+def make_variant(kind, img, other, rng):
+    out = img.copy()
+    h, w = img.shape[:2]
+    if kind == "resave":
+        return out, None
+    x, y, rw, rh = rect(rng, w, h)
+    x += 3 if x % 8 == 0 else 0  # off the 8x8 grid, as a pasted object usually is
+    x = min(x, w - rw)
+    if kind == "splice":
+        oh, ow = other.shape[:2]
+        sx, sy = rng.randint(0, max(0, ow - rw)), rng.randint(0, max(0, oh - rh))
+        patch = cv2.resize(other, (ow, oh))[sy : sy + rh, sx : sx + rw]
+        out[y : y + patch.shape[0], x : x + patch.shape[1]] = patch
+        rw, rh = patch.shape[1], patch.shape[0]
+    elif kind == "copymove":
+        for _ in range(50):
+            sx, sy = rng.randint(0, w - rw), rng.randint(0, h - rh)
+            if abs(sx - x) > rw or abs(sy - y) > rh:
+                break
+        out[y : y + rh, x : x + rw] = img[sy : sy + rh, sx : sx + rw]
+        return out, {"x": x, "y": y, "w": rw, "h": rh, "source": {"x": sx, "y": sy}}
+    elif kind == "blur":
+        sigma = rng.uniform(2.5, 4.0)
+        out[y : y + rh, x : x + rw] = cv2.GaussianBlur(img, (0, 0), sigma)[y : y + rh, x : x + rw]
+    elif kind == "bright":
+        region = img[y : y + rh, x : x + rw].astype(np.float32)
+        out[y : y + rh, x : x + rw] = np.clip(region * rng.uniform(1.15, 1.3) + rng.uniform(5, 15), 0, 255).astype(np.uint8)
+    return out, {"x": x, "y": y, "w": rw, "h": rh}
+
+
+def main():
+    args = sys.argv[1:]
+    small = None
+    if "--small" in args:
+        i = args.index("--small")
+        small = int(args[i + 1])
+        del args[i : i + 2]
+    out_dir = args[0] if args else ".tmp/generated"
+    rng = random.Random(SEED)
+    sources = [s for s in SOURCES if os.path.exists(os.path.join(DATA, s))]
+    if small:
+        sources = sources[:small]
+    max_w, max_h = (512, 384) if small else (1024, 768)
+    images = {s: cv2.imread(os.path.join(DATA, s), cv2.IMREAD_COLOR) for s in sources}
+    manifest = []
+    for kind in KINDS:
+        os.makedirs(os.path.join(out_dir, kind), exist_ok=True)
+    for i, src in enumerate(sources):
+        base = crop(images[src], rng, max_w, max_h)
+        other = images[sources[(i + 1) % len(sources)]]
+        stem = os.path.splitext(os.path.basename(src))[0]
+        for kind in KINDS:
+            variant, region = make_variant(kind, base, other, rng)
+            quality = rng.randint(80, 95)
+            name = f"{kind}/{stem}.jpg"
+            cv2.imwrite(os.path.join(out_dir, name), variant, [cv2.IMWRITE_JPEG_QUALITY, quality])
+            manifest.append({"file": name, "kind": kind, "source": src, "quality": quality, "region": region, "width": variant.shape[1], "height": variant.shape[0]})
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
+    print(f"{len(manifest)} files in {out_dir}")
+
+
+if __name__ == "__main__":
+    main()

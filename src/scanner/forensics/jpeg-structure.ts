@@ -1,0 +1,120 @@
+/**
+ * JPEG structure detector: marker walk, quantisation tables (quality, libjpeg-standard vs
+ * device-specific), progressive/baseline, restart markers, data after EOI, EXIF preview vs the
+ * picture, and double compression from DCT coefficient histograms.
+ */
+import exifr from "exifr";
+import { finding } from "../finding";
+import { blockMaps } from "../images/block-analysis";
+import { doubleCompressionScore } from "../images/double-compression";
+import { type JpegStructure, parseJpegStructure } from "../images/jpeg-markers";
+import { tableFamily, tableFingerprint } from "../images/quant-tables";
+import { comparePictures, decodeSmallLuma } from "../images/thumbnail-compare";
+import type { Analyzer, AnalyzerResult, Finding, ScanContext, ScanFile } from "../types";
+import { jpegTexts as T } from "./jpeg-structure-texts";
+
+/** Share of irregular histogram bins above which a JPEG counts as double-compressed (see docs/forensics.md). */
+export const DOUBLE_COMPRESSION_THRESHOLD = 0.2;
+/** Minimum judged histogram bins for the double-compression check. */
+export const DOUBLE_COMPRESSION_MIN_BINS = 100;
+/** Preview/picture correlation below this is a mismatch. */
+export const THUMBNAIL_CORRELATION_THRESHOLD = 0.8;
+/** Smallest 1/4-scale preview side (= picture side / 4) worth comparing with the EXIF preview. */
+const MIN_COMPARE_PREVIEW_SIDE = 48;
+/** Trailing bytes that are only padding (zeros/0xFF) up to this size are ignored. */
+const TRAILING_PADDING = 16;
+
+function trailingKind(bytes: Uint8Array, start: number): string {
+  const t = bytes.subarray(start, start + 4);
+  if (t[0] === 0xff && t[1] === 0xd8) return "another JPEG";
+  if (t[0] === 0x50 && t[1] === 0x4b) return "ZIP archive";
+  if (t[0] === 0x25 && t[1] === 0x50) return "PDF";
+  return "";
+}
+
+function isPadding(bytes: Uint8Array, start: number): boolean {
+  if (bytes.length - start > TRAILING_PADDING) return false;
+  for (let i = start; i < bytes.length; i++) if (bytes[i] !== 0 && bytes[i] !== 0xff && bytes[i] !== 0x0a && bytes[i] !== 0x0d) return false;
+  return true;
+}
+
+function structureSummary(s: JpegStructure): Record<string, unknown> {
+  const frame = s.frame;
+  const luma = frame ? s.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+  const chroma = frame && frame.components[1] ? s.quantTables.get(frame.components[1].tq) : undefined;
+  const family = luma ? tableFamily(luma, chroma) : null;
+  return {
+    width: frame?.width ?? null,
+    height: frame?.height ?? null,
+    mode: frame ? (frame.progressive ? "progressive" : frame.baseline ? "baseline" : "other") : null,
+    sampling: frame?.components.map((c) => `${c.h}x${c.v}`).join(",") ?? null,
+    quality: family?.quality ?? null,
+    tableFamily: family?.family ?? null,
+    lumaTableFingerprint: luma ? tableFingerprint(luma) : null,
+    restartInterval: s.restartInterval,
+    restartMarkers: s.restartMarkers,
+    trailingBytes: s.trailingBytes,
+    segments: s.segments.map((x) => `0x${x.marker.toString(16)}`).join(" "),
+  };
+}
+
+async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Finding | null> {
+  let thumb: Uint8Array | undefined;
+  try {
+    thumb = await exifr.thumbnail(file.bytes);
+  } catch {
+    return null;
+  }
+  if (!thumb) return null;
+  const maps = blockMaps(file.bytes);
+  const small = decodeSmallLuma(new Uint8Array(thumb));
+  if (!maps.ok || !small) return null;
+  const main = maps.maps.preview;
+  // Below this the picture is too small to compare with a 160 px preview (GIMP-downscaled samples give 0.6–0.8).
+  if (Math.min(main.width, main.height) < MIN_COMPARE_PREVIEW_SIDE) return null;
+  // Only compare when the shapes agree (a different shape is reported by the metadata detector).
+  if (Math.abs(Math.log(main.width / main.height / (small.width / small.height))) > 0.05) return null;
+  const cmp = comparePictures(main, small);
+  if (cmp.correlation >= THUMBNAIL_CORRELATION_THRESHOLD) return null;
+  return finding(ctx.language, "JPEG_THUMBNAIL_MISMATCH", "Red", T.thumbnailMismatch(cmp.correlation), { correlation: Number(cmp.correlation.toFixed(3)), meanAbsDiff: Number(cmp.meanAbsDiff.toFixed(1)), comparedAt: cmp.size, threshold: THUMBNAIL_CORRELATION_THRESHOLD });
+}
+
+function doubleCompressionFinding(file: ScanFile, ctx: ScanContext, out: Finding[], meta: Record<string, unknown>): void {
+  const maps = blockMaps(file.bytes);
+  if (!maps.ok || !maps.maps.histograms) {
+    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED", "-", T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason), {}));
+    return;
+  }
+  const dc = doubleCompressionScore(maps.maps.histograms);
+  meta.doubleCompression = { score: Number(dc.score.toFixed(3)), binsJudged: dc.binsJudged };
+  if (dc.binsJudged < DOUBLE_COMPRESSION_MIN_BINS) return;
+  if (dc.score > DOUBLE_COMPRESSION_THRESHOLD)
+    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION", "Yellow", T.doubleCompression(dc.score), { score: Number(dc.score.toFixed(3)), binsJudged: dc.binsJudged, threshold: DOUBLE_COMPRESSION_THRESHOLD, perFrequency: dc.perFrequency.map((v) => Number(v.toFixed(2))) }));
+}
+
+export const jpegStructureAnalyzer: Analyzer = {
+  id: "jpeg-structure",
+  version: "1.0.0",
+  appliesTo: (file: ScanFile) => file.kind === "jpeg",
+  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+    const s = parseJpegStructure(file.bytes);
+    const meta = structureSummary(s);
+    const findings: Finding[] = [];
+    const maps = blockMaps(file.bytes);
+    const fatal = !s.frame || s.problems.some((p) => p.includes("past the end")) || (!maps.ok && /truncated|corrupt|restart/.test(maps.reason));
+    if (fatal) {
+      const reason = [...s.problems, ...(maps.ok ? [] : [maps.reason])].join("; ");
+      return { assessed: false, findings: [finding(ctx.language, "JPEG_DAMAGED", "-", T.damaged(reason), { problems: s.problems, decode: maps.ok ? null : maps.reason })], metadata: meta };
+    }
+    findings.push(finding(ctx.language, "JPEG_STRUCTURE", "Green", T.summary({ quality: Number(meta.quality), family: String(meta.tableFamily), mode: String(meta.mode) }), meta));
+    // Standard libjpeg tables alone are no finding: many cameras (Nikon COOLPIX, Sony, Nokia) use them too (docs/forensics.md).
+    if (s.eoiEnd !== null && s.trailingBytes > 0 && !isPadding(file.bytes, s.eoiEnd)) {
+      const what = trailingKind(file.bytes, s.eoiEnd);
+      findings.push(finding(ctx.language, "JPEG_TRAILING_DATA", "Yellow", T.trailing(s.trailingBytes, what), { trailingBytes: s.trailingBytes, offset: s.eoiEnd, looksLike: what || null }));
+    }
+    const thumb = await thumbnailFinding(file, ctx);
+    if (thumb) findings.push(thumb);
+    doubleCompressionFinding(file, ctx, findings, meta);
+    return { assessed: true, findings, metadata: meta };
+  },
+};

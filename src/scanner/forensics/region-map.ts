@@ -1,0 +1,64 @@
+/**
+ * Shared part of the map-based detectors (ELA, noise): from a per-block score map to the most
+ * prominent region, its evidence in pixels, and the heatmap attachment.
+ */
+import { type AnomalyRegion, anomalyRegions, toUnit } from "../images/anomaly";
+import type { BlockMaps } from "../images/block-analysis";
+import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import type { Attachment, SuspicionLevel } from "../types";
+
+/** Thresholds of one map detector (calibrated in scripts/eval/image.eval.ts, see docs/forensics.md). */
+export interface RegionThresholds {
+  /** Smoothed log2 ratio above which a block belongs to a region. */
+  blockScore: number;
+  /** Minimum region size as a share of the judged blocks… */
+  minShare: number;
+  /** …and in blocks. */
+  minBlocks: number;
+  /** Mean region score from which the finding is Red instead of Yellow. */
+  redScore: number;
+  /** Largest share of judged blocks a region may cover (larger = a global effect, not a local edit). */
+  maxShare: number;
+}
+
+/** The region verdict with its evidence. */
+export interface RegionVerdict {
+  level: SuspicionLevel;
+  region: AnomalyRegion | null;
+  reliableShare: number;
+  evidence: Record<string, unknown>;
+}
+
+export function judgeRegions(scores: Float32Array, maps: BlockMaps, t: RegionThresholds): RegionVerdict {
+  let reliable = 0;
+  for (const v of scores) if (!Number.isNaN(v)) reliable++;
+  const reliableShare = reliable / scores.length;
+  const regions = anomalyRegions(scores, maps.blocksWide, maps.blocksHigh, t.blockScore).filter((r) => r.share <= t.maxShare);
+  const top = regions[0] ?? null;
+  const significant = top && top.share >= t.minShare && top.blocks >= t.minBlocks ? top : null;
+  const level: SuspicionLevel = !significant ? "Green" : significant.meanScore >= t.redScore ? "Red" : "Yellow";
+  const evidence: Record<string, unknown> = {
+    judgedShare: Number(reliableShare.toFixed(3)),
+    thresholds: t,
+    region: top
+      ? {
+          x: top.x * 8,
+          y: top.y * 8,
+          width: top.width * 8,
+          height: top.height * 8,
+          shareOfImage: Number(top.share.toFixed(4)),
+          meanLog2Ratio: Number(top.meanScore.toFixed(2)),
+        }
+      : null,
+  };
+  return { level, region: significant, reliableShare, evidence };
+}
+
+/** Heatmap PNG attachment `<file>.<detector>.png`. */
+export function heatmapAttachment(fileName: string, detector: string, maps: BlockMaps, scores: Float32Array, full: number): Attachment {
+  const grid = toUnit(scores, full);
+  // The block grid covers whole 8×8 blocks; crop the grid's padding by sizing from the blocks.
+  const size = heatmapSize(maps.blocksWide * 8, maps.blocksHigh * 8);
+  const bytes = renderHeatmapPng(maps.preview, { width: maps.blocksWide, height: maps.blocksHigh, ...grid }, size);
+  return { category: "heatmaps", name: `${fileName}.${detector}.png`, contentType: "image/png", bytes };
+}

@@ -1,0 +1,63 @@
+/** Compares an EXIF preview with the main image (both reduced to a small common size). */
+import { PhotonImage } from "@cf-wasm/photon";
+import { downscale, type GrayImage, lumaFromRgba } from "./gray";
+
+const COMPARE_SIDE = 48;
+
+/** Decodes a small image (the EXIF preview) to luma; null when photon cannot read it. */
+export function decodeSmallLuma(bytes: Uint8Array, maxPixels = 1_000_000): GrayImage | null {
+  let img: PhotonImage | null = null;
+  try {
+    img = PhotonImage.new_from_byteslice(bytes);
+    const w = img.get_width();
+    const h = img.get_height();
+    if (w * h > maxPixels) return null;
+    return lumaFromRgba(img.get_raw_pixels(), w, h);
+  } catch {
+    return null;
+  } finally {
+    img?.free();
+  }
+}
+
+/** Resamples to exactly w×h by area averaging of a prior downscale + nearest pick. */
+function toSize(img: GrayImage, w: number, h: number): Float32Array {
+  const small = downscale(img, Math.max(w, h) * 2);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(small.width - 1, Math.floor(((x + 0.5) * small.width) / w));
+      const sy = Math.min(small.height - 1, Math.floor(((y + 0.5) * small.height) / h));
+      out[y * w + x] = small.data[sy * small.width + sx];
+    }
+  return out;
+}
+
+/** Pearson correlation of the two pictures at a common size, plus the mean absolute difference. */
+export function comparePictures(a: GrayImage, b: GrayImage): { correlation: number; meanAbsDiff: number; size: [number, number] } {
+  const aspect = a.width / a.height;
+  const w = aspect >= 1 ? COMPARE_SIDE : Math.max(4, Math.round(COMPARE_SIDE * aspect));
+  const h = aspect >= 1 ? Math.max(4, Math.round(COMPARE_SIDE / aspect)) : COMPARE_SIDE;
+  const x = toSize(a, w, h);
+  const y = toSize(b, w, h);
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < x.length; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= x.length;
+  my /= y.length;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  let mad = 0;
+  for (let i = 0; i < x.length; i++) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) ** 2;
+    syy += (y[i] - my) ** 2;
+    mad += Math.abs(x[i] - y[i]);
+  }
+  const correlation = sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 1;
+  return { correlation, meanAbsDiff: mad / x.length, size: [w, h] };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { jpegStructureAnalyzer } from "../../../src/scanner/forensics/jpeg-structure";
+import { estimateQuality, scaledTable, STANDARD_LUMA } from "../../../src/scanner/images/quant-tables";
+import { context, scanFile, sharedFile } from "./fixtures";
+
+async function analyze(path: string, bytes?: Uint8Array) {
+  const data = bytes ?? (await sharedFile(path));
+  return jpegStructureAnalyzer.analyze(scanFile(path, data), context());
+}
+
+const codes = (r: { findings: { code: string }[] }) => r.findings.map((f) => f.code);
+
+describe("quantisation tables give quality and encoder family", () => {
+  it("inverts libjpeg's table scaling exactly", () => {
+    for (const q of [30, 50, 75, 90, 95]) expect(estimateQuality(scaledTable(STANDARD_LUMA, q))).toMatchObject({ quality: q, exactStandard: true });
+  });
+
+  it("reports mode, quality and tables of a real photo", async () => {
+    const r = await analyze("photos/opencv-doc/scenetext02.jpg");
+    expect(r.metadata).toMatchObject({ mode: "baseline", quality: 60, tableFamily: "libjpeg-standard", width: 1280, height: 960 });
+    const device = await analyze("exif-samples/jpg/hdr/canon_hdr_NO.jpg");
+    expect(device.metadata).toMatchObject({ tableFamily: "non-standard" });
+  });
+});
+
+describe("damaged JPEGs are '-' with a finding, never an exception", () => {
+  it("a truncated file", async () => {
+    const r = await analyze("exif-samples/jpg/corrupted.jpg");
+    expect(r.assessed).toBe(false);
+    expect(r.findings[0]).toMatchObject({ code: "JPEG_DAMAGED", level: "-" });
+  });
+
+  it("random bytes behind a JPEG signature and a file cut in half", async () => {
+    const garbage = new Uint8Array(5000).map((_, i) => (i * 7919) & 0xff);
+    garbage.set([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x02]);
+    expect((await analyze("garbage.jpg", garbage)).findings[0].level).toBe("-");
+    const whole = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    const half = await analyze("half.jpg", whole.subarray(0, whole.length >> 1));
+    expect(half).toMatchObject({ assessed: false });
+  });
+
+  it("files with broken EXIF still get a structure verdict", async () => {
+    for (const name of ["image00971", "image01088", "image01137", "image01551", "image01713", "image01980", "image02206"]) {
+      const r = await analyze(`exif-samples/jpg/invalid/${name}.jpg`);
+      expect(r.findings.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("data after the end of the image", () => {
+  it("an appended ZIP is reported with its size", async () => {
+    const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Array(60).fill(1)]);
+    const joined = new Uint8Array(photo.length + zip.length);
+    joined.set(photo);
+    joined.set(zip, photo.length);
+    const f = (await analyze("joined.jpg", joined)).findings.find((x) => x.code === "JPEG_TRAILING_DATA");
+    expect(f?.evidence).toMatchObject({ trailingBytes: 64, looksLike: "ZIP archive" });
+  });
+});
+
+describe("EXIF preview compared with the picture", () => {
+  it("a picture cropped after capture no longer matches its camera preview (Red)", async () => {
+    const r = await analyze("exif-samples/jpg/tests/35-empty.jpg");
+    const f = r.findings.find((x) => x.code === "JPEG_THUMBNAIL_MISMATCH");
+    expect(f?.level).toBe("Red");
+    expect(f?.evidence.correlation).toBeLessThan(0.8);
+  });
+
+  it("an untouched camera photo matches its preview", async () => {
+    expect(codes(await analyze("exif-samples/jpg/gps/DSCN0010.jpg"))).not.toContain("JPEG_THUMBNAIL_MISMATCH");
+    expect(codes(await analyze("exif-samples/jpg/hdr/iphone_hdr_NO.jpg"))).not.toContain("JPEG_THUMBNAIL_MISMATCH");
+  });
+});
+
+describe("double compression from DCT coefficient histograms", () => {
+  it("a Photoshop re-save of a camera JPEG is flagged", async () => {
+    const r = await analyze("photos/opencv-doc/scenetext01.jpg");
+    expect(r.findings.find((x) => x.code === "JPEG_DOUBLE_COMPRESSION")?.level).toBe("Yellow");
+  });
+
+  it("camera originals are not", async () => {
+    for (const p of ["exif-samples/jpg/hdr/canon_hdr_NO.jpg", "exif-samples/jpg/gps/DSCN0021.jpg", "photos/opencv-doc/leuvenA.jpg"])
+      expect(codes(await analyze(p))).not.toContain("JPEG_DOUBLE_COMPRESSION");
+  });
+
+  it("progressive files say the check was not done", async () => {
+    const r = await analyze("photos/opencv-doc/ela_original.jpg");
+    expect(r.findings.find((x) => x.code === "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED")?.level).toBe("-");
+  });
+});
