@@ -5,6 +5,7 @@ import { pdfRevisions } from "./pdf-revisions";
 import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
 import { pdfImages } from "./pdf-images";
+import { pdfDiffs } from "./pdf-diffs";
 import { metadataAnalyzer } from "./metadata";
 import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { elaAnalyzer } from "./ela";
@@ -21,6 +22,7 @@ export const analyzers: Analyzer[] = [
   pdfStructure,
   pdfSignatures,
   pdfImages,
+  pdfDiffs,
   metadataAnalyzer,
   jpegStructureAnalyzer,
   elaAnalyzer,
