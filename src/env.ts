@@ -23,6 +23,11 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** HMAC key for signed upload/download links. */
   SIGNING_SECRET?: string;
+  /**
+   * "off": the capture page ignores `request.cf` locations. For local dev and tests, where
+   * wrangler supplies a placeholder `cf` (Austin, TX) instead of the real network location.
+   */
+  CAPTURE_NETWORK_LOCATION?: string;
 }
 
 /** Numeric limits from DESIGN §8, read once per request from the vars. */

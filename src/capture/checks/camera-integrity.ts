@@ -41,8 +41,10 @@ export function checkCameraIntegrity(att: CameraAttestation, facts: CameraFacts)
   const matchesTrack = (width === att.trackWidth && height === att.trackHeight) || (width === att.trackHeight && height === att.trackWidth);
   if (!matchesTrack) reasons.push({ code: "resolution_mismatch", message: `The image is ${width}×${height} but the camera stream was ${att.trackWidth}×${att.trackHeight}.` });
   if (Math.max(width, height) > MAX_SIDE || Math.min(width, height) < MIN_SIDE) reasons.push({ code: "impossible_resolution", message: `A live camera frame of ${width}×${height} is not plausible.` });
-  if (facts.info.metadataSegments.length > 0) {
-    reasons.push({ code: "editing_traces", message: `The image carries ${facts.info.metadataSegments.join(", ")} data${facts.info.softwareHints.length ? ` naming ${facts.info.softwareHints.join(", ")}` : ""}; a frame taken by the page has none, so it was made or edited elsewhere.` });
+  // Browsers' canvas encoders embed their output colour profile (Chromium: ICC); nothing else.
+  const foreign = facts.info.metadataSegments.filter((name) => name !== "ICC");
+  if (foreign.length > 0) {
+    reasons.push({ code: "editing_traces", message: `The image carries ${foreign.join(", ")} data${facts.info.softwareHints.length ? ` naming ${facts.info.softwareHints.join(", ")}` : ""}; a frame taken by the page has none, so it was made or edited elsewhere.` });
   }
   if (facts.earlier.some((p) => p.sha256 === facts.sha256)) reasons.push({ code: "duplicate_file", message: "The same image file was already sent in this session." });
   else if (facts.earlier.some((p) => p.frameDigest === facts.frameDigest)) reasons.push({ code: "identical_frame", message: "This frame is pixel-identical to an earlier shot; a live camera never delivers the same frame twice." });

@@ -3,7 +3,7 @@ export interface ImageBytesInfo {
   type: "jpeg" | "png";
   width: number;
   height: number;
-  /** Metadata segments a canvas-encoded live shot never carries (EXIF, XMP, Photoshop, ICC, comments). */
+  /** Metadata segments found (EXIF, XMP, Photoshop, ICC, comments); a canvas JPEG carries at most ICC. */
   metadataSegments: string[];
   /** Names of editing software found in those segments. */
   softwareHints: string[];

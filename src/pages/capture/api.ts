@@ -65,7 +65,8 @@ const completeBody = z.strictObject({
 capturePageApi.post("/uploads/:nonce/complete", async (c) => {
   const ps = await link(c);
   const body = await jsonBody(c, completeBody);
-  const receipt = await completeShot(c.env, ps, nonceParam(c), body, networkLocation(c.req.raw));
+  const network = c.env.CAPTURE_NETWORK_LOCATION === "off" ? null : networkLocation(c.req.raw);
+  const receipt = await completeShot(c.env, ps, nonceParam(c), body, network);
   await completeSceneOf(c.env, ps, receipt);
   return c.json(receipt, 201);
 });
@@ -105,7 +106,7 @@ async function jsonBody<T extends z.ZodType>(c: Context<AppEnv>, schema: T): Pro
   return parsed.data;
 }
 
-/** Where Cloudflare locates the connection; absent in local dev and tests (then not compared). */
+/** Where Cloudflare locates the connection; absent in tests, a placeholder in `wrangler dev` (then switched off). */
 function networkLocation(request: Request): NetworkLocation | null {
   const cf = (request as Request & { cf?: { latitude?: string; longitude?: string; country?: string } }).cf;
   const latitude = Number(cf?.latitude);

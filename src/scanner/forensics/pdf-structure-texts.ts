@@ -7,6 +7,11 @@ export const structureTexts = {
     en: { title: "PDF content not readable", explanation: "The PDF's content could not be read (damaged, password-protected or too large); structure and metadata were not checked." },
     pl: { title: "Treść PDF nieczytelna", explanation: "Nie udało się odczytać treści PDF (uszkodzony, chroniony hasłem lub zbyt duży); struktury i metadanych nie sprawdzono." },
   },
+  tooComplex: {
+    de: { title: "Seite zu umfangreich für die Prüfung", explanation: "Der Zeichnungsinhalt dieser Seiten überschreitet die Verarbeitungsgrenze; abgedeckte oder unsichtbare Texte wurden dort nicht gesucht." },
+    en: { title: "Page too large to examine", explanation: "The drawing content of these pages exceeds the processing limit; covered or invisible text was not searched for there." },
+    pl: { title: "Strona zbyt obszerna do sprawdzenia", explanation: "Treść graficzna tych stron przekracza limit przetwarzania; nie szukano tam zakrytego ani niewidocznego tekstu." },
+  },
   clean: {
     de: { title: "Struktur und Metadaten unauffällig", explanation: "Keine aktiven Inhalte, keine Bearbeitungsprogramme, stimmige Datumsangaben und keine verdeckten oder unsichtbaren Texte gefunden." },
     en: { title: "Structure and metadata look normal", explanation: "No active content, no editing tools, consistent dates and no covered or invisible text found." },

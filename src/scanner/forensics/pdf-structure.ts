@@ -41,7 +41,9 @@ export const pdfStructure: Analyzer = {
       ...metadataFindings(lang, meta, ctx),
       ...contentFindings(lang, pages, objects),
     ];
-    if (findings.every((f) => f.level === "Green")) findings.unshift(finding(lang, "pdf_structure_clean", "Green", T.clean, { producer: meta.producer, creator: meta.creator }));
+    const skipped = pages.filter((p) => p.truncated).map((p) => p.page);
+    if (skipped.length > 0) findings.push(finding(lang, "pdf_page_too_complex", "-", T.tooComplex, { pages: skipped }));
+    if (findings.every((f) => f.level === "Green" || f.code === "pdf_page_too_complex")) findings.unshift(finding(lang, "pdf_structure_clean", "Green", T.clean, { producer: meta.producer, creator: meta.creator }));
     return {
       assessed: true,
       findings,

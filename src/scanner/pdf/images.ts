@@ -1,5 +1,6 @@
 import { PDFDict, PDFName, PDFRawStream, PDFRef, PDFArray, type PDFDocument, type PDFPage } from "pdf-lib";
 import { extractImages } from "unpdf";
+import { pageContentTooLarge } from "./content-size";
 import { pdfLimits } from "./limits";
 import { openPdfJs } from "./pdfjs";
 import { encodePng } from "./png";
@@ -31,6 +32,7 @@ export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array): Pr
     const jpegs = rawJpegs(pages[p], doc, seen, (filter) => undecodable.push({ page: p + 1, filter }));
     let index = 0;
     for (const j of jpegs.filter((x) => x.fresh)) out.push({ page: p + 1, index: ++index, ext: "jpg", bytes: j.bytes, width: j.width, height: j.height, origin: "original" });
+    if (pageContentTooLarge(doc, p)) continue;
     for (const img of await decodedImages(bytes, p + 1, jpegs)) out.push({ page: p + 1, index: ++index, ...img });
   }
   return { images: out.slice(0, pdfLimits.maxImages), undecodable };

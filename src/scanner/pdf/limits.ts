@@ -18,8 +18,8 @@ export const pdfLimits = {
   maxImages: 40,
   /** Pixels of one decoded (non-JPEG) image re-encoded as PNG. */
   maxImagePixels: 16_000_000,
-  /** Decoded bytes of one page's content streams that the content scanner reads. */
-  maxContentBytes: 4 * 1024 * 1024,
+  /** Decoded bytes of one page's content streams handed to pdf.js (invoices use < 100 KB). */
+  maxContentBytes: 1024 * 1024,
   /** Content-stream operators interpreted per page. */
   maxOperators: 200_000,
   /** Nesting depth of arrays/dictionaries in the small object parser. */

@@ -1,6 +1,8 @@
 import { pdfLimits } from "./limits";
 import { buildPageModel, type PageModel } from "./page-model";
+import { pageContentTooLarge } from "./content-size";
 import { openPdfJs, withTimeout } from "./pdfjs";
+import { openPdfLib } from "./pdflib";
 
 const models = new WeakMap<Uint8Array, Promise<PageModel[]>>();
 
@@ -17,9 +19,17 @@ export function pageModels(bytes: Uint8Array): Promise<PageModel[]> {
   return result;
 }
 
+/** Pages whose content is too large to interpret get an empty model marked `truncated`. */
 async function readPages(bytes: Uint8Array): Promise<PageModel[]> {
   const doc = await openPdfJs(bytes);
+  const structure = await openPdfLib(bytes).catch(() => null);
   const pages: PageModel[] = [];
-  for (let n = 1; n <= Math.min(doc.numPages, pdfLimits.maxPages); n++) pages.push(await buildPageModel(await doc.getPage(n), n));
+  for (let n = 1; n <= Math.min(doc.numPages, pdfLimits.maxPages); n++) {
+    const page = await doc.getPage(n);
+    if (structure && pageContentTooLarge(structure, n - 1)) {
+      const [x0, y0, x1, y1] = page.view;
+      pages.push({ page: n, view: { x0, y0, x1, y1 }, runs: [], fills: [], images: [], truncated: true });
+    } else pages.push(await buildPageModel(page, n));
+  }
   return pages;
 }

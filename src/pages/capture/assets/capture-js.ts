@@ -99,6 +99,17 @@ export const CAPTURE_JS = String.raw`
     }, function () { /* refused or unavailable: the photos go without a position */ }, { enableHighAccuracy: true, maximumAge: 30000, timeout: 30000 });
   }
 
+  /** The latest fix; if none has come yet, wait a few seconds for one (first fixes are slow). */
+  function currentPosition() {
+    if (position || !navigator.geolocation) return Promise.resolve(position);
+    return new Promise(function (resolve) {
+      navigator.geolocation.getCurrentPosition(function (p) {
+        position = { latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy, timestamp: Math.round(p.timestamp) };
+        resolve(position);
+      }, function () { resolve(null); }, { enableHighAccuracy: true, maximumAge: 60000, timeout: 4000 });
+    });
+  }
+
   async function startCamera() {
     await loaded;
     if (!state) return;
@@ -178,10 +189,11 @@ export const CAPTURE_JS = String.raw`
       progress.value = Math.round(((i + 1) / count) * 90);
       say(t("uploading", { p: progress.value }));
     }
+    var where = await currentPosition();
     var result = await patiently(function () {
       return json("POST", "/uploads/" + s.nonce + "/complete", {
         sha256: s.sha256, chunks: count, scenePosition: s.scenePosition, capturedAt: s.capturedAt,
-        cameraLabel: s.cameraLabel, deviceLabel: s.deviceLabel, trackWidth: s.trackWidth, trackHeight: s.trackHeight, position: position
+        cameraLabel: s.cameraLabel, deviceLabel: s.deviceLabel, trackWidth: s.trackWidth, trackHeight: s.trackHeight, position: where
       });
     });
     progress.value = 100;
