@@ -30,15 +30,15 @@ def write_png(name: str, rgb: np.ndarray) -> np.ndarray:
 
 
 def fixtures() -> dict[str, np.ndarray]:
-    """Two small images from opencv-doc samples (Apache-2.0/BSD-3-Clause, see test/ml/fixtures/SOURCES.md)."""
+    """Small images from HELD-OUT opencv-doc photos (Apache-2.0/BSD-3-Clause, see test/ml/fixtures/SOURCES.md)."""
     rng = np.random.default_rng(99)
-    board = load_rgb(f"{SHARED_DATA}/photos/opencv-doc/board.jpg")
-    real = board[40:340, 60:460].copy()                      # 400 x 300 real photo crop
-    leuven = load_rgb(f"{SHARED_DATA}/photos/opencv-doc/leuvenA.jpg")
-    tiles = [recapture(leuven, rng) for _ in range(6)]
+    scene = load_rgb(f"{SHARED_DATA}/photos/opencv-doc/scenetext02.jpg")
+    real = scene[300:600, 400:800].copy()                    # 400 x 300 real photo crop
+    shown = load_rgb(f"{SHARED_DATA}/photos/opencv-doc/scenetext01.jpg")
+    tiles = [recapture(shown, rng) for _ in range(6)]
     screen = np.vstack([np.hstack(tiles[:3]), np.hstack(tiles[3:])])  # 384 x 256 recaptured tiles
     screen = np.vstack([screen, np.full((100, 384, 3), 128, np.uint8)])  # + a flat band (skipped patches)
-    write_png("tiny.png", board[:80, :100].copy())  # below one patch: must be refused, not inferred
+    write_png("tiny.png", scene[:80, :100].copy())  # below one patch: must be refused, not inferred
     return {"real-crop.png": write_png("real-crop.png", real), "screen-tiles.png": write_png("screen-tiles.png", screen)}
 
 
@@ -65,13 +65,10 @@ if __name__ == "__main__":
     os.makedirs(FIXTURES, exist_ok=True)
     images = fixtures()
     reference = {"recapture": recapture_reference(images)}
-    try:
-        import manipulation_model  # noqa: F401  (added with the second model)
+    if os.path.exists(os.path.join(WEIGHTS, "manipulation.pt")):
         from record_manipulation import manipulation_reference
 
         reference["manipulation"] = manipulation_reference(images)
-    except ImportError:
-        pass
     with open(os.path.join(FIXTURES, "reference.json"), "w") as f:
         json.dump(reference, f, indent=1)
     print(json.dumps(reference)[:600])

@@ -1,6 +1,8 @@
 import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { thumbnailAnalyzer } from "./thumbnail";
+import { recaptureAnalyzer } from "./recapture";
+import { manipulationAnalyzer } from "./manipulation-model";
 import { pdfRevisions } from "./pdf-revisions";
 import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
@@ -18,6 +20,8 @@ import { noiseAnalyzer } from "./noise";
 export const analyzers: Analyzer[] = [
   fileTypeAnalyzer,
   thumbnailAnalyzer,
+  recaptureAnalyzer,
+  manipulationAnalyzer,
   pdfRevisions,
   pdfStructure,
   pdfSignatures,

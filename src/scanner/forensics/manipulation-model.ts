@@ -1,0 +1,84 @@
+/**
+ * Learned manipulation localiser (model card: models/manipulation.md). Scores every tile of the image
+ * for splicing, copy-move, inpainting-like smoothing and resampled regions and attaches a heatmap;
+ * flat or clipped areas, where no trace can be seen, are hatched instead of coloured.
+ */
+import { finding } from "../finding";
+import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { modelFailedFinding, notOpenedFinding, tooSmallFinding } from "../ml/findings";
+import { CELL, detectManipulationIn, type ManipulationResult } from "../ml/manipulation";
+import { MIN_SIDE } from "../ml/manipulation-input";
+import { manipulationModel, type ModelFile } from "../ml/models";
+import { isModelInput, openImage } from "../ml/open-image";
+import { MANIPULATION_YELLOW } from "../ml/thresholds";
+import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";
+
+/** A heatmap cell at or above this probability counts as "marked". */
+const CELL_MARKED = 0.5;
+const CODE = "manipulation";
+
+export function createManipulationAnalyzer(model: ModelFile = manipulationModel): Analyzer {
+  return {
+    id: "manipulation-model",
+    version: "1.0.0",
+    model: model.identity,
+    appliesTo: isModelInput,
+    async analyze(file, ctx) {
+      const opened = openImage(file);
+      if (!opened.ok) return { assessed: false, findings: [notOpenedFinding(ctx.language, CODE, opened)] };
+      const { source } = opened;
+      try {
+        if (source.width < MIN_SIDE || source.height < MIN_SIDE) {
+          return { assessed: false, findings: [tooSmallFinding(ctx.language, CODE, source.width, source.height, MIN_SIDE)] };
+        }
+        let result: ManipulationResult;
+        try {
+          result = await detectManipulationIn(source, model);
+        } catch (error) {
+          return { assessed: false, findings: [modelFailedFinding(ctx.language, CODE, model.identity.name, error)] };
+        }
+        return report(file.name, result, ctx.language);
+      } finally {
+        source.close();
+      }
+    },
+  };
+}
+
+export const manipulationAnalyzer = createManipulationAnalyzer();
+
+function report(name: string, result: ManipulationResult, language: Language): AnalyzerResult {
+  const reliableCells = result.reliable.reduce((n, r) => n + r, 0);
+  let marked = 0;
+  for (let i = 0; i < result.heat.length; i++) if (result.reliable[i] && result.heat[i] >= CELL_MARKED) marked++;
+  const markedShare = reliableCells ? marked / reliableCells : 0;
+  const judgedShare = result.heat.length ? reliableCells / result.heat.length : 0;
+  const metadata = { score: result.score, markedShare, judgedShare, tiles: result.tileScores.length, downscale: result.factor, model: result.model };
+  const grid = { width: result.gridWidth, height: result.gridHeight, scores: result.heat, reliable: result.reliable };
+  const png = renderHeatmapPng(result.base, grid, heatmapSize(result.base.width, result.base.height));
+  return {
+    assessed: true,
+    findings: [verdict(language, result.score, markedShare, judgedShare)],
+    metadata,
+    attachments: [{ category: "heatmaps", name: `${name.replace(/[\\/#]/g, "_")}.manipulation.png`, contentType: "image/png", bytes: png }],
+  };
+}
+
+function verdict(language: Language, score: number, markedShare: number, judgedShare: number): Finding {
+  const percent = Math.round(score * 100);
+  const area = Math.round(markedShare * 1000) / 10;
+  const judged = Math.round(judgedShare * 100);
+  const evidence = { score, markedShare, judgedShare, threshold: MANIPULATION_YELLOW, cell: CELL };
+  if (score < MANIPULATION_YELLOW) {
+    return finding(language, "manipulation-model-clear", "Green", {
+      de: { title: "Modell findet keine bearbeitete Region", explanation: `Das gelernte Lokalisierungsmodell markiert keinen Bereich deutlich als eingefügt, kopiert, retuschiert oder umskaliert (höchster Wert ${percent} %; beurteilbar waren ${judged} % der Bildfläche). Es wurde an simulierten Bearbeitungen trainiert und übersieht sorgfältige Fälschungen.` },
+      en: { title: "Model finds no edited region", explanation: `The learned localisation model marks no area clearly as pasted, copied, retouched or rescaled (highest score ${percent} %; ${judged} % of the image could be judged). It was trained on simulated edits and misses careful forgeries.` },
+      pl: { title: "Model nie znajduje edytowanego obszaru", explanation: `Wyuczony model lokalizacji nie oznacza wyraźnie żadnego obszaru jako wklejonego, skopiowanego, retuszowanego lub przeskalowanego (najwyższy wynik ${percent} %; ocenić można było ${judged} % powierzchni obrazu). Trenowano go na symulowanych edycjach i przeocza staranne fałszerstwa.` },
+    }, evidence);
+  }
+  return finding(language, "manipulation-model-region", "Yellow", {
+    de: { title: "Modell markiert möglicherweise bearbeitete Region", explanation: `Das gelernte Lokalisierungsmodell hält einen Bereich für eingefügt, kopiert, retuschiert oder umskaliert (höchster Wert ${percent} %, markiert ${area} % der beurteilbaren Fläche). Die Heatmap zeigt wo; Bereiche ohne Aussage sind schraffiert. Das ist ein Hinweis zur Prüfung durch einen Menschen, kein Beweis.` },
+    en: { title: "Model marks a possibly edited region", explanation: `The learned localisation model considers an area pasted, copied, retouched or rescaled (highest score ${percent} %, ${area} % of the judgeable area marked). The heatmap shows where; areas it cannot judge are hatched. This points a human reviewer to the area; it is not proof.` },
+    pl: { title: "Model oznacza prawdopodobnie edytowany obszar", explanation: `Wyuczony model lokalizacji uznaje pewien obszar za wklejony, skopiowany, retuszowany lub przeskalowany (najwyższy wynik ${percent} %, oznaczono ${area} % obszaru możliwego do oceny). Mapa cieplna pokazuje gdzie; obszary bez oceny są zakreskowane. To wskazówka do sprawdzenia przez człowieka, a nie dowód.` },
+  }, evidence);
+}

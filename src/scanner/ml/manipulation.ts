@@ -1,0 +1,95 @@
+/**
+ * Manipulation localiser (models/manipulation.md): a fully-convolutional network over the image and
+ * its noise residual, run tile by tile on the image box-downscaled to ≤ 1024 px. Returns a heatmap at
+ * a quarter of model scale with a reliability mask, and the highest tile score.
+ */
+import type { GrayImage } from "../images/gray";
+import { grayFromRgb } from "./heatmap-grid";
+import { MIN_SIDE, modelScale, tiles } from "./manipulation-input";
+import { manipulationModel, type ModelFile, type ModelIdentity } from "./models";
+import type { PixelSource } from "./raster";
+
+/** Heatmap cells are 4 × 4 model pixels (the network's output stride). */
+export const CELL = 4;
+/** A cell whose luma varies less than this (0–255) is flat: no trace can be seen there. */
+const FLAT_CELL_STD = 1.5;
+/** Cells this close to black or white are clipped: no trace can be seen there either. */
+const CLIPPED_LOW = 5;
+const CLIPPED_HIGH = 250;
+
+export interface ManipulationResult {
+  /** Highest tile score, 0–1. */
+  score: number;
+  tileScores: Array<{ x: number; y: number; width: number; height: number; score: number }>;
+  /** Per-cell probability, gridWidth × gridHeight. */
+  heat: Float32Array;
+  /** 1 = the model can judge this cell, 0 = flat or clipped. */
+  reliable: Uint8Array;
+  gridWidth: number;
+  gridHeight: number;
+  /** Luma of the image at model scale (heatmap background). */
+  base: GrayImage;
+  factor: number;
+  model: ModelIdentity;
+}
+
+export async function detectManipulationIn(source: PixelSource, model: ModelFile = manipulationModel): Promise<ManipulationResult> {
+  const scaled = modelScale(source);
+  if (scaled.width < MIN_SIDE || scaled.height < MIN_SIDE) throw new RangeError(`image ${scaled.width}x${scaled.height} below ${MIN_SIDE}px at model scale`);
+  const gridWidth = Math.floor(scaled.width / CELL);
+  const gridHeight = Math.floor(scaled.height / CELL);
+  const heat = new Float32Array(gridWidth * gridHeight);
+  const tileScores: ManipulationResult["tileScores"] = [];
+  const { runModel } = await import("./ort");
+  for (const tile of tiles(scaled)) {
+    const out = await runModel(model, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, ["heatmap", "score"]);
+    tileScores.push({ x: tile.x, y: tile.y, width: tile.width, height: tile.height, score: out.score.data[0] });
+    pasteTile(heat, gridWidth, gridHeight, out.heatmap.data, tile);
+  }
+  const base = grayFromRgb(scaled.rgb, scaled.width, scaled.height);
+  return {
+    score: Math.max(...tileScores.map((t) => t.score)),
+    tileScores,
+    heat,
+    reliable: reliability(base, gridWidth, gridHeight),
+    gridWidth,
+    gridHeight,
+    base,
+    factor: scaled.factor,
+    model: model.identity,
+  };
+}
+
+/** Copies a tile's quarter-resolution output into the image grid (later tiles overwrite overlaps). */
+function pasteTile(heat: Float32Array, gw: number, gh: number, tileHeat: Float32Array, tile: { x: number; y: number; width: number; height: number }): void {
+  const tw = tile.width / CELL;
+  const th = tile.height / CELL;
+  const gx0 = Math.floor(tile.x / CELL);
+  const gy0 = Math.floor(tile.y / CELL);
+  for (let y = 0; y < th && gy0 + y < gh; y++) {
+    for (let x = 0; x < tw && gx0 + x < gw; x++) heat[(gy0 + y) * gw + gx0 + x] = tileHeat[y * tw + x];
+  }
+}
+
+/** Flat or clipped cells cannot be judged; they are drawn hatched, not as clean. */
+function reliability(base: GrayImage, gw: number, gh: number): Uint8Array {
+  const reliable = new Uint8Array(gw * gh);
+  for (let gy = 0; gy < gh; gy++) {
+    for (let gx = 0; gx < gw; gx++) {
+      let sum = 0;
+      let squares = 0;
+      for (let y = 0; y < CELL; y++) {
+        for (let x = 0; x < CELL; x++) {
+          const v = base.data[(gy * CELL + y) * base.width + gx * CELL + x];
+          sum += v;
+          squares += v * v;
+        }
+      }
+      const n = CELL * CELL;
+      const mean = sum / n;
+      const std = Math.sqrt(Math.max(0, squares / n - mean * mean));
+      reliable[gy * gw + gx] = std >= FLAT_CELL_STD && mean > CLIPPED_LOW && mean < CLIPPED_HIGH ? 1 : 0;
+    }
+  }
+  return reliable;
+}

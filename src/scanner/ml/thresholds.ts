@@ -1,0 +1,21 @@
+/**
+ * Decision thresholds of the learned detectors, kept apart from the analyzers so `npm run eval`
+ * (Node) can import them. The figures that justify them are in docs/forensics.md (section ml-models)
+ * and the model cards.
+ */
+
+/**
+ * Recapture image score. The network's output is not a calibrated probability: on held-out real and
+ * confounder patches 20 % score ≥ 0.5, but only 0.7 % ≥ 0.8 and none ≥ 0.95, and no whole real photo of
+ * shared/data reaches 0.75. So Yellow starts at 0.8 and Red at 0.95 (about half of the simulated
+ * recaptures score above those; the rest — defocused or very fine screens — are missed).
+ */
+export const RECAPTURE_THRESHOLDS = { yellow: 0.8, red: 0.95 };
+
+/**
+ * Manipulation image score (highest tile) at or above which the model's opinion is reported as
+ * Yellow. The model is weak at image level (held-out tile AUC ≈ 0.64): whole real photos reach 0.87
+ * (held-out) and 0.92 (training photos), so only ≥ 0.9 is reported, which catches few edits (≈ 2.5 %
+ * of edited held-out tiles). Its value is the heatmap (cell AUC ≈ 0.80). It never raises Red on its own.
+ */
+export const MANIPULATION_YELLOW = 0.9;
