@@ -26,6 +26,15 @@ beforeAll(async () => {
   server = await startDevServer();
 });
 
+/** The stored per-photo results of a case, read from the local D1. */
+function checksOf(caseId: string) {
+  const rows = server.query<{ verdict: string; checks: string }>(`select verdict, checks from capture_photos where case_id = '${caseId}' order by created_at`);
+  return rows.map((r) => {
+    const checks = JSON.parse(r.checks) as Record<string, { status: string; reasons: { code: string }[] }>;
+    return { verdict: r.verdict, recapture: checks.recapture.status, camera: checks.camera.status, location: checks.location.status, cameraReasons: checks.camera.reasons.map((x) => x.code) };
+  });
+}
+
 afterAll(async () => {
   await server?.stop();
   if (videos) rmSync(videos, { recursive: true, force: true });
@@ -53,6 +62,8 @@ describe("a live camera pointed at a real scene", () => {
       const s = await caseStatus(server.base, c.apiKey, c.ticketId);
       expect(s).toMatchObject({ status: "closed", lastResult: "io", finalDecision: "closed_io", attemptCount: 1 });
       expect(s.events.map((e) => e.action)).toEqual(["capture_triggered", "capture_scene_completed", "capture_scene_completed", "capture_scene_completed", "capture_result_io"]);
+      const stored = checksOf(c.ticketId);
+      expect(stored.map((p) => [p.verdict, p.recapture, p.camera, p.location])).toEqual(Array(3).fill(["ok", "pass", "pass", "pass"]));
       await page.goto(c.captureLink);
       expect(await textOf(page, "h1")).toBe("This case is closed");
       await shoot(page, "06-closed");
@@ -86,6 +97,13 @@ describe("a live camera pointed at a screen", () => {
       const s = await caseStatus(server.base, c.apiKey, c.ticketId);
       expect(s).toMatchObject({ status: "manual", lastResult: "nicht_io", attemptCount: 3 });
       expect(s.events.at(-1)!.action).toBe("capture_result_nicht_io_final");
+      // Failed because the recapture check saw the screen, not for any other reason.
+      const stored = checksOf(c.ticketId);
+      expect(stored).toHaveLength(9);
+      expect(stored.map((p) => [p.verdict, p.recapture])).toEqual(Array(9).fill(["suspicious", "fail"]));
+      // The fake camera loops its 12 s video: later shots may repeat an earlier frame (and, the
+      // canvas encoder being deterministic, even its bytes) exactly.
+      expect(stored.flatMap((p) => p.cameraReasons).filter((code) => code !== "identical_frame" && code !== "duplicate_file")).toEqual([]);
     } finally {
       await chrome.close();
     }

@@ -12,6 +12,8 @@ export const ADMIN_TOKEN = "e2e-admin-token";
 
 export interface DevServer {
   base: string;
+  /** Reads the local D1 (what the API does not show, e.g. the stored check results). */
+  query<T>(sql: string): T[];
   stop(): Promise<void>;
 }
 
@@ -57,10 +59,16 @@ export async function startDevServer(): Promise<DevServer> {
     if (child.exitCode !== null) break;
     try {
       const res = await fetch(`${base}/c/assets/capture.css`);
-      if (res.ok) return { base, stop };
+      if (res.ok) return { base, stop, query: (sql) => queryD1(persist, sql, env) };
     } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();
   throw new Error(`wrangler dev did not start:\n${log.slice(-3000)}`);
+}
+
+function queryD1<T>(persist: string, sql: string, env: NodeJS.ProcessEnv): T[] {
+  const out = spawnSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql], { env, encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`d1 execute failed: ${out.stderr || out.stdout}`);
+  return (JSON.parse(out.stdout) as { results: T[] }[])[0].results;
 }

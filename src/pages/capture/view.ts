@@ -2,7 +2,7 @@ import { html, PAGE_HEADERS, raw, type RawHtml } from "../html";
 import { LANGUAGES, MESSAGES, type Messages, type PageLanguage } from "./i18n";
 
 /** Cache-busting version of the page assets (change when capture.js / capture.css change). */
-export const ASSET_VERSION = "1";
+export const ASSET_VERSION = "2";
 
 function document(lang: PageLanguage, title: string, body: RawHtml, status: number, langHref: (l: PageLanguage) => string): Response {
   const m = MESSAGES[lang];
@@ -10,7 +10,7 @@ function document(lang: PageLanguage, title: string, body: RawHtml, status: numb
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="robots" content="noindex"><meta name="theme-color" content="#0b4f8a">
 <title>${title}</title><link rel="stylesheet" href="/c/assets/capture.css?v=${ASSET_VERSION}"></head>
-<body><header class="top"><span class="brand" aria-hidden="true">📷</span>
+<body><header class="top"><svg class="brand" aria-hidden="true" viewBox="0 0 24 24" width="28" height="28"><path fill="currentColor" d="M9 4 7.2 6H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3.2L15 4H9Zm3 4.5a4.5 4.5 0 1 1 0 9 4.5 4.5 0 0 1 0-9Zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5Z"/></svg>
 <nav aria-label="${m.languageLabel}" class="langs">${LANGUAGES.map((l) => html`<a href="${langHref(l)}" hreflang="${l}" lang="${l}"${l === lang ? raw(' aria-current="true"') : ""}>${l.toUpperCase()}</a>`)}</nav></header>
 ${body}</body></html>`;
   return new Response(doc.value, { status, headers: PAGE_HEADERS });

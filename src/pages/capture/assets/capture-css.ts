@@ -5,7 +5,7 @@ export const CAPTURE_CSS = String.raw`
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 17px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
 .top { display: flex; justify-content: space-between; align-items: center; padding: 10px 16px; background: var(--blue); color: #fff; }
-.brand { font-size: 22px; }
+.brand { display: block; }
 .langs { display: flex; gap: 4px; }
 .langs a { color: #fff; text-decoration: none; padding: 8px 10px; border-radius: 6px; font-weight: 600; min-width: 44px; text-align: center; }
 .langs a[aria-current="true"] { background: rgba(255,255,255,.22); text-decoration: underline; }
@@ -30,15 +30,17 @@ button[disabled] { opacity: .55; cursor: default; }
 .link.danger { color: var(--red); }
 .row { display: flex; gap: 10px; }
 .row > button { flex: 1; }
-.viewfinder { background: #000; border-radius: 12px; overflow: hidden; aspect-ratio: 3 / 4; max-height: 62vh; display: flex; align-items: center; justify-content: center; }
-.viewfinder video { width: 100%; height: 100%; object-fit: cover; }
+.viewfinder { background: #000; border-radius: 12px; overflow: hidden; display: flex; align-items: center; justify-content: center; }
+/* contain, not cover: the viewfinder shows exactly the frame that will be sent. */
+.viewfinder video { width: 100%; max-height: 62vh; object-fit: contain; display: block; }
 .shutter { font-size: 1.1rem; }
 .scene-text { margin: 0 0 10px; font-weight: 600; }
 #preview-img { width: 100%; border-radius: 12px; display: block; max-height: 58vh; object-fit: contain; background: #000; }
 .warning { background: #fdecea; border-left: 4px solid var(--red); padding: 8px 14px; border-radius: 6px; margin: 10px 0; }
 .warning p { margin: 4px 0; font-weight: 600; }
 progress { width: 100%; height: 14px; margin: 10px 0; accent-color: var(--blue); }
-.status { min-height: 1.4em; color: var(--muted); margin: 0 0 6px; }
+.status { color: var(--muted); margin: 0 0 6px; font-weight: 600; }
+.status:empty { display: none; }
 .other { border-top: 1px solid #d5dbe3; margin-top: 28px; padding-top: 4px; }
 dialog { border: none; border-radius: 12px; padding: 20px; max-width: 92vw; box-shadow: 0 10px 40px rgba(0,0,0,.35); }
 dialog::backdrop { background: rgba(0,0,0,.45); }

@@ -223,6 +223,7 @@ export const CAPTURE_JS = String.raw`
       list.textContent = "";
       r.sceneCheck.reasons.forEach(function (code) { var li = document.createElement("li"); li.textContent = t("reason_" + code); list.appendChild(li); });
       $("scene-warning").hidden = false;
+      $("upload-progress").hidden = true;
       $("use").hidden = true;
       $("send-anyway").hidden = false;
       $("retake").disabled = false;
