@@ -83,7 +83,9 @@ describe("upload link and storage_key rules", () => {
   });
   it("a tampered signature is 403", async () => {
     const { body } = await getUploadUrl(scanCase("UP"));
-    const res = await put(body!.upload_url.replace(/sig=[0-9a-f]/, "sig=0").replace(/sig=00/, "sig=01"), zip({ "a.jpg": samples.canon }));
+    const url = body!.upload_url;
+    const tampered = url.slice(0, -1) + (url.endsWith("0") ? "1" : "0");
+    const res = await put(tampered, zip({ "a.jpg": samples.canon }));
     expect(res.status).toBe(403);
   });
   it("the PUT needs Content-Type application/zip", async () => {
