@@ -1,7 +1,9 @@
-/** The image forensic detectors of this folder, in run order (used by the registry, eval and bench). */
+/** The image forensic detectors of this folder, in run order (used by the eval and bench scripts). */
+import { copyMoveAnalyzer } from "./copy-move";
 import { elaAnalyzer } from "./ela";
 import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
+import { provenanceAnalyzer } from "./provenance";
 
-export const imageAnalyzers = [metadataAnalyzer, jpegStructureAnalyzer, elaAnalyzer, noiseAnalyzer];
+export const imageAnalyzers = [metadataAnalyzer, jpegStructureAnalyzer, elaAnalyzer, noiseAnalyzer, copyMoveAnalyzer, provenanceAnalyzer];

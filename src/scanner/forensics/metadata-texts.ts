@@ -45,9 +45,9 @@ export const metadataTexts = {
     pl: { title: "Podano aparat, brak danych ekspozycji", explanation: `Plik podaje aparat „${camera}”, ale nie ma czasu naświetlania, przysłony, ISO ani czasu wykonania. Aparaty zawsze je zapisują; zostały usunięte albo wpis o aparacie dodano później.` },
   })) as TextFn<string>,
   makerNoteMissing: ((make: string) => ({
-    en: { title: "Manufacturer data block missing", explanation: `Cameras by ${make} store a manufacturer block (maker note) in every photo. It is missing here, which happens when software rewrites the metadata.` },
-    de: { title: "Herstellerdaten fehlen", explanation: `Kameras von ${make} speichern in jedem Foto einen Herstellerblock (Maker Note). Er fehlt hier; das passiert, wenn Software die Metadaten neu schreibt.` },
-    pl: { title: "Brak bloku danych producenta", explanation: `Aparaty ${make} zapisują w każdym zdjęciu blok producenta (maker note). Tutaj go brak, co zdarza się, gdy program przepisuje metadane.` },
+    en: { title: "Manufacturer data block missing", explanation: `Cameras by ${make} store a manufacturer block (maker note) in every photo. It is missing here, which happens when software rewrites the metadata (older cameras also omit it, so on its own this is only a hint).` },
+    de: { title: "Herstellerdaten fehlen", explanation: `Kameras von ${make} speichern in jedem Foto einen Herstellerblock (Maker Note). Er fehlt hier; das passiert, wenn Software die Metadaten neu schreibt (ältere Kameras lassen ihn auch weg; allein ist das nur ein Hinweis).` },
+    pl: { title: "Brak bloku danych producenta", explanation: `Aparaty ${make} zapisują w każdym zdjęciu blok producenta (maker note). Tutaj go brak, co zdarza się, gdy program przepisuje metadane (starsze aparaty też go pomijają, więc samo w sobie to tylko wskazówka).` },
   })) as TextFn<string>,
   sizeMismatch: ((a: { recorded: string; actual: string }) => ({
     en: { title: "Picture size differs from the recorded size", explanation: `The metadata records ${a.recorded} pixels, the picture has ${a.actual}. It was cropped or resized after capture.` },

@@ -84,7 +84,8 @@ function cameraFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): 
   const exposure = ["ExposureTime", "FNumber", "ISO", "DateTimeOriginal"].filter((k) => exif[k] !== undefined);
   if (!exposure.length) out.push(finding(ctx.language, "META_CAMERA_FIELDS_MISSING", "Yellow", T.cameraFieldsMissing([make, model].filter(Boolean).join(" ")), { make, model }));
   else if (make && MAKER_NOTE_MAKES.test(make) && meta.blocks.makerNote === undefined)
-    out.push(finding(ctx.language, "META_MAKER_NOTE_MISSING", "Yellow", T.makerNoteMissing(make), { make, model }));
+    // Green: older cameras (exif.org Fujifilm/Sony samples) write none either; a hint, not a finding on its own.
+    out.push(finding(ctx.language, "META_MAKER_NOTE_MISSING", "Green", T.makerNoteMissing(make), { make, model }));
 }
 
 function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {

@@ -12,6 +12,8 @@ import { metadataAnalyzer } from "./metadata";
 import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { elaAnalyzer } from "./ela";
 import { noiseAnalyzer } from "./noise";
+import { copyMoveAnalyzer } from "./copy-move";
+import { provenanceAnalyzer } from "./provenance";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
@@ -31,4 +33,6 @@ export const analyzers: Analyzer[] = [
   jpegStructureAnalyzer,
   elaAnalyzer,
   noiseAnalyzer,
+  copyMoveAnalyzer,
+  provenanceAnalyzer,
 ];

@@ -1,0 +1,129 @@
+/**
+ * Copy-move search by block matching (Fridrich et al. 2003 style): every overlapping 8×8 block of
+ * a reduced greyscale picture is described by its low-frequency DCT coefficients (robust to JPEG
+ * re-compression and slight noise), blocks are sorted by that description, near-identical
+ * neighbours in the sorted list are paired, and pairs are grouped by their shift vector. A
+ * copied area yields many pairs with the same shift; natural repetition rarely does.
+ */
+import { forwardDct } from "./dct";
+import type { GrayImage } from "./gray";
+import { ZIGZAG } from "./jpeg-markers";
+
+const FEATURES = 16;
+/** Blocks flatter than this (standard deviation) match anything and are skipped. */
+export const MIN_BLOCK_STD = 10;
+/** Feature distance below which two blocks count as copies. */
+export const MATCH_DISTANCE = 6;
+/** Shifts shorter than this (in reduced pixels) are neighbours, not copies. */
+const MIN_SHIFT = 12;
+const COMPARE_AHEAD = 6;
+/** Largest mean pixel difference of a copied block pair (JPEG re-compression noise). */
+const MAX_PAIR_MAD = 5;
+
+/** One group of block pairs sharing a shift vector. */
+export interface CopyMoveCluster {
+  dx: number;
+  dy: number;
+  pairs: { sx: number; sy: number; tx: number; ty: number }[];
+}
+
+/** Result of a search on a reduced picture (coordinates in that picture). */
+export interface CopyMoveSearch {
+  width: number;
+  height: number;
+  blocksCompared: number;
+  /** Mask of blocks that could be judged (not flat), per block position (stride grid). */
+  judged: Uint8Array;
+  stride: number;
+  clusters: CopyMoveCluster[];
+}
+
+function features(img: GrayImage, stride: number): { pos: Int32Array; feat: Float32Array; judged: Uint8Array; gw: number; gh: number } {
+  const gw = Math.floor((img.width - 8) / stride) + 1;
+  const gh = Math.floor((img.height - 8) / stride) + 1;
+  const pos: number[] = [];
+  const feat: number[] = [];
+  const judged = new Uint8Array(Math.max(0, gw * gh));
+  const block = new Float64Array(64);
+  const coef = new Float64Array(64);
+  for (let gy = 0; gy < gh; gy++)
+    for (let gx = 0; gx < gw; gx++) {
+      const x0 = gx * stride;
+      const y0 = gy * stride;
+      let sum = 0;
+      let sq = 0;
+      for (let y = 0; y < 8; y++)
+        for (let x = 0; x < 8; x++) {
+          const v = img.data[(y0 + y) * img.width + x0 + x];
+          block[y * 8 + x] = v - 128;
+          sum += v;
+          sq += v * v;
+        }
+      const std = Math.sqrt(Math.max(0, sq / 64 - (sum / 64) ** 2));
+      if (std < MIN_BLOCK_STD) continue;
+      judged[gy * gw + gx] = 1;
+      forwardDct(block, coef);
+      pos.push(x0, y0);
+      for (let k = 0; k < FEATURES; k++) feat.push(coef[ZIGZAG[k]] / 2);
+    }
+  return { pos: Int32Array.from(pos), feat: Float32Array.from(feat), judged, gw, gh };
+}
+
+/** Mean absolute difference of the 8×8 blocks at (ax, ay) and (bx, by); Infinity if out of bounds. */
+function blockMad(img: GrayImage, ax: number, ay: number, bx: number, by: number): number {
+  if (bx < 0 || by < 0 || bx + 8 > img.width || by + 8 > img.height) return Infinity;
+  let s = 0;
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) s += Math.abs(img.data[(ay + y) * img.width + ax + x] - img.data[(by + y) * img.width + bx + x]);
+  return s / 64;
+}
+
+/** Pixel check of a candidate pair: the copy must be close, and the block must not simply repeat along the shift (edges, gradients). */
+function isGenuinePair(img: GrayImage, sx: number, sy: number, tx: number, ty: number): boolean {
+  const pair = blockMad(img, sx, sy, tx, ty);
+  if (pair > MAX_PAIR_MAD) return false;
+  const len = Math.hypot(tx - sx, ty - sy);
+  const ux = Math.round(((tx - sx) / len) * 3);
+  const uy = Math.round(((ty - sy) / len) * 3);
+  const along = Math.min(blockMad(img, sx, sy, sx + ux, sy + uy), blockMad(img, sx, sy, sx - ux, sy - uy));
+  return along > 2 * pair + 2;
+}
+
+export function searchCopyMove(img: GrayImage, stride: number): CopyMoveSearch {
+  const { pos, feat, judged } = features(img, stride);
+  const n = pos.length / 2;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const key = (i: number, k: number) => Math.round(feat[i * FEATURES + k] / 4);
+  order.sort((a, b) => {
+    for (let k = 0; k < FEATURES; k++) {
+      const d = key(a, k) - key(b, k);
+      if (d) return d;
+    }
+    return 0;
+  });
+  const clusters = new Map<string, CopyMoveCluster>();
+  for (let oi = 0; oi < n; oi++) {
+    const a = order[oi];
+    for (let oj = oi + 1; oj < Math.min(n, oi + 1 + COMPARE_AHEAD); oj++) {
+      const b = order[oj];
+      let d2 = 0;
+      for (let k = 0; k < FEATURES; k++) d2 += (feat[a * FEATURES + k] - feat[b * FEATURES + k]) ** 2;
+      if (d2 > MATCH_DISTANCE * MATCH_DISTANCE) continue;
+      let [s, t] = [a, b];
+      let dx = pos[t * 2] - pos[s * 2];
+      let dy = pos[t * 2 + 1] - pos[s * 2 + 1];
+      if (Math.hypot(dx, dy) < MIN_SHIFT) continue;
+      if (dx < 0 || (dx === 0 && dy < 0)) {
+        [s, t] = [t, s];
+        dx = -dx;
+        dy = -dy;
+      }
+      if (!isGenuinePair(img, pos[s * 2], pos[s * 2 + 1], pos[t * 2], pos[t * 2 + 1])) continue;
+      // Quantise the shift so JPEG jitter of a pixel or two still lands in one group.
+      const k = `${Math.round(dx / 2)},${Math.round(dy / 2)}`;
+      let c = clusters.get(k);
+      if (!c) clusters.set(k, (c = { dx, dy, pairs: [] }));
+      c.pairs.push({ sx: pos[s * 2], sy: pos[s * 2 + 1], tx: pos[t * 2], ty: pos[t * 2 + 1] });
+    }
+  }
+  return { width: img.width, height: img.height, blocksCompared: n, judged, stride, clusters: [...clusters.values()].sort((x, y) => y.pairs.length - x.pairs.length) };
+}
