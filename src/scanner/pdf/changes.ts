@@ -17,7 +17,6 @@ export interface ObjectChange {
 
 /** Catalog keys a form fill or a later signature may touch. */
 const ALLOWED_CATALOG_KEYS = new Set(["AcroForm", "DSS", "Extensions", "Metadata", "Perms", "Version"]);
-const MAX_CHANGED_OBJECTS = 2_000;
 
 /**
  * Objects defined in revision `index` (its appended bytes), classified against revision
@@ -30,7 +29,7 @@ export async function changesInRevision(bytes: Uint8Array, revisions: Revision[]
   const refs = definedIn(after, revisions[index - 2].end, revisions[index - 1].end, newDoc);
   const reach = reachability(newDoc);
   const changes: ObjectChange[] = [];
-  for (const ref of refs.slice(0, MAX_CHANGED_OBJECTS)) {
+  for (const ref of refs.slice(0, pdfLimits.maxChangedObjects)) {
     const now = newDoc.context.lookup(ref);
     if (!now) continue;
     const was = oldDoc.context.lookup(ref);
@@ -50,7 +49,7 @@ function definedIn(bytes: Uint8Array, from: number, to: number, doc: PDFDocument
     refs.set(ref.toString(), ref);
     const obj = doc.context.lookup(ref);
     if (obj instanceof PDFRawStream && nameOf(obj.dict, "Type") === "ObjStm") for (const member of objectStreamMembers(obj)) refs.set(member.toString(), member);
-    if (refs.size > MAX_CHANGED_OBJECTS) break;
+    if (refs.size > pdfLimits.maxChangedObjects) break;
   }
   return [...refs.values()];
 }

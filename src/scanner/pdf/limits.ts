@@ -26,4 +26,12 @@ export const pdfLimits = {
   maxNesting: 64,
   /** Text items compared per page in a revision diff. */
   maxTextItemsPerPage: 5_000,
+  /** Indirect objects scanned for active content, fonts and signatures. */
+  maxObjectsScanned: 200_000,
+  /** Signature dictionaries examined per file. */
+  maxSignatures: 64,
+  /** Objects classified per incremental update. */
+  maxChangedObjects: 2_000,
+  /** Time for reading one file's pages (or text) with pdf.js. */
+  pdfJsTimeoutMs: 20_000,
 } as const;

@@ -14,12 +14,10 @@ export interface ObjectScan {
   fonts: string[];
 }
 
-export const maxObjectsScanned = 200_000;
-
 export function scanObjects(doc: PDFDocument): ObjectScan {
   const scan: ObjectScan = { objects: 0, truncated: false, javascript: 0, launch: 0, openAction: null, embeddedFiles: [], xfa: false, fonts: [] };
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (++scan.objects > maxObjectsScanned) {
+    if (++scan.objects > pdfLimits.maxObjectsScanned) {
       scan.truncated = true;
       break;
     }

@@ -6,14 +6,11 @@ import { openPdfLib } from "./pdflib";
 
 const models = new WeakMap<Uint8Array, Promise<PageModel[]>>();
 
-/** Time budget for reading one file's pages with pdf.js. */
-export const pageReadTimeoutMs = 20_000;
-
 /** Page models of the first `maxPages` pages, built once per bytes object. */
 export function pageModels(bytes: Uint8Array): Promise<PageModel[]> {
   let result = models.get(bytes);
   if (!result) {
-    result = withTimeout(readPages(bytes), pageReadTimeoutMs, "reading the pages");
+    result = withTimeout(readPages(bytes), pdfLimits.pdfJsTimeoutMs, "reading the pages");
     models.set(bytes, result);
   }
   return result;

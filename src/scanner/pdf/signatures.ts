@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFString, type PDFDocument } from "pdf-lib";
 import { isWhite } from "./bytes";
+import { pdfLimits } from "./limits";
 import type { Revision } from "./revisions";
 
 /** One signature value (/Sig or /DocTimeStamp dictionary with a /ByteRange). */
@@ -26,7 +27,9 @@ export type ByteRangeProblem =
 /** Every signature dictionary of the (latest) document with its byte-range checks. */
 export function findSignatures(doc: PDFDocument, bytes: Uint8Array, revisions: Revision[]): SignatureInfo[] {
   const out: SignatureInfo[] = [];
+  let scanned = 0;
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
+    if (++scanned > pdfLimits.maxObjectsScanned) break;
     if (!(obj instanceof PDFDict) || !obj.has(PDFName.of("ByteRange"))) continue;
     const type = obj.get(PDFName.of("Type"));
     const range = obj.get(PDFName.of("ByteRange"));
@@ -44,7 +47,7 @@ export function findSignatures(doc: PDFDocument, bytes: Uint8Array, revisions: R
     };
     checkByteRange(info, obj, bytes, revisions);
     out.push(info);
-    if (out.length >= 64) break;
+    if (out.length >= pdfLimits.maxSignatures) break;
   }
   return out.sort((a, b) => (a.byteRange[2] ?? 0) + (a.byteRange[3] ?? 0) - ((b.byteRange[2] ?? 0) + (b.byteRange[3] ?? 0)));
 }
