@@ -41,8 +41,8 @@ const RETRY_AFTER_S = 30;
  */
 export class AnalysisGate extends DurableObject<Env> {
   private waiters = 0;
+  /** Resolvers of the runs started by this instance, called by the alarm when a run ends. */
   private readonly finished = new Map<string, (state: GateState) => void>();
-  private readonly finishedPromises = new Map<string, Promise<GateState>>();
 
   async request(job: AnalysisJob, opts: { timeoutS: number; resultCache: boolean }): Promise<GateOutcome> {
     const state = await this.ctx.storage.get<GateState>("state");
@@ -68,22 +68,23 @@ export class AnalysisGate extends DurableObject<Env> {
     const state: GateState = { status: "running", analysisId: newId(), job, startedAt: clock.nowMs(), delivered: false };
     this.waiters++;
     try {
-      this.expect(state.analysisId);
+      const finished = this.expect(state.analysisId);
       await this.ctx.storage.put("state", state);
-      await this.ctx.storage.setAlarm(Date.now());
+      // The row exists before the alarm can finish the run and update it.
       await getDb(this.env.DB)
         .insert(analyses)
         .values({ id: state.analysisId, accountId: job.accountId, digest: job.digest, caseNumber: job.caseNumber, status: "running", createdAt: clock.now() });
-      return await this.wait(state.analysisId, timeoutS);
+      await this.ctx.storage.setAlarm(Date.now());
+      return await this.wait(finished, timeoutS);
     } finally {
       this.waiters--;
     }
   }
 
-  private async wait(analysisId: string, timeoutS: number): Promise<GateOutcome> {
+  private async wait(finished: Promise<GateState>, timeoutS: number): Promise<GateOutcome> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutS * 1000)));
-    const outcome = await Promise.race([this.finishedPromises.get(analysisId)!, timeout]);
+    const outcome = await Promise.race([finished, timeout]);
     clearTimeout(timer);
     if (!outcome) return { kind: "timeout", adoptedInput: true };
     if (outcome.status === "failed") return { kind: "failed", adoptedInput: true };
@@ -113,10 +114,11 @@ export class AnalysisGate extends DurableObject<Env> {
       .set({ status: next.status, resultKey: next.resultKey ?? null, tokens: next.tokens ?? null, suspicionLevel: outcome?.suspicionLevel ?? null, finishedAt: clock.now() })
       .where(eq(analyses.id, state.analysisId));
     this.finished.get(state.analysisId)?.(next);
+    this.finished.delete(state.analysisId);
   }
 
-  private expect(analysisId: string): void {
-    this.finishedPromises.set(analysisId, new Promise((resolve) => this.finished.set(analysisId, resolve)));
+  private expect(analysisId: string): Promise<GateState> {
+    return new Promise((resolve) => this.finished.set(analysisId, resolve));
   }
 }
 
