@@ -73,6 +73,33 @@ describe("a live camera pointed at a real scene", () => {
   });
 });
 
+describe("a flaky network", () => {
+  it("an upload cut off by a lost connection continues when the phone is back online", async () => {
+    const c = await newCase(server.base, [SCENES[0]]);
+    const chrome = await launchWithCamera(y4m.real);
+    try {
+      const { context, page } = await phonePage(chrome.browser, server.base);
+      await page.goto(c.captureLink);
+      await page.click("#start");
+      await page.locator("#shutter:not([disabled])").waitFor();
+      await page.click("#shutter");
+      await page.locator("#preview").waitFor({ state: "visible" });
+      await context.setOffline(true);
+      await page.click("#use");
+      expect(await textOf(page, "#status")).toMatch(/No connection|Connection problem/);
+      await shoot(page, "14-offline");
+      await page.waitForTimeout(1500);
+      await context.setOffline(false);
+      await page.locator("#ready").waitFor({ state: "visible", timeout: 60_000 });
+      await page.click("#finish");
+      expect(await textOf(page, "#result-title")).toBe("Thank you!");
+      expect(await caseStatus(server.base, c.apiKey, c.ticketId)).toMatchObject({ status: "closed", lastResult: "io" });
+    } finally {
+      await chrome.close();
+    }
+  });
+});
+
 describe("a live camera pointed at a screen", () => {
   it("fails three attempts and ends nicht_io (manual)", async () => {
     const c = await newCase(server.base, SCENES);
