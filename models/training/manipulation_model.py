@@ -11,6 +11,7 @@ from manipulation_sim import box_downscale
 MAX_SIDE = 1024   # larger images are box-downscaled by an integer factor to at most this
 TILE = 256        # inference tile (training uses 128; the network is fully convolutional)
 MIN_SIDE = 64
+OVERLAP = 32      # neighbouring tiles overlap at least this much, so tile borders can be discarded
 
 
 class ManipulationNet(nn.Module):
@@ -37,11 +38,12 @@ class ManipulationNet(nn.Module):
 
 
 def tile_axis(size: int) -> tuple[int, list[int]]:
-    """Tile length (a multiple of 4, at most TILE) and the tile starts along one axis."""
+    """Tile length (a multiple of 4, at most TILE) and the tile starts along one axis, evenly spread
+    with at least OVERLAP pixels of overlap (the Worker keeps the cells farthest from tile borders)."""
     length = min(TILE, size - size % 4)
-    count = -(-size // length)
-    if count == 1:
+    if length >= size - 3:
         return length, [0]
+    count = 1 + -(-(size - length) // (length - OVERLAP))
     return length, [(i * (size - length)) // (count - 1) for i in range(count)]
 
 

@@ -69,6 +69,9 @@ if __name__ == "__main__":
         from record_manipulation import manipulation_reference
 
         reference["manipulation"] = manipulation_reference(images)
+        import manipulation_model as mm
+
+        reference["manipulationTileAxes"] = {str(n): list(mm.tile_axis(n)) for n in (64, 100, 259, 260, 700, 1023, 1024)}
     with open(os.path.join(FIXTURES, "reference.json"), "w") as f:
         json.dump(reference, f, indent=1)
     print(json.dumps(reference)[:600])

@@ -4,7 +4,7 @@
  * (models/training/record_reference.py) to 1e-4.
  */
 import { describe, expect, it } from "vitest";
-import { modelScale, tiles } from "../../src/scanner/ml/manipulation-input";
+import { modelScale, tileAxis, tiles } from "../../src/scanner/ml/manipulation-input";
 import { manipulationModel } from "../../src/scanner/ml/models";
 import { runModel } from "../../src/scanner/ml/ort";
 import { decodeToSource, rgbaSource } from "../../src/scanner/ml/raster";
@@ -38,6 +38,12 @@ describe("manipulation inference in workerd matches the Python export", () => {
       }
     });
   }
+
+  it("cuts tiles along an axis exactly like training's tile_axis", () => {
+    for (const [size, [length, starts]] of Object.entries(reference.manipulationTileAxes)) {
+      expect(tileAxis(Number(size))).toEqual({ length, starts });
+    }
+  });
 
   it("downscales a large image by an integer factor the same way (box average, remainder dropped)", () => {
     // 2050 × 300 → factor 3 → 683 × 100: each output pixel is the mean of its 3 × 3 block.

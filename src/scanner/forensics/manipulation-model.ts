@@ -10,11 +10,9 @@ import { CELL, detectManipulationIn, type ManipulationResult } from "../ml/manip
 import { MIN_SIDE } from "../ml/manipulation-input";
 import { manipulationModel, type ModelFile } from "../ml/models";
 import { isModelInput, openImage } from "../ml/open-image";
-import { MANIPULATION_YELLOW } from "../ml/thresholds";
+import { MANIPULATION_CELL, MANIPULATION_YELLOW } from "../ml/thresholds";
 import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";
 
-/** A heatmap cell at or above this probability counts as "marked". */
-const CELL_MARKED = 0.5;
 const CODE = "manipulation";
 
 export function createManipulationAnalyzer(model: ModelFile = manipulationModel): Analyzer {
@@ -50,11 +48,13 @@ export const manipulationAnalyzer = createManipulationAnalyzer();
 function report(name: string, result: ManipulationResult, language: Language): AnalyzerResult {
   const reliableCells = result.reliable.reduce((n, r) => n + r, 0);
   let marked = 0;
-  for (let i = 0; i < result.heat.length; i++) if (result.reliable[i] && result.heat[i] >= CELL_MARKED) marked++;
+  for (let i = 0; i < result.heat.length; i++) if (result.reliable[i] && result.heat[i] >= MANIPULATION_CELL.marked) marked++;
   const markedShare = reliableCells ? marked / reliableCells : 0;
   const judgedShare = result.heat.length ? reliableCells / result.heat.length : 0;
   const metadata = { score: result.score, markedShare, judgedShare, tiles: result.tileScores.length, downscale: result.factor, model: result.model };
-  const grid = { width: result.gridWidth, height: result.gridHeight, scores: result.heat, reliable: result.reliable };
+  const { rampFrom, rampTo } = MANIPULATION_CELL;
+  const shown = result.heat.map((p) => Math.min(1, Math.max(0, (p - rampFrom) / (rampTo - rampFrom))));
+  const grid = { width: result.gridWidth, height: result.gridHeight, scores: shown, reliable: result.reliable };
   const png = renderHeatmapPng(result.base, grid, heatmapSize(result.base.width, result.base.height));
   return {
     assessed: true,

@@ -1,7 +1,7 @@
 /**
  * Input of the manipulation model, identical to models/training/manipulation_model.py: the image
  * box-downscaled by an integer factor to at most 1024 px on its longer side, cut into tiles of at most
- * 256 × 256 (multiples of 4; the last tile of a row/column aligned to the edge), RGB / 255, NCHW.
+ * 256 × 256 (multiples of 4), evenly spread with ≥ 32 px overlap, RGB / 255, NCHW.
  */
 import { boxDownscale, boxFactor, type PixelSource } from "./raster";
 
@@ -9,6 +9,8 @@ export const MAX_SIDE = 1024;
 export const TILE = 256;
 /** Below this (after downscaling) there is too little image to localise anything. */
 export const MIN_SIDE = 64;
+/** Neighbouring tiles overlap at least this much, so cells near tile borders can be discarded. */
+const OVERLAP = 32;
 
 export interface ScaledImage {
   width: number;
@@ -24,11 +26,11 @@ export function modelScale(source: PixelSource): ScaledImage {
   return { ...boxDownscale(source, factor), factor };
 }
 
-/** Tile length and starts along one axis (same rule as training's `tile_axis`). */
+/** Tile length and evenly spread starts along one axis (same rule as training's `tile_axis`). */
 export function tileAxis(size: number): { length: number; starts: number[] } {
   const length = Math.min(TILE, size - (size % 4));
-  const count = Math.ceil(size / length);
-  if (count === 1) return { length, starts: [0] };
+  if (length >= size - 3) return { length, starts: [0] };
+  const count = 1 + Math.ceil((size - length) / (length - OVERLAP));
   return { length, starts: Array.from({ length: count }, (_, i) => Math.floor((i * (size - length)) / (count - 1))) };
 }
 

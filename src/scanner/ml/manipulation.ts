@@ -39,12 +39,13 @@ export async function detectManipulationIn(source: PixelSource, model: ModelFile
   const gridWidth = Math.floor(scaled.width / CELL);
   const gridHeight = Math.floor(scaled.height / CELL);
   const heat = new Float32Array(gridWidth * gridHeight);
+  const trust = new Float32Array(gridWidth * gridHeight).fill(-1);
   const tileScores: ManipulationResult["tileScores"] = [];
   const { runModel } = await import("./ort");
   for (const tile of tiles(scaled)) {
     const out = await runModel(model, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, ["heatmap", "score"]);
     tileScores.push({ x: tile.x, y: tile.y, width: tile.width, height: tile.height, score: out.score.data[0] });
-    pasteTile(heat, gridWidth, gridHeight, out.heatmap.data, tile);
+    pasteTile(heat, trust, gridWidth, gridHeight, out.heatmap.data, tile);
   }
   const base = grayFromRgb(scaled.rgb, scaled.width, scaled.height);
   return {
@@ -60,32 +61,51 @@ export async function detectManipulationIn(source: PixelSource, model: ModelFile
   };
 }
 
-/** Copies a tile's quarter-resolution output into the image grid (later tiles overwrite overlaps). */
-function pasteTile(heat: Float32Array, gw: number, gh: number, tileHeat: Float32Array, tile: { x: number; y: number; width: number; height: number }): void {
+/**
+ * Copies a tile's quarter-resolution output into the image grid. Where tiles overlap, each cell keeps
+ * the value from the tile in which it lies farthest from a border (zero padding makes the network
+ * unreliable near tile borders; borders that are image borders do not count).
+ */
+function pasteTile(heat: Float32Array, trust: Float32Array, gw: number, gh: number, tileHeat: Float32Array, tile: { x: number; y: number; width: number; height: number }): void {
   const tw = tile.width / CELL;
   const th = tile.height / CELL;
   const gx0 = Math.floor(tile.x / CELL);
   const gy0 = Math.floor(tile.y / CELL);
+  const open = { left: gx0 > 0, top: gy0 > 0, right: gx0 + tw < gw, bottom: gy0 + th < gh };
   for (let y = 0; y < th && gy0 + y < gh; y++) {
-    for (let x = 0; x < tw && gx0 + x < gw; x++) heat[(gy0 + y) * gw + gx0 + x] = tileHeat[y * tw + x];
+    for (let x = 0; x < tw && gx0 + x < gw; x++) {
+      const margin = Math.min(open.left ? x : Infinity, open.right ? tw - 1 - x : Infinity, open.top ? y : Infinity, open.bottom ? th - 1 - y : Infinity);
+      const cell = (gy0 + y) * gw + gx0 + x;
+      if (margin > trust[cell]) {
+        trust[cell] = margin;
+        heat[cell] = tileHeat[y * tw + x];
+      }
+    }
   }
 }
 
-/** Flat or clipped cells cannot be judged; they are drawn hatched, not as clean. */
+/**
+ * Flat or clipped cells cannot be judged; they are drawn hatched, not as clean. Measured over the
+ * cell and its neighbours (12 × 12 px), so single dark cells in a textured area are not hatched.
+ */
 function reliability(base: GrayImage, gw: number, gh: number): Uint8Array {
   const reliable = new Uint8Array(gw * gh);
   for (let gy = 0; gy < gh; gy++) {
     for (let gx = 0; gx < gw; gx++) {
+      const x0 = Math.max(0, gx - 1) * CELL;
+      const x1 = Math.min(gw, gx + 2) * CELL;
+      const y0 = Math.max(0, gy - 1) * CELL;
+      const y1 = Math.min(gh, gy + 2) * CELL;
       let sum = 0;
       let squares = 0;
-      for (let y = 0; y < CELL; y++) {
-        for (let x = 0; x < CELL; x++) {
-          const v = base.data[(gy * CELL + y) * base.width + gx * CELL + x];
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const v = base.data[y * base.width + x];
           sum += v;
           squares += v * v;
         }
       }
-      const n = CELL * CELL;
+      const n = (x1 - x0) * (y1 - y0);
       const mean = sum / n;
       const std = Math.sqrt(Math.max(0, squares / n - mean * mean));
       reliable[gy * gw + gx] = std >= FLAT_CELL_STD && mean > CLIPPED_LOW && mean < CLIPPED_HIGH ? 1 : 0;
