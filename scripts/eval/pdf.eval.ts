@@ -43,7 +43,7 @@ for (const { path } of files) {
     const doc = await getDocumentProxy(bytes.slice(0, r.end), { password: knownPassword(path, files.find((f) => f.path === path)!.note) ?? "" }).catch(() => null);
     if (doc && doc.numPages > 0) pdfjsOk++;
     else console.log(`pdf.js cannot open ${path} rev${r.index}`);
-    await doc?.destroy();
+    await doc?.loadingTask.destroy();
   }
 }
 console.log(`earlier versions opening in pdf.js: ${pdfjsOk}/${pdfjsTotal}`);

@@ -4,7 +4,7 @@ import { diffRevisions, type RevisionDiff } from "../pdf/diff";
 import { renderDiffPdf, type DiffLabels } from "../pdf/diff-render";
 import { pdfLimits } from "../pdf/limits";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
-import { revisionBytes } from "../pdf/versions";
+import { releaseRevision, revisionBytes, revisionsWithinBudget } from "../pdf/versions";
 
 /**
  * What each incremental update changed, page by page: text (with where it is and what it said
@@ -21,22 +21,25 @@ export const pdfDiffs: Analyzer = {
     const { revisions } = revisionsOf(file.bytes);
     if (revisions.length < 2) return { assessed: true, findings: [] };
     const last = Math.min(revisions.length, pdfLimits.maxRevisions);
+    const { indexes, skipped } = revisionsWithinBudget(revisions, 2, last);
     const diffs: RevisionDiff[] = [];
-    const failed: number[] = [];
-    for (let to = 2; to <= last; to++) {
+    const failed: number[] = [...skipped];
+    for (const to of indexes) {
       try {
         diffs.push(await diffRevisions(file.bytes, revisions, to));
       } catch {
         failed.push(to);
       }
+      if (to - 2 >= 1) releaseRevision(file.bytes, revisions, to - 2);
     }
     const findings = diffs.flatMap((d) => diffFindings(lang, d));
     if (failed.length > 0) findings.push(finding(lang, "pdf_diff_incomplete", "-", T.incomplete, { revisions: failed }));
     const versions = revisions.slice(0, last).map((r) => revisionBytes(file.bytes, revisions, r.index));
     const visible = diffs.filter((d) => d.text.length > 0 || d.annotations.length > 0 || d.pagesBefore !== d.pagesAfter);
     const pdf = visible.length > 0 ? await renderDiffPdf(file.name, versions, visible, labels[lang]).catch(() => null) : null;
+    for (let k = 1; k < revisions.length; k++) releaseRevision(file.bytes, revisions, k);
     return {
-      assessed: failed.length < last - 1,
+      assessed: diffs.length > 0,
       findings,
       metadata: { diffs: diffs.map(summary) },
       attachments: pdf ? [{ category: "pdf_diffs", name: `${file.name}.diff.pdf`, contentType: "application/pdf", bytes: pdf }] : [],

@@ -5,6 +5,7 @@ import { pdfLimits } from "../pdf/limits";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
 import { openPdfLib } from "../pdf/pdflib";
 import { findSignatures, type SignatureInfo } from "../pdf/signatures";
+import { releaseRevision, revisionsWithinBudget } from "../pdf/versions";
 
 /**
  * Signatures and what happened after them. A signature covers the file up to the end of one
@@ -31,10 +32,14 @@ export const pdfSignatures: Analyzer = {
     const firstSigned = Math.min(...signatures.map((s) => s.revision ?? Infinity));
     const later: { revision: number; changes: ObjectChange[] }[] = [];
     if (Number.isFinite(firstSigned)) {
-      for (let k = firstSigned + 1; k <= Math.min(split.revisions.length, pdfLimits.maxRevisions); k++) {
+      const { indexes, skipped } = revisionsWithinBudget(split.revisions, firstSigned + 1, Math.min(split.revisions.length, pdfLimits.maxRevisions));
+      for (const k of indexes) {
         const changes = await changesInRevision(file.bytes, split.revisions, k).catch(() => [] as ObjectChange[]);
         later.push({ revision: k, changes });
+        releaseRevision(file.bytes, split.revisions, k - 1);
       }
+      if (skipped.length > 0 || split.revisions.length > pdfLimits.maxRevisions)
+        findings.push(finding(lang, "pdf_signature_changes_not_checked", "Yellow", T.notChecked, { revisions: skipped, total: split.revisions.length }));
     }
     findings.push(...afterSigningFindings(lang, later, signatures));
     return {
@@ -109,6 +114,11 @@ const T = {
     de: { title: "Signatur endet nicht an einer Fassung", explanation: "Der signierte Bereich endet nicht am Ende einer gespeicherten Fassung der Datei; die Signatur passt nicht zur Dateistruktur." },
     en: { title: "Signature does not end at a saved version", explanation: "The signed range does not end where a saved version of the file ends; the signature does not fit the file's structure." },
     pl: { title: "Podpis nie kończy się na wersji", explanation: "Podpisany zakres nie kończy się tam, gdzie kończy się zapisana wersja pliku; podpis nie pasuje do struktury pliku." },
+  },
+  notChecked: {
+    de: { title: "Nicht alle Änderungen nach der Signatur geprüft", explanation: "Die Datei hat mehr oder größere Fassungen nach der Signatur, als hier verglichen werden können; diese wurden nicht geprüft." },
+    en: { title: "Not all changes after signing checked", explanation: "The file has more or larger versions after the signature than can be compared here; those were not checked." },
+    pl: { title: "Nie sprawdzono wszystkich zmian po podpisie", explanation: "Plik ma po podpisie więcej lub większych wersji, niż można tu porównać; tych nie sprawdzono." },
   },
   invalid: {
     de: { title: "Ungültiger signierter Bereich", explanation: "Die Angabe des signierten Bereichs (ByteRange) ist fehlerhaft oder reicht über das Dateiende hinaus." },

@@ -12,6 +12,10 @@ export const pdfLimits = {
   maxXrefSectionBytes: 8 * 1024 * 1024,
   /** Revisions analysed (diffed, extracted) per file; more are counted but not extracted. */
   maxRevisions: 32,
+  /** Sum of the sizes of the earlier versions attached (they are views, but the pipeline stores them). */
+  maxVersionBytes: 100 * 1024 * 1024,
+  /** Sum of the sizes of the revisions opened for diffs/signature checks (pdf.js copies what it opens). */
+  maxDiffBytes: 64 * 1024 * 1024,
   /** Pages inspected for text, fonts, images and diffs. */
   maxPages: 50,
   /** Images extracted per file. */

@@ -30,3 +30,8 @@ async function readPages(bytes: Uint8Array): Promise<PageModel[]> {
   }
   return pages;
 }
+
+/** Forgets the page models of these bytes. */
+export function forgetPageModels(bytes: Uint8Array): void {
+  models.delete(bytes);
+}

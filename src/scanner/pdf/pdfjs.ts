@@ -19,6 +19,13 @@ export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
   return doc;
 }
 
+/** Destroys the pdf.js document of these bytes (workers and copies) and forgets it. */
+export function closePdfJs(bytes: Uint8Array): void {
+  const doc = documents.get(bytes);
+  documents.delete(bytes);
+  doc?.then((d) => d.loadingTask.destroy()).catch(() => undefined);
+}
+
 /** pdf.js operator codes (`OPS`), resolved once. */
 let ops: Record<string, number> | null = null;
 export async function pdfJsOps(): Promise<Record<string, number>> {

@@ -15,3 +15,8 @@ export function openPdfLib(bytes: Uint8Array): Promise<PDFDocument> {
   }
   return doc;
 }
+
+/** Drops the cached pdf-lib document of these bytes (an earlier revision that is no longer needed). */
+export function forgetPdfLib(bytes: Uint8Array): void {
+  documents.delete(bytes);
+}

@@ -71,3 +71,12 @@ describe("hostile input gives '-' or a finding, never a throw", () => {
     expect(result.findings.length).toBeGreaterThan(0);
   });
 });
+
+describe("pdf_versions stay within memory bounds", () => {
+  it("versions are views into the file's bytes, not copies", async () => {
+    const bytes = await sharedPdf("pyhanko/pades-lta-dss-indirect-arrs-test-2.pdf");
+    const result = await pdfRevisions.analyze(await pdfFile("lta.pdf", bytes), ctx);
+    expect(result.attachments).toHaveLength(6);
+    for (const a of result.attachments ?? []) expect(a.bytes.buffer).toBe(bytes.buffer);
+  });
+});
