@@ -4,8 +4,8 @@ export const PHOTO_LIMITS = {
   maxBytes: 8 * 1024 * 1024,
   /** Chunk size of the resumable upload: small enough to get through a weak mobile link. */
   chunkBytes: 256 * 1024,
-  /** Decoding above this would not fit a Worker's 128 MB. */
-  maxPixels: 40_000_000,
+  /** Decoded RGBA above this (64 MiB) would crowd a Worker's 128 MB; camera streams are ≤ 4K (8.8 MP). */
+  maxPixels: 16_000_000,
   /** A nonce is for one shot, taken now: it expires after 15 minutes. */
   nonceTtlMs: 15 * 60 * 1000,
   /** Rate limit per session: nonces (= shots) per window, and in all. */
