@@ -98,7 +98,7 @@ writeDocSection(
 
 **Revision counts vs qpdf** — all ${files.length} files of \`../shared/data/pdf\`: ${agree}/${files.length} agree
 (qpdf's count = prefixes ending at a \`%%EOF\` that \`qpdf --check\` opens without rebuilding the xref).
-Earlier versions we cut out that pass \`qpdf --check\` (files qpdf opens cleanly): ${versionsOk}/${versionsTotal}.
+Earlier versions we cut out that pass \`qpdf --check\` (files qpdf opens cleanly): ${versionsOk}/${versionsTotal}; that open in pdf.js (all files): ${pdfjsOk}/${pdfjsTotal}.
 Files qpdf itself must repair or cannot decrypt (compared by range, see docs/pdf-forensics.md): ${notClean.length}.
 
 **False positives** — untouched single-revision ZUGFeRD/Factur-X invoices (${untouched.length}):

@@ -141,3 +141,25 @@ export function appendUpdate(original: Uint8Array, objects: { ref: PDFRef; body:
 function streamObject(content: string): string {
   return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
 }
+
+/** Incremental update that appends a page with one line of text (e.g. a forged second page). */
+export async function appendPageIncrementally(original: Uint8Array, line: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(original, { updateMetadata: false });
+  const pages = doc.catalog.Pages();
+  const pagesRef = doc.catalog.get(PDFName.of("Pages")) as PDFRef;
+  const first = doc.getPage(0);
+  const fonts = first.node.Resources()?.lookup(PDFName.of("Font"));
+  const next = doc.context.largestObjectNumber + 1;
+  const contentRef = PDFRef.of(next);
+  const pageRef = PDFRef.of(next + 1);
+  const kids = pages.Kids().asArray().map(String);
+  const fontKey = fonts && "keys" in fonts ? (fonts as unknown as { keys(): PDFName[] }).keys()[0].toString() : "/F1";
+  const content = `BT ${fontKey} 12 Tf 50 780 Td <${hex(line)}> Tj ET`;
+  const pagesBody = pages.toString().replace(/\/Kids\s*\[[^\]]*\]/, `/Kids [${[...kids, pageRef.toString()].join(" ")}]`).replace(/\/Count\s+\d+/, `/Count ${kids.length + 1}`);
+  const pageBody = `<< /Type /Page /Parent ${pagesRef.toString()} /MediaBox [0 0 595 842] /Resources << /Font ${fonts ? fonts.toString() : "<< >>"} >> /Contents ${contentRef.toString()} >>`;
+  return appendUpdate(original, [
+    { ref: contentRef, body: streamObject(content) },
+    { ref: pageRef, body: pageBody },
+    { ref: pagesRef, body: pagesBody },
+  ], { ...trailerOf(doc), size: next + 2 });
+}

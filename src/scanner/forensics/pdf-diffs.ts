@@ -116,7 +116,7 @@ const T = {
 } satisfies Record<string, FindingText>;
 
 const labels: Record<Language, DiffLabels> = {
-  de: { title: (a, b) => `Fassung ${a} -> ${b}: Änderungen`, was: "vorher", now: "jetzt", added: "neu", removed: "entfernt", annotation: "Anmerkung", pages: (a, b) => `Seitenzahl ${a} -> ${b}`, objects: "Neu definierte Objekte:" },
-  en: { title: (a, b) => `Version ${a} -> ${b}: changes`, was: "before", now: "now", added: "added", removed: "removed", annotation: "Annotation", pages: (a, b) => `Pages ${a} -> ${b}`, objects: "Redefined objects:" },
-  pl: { title: (a, b) => `Wersja ${a} -> ${b}: zmiany`, was: "przedtem", now: "teraz", added: "dodano", removed: "usunięto", annotation: "Adnotacja", pages: (a, b) => `Strony ${a} -> ${b}`, objects: "Obiekty zdefiniowane na nowo:" },
+  de: { title: (a, b) => `Fassung ${a} -> ${b}: Änderungen`, was: "vorher", now: "jetzt", added: "neu", removed: "entfernt", annotation: "Anmerkung", pages: (a, b) => `Seitenzahl ${a} -> ${b}`, addedPage: "Diese Seite kam neu hinzu.", objects: "Neu definierte Objekte:" },
+  en: { title: (a, b) => `Version ${a} -> ${b}: changes`, was: "before", now: "now", added: "added", removed: "removed", annotation: "Annotation", pages: (a, b) => `Pages ${a} -> ${b}`, addedPage: "This page was added.", objects: "Redefined objects:" },
+  pl: { title: (a, b) => `Wersja ${a} -> ${b}: zmiany`, was: "przedtem", now: "teraz", added: "dodano", removed: "usunięto", annotation: "Adnotacja", pages: (a, b) => `Strony ${a} -> ${b}`, addedPage: "Ta strona została dodana.", objects: "Obiekty zdefiniowane na nowo:" },
 };

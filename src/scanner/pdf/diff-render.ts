@@ -18,6 +18,7 @@ export interface DiffLabels {
   removed: string;
   annotation: string;
   pages: (before: number, after: number) => string;
+  addedPage: string;
   objects: string;
 }
 
@@ -36,7 +37,8 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
   for (const diff of diffs) {
     const later = versions[diff.to - 1];
     const models = await pageModels(later);
-    const pagesWithChanges = [...new Set([...diff.text.map((t) => t.page), ...diff.annotations.map((a) => a.page)])].sort((a, b) => a - b);
+    const addedPages = Array.from({ length: Math.max(0, Math.min(diff.pagesAfter, models.length) - diff.pagesBefore) }, (_, i) => diff.pagesBefore + 1 + i).slice(0, 5);
+    const pagesWithChanges = [...new Set([...diff.text.map((t) => t.page), ...diff.annotations.map((a) => a.page), ...addedPages])].sort((a, b) => a - b);
     if (pagesWithChanges.length === 0 && diff.pagesBefore === diff.pagesAfter) continue;
     const source = await openPdfLib(later);
     for (const pageNo of pagesWithChanges.length > 0 ? pagesWithChanges : [1]) {
@@ -58,6 +60,7 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
       page.drawRectangle({ x: width, y: 0, width: MARGIN, height: page.getHeight(), color: rgb(0.96, 0.96, 0.96) });
       note(labels.title(diff.from, diff.to), bold, 11);
       if (diff.pagesBefore !== diff.pagesAfter) note(labels.pages(diff.pagesBefore, diff.pagesAfter), bold, 9, RED);
+      if (pageNo > diff.pagesBefore) note(labels.addedPage, bold, 9, RED);
       y -= 4;
       let n = 0;
       for (const change of diff.text.filter((t) => t.page === pageNo)) {

@@ -1,6 +1,6 @@
 /**
  * Tools whose purpose is changing existing PDFs (online editors, desktop editors, libraries used
- * to patch files). Producing a PDF from scratch with a word processor or an invoicing system is
+ * to patch files) and online conversion services (PDF to Word and back). Producing a PDF from scratch with a word processor or an invoicing system is
  * not on this list; seeing one of these in Producer/Creator/XMP history means someone opened the
  * document in an editor after it was made.
  */
@@ -25,6 +25,12 @@ const editors: { pattern: RegExp; name: string; online: boolean }[] = [
   { pattern: /inkscape/i, name: "Inkscape", online: false },
   { pattern: /^draw$|libreoffice.*draw/i, name: "LibreOffice Draw", online: false },
   { pattern: /pdf-lib/i, name: "pdf-lib", online: false },
+  // Conversion services: a document that went PDF -> Word -> PDF can have been edited in between.
+  { pattern: /convertio/i, name: "Convertio", online: true },
+  { pattern: /zamzar/i, name: "Zamzar", online: true },
+  { pattern: /cloudconvert/i, name: "CloudConvert", online: true },
+  { pattern: /online2pdf/i, name: "online2pdf", online: true },
+  { pattern: /pdf\s*converter|freepdfconvert/i, name: "PDF Converter", online: true },
 ];
 
 export interface EditorHit {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editAmountIncrementally, makeInvoice, whiteBoxIncrementally } from "../../../scripts/datagen/pdf/edits";
+import { appendPageIncrementally, editAmountIncrementally, makeInvoice, whiteBoxIncrementally } from "../../../scripts/datagen/pdf/edits";
 import { pdfDiffs } from "../../../src/scanner/forensics/pdf-diffs";
 import { getDocumentProxy } from "unpdf";
 import { ctx, pdfFile, sharedPdf } from "./fixtures";
@@ -37,6 +37,16 @@ describe("diffs: a changed amount is found and shown with its earlier value", ()
     const r = await analyze("inv.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"), "de");
     expect(await diffPdfText(r.attachments![0].bytes)).toContain("vorher: 1.234,56 EUR");
     expect(r.findings[0].title).toBe("Sichtbarer Text nachträglich geändert");
+  });
+});
+
+describe("diffs: pages added in an update", () => {
+  it("are reported and shown in the diff PDF, labelled in the request language", async () => {
+    const r = await analyze("p.pdf", await appendPageIncrementally(await makeInvoice(), "Zusatzleistung: Geruest 2.400,00 EUR"), "pl");
+    expect(r.findings.find((f) => f.code === "pdf_pages_changed_in_update")?.evidence).toMatchObject({ before: 1, after: 2 });
+    const text = await diffPdfText(r.attachments![0].bytes);
+    expect(text).toContain("Zusatzleistung");
+    expect(text).toContain("Ta strona zostala dodana."); // ł folded: the standard font has no Polish glyphs
   });
 });
 
