@@ -3,8 +3,8 @@
  * greyscale copy of the image, with cells the detector cannot judge (flat, clipped, too small)
  * hatched in grey instead of being coloured as clean or suspicious. Output is PNG.
  */
-import { PhotonImage } from "@cf-wasm/photon";
 import { downscale, type GrayImage } from "./gray";
+import { encodePng } from "./png-encode";
 
 /** Default longest side of a heatmap PNG. */
 export const HEATMAP_MAX_SIDE = 1024;
@@ -116,10 +116,5 @@ export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, size: { widt
 /** PNG bytes of the overlay. */
 export function renderHeatmapPng(base: GrayImage, grid: ScoreGrid, size: { width: number; height: number }, lines: OverlayLine[] = []): Uint8Array {
   const { width, height, rgba } = renderHeatmapRgba(base, grid, size, lines);
-  const image = new PhotonImage(rgba, width, height);
-  try {
-    return image.get_bytes();
-  } finally {
-    image.free();
-  }
+  return encodePng(rgba, width, height);
 }
