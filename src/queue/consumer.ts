@@ -1,30 +1,37 @@
 import type { Env } from "../env";
 import { JobMessageSchema, type JobMessage } from "./messages";
 import { deliverNotification } from "../capture/delivery";
+import { runQueuedAnalysis } from "../scanner/analysis-queue";
 
 type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage, { type: T }>) => Promise<"done" | "retry">;
 
 const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
   notification: (env, body) => deliverNotification(env, body.outboxId),
+  analysis: (env, body) => runQueuedAnalysis(env, body.digest, body.analysisId),
 };
 
-/** Acks or retries each message explicitly; unparseable messages are acked and logged. */
+/**
+ * Acks or retries each message explicitly; unparseable messages are acked and logged. Messages
+ * of a batch run side by side, so a long analysis does not hold up the notifications behind it.
+ */
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  for (const message of batch.messages) {
-    const parsed = JobMessageSchema.safeParse(message.body);
-    if (!parsed.success) {
-      console.error("dropping malformed job", message.id, parsed.error.message);
-      message.ack();
-      continue;
-    }
-    try {
-      const handler = handlers[parsed.data.type] as Handler<typeof parsed.data.type>;
-      const outcome = await handler(env, parsed.data);
-      if (outcome === "done") message.ack();
-      else message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
-    } catch (err) {
-      console.error("job failed", message.id, err);
-      message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
-    }
+  await Promise.all(batch.messages.map((message) => consumeOne(message, env)));
+}
+
+async function consumeOne(message: Message<unknown>, env: Env): Promise<void> {
+  const parsed = JobMessageSchema.safeParse(message.body);
+  if (!parsed.success) {
+    console.error("dropping malformed job", message.id, parsed.error.message);
+    message.ack();
+    return;
+  }
+  try {
+    const handler = handlers[parsed.data.type] as Handler<typeof parsed.data.type>;
+    const outcome = await handler(env, parsed.data);
+    if (outcome === "done") message.ack();
+    else message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
+  } catch (err) {
+    console.error("job failed", message.id, err);
+    message.retry({ delaySeconds: Math.min(2 ** message.attempts, 3600) });
   }
 }

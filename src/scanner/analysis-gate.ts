@@ -5,7 +5,7 @@ import { analyses } from "../db/schema";
 import { limits, type Env } from "../env";
 import { clock } from "../lib/clock";
 import { newId } from "../lib/ids";
-import { runAnalysis, type AnalysisJob, type AnalysisOutcome } from "./analysis-run";
+import type { AnalysisJob, AnalysisOutcome } from "./analysis-run";
 import { deleteResult } from "./results";
 
 /** What the gate answers a caller (plain data: classes do not cross RPC). */
@@ -27,21 +27,21 @@ interface GateState {
   delivered: boolean;
 }
 
-/** A run that has not finished after this long was lost (deploy, crash) and may start again. */
+/** A run that has not finished after this long was lost (queue message dead-lettered, crash): the watchdog alarm gives it up. */
 const STALE_RUN_MS = 15 * 60_000;
 /** Retry-After for 202: a typical analysis finishes within this. */
 const RETRY_AFTER_S = 30;
 
 /**
- * One instance per request digest (DESIGN §9, §10). The analysis runs in this object's alarm,
- * not in the caller's request, so it goes on after the caller is answered 504. The first caller
- * waits up to the timeout; an identical request while it waits gets 409, while it runs with nobody
- * waiting 202, and once done the stored result. A clean-up alarm removes state and result after
- * the retention period.
+ * One instance per request digest (DESIGN §9, §10). It only coordinates: the analysis itself
+ * runs from the JOBS queue (src/scanner/analysis-queue.ts), not in the caller's request, so it
+ * goes on after the caller is answered 504. The first caller waits here up to the timeout; an
+ * identical request while it waits gets 409, while it runs with nobody waiting 202, and once done
+ * the stored result. Alarms: a watchdog while running, then the clean-up after the retention period.
  */
 export class AnalysisGate extends DurableObject<Env> {
   private waiters = 0;
-  /** Resolvers of the runs started by this instance, called by the alarm when a run ends. */
+  /** Resolvers of the runs started by this instance, called when a run ends. */
   private readonly finished = new Map<string, (state: GateState) => void>();
 
   async request(job: AnalysisJob, opts: { timeoutS: number; resultCache: boolean }): Promise<GateOutcome> {
@@ -55,10 +55,24 @@ export class AnalysisGate extends DurableObject<Env> {
     return this.start(job, opts.timeoutS);
   }
 
+  /** Queue side: the job of a run this gate still expects, or null. */
+  async claim(analysisId: string): Promise<AnalysisJob | null> {
+    const state = await this.ctx.storage.get<GateState>("state");
+    return state?.status === "running" && state.analysisId === analysisId ? state.job : null;
+  }
+
+  /** Queue side: the run ended (outcome null = failed). Wakes the waiting caller. */
+  async finish(analysisId: string, outcome: AnalysisOutcome | null): Promise<void> {
+    const state = await this.ctx.storage.get<GateState>("state");
+    if (state?.status !== "running" || state.analysisId !== analysisId) return;
+    await this.settle(state, outcome);
+  }
+
   override async alarm(): Promise<void> {
     const state = await this.ctx.storage.get<GateState>("state");
     if (!state) return;
-    if (state.status === "running") return this.run(state);
+    // The watchdog: a run still going after STALE_RUN_MS is given up (its late result is ignored).
+    if (state.status === "running") return this.settle(state, null);
     // The clean-up alarm: results are kept for the retention period only.
     await deleteResult(this.env.BUCKET, state.analysisId);
     await this.ctx.storage.deleteAll();
@@ -70,11 +84,12 @@ export class AnalysisGate extends DurableObject<Env> {
     try {
       const finished = this.expect(state.analysisId);
       await this.ctx.storage.put("state", state);
-      // The row exists before the alarm can finish the run and update it.
+      // The row exists before the queued run can finish and update it.
       await getDb(this.env.DB)
         .insert(analyses)
         .values({ id: state.analysisId, accountId: job.accountId, digest: job.digest, caseNumber: job.caseNumber, status: "running", createdAt: clock.now() });
-      await this.ctx.storage.setAlarm(Date.now());
+      await this.env.JOBS.send({ type: "analysis", digest: job.digest, analysisId: state.analysisId });
+      await this.ctx.storage.setAlarm(Date.now() + STALE_RUN_MS);
       return await this.wait(finished, timeoutS);
     } finally {
       this.waiters--;
@@ -96,17 +111,8 @@ export class AnalysisGate extends DurableObject<Env> {
     return { kind: "result", analysisId: state.analysisId, resultKey: state.resultKey!, tokens: state.tokens!, adoptedInput };
   }
 
-  private async run(state: GateState): Promise<void> {
-    let next: GateState;
-    let outcome: AnalysisOutcome | null = null;
-    try {
-      outcome = await runAnalysis(this.env, state.job, state.analysisId);
-      next = { ...state, status: "done", resultKey: outcome.resultKey, tokens: outcome.tokens };
-    } catch (err) {
-      console.error("analysis failed", state.analysisId, err);
-      next = { ...state, status: "failed" };
-    }
-    if (state.job.deleteInputAfterRun) await this.env.BUCKET.delete(state.job.inputKey);
+  private async settle(state: GateState, outcome: AnalysisOutcome | null): Promise<void> {
+    const next: GateState = outcome ? { ...state, status: "done", resultKey: outcome.resultKey, tokens: outcome.tokens } : { ...state, status: "failed" };
     await this.ctx.storage.put("state", next);
     await this.ctx.storage.setAlarm(Date.now() + limits(this.env).retentionS * 1000);
     await getDb(this.env.DB)

@@ -5,7 +5,7 @@ import { runPipeline } from "./pipeline";
 import { attachmentCollector, saveResult } from "./results";
 import type { Language } from "./types";
 
-/** Everything needed to run one analysis later, inside the gate (plain data: it crosses RPC and storage). */
+/** Everything needed to run one analysis later: kept by the gate, run from the queue (plain data: it crosses RPC and storage). */
 export interface AnalysisJob {
   accountId: string;
   caseNumber: string;

@@ -1,9 +1,12 @@
 import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gateFor } from "../../src/scanner/analysis-gate";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 describe("the gate's clean-up alarm removes state and stored result after RETENTION_S", () => {
   it("deletes results/{analysisId}/… and forgets the digest", async () => {

@@ -1,8 +1,11 @@
 import { SELF } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 let apiKey: string;
 const archive = zip({ "a.jpg": samples.nikon });

@@ -1,9 +1,12 @@
 import { env, SELF } from "cloudflare:test";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { clock } from "../../src/lib/clock";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 let apiKey: string;
 let otherKey: string;

@@ -1,12 +1,15 @@
 import { SELF } from "cloudflare:test";
 import { unzipSync } from "fflate";
 import { parseMultipartStream } from "@remix-run/multipart-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BASE, createAccount } from "../helpers";
 import type { Analyzer } from "../../src/scanner/types";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
 import { registerFirst } from "./slow-analyzer";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const BIG_MARKER = "BIG-ATTACHMENT:";

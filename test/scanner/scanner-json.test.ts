@@ -1,7 +1,10 @@
-import { describe, expect, it, beforeAll } from "vitest";
+import { describe, expect, it, beforeAll, vi } from "vitest";
 import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 let apiKey: string;
 beforeAll(async () => {

@@ -1,10 +1,13 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
+
+// Requests run every registered detector (model cold starts included) on a shared machine.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 afterEach(() => clock.reset());
 
