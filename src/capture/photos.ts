@@ -56,7 +56,11 @@ export async function storeChunk(env: Env, ps: PageSession, nonce: string, index
   if (!Number.isInteger(index) || index < 0 || index >= maxChunks()) throw new ApiError(413, "too-large", `A photo may have at most ${maxChunks()} chunks (${PHOTO_LIMITS.maxBytes} bytes).`);
   if (body.byteLength === 0) throw new ApiError(400, "empty-chunk", "The chunk is empty.");
   if (body.byteLength > PHOTO_LIMITS.chunkBytes) throw new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
-  await env.BUCKET.put(chunkKey(ps, nonce, index), body);
+  const key = chunkKey(ps, nonce, index);
+  // A retried chunk that already arrived whole is not written again.
+  const existing = await env.BUCKET.head(key);
+  if (existing && existing.size === body.byteLength) return;
+  await env.BUCKET.put(key, body);
 }
 
 /** The chunk indexes already received, so an interrupted upload resumes where it stopped. */

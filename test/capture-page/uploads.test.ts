@@ -75,6 +75,22 @@ describe("upload refusals: clear message, nothing stored is lost", () => {
     expect(await problem(await pageFetch(c.token, `/uploads/${n}/32`, { method: "PUT", body: new Uint8Array(10) }))).toEqual({ status: 413, type: "too-large" });
   });
 
+  it("too large without a Content-Length (streamed body) → 413 without reading it all", async () => {
+    const c = await newCase();
+    const n = await nonce(c.token);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 4 * 1024 * 1024) return controller.close();
+        sent += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const res = await pageFetch(c.token, `/uploads/${n}/0`, { method: "PUT", body, duplex: "half" } as RequestInit);
+    expect(await problem(res)).toEqual({ status: 413, type: "chunk-too-large" });
+    expect(await (await pageFetch(c.token, `/uploads/${n}`)).json()).toEqual({ received: [] });
+  });
+
   it("a replayed nonce (already used for another image) → 409, the first photo stays", async () => {
     const c = await newCase();
     const p = photo();

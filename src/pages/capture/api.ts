@@ -8,6 +8,7 @@ import { requireOpenLink } from "../../capture/page-session";
 import { completeShot, issueNonce, receivedChunks, storeChunk } from "../../capture/photos";
 import { completeSceneOf, finishAttempt, overrideScene, policyholderChoice } from "../../capture/outcome";
 import { pageState } from "../../capture/page-state";
+import { PHOTO_LIMITS } from "../../capture/photo-limits";
 
 /** The capture page's JSON endpoints under `/c/{token}/…`; the token is the only credential. */
 export const capturePageApi = new Hono<AppEnv>();
@@ -37,11 +38,35 @@ capturePageApi.get("/uploads/:nonce", async (c) => {
 
 capturePageApi.put("/uploads/:nonce/:index", async (c) => {
   const ps = await link(c);
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > 2 * 1024 * 1024) throw new ApiError(413, "chunk-too-large", "The chunk is too large.");
-  await storeChunk(c.env, ps, nonceParam(c), Number(c.req.param("index")), await c.req.arrayBuffer());
+  const body = await readBounded(c.req.raw, PHOTO_LIMITS.chunkBytes);
+  await storeChunk(c.env, ps, nonceParam(c), Number(c.req.param("index")), body);
   return c.body(null, 204);
 });
+
+/** The body, read only up to `limit` + 1 bytes: an oversized chunk is refused without buffering it. */
+async function readBounded(request: Request, limit: number): Promise<ArrayBuffer> {
+  if (Number(request.headers.get("content-length") ?? "0") > limit) throw chunkTooLarge();
+  if (!request.body) return new ArrayBuffer(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw chunkTooLarge();
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.byteLength; }
+  return out.buffer;
+}
+
+const chunkTooLarge = () => new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
 
 const position = z.object({
   latitude: z.number().finite(),
