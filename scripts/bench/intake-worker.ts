@@ -1,7 +1,7 @@
 // Bench-only Worker: the service's ZIP intake (src/scanner/intake) without any analyzer, so its own
 // time and memory can be measured. POST /direct (multipart `file`), PUT /upload (streamed into R2),
 // POST /presigned (intake from R2). Each intake runs both passes the service runs: the validating
-// manifest (Worker) and the file-by-file walk (AnalysisGate).
+// manifest (Worker) and the file-by-file walk (queue consumer).
 import { archiveManifest, intakeArchive, memorySource, r2Source, type ZipSource } from "../../src/scanner/intake";
 
 interface BenchEnv {

@@ -250,7 +250,7 @@ Measured ${new Date().toISOString().slice(0, 10)} with \`wrangler dev\` (workerd
 
 ### Intake alone
 
-A bench Worker (\`scripts/bench/intake-worker.ts\`) runs only \`src/scanner/intake\`: both passes the service makes — the validating manifest (directory checks, every entry inflated, CRC-checked and hashed; in the Worker) and the file-by-file walk (in the AnalysisGate) — with no analyzer. "PUT" streams the ZIP into R2 as \`PUT /v2/uploads/{storage_key}\` does.
+A bench Worker (\`scripts/bench/intake-worker.ts\`) runs only \`src/scanner/intake\`: both passes the service makes — the validating manifest (directory checks, every entry inflated, CRC-checked and hashed; in the Worker) and the file-by-file walk (in the queue consumer that runs the analysis) — with no analyzer. "PUT" streams the ZIP into R2 as \`PUT /v2/uploads/{storage_key}\` does.
 
 ${intakeTable}
 

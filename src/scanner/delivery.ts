@@ -60,7 +60,7 @@ async function inlineResponse(env: Env, account: AccountRecord, stored: StoredRe
   const body = resultBody(stored, account, opts.sessionId, opts.language, null);
   const json = JSON.stringify(body);
   const cap = limits(env).inlinePayloadCapBytes;
-  const fit = fitToCap(stored.attachments, json.length + 1024, cap, opts.mode === "json" ? base64Size : (size) => size);
+  const fit = fitToCap(stored.attachments, new TextEncoder().encode(json).length + 1024, cap, opts.mode === "json" ? base64Size : (size) => size);
   const attachments = await loadAttachments(env.BUCKET, fit.kept);
   const headers: Record<string, string> = fit.truncated ? { "X-Payload-Truncated": "true" } : {};
   if (opts.mode === "json") {
