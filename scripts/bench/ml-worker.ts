@@ -1,0 +1,57 @@
+// Bench-only Worker (scripts/bench/ml.bench.mjs runs it with `wrangler dev -c scripts/bench/ml.wrangler.toml`):
+// exposes the learned detectors so their cost can be timed from outside (Date.now() does not advance
+// inside a workerd request while it computes) and the workerd process's memory watched.
+import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
+import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { manipulationModel, recaptureModel } from "../../src/scanner/ml/models";
+import { openImage } from "../../src/scanner/ml/open-image";
+import { runModel, sessionFor } from "../../src/scanner/ml/ort";
+import type { ScanContext, ScanFile } from "../../src/scanner/types";
+
+const ctx: ScanContext = { language: "en", issueDate: null, now: new Date(), caseNumber: "BENCH" };
+
+function asFile(bytes: Uint8Array): ScanFile {
+  const png = bytes[0] === 0x89 && bytes[1] === 0x50;
+  return { name: png ? "bench.png" : "bench.jpg", bytes, kind: png ? "png" : "jpeg", mimeType: png ? "image/png" : "image/jpeg", sha256: "0".repeat(64), size: bytes.length };
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/sessions") {
+      await sessionFor(recaptureModel);
+      await sessionFor(manipulationModel);
+      return Response.json({ ok: true });
+    }
+    if (pathname === "/infer/recapture") {
+      // One 8-patch batch, the unit the recapture detector runs in.
+      const data = new Float32Array(8 * 3 * 128 * 128).map((_, i) => ((i * 2654435761) % 255) / 255);
+      await runModel(recaptureModel, { name: "image", data, dims: [8, 3, 128, 128] }, ["probability"]);
+      return Response.json({ ok: true });
+    }
+    if (pathname === "/infer/manipulation") {
+      // One 256 × 256 tile, the unit the manipulation detector runs in.
+      const data = new Float32Array(3 * 256 * 256).map((_, i) => ((i * 2654435761) % 255) / 255);
+      await runModel(manipulationModel, { name: "image", data, dims: [1, 3, 256, 256] }, ["heatmap", "score"]);
+      return Response.json({ ok: true });
+    }
+    if (pathname === "/decode" && request.method === "POST") {
+      // Decode only (photon, full size) and free: the floor every pixel detector pays.
+      const opened = openImage(asFile(new Uint8Array(await request.arrayBuffer())));
+      if (opened.ok) opened.source.close();
+      return Response.json({ ok: opened.ok });
+    }
+    const analyzer = pathname === "/analyze/recapture" ? recaptureAnalyzer : pathname === "/analyze/manipulation" ? manipulationAnalyzer : null;
+    if (analyzer && request.method === "POST") {
+      const file = asFile(new Uint8Array(await request.arrayBuffer()));
+      const result = await analyzer.analyze(file, ctx);
+      if (new URL(request.url).searchParams.has("heatmap")) {
+        // The heatmap PNG itself, to look at.
+        const png = result.attachments?.[0]?.bytes;
+        return png ? new Response(png, { headers: { "content-type": "image/png" } }) : new Response("no heatmap", { status: 422 });
+      }
+      return Response.json({ assessed: result.assessed, findings: result.findings.map((f) => [f.code, f.level, f.explanation]), metadata: result.metadata });
+    }
+    return new Response("not found", { status: 404 });
+  },
+};
