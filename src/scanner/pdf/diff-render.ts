@@ -73,6 +73,8 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
       for (const change of diff.annotations.filter((a) => a.page === pageNo)) {
         n++;
         if (change.box) highlight(page, toPage(change.box), n, bold);
+        // Annotation appearances are not part of the embedded page: write the value beside it.
+        if (change.box && change.after) besideRegion(page, toPage(change.box), `${labels.now}: ${change.after}`, bold, width);
         describeAnnotation(change, n, labels, note, bold);
         y -= 4;
       }

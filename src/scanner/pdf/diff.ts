@@ -120,7 +120,8 @@ interface AnnotationSummary {
 async function annotationsOf(doc: Awaited<ReturnType<typeof openPdfJs>>, page: number): Promise<AnnotationSummary[]> {
   if (page > doc.numPages) return [];
   const list = (await (await doc.getPage(page)).getAnnotations().catch(() => [])) as Record<string, unknown>[];
-  return list.slice(0, 500).map((a) => {
+  // Popups are the windows in which viewers show a note's text, not content of the page.
+  return list.filter((a) => a.subtype !== "Popup").slice(0, 500).map((a) => {
     const rect = Array.isArray(a.rect) ? (a.rect as number[]) : null;
     const value = a.fieldValue ?? a.contentsObj ?? a.contents ?? "";
     const text = typeof value === "object" && value !== null && "str" in value ? String((value as { str: unknown }).str) : Array.isArray(value) ? value.join(", ") : String(value ?? "");
