@@ -41,9 +41,11 @@ export interface CopyMoveSearch {
 function features(img: GrayImage, stride: number): { pos: Int32Array; feat: Float32Array; judged: Uint8Array; gw: number; gh: number } {
   const gw = Math.floor((img.width - 8) / stride) + 1;
   const gh = Math.floor((img.height - 8) / stride) + 1;
-  const pos: number[] = [];
-  const feat: number[] = [];
-  const judged = new Uint8Array(Math.max(0, gw * gh));
+  const capacity = Math.max(0, gw * gh);
+  const pos = new Int32Array(capacity * 2);
+  const feat = new Float32Array(capacity * FEATURES);
+  let n = 0;
+  const judged = new Uint8Array(capacity);
   const block = new Float64Array(64);
   const coef = new Float64Array(64);
   for (let gy = 0; gy < gh; gy++)
@@ -63,10 +65,12 @@ function features(img: GrayImage, stride: number): { pos: Int32Array; feat: Floa
       if (std < MIN_BLOCK_STD) continue;
       judged[gy * gw + gx] = 1;
       forwardDct(block, coef);
-      pos.push(x0, y0);
-      for (let k = 0; k < FEATURES; k++) feat.push(coef[ZIGZAG[k]] / 2);
+      pos[n * 2] = x0;
+      pos[n * 2 + 1] = y0;
+      for (let k = 0; k < FEATURES; k++) feat[n * FEATURES + k] = coef[ZIGZAG[k]] / 2;
+      n++;
     }
-  return { pos: Int32Array.from(pos), feat: Float32Array.from(feat), judged, gw, gh };
+  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), judged, gw, gh };
 }
 
 /** Mean absolute difference of the 8×8 blocks at (ax, ay) and (bx, by); Infinity if out of bounds. */
@@ -91,7 +95,8 @@ function isGenuinePair(img: GrayImage, sx: number, sy: number, tx: number, ty: n
 export function searchCopyMove(img: GrayImage, stride: number): CopyMoveSearch {
   const { pos, feat, judged } = features(img, stride);
   const n = pos.length / 2;
-  const order = Array.from({ length: n }, (_, i) => i);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   const key = (i: number, k: number) => Math.round(feat[i * FEATURES + k] / 4);
   order.sort((a, b) => {
     for (let k = 0; k < FEATURES; k++) {

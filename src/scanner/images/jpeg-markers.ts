@@ -144,8 +144,16 @@ function parseHuffmanTables(d: Uint8Array, into: HuffmanSpec[]): void {
   }
 }
 
-/** Walks all markers of a JPEG. Never throws on malformed input: problems are listed instead. */
+const structures = new WeakMap<Uint8Array, JpegStructure>();
+
+/** Walks all markers of a JPEG (memoised per byte array: several detectors ask). Never throws on malformed input. */
 export function parseJpegStructure(bytes: Uint8Array): JpegStructure {
+  let s = structures.get(bytes);
+  if (!s) structures.set(bytes, (s = walkJpeg(bytes)));
+  return s;
+}
+
+function walkJpeg(bytes: Uint8Array): JpegStructure {
   const s: JpegStructure = {
     segments: [],
     frame: null,
