@@ -72,13 +72,13 @@ export function boxDownscale(source: PixelSource, factor: number): { width: numb
     for (let oy = 0; oy < count / factor; oy++) {
       sums.fill(0);
       for (let dy = 0; dy < factor; dy++) {
-        const row = (oy * factor + dy) * source.width * 4;
-        for (let x = 0; x < width * factor; x++) {
-          const p = row + x * 4;
-          const o = Math.floor(x / factor) * 3;
-          sums[o] += strip[p];
-          sums[o + 1] += strip[p + 1];
-          sums[o + 2] += strip[p + 2];
+        let p = (oy * factor + dy) * source.width * 4;
+        for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
+          for (let dx = 0; dx < factor; dx++, p += 4) {
+            sums[o] += strip[p];
+            sums[o + 1] += strip[p + 1];
+            sums[o + 2] += strip[p + 2];
+          }
         }
       }
       const out = ((y0 / factor + oy) * width) * 3;
