@@ -84,3 +84,14 @@ describe("pixel detectors on files they cannot read", () => {
     expect(n.findings[0].level).toBe("-");
   });
 });
+
+describe("copy-move heatmap", () => {
+  it("is deterministic", async () => {
+    const { copyMoveAnalyzer } = await import("../../../src/scanner/forensics/copy-move");
+    const bytes = await generatedFile("copymove/Dune.jpg");
+    const a = await copyMoveAnalyzer.analyze(scanFile("d.jpg", bytes), context());
+    const b = await copyMoveAnalyzer.analyze(scanFile("d.jpg", bytes.slice()), context());
+    expect(await pngSize(a.attachments![0].bytes)).toEqual([512, 384]);
+    expect(a.attachments![0].bytes).toEqual(b.attachments![0].bytes);
+  });
+});
