@@ -9,8 +9,10 @@ import type { ScanFile } from "../types";
 import { decodeToSource, type PixelSource } from "./raster";
 
 /**
- * Largest image decoded for the models: a 24 MP photo decodes to 96 MB of RGBA in the wasm heap,
- * which is as much as a 128 MB isolate can hold next to the file bytes (docs/benchmarks.md).
+ * Largest image decoded for the models (24 MP photos must be analysable). Honest limit: photon decodes
+ * the full bitmap (24 MP = 96 MB RGBA plus its RGB buffer), which does NOT fit a 128 MB isolate; the
+ * measured peak is in docs/benchmarks.md (section ml-models). A decoder that scales while decoding would
+ * remove this; everything after the decode reads row strips and stays within a few tens of MB.
  */
 export const MAX_MODEL_PIXELS = 25_000_000;
 

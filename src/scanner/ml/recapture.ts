@@ -1,6 +1,7 @@
 /**
  * Screen/print recapture detector (models/recapture.md). Public entry for live capture and file
- * verification: `detectRecapture(rgba)` → probability that the picture is a photo of a screen or print.
+ * verification: `detectRecapture(rgba)` → score 0–1 that the picture is a photo of a screen or print.
+ * The score is not a calibrated probability: compare it with RECAPTURE_THRESHOLDS (./thresholds.ts).
  */
 import { recaptureModel, type ModelFile, type ModelIdentity } from "./models";
 import { rgbaSource, type PixelSource, type RgbaImage } from "./raster";
@@ -13,7 +14,7 @@ export interface PatchScore {
 }
 
 export interface RecaptureResult {
-  /** 0 … 1; null when every patch was flat (nothing to judge). */
+  /** Image score 0 … 1 (mean of the upper half of the patch scores); null when every patch was flat. */
   probability: number | null;
   patches: PatchScore[];
   /** Grid positions skipped as flat (no statement possible there). */
