@@ -95,3 +95,17 @@ describe("copy-move heatmap", () => {
     expect(a.attachments![0].bytes).toEqual(b.attachments![0].bytes);
   });
 });
+
+describe("PNG input goes through the pixel path", () => {
+  it("ELA and noise assess a PNG made from a camera photo", async () => {
+    const { PhotonImage } = await import("@cf-wasm/photon");
+    const jpeg = PhotonImage.new_from_byteslice(await sharedFile("photos/opencv-doc/leuvenA.jpg"));
+    const png = jpeg.get_bytes();
+    jpeg.free();
+    const ela = await elaAnalyzer.analyze(scanFile("a.png", png), context());
+    expect(ela).toMatchObject({ assessed: true, metadata: { source: "pixels" } });
+    expect(ela.attachments?.[0].name).toBe("a.png.ela.png");
+    const noise = await noiseAnalyzer.analyze(scanFile("a.png", png), context());
+    expect(noise.assessed).toBe(true);
+  });
+});
