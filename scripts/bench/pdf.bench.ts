@@ -8,10 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { dataRoot, listFiles } from "../pdf/cross-check";
-import "../pdf/run-detectors"; // Node polyfill for pdf.js
+import { runPdfDetectors } from "../pdf/run-detectors"; // also the Node polyfill for pdf.js
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { extractPageImages } from "../../src/scanner/pdf/images";
 import { splitRevisions } from "../../src/scanner/pdf/revisions";
 import { PDFDocument, ParseSpeeds } from "pdf-lib";
+import { whiteBoxIncrementally } from "../datagen/pdf/edits";
 
 const ROUNDS = 3;
 const files = listFiles().map((f) => ({ path: f.path, bytes: new Uint8Array(readFileSync(join(dataRoot, f.path))) }));
@@ -61,6 +64,36 @@ const popplerImageMs = best(() => {
 });
 const popplerStart = best(() => withImages.reduce((sum) => sum + spawnMs("pdfimages", ["-v"]), 0));
 
+// Memory: all five PDF detectors on the largest files, JS heap + ArrayBuffers above a collected
+// baseline, sampled every 2 ms (Node; workerd's isolate holds the same objects).
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const largest = [...files].sort((a, b) => b.bytes.length - a.bytes.length).slice(0, 3);
+largest.push({ path: "generated: 16 MB photo scan + incremental white box", bytes: await largeEditedScan() });
+const memoryRows: string[] = [];
+for (const f of largest) {
+  gc();
+  const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const base = used();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, used())), 2);
+  const t0 = performance.now();
+  const run = await runPdfDetectors(f.path, f.bytes.slice());
+  clearInterval(timer);
+  peak = Math.max(peak, used());
+  memoryRows.push(`| \`${f.path}\` | ${(f.bytes.length / 1048576).toFixed(1)} MB | ${ms(t0).toFixed(0)} ms | ${((peak - base) / 1048576).toFixed(0)} MB | ${run.level} |`);
+}
+console.log(memoryRows.join("\n"));
+
+/** A 17.9 MP camera JPEG (16.4 MB) as a full-page scan, then a white box appended as an update. */
+async function largeEditedScan(): Promise<Uint8Array> {
+  const jpeg = new Uint8Array(readFileSync("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"));
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([842, 595]);
+  page.drawImage(await doc.embedJpg(jpeg), { x: 0, y: 0, width: 842, height: 595 });
+  return whiteBoxIncrementally(await doc.save(), { x: 100, y: 100, w: 200, h: 30 }, "1.000,00 EUR");
+}
+
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "–");
 const rows = [
   `| revision splitting (${files.length} files) | ${ours.toFixed(1)} ms | qpdf --show-xref ${qpdf.toFixed(0)} ms (start-up ${qpdfStart.toFixed(0)} ms) | ${ratio(ours, qpdf)} | ${ratio(ours, Math.max(1e-3, qpdf - qpdfStart))} |`,
@@ -79,6 +112,13 @@ processes, so their time includes process start; the last column subtracts the s
 | task | ours | reference tool | ratio | ratio without tool start-up |
 |---|---|---|---|---|
 ${rows.join("\n")}
+
+All five PDF detectors on the largest shared PDFs (peak JS heap + ArrayBuffers above the baseline, sampled
+every 2 ms; the isolate limit is 128 MB):
+
+| file | size | time | peak memory | level |
+|---|---|---|---|---|
+${memoryRows.join("\n")}
 
 Our image extraction includes parsing the whole file with pdf-lib and decoding non-JPEG images with pdf.js
 (PNG re-encoding); pdfimages writes JPEG/JPX/JBIG2/CCITT streams as they are. JPX/JBIG2 images are not decoded

@@ -1,5 +1,7 @@
 // Edited invoices for tests and evaluation, made with pdf-lib plus a hand-written incremental
 // update (pdf-lib itself can only rewrite whole files). No Node APIs: the workerd tests import it.
+import { asNumber, dictGet } from "../../../src/scanner/pdf/objects";
+import { splitRevisions } from "../../../src/scanner/pdf/revisions";
 import { PDFDocument, PDFName, PDFRawStream, PDFRef, StandardFonts, decodePDFRawStream, rgb, PDFArray } from "pdf-lib";
 
 export interface Invoice {
@@ -61,7 +63,7 @@ export async function editAmountIncrementally(original: Uint8Array, from: string
     const target = `<${hex(from)}>`;
     if (!text.includes(target)) continue;
     const changed = text.replace(target, `<${hex(to)}>`);
-    return appendUpdate(original, [{ ref, body: streamObject(changed) }], trailerOf(doc));
+    return appendUpdate(original, [{ ref, body: streamObject(changed) }], trailerOf(doc, original));
   }
   throw new Error(`amount ${from} not found in the page content`);
 }
@@ -74,10 +76,11 @@ export async function whiteBoxIncrementally(original: Uint8Array, box: { x: numb
   const doc = await PDFDocument.load(original, { updateMetadata: false });
   const page = doc.getPage(0);
   const fontKey = page.node.Resources()?.lookup(PDFName.of("Font"));
-  const firstFont = fontKey && "keys" in fontKey ? (fontKey as unknown as { keys(): PDFName[] }).keys()[0] : PDFName.of("F1");
+  // A page without fonts (a scan) gets the box only drawn with an unresolved font name: the text is not shown.
+  const firstFont = (fontKey && "keys" in fontKey ? (fontKey as unknown as { keys(): PDFName[] }).keys()[0] : undefined) ?? PDFName.of("F1");
   const overlay = `q 1 1 1 rg ${box.x} ${box.y} ${box.w} ${box.h} re f Q\nBT ${firstFont.toString()} ${size} Tf 0 0 0 rg ${box.x + 1} ${box.y + 3} Td <${hex(to)}> Tj ET\n`;
-  const nextNumber = doc.context.largestObjectNumber + 1;
-  const overlayRef = PDFRef.of(nextNumber);
+  const trailer = trailerOf(doc, original);
+  const overlayRef = PDFRef.of(trailer.size);
   const pageRef = doc.getPage(0).ref;
   const contents = page.node.get(PDFName.of("Contents"));
   const existing = contents instanceof PDFArray ? contents.asArray().map(String) : [String(contents)];
@@ -85,7 +88,7 @@ export async function whiteBoxIncrementally(original: Uint8Array, box: { x: numb
   return appendUpdate(original, [
     { ref: overlayRef, body: streamObject(overlay) },
     { ref: pageRef, body: pageDict },
-  ], trailerOf(doc));
+  ], trailer);
 }
 
 /** The same white box and new text, but saved by pdf-lib as a whole new file (one revision). */
@@ -105,10 +108,15 @@ export interface TrailerRefs {
   size: number;
 }
 
-/** Root, Info and /Size of the loaded document, for the trailer of an appended update. */
-export function trailerOf(doc: PDFDocument): TrailerRefs {
+/**
+ * Root, Info and /Size for the trailer of an update appended to `bytes`. /Size comes from the file's
+ * own last trailer too: pdf-lib does not count object and xref streams it did not load as objects.
+ */
+export function trailerOf(doc: PDFDocument, bytes?: Uint8Array): TrailerRefs {
   const { Root, Info } = doc.context.trailerInfo;
-  return { root: String(Root), info: Info ? String(Info) : undefined, size: doc.context.largestObjectNumber + 1 };
+  const last = bytes ? splitRevisions(bytes).revisions.at(-1)?.sections[0]?.trailer : undefined;
+  const declared = last ? asNumber(dictGet(last, "Size")) ?? 0 : 0;
+  return { root: String(Root), info: Info ? String(Info) : undefined, size: Math.max(doc.context.largestObjectNumber + 1, declared) };
 }
 
 /**
@@ -149,7 +157,7 @@ export async function appendPageIncrementally(original: Uint8Array, line: string
   const pagesRef = doc.catalog.get(PDFName.of("Pages")) as PDFRef;
   const first = doc.getPage(0);
   const fonts = first.node.Resources()?.lookup(PDFName.of("Font"));
-  const next = doc.context.largestObjectNumber + 1;
+  const next = trailerOf(doc, original).size;
   const contentRef = PDFRef.of(next);
   const pageRef = PDFRef.of(next + 1);
   const kids = pages.Kids().asArray().map(String);
@@ -161,5 +169,5 @@ export async function appendPageIncrementally(original: Uint8Array, line: string
     { ref: contentRef, body: streamObject(content) },
     { ref: pageRef, body: pageBody },
     { ref: pagesRef, body: pagesBody },
-  ], { ...trailerOf(doc), size: next + 2 });
+  ], { ...trailerOf(doc, original), size: next + 2 });
 }

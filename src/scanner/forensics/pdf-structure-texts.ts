@@ -82,6 +82,11 @@ export const structureTexts = {
     en: { title: "Text covered and written over", explanation: "Text was covered with a white box and new text was written in the same place. This is the typical pattern of a changed amount or name." },
     pl: { title: "Tekst zakryty i nadpisany", explanation: "Tekst zakryto białym prostokątem i w tym samym miejscu wpisano nowy. To typowy wzór zmienionej kwoty lub nazwiska." },
   },
+  boxOverScan: {
+    de: { title: "Weiße Fläche auf einem Scan", explanation: "Auf das eingescannte Seitenbild wurde nachträglich eine weiße Fläche gelegt; sie verdeckt einen Teil des Scans." },
+    en: { title: "White box on a scan", explanation: "A white box was drawn on top of the scanned page image afterwards; it hides part of the scan." },
+    pl: { title: "Biały prostokąt na skanie", explanation: "Na zeskanowany obraz strony nałożono później biały prostokąt; zakrywa on część skanu." },
+  },
   invisibleText: {
     de: { title: "Unsichtbarer Text", explanation: "Die Seite enthält Text, der nicht angezeigt wird (unsichtbarer Darstellungsmodus oder winzige Schrift). Er wird von Suchfunktionen und Maschinen gelesen, aber nicht von Menschen gesehen." },
     en: { title: "Invisible text", explanation: "The page contains text that is not displayed (invisible rendering mode or tiny font). Search and machines read it, people do not see it." },

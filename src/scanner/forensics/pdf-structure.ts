@@ -1,6 +1,6 @@
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
-import { invisibleText, isScanPage, oddFontsInLines, repeatedSubsets, visibleTextOnScan, whiteBoxesOverText } from "../pdf/content-checks";
+import { invisibleText, isScanPage, whiteBoxesOverScan, oddFontsInLines, repeatedSubsets, visibleTextOnScan, whiteBoxesOverText } from "../pdf/content-checks";
 import { pdfLimits } from "../pdf/limits";
 import { readMetadata, type PdfMetadata } from "../pdf/metadata";
 import { scanObjects, type ObjectScan } from "../pdf/object-scan";
@@ -98,6 +98,8 @@ function contentFindings(lang: Language, pages: PageModel[], objects: ObjectScan
   const overwritten = covered.filter((c) => c.writtenOver !== "");
   if (overwritten.length > 0) out.push(finding(lang, "pdf_text_covered_and_overwritten", "Red", T.whiteBoxOverwritten, { regions: overwritten }));
   else if (covered.length > 0) out.push(finding(lang, "pdf_text_covered", "Yellow", T.whiteBox, { regions: covered }));
+  const scanBoxes = pages.flatMap(whiteBoxesOverScan);
+  if (scanBoxes.length > 0) out.push(finding(lang, "pdf_box_over_scan", "Yellow", T.boxOverScan, { regions: scanBoxes }));
   const invisible = pages.flatMap((p) => invisibleText(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));
   if (invisible.length > 0) out.push(finding(lang, "pdf_invisible_text", "Yellow", T.invisibleText, { count: invisible.length, examples: invisible.slice(0, 10) }));
   const onScan = pages.flatMap((p) => visibleTextOnScan(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));

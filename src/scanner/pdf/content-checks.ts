@@ -30,6 +30,17 @@ export function whiteBoxesOverText(page: PageModel): CoveredText[] {
   return out;
 }
 
+/** White boxes drawn on top of a page's scan image: they hide part of what was scanned. */
+export function whiteBoxesOverScan(page: PageModel): { page: number; box: PageModel["fills"][number]["box"] }[] {
+  if (!isScanPage(page)) return [];
+  const scanOrder = Math.min(...page.images.map((i) => i.order));
+  const pageArea = area(page.view);
+  return page.fills
+    .filter((f) => f.order > scanOrder && !f.inAnnotation && isWhite(f.fill) && area(f.box) >= 4 && area(f.box) <= 0.25 * pageArea)
+    .slice(0, 20)
+    .map((f) => ({ page: page.page, box: f.box }));
+}
+
 /** Invisible text (render mode 3/7 or under 1 pt) outside scanned pages, where OCR layers are normal. */
 export function invisibleText(page: PageModel): string[] {
   if (isScanPage(page)) return [];

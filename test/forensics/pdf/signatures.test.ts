@@ -45,7 +45,7 @@ describe("signatures: any other change after signing is Red", () => {
     const page = doc.getPage(0);
     const dict = page.node.toString();
     const body = /\/Rotate\s+\d+/.test(dict) ? dict.replace(/\/Rotate\s+\d+/, "/Rotate 90") : dict.replace(/^<</, "<< /Rotate 90");
-    const r = await analyze(appendUpdate(signed, [{ ref: page.ref, body }], trailerOf(doc)));
+    const r = await analyze(appendUpdate(signed, [{ ref: page.ref, body }], trailerOf(doc, signed)));
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
     expect(r.findings[0].evidence.changes).toEqual([expect.objectContaining({ kind: "page", detail: "page entries changed: Rotate" })]);
   });

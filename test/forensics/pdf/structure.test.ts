@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { editAmountIncrementally, makeInvoice, whiteBoxIncrementally, whiteBoxRewritten } from "../../../scripts/datagen/pdf/edits";
 import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
 import { parsePdfDate } from "../../../src/scanner/pdf/metadata";
-import { ctx, pdfFile, sharedPdf } from "./fixtures";
+import { PDFDocument } from "pdf-lib";
+import { ctx, dataUrlBytes, pdfFile, sharedPdf } from "./fixtures";
+import photoUrl from "../../../../shared/data/photos/opencv-doc/ela_original.jpg?inline";
 
 const totalBox = { x: 418, y: 634, w: 90, h: 16 };
 const analyze = async (name: string, bytes: Uint8Array, context = ctx) => pdfStructure.analyze(await pdfFile(name, bytes), context);
@@ -37,6 +39,19 @@ describe("structure: covered text", () => {
   it("an amount swapped inside the content stream leaves the structure clean (the revision diff finds it)", async () => {
     const r = await analyze("amt.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"));
     expect(codes(r)).toEqual(["Green:pdf_structure_clean"]);
+  });
+});
+
+describe("structure: a white box on a scan", () => {
+  it("is reported with its place", async () => {
+    const doc = await PDFDocument.create();
+    doc.setProducer("Scanner App 3.1"); // pdf-lib's own producer would be reported as an editing tool
+    const page = doc.addPage([595, 842]);
+    page.drawImage(await doc.embedJpg(dataUrlBytes(photoUrl)), { x: 0, y: 0, width: 595, height: 842 });
+    const scan = await doc.save();
+    const r = await analyze("scan.pdf", await whiteBoxIncrementally(scan, { x: 100, y: 100, w: 200, h: 30 }, "1.000,00 EUR"));
+    expect(r.findings.find((f) => f.code === "pdf_box_over_scan")?.evidence).toMatchObject({ regions: [{ page: 1, box: { x0: 100, y0: 100, x1: 300, y1: 130 } }] });
+    expect(codes(await analyze("scan.pdf", scan))).toEqual(["Green:pdf_structure_clean"]);
   });
 });
 
