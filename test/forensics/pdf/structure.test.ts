@@ -45,7 +45,8 @@ describe("structure: covered text", () => {
 describe("structure: a white box on a scan", () => {
   it("is reported with its place", async () => {
     const doc = await PDFDocument.create();
-    doc.setProducer("Scanner App 3.1"); // pdf-lib's own producer would be reported as an editing tool
+    doc.setProducer("Scanner App 3.1"); // pdf-lib as producer/creator would be reported as an editing tool
+    doc.setCreator("Scanner App");
     const page = doc.addPage([595, 842]);
     page.drawImage(await doc.embedJpg(dataUrlBytes(photoUrl)), { x: 0, y: 0, width: 595, height: 842 });
     const scan = await doc.save();
