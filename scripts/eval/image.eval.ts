@@ -15,6 +15,11 @@ import { writeDocSection } from "../lib/doc-section.mjs";
 import { editorIn } from "../../src/scanner/images/editors";
 import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
+import { COPY_MOVE_MIN_PAIRS, COPY_MOVE_RED_PAIRS } from "../../src/scanner/forensics/copy-move";
+import { ELA_THRESHOLDS } from "../../src/scanner/forensics/ela";
+import { DOUBLE_COMPRESSION_MIN_BINS, DOUBLE_COMPRESSION_THRESHOLD, THUMBNAIL_CORRELATION_THRESHOLD } from "../../src/scanner/forensics/jpeg-structure";
+import { DATE_GAP_MINUTES } from "../../src/scanner/forensics/metadata";
+import { NOISE_THRESHOLDS } from "../../src/scanner/forensics/noise";
 
 const DATA = "../shared/data";
 const GENERATED = ".tmp/generated";
@@ -145,6 +150,12 @@ async function main(): Promise<void> {
     located.push(`- ${d}: ${ok.length}/${hits.length} flagged manipulations have the reported region overlapping the true one`);
   }
   const table = [header, ...lines].join("\n");
+  // Which findings make up the false positives (the "untouched" label only means "no editor named").
+  const fpCodes = new Map<string, number>();
+  for (const o of outcomes.filter((x) => x.set === "untouched"))
+    for (const v of Object.values(o.perDetector)) for (const c of new Set(v.codes)) fpCodes.set(c, (fpCodes.get(c) ?? 0) + 1);
+  const fpBreakdown = [...fpCodes.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ");
+  console.log(`untouched, Yellow/Red findings by code: ${fpBreakdown}`);
   console.log(table);
   console.log(located.join("\n"));
   for (const o of outcomes.filter((x) => x.set === "untouched")) {
@@ -164,6 +175,16 @@ INDEX.tsv check (Make, Model, Software, DateTimeOriginal, width, height vs exift
 incl. the 16 MB one): ${agreement.mismatches.length} mismatches${agreement.mismatches.length ? ":\n" + agreement.mismatches.map((m) => `- ${m}`).join("\n") : "."}
 
 ${table}
+
+Yellow/Red findings on the untouched set, by code (files): ${fpBreakdown}. \`META_DATE_GAP\` and
+\`META_SIZE_MISMATCH\` are true statements about these files (Nikon Transfer geotagging, later re-writes,
+downscaling by the data sets' publishers), not parser errors; on the originals in the set that nothing re-wrote
+(the iPhone HDR pair, the 16 orientation samples) neither fires.
+
+Thresholds in force for this run: ELA block score ${ELA_THRESHOLDS.blockScore}, region ≥ ${ELA_THRESHOLDS.minShare * 100} % / ${ELA_THRESHOLDS.minBlocks} blocks, Red ≥ ${ELA_THRESHOLDS.redScore};
+noise block score ${NOISE_THRESHOLDS.blockScore}, region ≥ ${NOISE_THRESHOLDS.minShare * 100} % / ${NOISE_THRESHOLDS.minBlocks} blocks, Red ≥ ${NOISE_THRESHOLDS.redScore};
+copy-move ≥ ${COPY_MOVE_MIN_PAIRS} pairs (Red ≥ ${COPY_MOVE_RED_PAIRS}); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
+EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD}; date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)
 
 Localisation (generated cases with a known region):
 ${located.join("\n")}
