@@ -179,7 +179,7 @@ ${table}
 Yellow/Red findings on the untouched set, by code (files): ${fpBreakdown}. \`META_DATE_GAP\` and
 \`META_SIZE_MISMATCH\` are true statements about these files (Nikon Transfer geotagging, later re-writes,
 downscaling by the data sets' publishers), not parser errors; on the originals in the set that nothing re-wrote
-(the iPhone HDR pair, the 16 orientation samples) neither fires.
+(for example the iPhone HDR pair) neither fires.
 
 Thresholds in force for this run: ELA block score ${ELA_THRESHOLDS.blockScore}, region ≥ ${ELA_THRESHOLDS.minShare * 100} % / ${ELA_THRESHOLDS.minBlocks} blocks, Red ≥ ${ELA_THRESHOLDS.redScore};
 noise block score ${NOISE_THRESHOLDS.blockScore}, region ≥ ${NOISE_THRESHOLDS.minShare * 100} % / ${NOISE_THRESHOLDS.minBlocks} blocks, Red ≥ ${NOISE_THRESHOLDS.redScore};
