@@ -1,10 +1,10 @@
 import { finding, type FindingText } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { isScanPage } from "../pdf/content-checks";
-import { extractPageImages, type PageImage } from "../pdf/images";
+import { extractDecodedImagesOnly, extractPageImages, type PageImage } from "../pdf/images";
 import { pdfLimits } from "../pdf/limits";
 import { pageModels } from "../pdf/pages";
-import { hasPdfHeader } from "../pdf/parsed";
+import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
 import { openPdfLib } from "../pdf/pdflib";
 
 /**
@@ -22,7 +22,11 @@ export const pdfImages: Analyzer = {
     let images: PageImage[];
     let undecodable: { page: number; filter: string }[];
     try {
-      ({ images, undecodable } = await extractPageImages(await openPdfLib(file.bytes), file.bytes));
+      const trailer = revisionsOf(file.bytes).revisions.at(-1)?.sections[0]?.trailer;
+      const encrypted = !!trailer && "Encrypt" in trailer.v;
+      const structure = await openPdfLib(file.bytes).catch(() => null);
+      const viaStructure = structure ? await extractPageImages(structure, file.bytes, encrypted).catch(() => null) : null;
+      ({ images, undecodable } = viaStructure ?? (await extractDecodedImagesOnly(file.bytes)));
     } catch (e) {
       return { assessed: false, findings: [finding(lang, "pdf_images_unreadable", "-", T.unreadable, { reason: String(e).slice(0, 200) })] };
     }

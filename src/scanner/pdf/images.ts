@@ -1,4 +1,4 @@
-import { PDFDict, PDFName, PDFRawStream, PDFRef, PDFArray, type PDFDocument, type PDFPage } from "pdf-lib";
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, decodePDFRawStream, type PDFDocument, type PDFPage } from "pdf-lib";
 import { extractImages } from "unpdf";
 import { pageContentTooLarge } from "./content-size";
 import { pdfLimits } from "./limits";
@@ -23,19 +23,31 @@ export interface PageImage {
  * EXIF and JPEG quantisation survive; everything else (Flate, CCITT, inline images, …) decoded
  * by pdf.js and written as PNG. An XObject used on several pages is taken once.
  */
-export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
+export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array, encrypted = false): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
   const out: PageImage[] = [];
   const undecodable: { page: number; filter: string }[] = [];
   const seen = new Set<string>();
   const pages = doc.getPages().slice(0, pdfLimits.maxPages);
   for (let p = 0; p < pages.length && out.length < pdfLimits.maxImages; p++) {
-    const jpegs = rawJpegs(pages[p], doc, seen, (filter) => undecodable.push({ page: p + 1, filter }));
+    // Streams of an encrypted file are stored encrypted: only pdf.js (which decrypts) may read them.
+    const jpegs = encrypted ? [] : rawJpegs(pages[p], doc, seen, (filter) => undecodable.push({ page: p + 1, filter }));
     let index = 0;
     for (const j of jpegs.filter((x) => x.fresh)) out.push({ page: p + 1, index: ++index, ext: "jpg", bytes: j.bytes, width: j.width, height: j.height, origin: "original" });
-    if (pageContentTooLarge(doc, p)) continue;
+    if (pageContentTooLarge(doc, p) || (!encrypted && !mayHoldDecodableImages(pages[p], doc))) continue;
     for (const img of await decodedImages(bytes, p + 1, jpegs)) out.push({ page: p + 1, index: ++index, ...img });
   }
   return { images: out.slice(0, pdfLimits.maxImages), undecodable };
+}
+
+/** When pdf-lib cannot read the file (e.g. some encrypted ones): every image decoded by pdf.js, as PNG. */
+export async function extractDecodedImagesOnly(bytes: Uint8Array): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
+  const doc = await openPdfJs(bytes);
+  const images: PageImage[] = [];
+  for (let p = 1; p <= Math.min(doc.numPages, pdfLimits.maxPages) && images.length < pdfLimits.maxImages; p++) {
+    let index = 0;
+    for (const img of await decodedImages(bytes, p, [])) images.push({ page: p, index: ++index, ...img });
+  }
+  return { images: images.slice(0, pdfLimits.maxImages), undecodable: [] };
 }
 
 /** Filters the serverless pdf.js build cannot decode (its JPEG 2000 and JBIG2 decoders need wasm). */
@@ -75,6 +87,34 @@ function rawJpegs(page: PDFPage, doc: PDFDocument, seen: Set<string>, onUndecoda
   return found;
 }
 
+/**
+ * pdf.js decodes every image of a page (JPEGs too) to extract any: only ask it when the page has
+ * an image XObject that is not a plain JPEG, a form XObject, or inline image data in its content.
+ */
+function mayHoldDecodableImages(page: PDFPage, doc: PDFDocument): boolean {
+  const xobjects = page.node.Resources()?.lookup(PDFName.of("XObject"));
+  if (xobjects instanceof PDFDict)
+    for (const value of xobjects.values()) {
+      const stream = value instanceof PDFRef ? doc.context.lookup(value) : value;
+      if (!(stream instanceof PDFRawStream)) continue;
+      const subtype = stream.dict.get(PDFName.of("Subtype"))?.toString();
+      if (subtype === "/Form" || (subtype === "/Image" && !isPlainDct(stream))) return true;
+    }
+  return hasInlineImage(page, doc);
+}
+
+/** `BI` … `ID` inline image operators in the page's (decoded) content. */
+function hasInlineImage(page: PDFPage, doc: PDFDocument): boolean {
+  try {
+    const contents = page.node.get(PDFName.of("Contents"));
+    const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
+    const parts = resolved instanceof PDFArray ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r)) : [resolved];
+    return parts.some((part) => part instanceof PDFRawStream && /(^|\s)BI\s/.test(new TextDecoder("latin1").decode(decodePDFRawStream(part).decode())));
+  } catch {
+    return true;
+  }
+}
+
 function filtersOf(stream: PDFRawStream): string[] {
   const filter = stream.dict.get(PDFName.of("Filter"));
   return filter instanceof PDFArray ? filter.asArray().map(String) : filter ? [String(filter)] : [];
@@ -88,10 +128,13 @@ function isPlainDct(stream: PDFRawStream): boolean {
 /** Non-JPEG images of the page from pdf.js; JPEGs already taken raw are skipped by their size. */
 async function decodedImages(bytes: Uint8Array, page: number, jpegs: RawJpeg[]): Promise<Omit<PageImage, "page" | "index">[]> {
   let images: Awaited<ReturnType<typeof extractImages>>;
+  const doc = await openPdfJs(bytes);
   try {
-    images = await extractImages(await openPdfJs(bytes), page);
+    images = await extractImages(doc, page);
   } catch {
     return [];
+  } finally {
+    await doc.getPage(page).then((p) => p.cleanup()).catch(() => undefined);
   }
   const pending = jpegs.map((j) => `${j.width}x${j.height}`);
   const out: Omit<PageImage, "page" | "index">[] = [];

@@ -20,8 +20,8 @@ export const pdfLimits = {
   maxPages: 50,
   /** Images extracted per file. */
   maxImages: 40,
-  /** Pixels of one decoded (non-JPEG) image re-encoded as PNG. */
-  maxImagePixels: 16_000_000,
+  /** Pixels of one image pdf.js may decode (larger ones are skipped; embedded JPEGs are taken raw at any size). */
+  maxImagePixels: 12_000_000,
   /** Decoded bytes of one page's content streams handed to pdf.js (invoices use < 100 KB). */
   maxContentBytes: 1024 * 1024,
   /** Content-stream operators interpreted per page. */

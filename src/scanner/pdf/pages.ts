@@ -27,6 +27,8 @@ async function readPages(bytes: Uint8Array): Promise<PageModel[]> {
       const [x0, y0, x1, y1] = page.view;
       pages.push({ page: n, view: { x0, y0, x1, y1 }, runs: [], fills: [], images: [], truncated: true });
     } else pages.push(await buildPageModel(page, n));
+    // Frees the decoded images pdf.js keeps per page; the model holds only boxes.
+    page.cleanup();
   }
   return pages;
 }

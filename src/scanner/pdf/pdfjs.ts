@@ -1,4 +1,5 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
+import { pdfLimits } from "./limits";
 
 /** pdf.js document as unpdf returns it. */
 export type PdfJsDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -13,7 +14,8 @@ const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
 export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
   let doc = documents.get(bytes);
   if (!doc) {
-    doc = getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "" });
+    // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
+    doc = getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "", maxImageSize: pdfLimits.maxImagePixels });
     documents.set(bytes, doc);
   }
   return doc;

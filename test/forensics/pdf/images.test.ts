@@ -38,6 +38,14 @@ describe("images: embedded JPEGs are handed over byte for byte", () => {
   });
 });
 
+describe("images: encrypted files", () => {
+  it("are decoded by pdf.js (which decrypts), never handed over as encrypted raw streams", async () => {
+    const r = await analyze("enc.pdf", await sharedPdf("qpdf/encrypted-with-images.pdf"));
+    expect(r.extracted!.length).toBeGreaterThan(0);
+    for (const img of r.extracted!) expect([...img.bytes.subarray(0, 4)]).toEqual(PNG);
+  });
+});
+
 describe("images: what cannot be decoded is said, not hidden", () => {
   it("JPEG 2000 / JBIG2 scans are reported as not checked", async () => {
     const r = await analyze("ocr.pdf", await sharedPdf("pypdf/Seige_of_Vicksburg_Sample_OCR.pdf"));
