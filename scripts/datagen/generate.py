@@ -14,7 +14,9 @@ For every untouched camera photo in SOURCES (camera firmware only, no editor in 
   3. write the region (x, y, w, h) of every local edit to manifest.json.
 
 Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N]
-  --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated).
+  --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
+             plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
+             without restart markers (RST every 3 MCUs), for the entropy decoder tests.
 Deterministic: seed 20261122; same inputs -> same bytes (OpenCV's libjpeg is deterministic).
 """
 import json
@@ -130,6 +132,10 @@ def main():
             name = f"{kind}/{stem}.jpg"
             cv2.imwrite(os.path.join(out_dir, name), variant, [cv2.IMWRITE_JPEG_QUALITY, quality])
             manifest.append({"file": name, "kind": kind, "source": src, "quality": quality, "region": region, "width": variant.shape[1], "height": variant.shape[0]})
+    if small:
+        crop_img = images[sources[-1]][0:256, 0:320]
+        cv2.imwrite(os.path.join(out_dir, "restart-interval.jpg"), crop_img, [cv2.IMWRITE_JPEG_QUALITY, 85, cv2.IMWRITE_JPEG_RST_INTERVAL, 3])
+        cv2.imwrite(os.path.join(out_dir, "restart-none.jpg"), crop_img, [cv2.IMWRITE_JPEG_QUALITY, 85])
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
     print(f"{len(manifest)} files in {out_dir}")
