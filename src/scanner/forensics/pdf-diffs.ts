@@ -4,6 +4,9 @@ import { diffRevisions, type RevisionDiff } from "../pdf/diff";
 import { renderDiffPdf, type DiffLabels } from "../pdf/diff-render";
 import { pdfLimits } from "../pdf/limits";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
+import { forgetPageModels } from "../pdf/pages";
+import { closePdfJs } from "../pdf/pdfjs";
+import { forgetPdfLib } from "../pdf/pdflib";
 import { releaseRevision, revisionBytes, revisionsWithinBudget } from "../pdf/versions";
 
 /**
@@ -19,7 +22,10 @@ export const pdfDiffs: Analyzer = {
     const lang = ctx.language;
     if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return { assessed: false, findings: [] };
     const { revisions } = revisionsOf(file.bytes);
-    if (revisions.length < 2) return { assessed: true, findings: [] };
+    if (revisions.length < 2) {
+      releaseFile(file.bytes);
+      return { assessed: true, findings: [] };
+    }
     const last = Math.min(revisions.length, pdfLimits.maxRevisions);
     const { indexes, skipped } = revisionsWithinBudget(revisions, 2, last);
     const diffs: RevisionDiff[] = [];
@@ -38,6 +44,7 @@ export const pdfDiffs: Analyzer = {
     const visible = diffs.filter((d) => d.text.length > 0 || d.annotations.length > 0 || d.pagesBefore !== d.pagesAfter);
     const pdf = visible.length > 0 ? await renderDiffPdf(file.name, versions, visible, labels[lang]).catch(() => null) : null;
     for (let k = 1; k < revisions.length; k++) releaseRevision(file.bytes, revisions, k);
+    releaseFile(file.bytes);
     return {
       assessed: diffs.length > 0,
       findings,
@@ -46,6 +53,16 @@ export const pdfDiffs: Analyzer = {
     };
   },
 };
+
+/**
+ * The diff is the last PDF detector in the registry: it closes the file's pdf.js document so that a
+ * long-lived isolate keeps nothing of this request (a detector running later would simply reopen it).
+ */
+function releaseFile(bytes: Uint8Array): void {
+  closePdfJs(bytes);
+  forgetPdfLib(bytes);
+  forgetPageModels(bytes);
+}
 
 function summary(d: RevisionDiff) {
   return { from: d.from, to: d.to, pagesBefore: d.pagesBefore, pagesAfter: d.pagesAfter, textChanges: d.text.length, annotationChanges: d.annotations.length, objects: d.objects.length };
