@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { editAmountIncrementally, makeInvoice, whiteBoxIncrementally, whiteBoxRewritten } from "../../../scripts/datagen/pdf/edits";
 import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
 import { parsePdfDate } from "../../../src/scanner/pdf/metadata";
-import { PDFDocument } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { repeatedSubsets } from "../../../src/scanner/pdf/content-checks";
 import { ctx, dataUrlBytes, pdfFile, sharedPdf } from "./fixtures";
 import photoUrl from "../../../../shared/data/photos/opencv-doc/ela_original.jpg?inline";
 
@@ -84,5 +85,25 @@ describe("structure: unreadable or hostile files give '-', never a throw", () =>
   it("the page-tree loop is handled", async () => {
     const r = await analyze("loop.pdf", await sharedPdf("qpdf/pages-loop.pdf"));
     expect(r.findings.length).toBeGreaterThan(0);
+  });
+});
+
+describe("structure: fonts", () => {
+  it("a number in a font used nowhere else on its line's page is Yellow", async () => {
+    const doc = await PDFDocument.create();
+    doc.setProducer("Muster Faktura 4.2");
+    doc.setCreator("Muster Faktura");
+    const page = doc.addPage([595, 842]);
+    const helvetica = await doc.embedFont(StandardFonts.Helvetica);
+    const courier = await doc.embedFont(StandardFonts.Courier);
+    page.drawText("Material", { x: 50, y: 700, size: 11, font: helvetica });
+    page.drawText("(Ziegel, Folie)", { x: 110, y: 700, size: 11, font: helvetica });
+    page.drawText("254,56 EUR", { x: 420, y: 700, size: 11, font: courier });
+    page.drawText("Reparatur 980,00 EUR", { x: 50, y: 680, size: 11, font: helvetica });
+    const r = await analyze("font.pdf", await doc.save());
+    expect(r.findings.find((f) => f.code === "pdf_number_in_odd_font")).toMatchObject({ level: "Yellow", evidence: { runs: [{ page: 1, text: "254,56 EUR", size: 11 }] } });
+  });
+  it("one base font under several subset prefixes is found", () => {
+    expect(repeatedSubsets(["ABCDEF+Arial", "GHIJKL+Arial", "MNOPQR+Verdana", "Helvetica"])).toEqual([{ base: "Arial", prefixes: ["ABCDEF", "GHIJKL"] }]);
   });
 });
