@@ -11,6 +11,9 @@ import { blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
 
+/** Decimal comma for German and Polish sentences. */
+const comma = (n: string) => n.replace(".", ",");
+
 /** Blocks flatter than this (pixel standard deviation) say nothing about compression history. */
 export const ELA_FLAT_ACTIVITY = 2;
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "ELA"). */
@@ -32,8 +35,8 @@ const texts = {
   }),
   region: (a: { ratio: number; share: number }): FindingText => ({
     en: { title: "Area with a different compression history", explanation: `One area reacts to re-compression ${a.ratio.toFixed(1)}× as strongly as equally detailed parts of the same picture (${a.share} % of the picture). Inserted or retouched content often behaves like this. The heatmap shows the area in red; hatched areas could not be judged.` },
-    de: { title: "Bereich mit anderer Kompressionsgeschichte", explanation: `Ein Bereich reagiert ${a.ratio.toFixed(1)}-mal so stark auf erneute Kompression wie gleich detaillierte Teile desselben Bildes (${a.share} % des Bildes). So verhalten sich oft eingefügte oder retuschierte Inhalte. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
-    pl: { title: "Obszar o innej historii kompresji", explanation: `Jeden obszar reaguje na ponowną kompresję ${a.ratio.toFixed(1)} razy silniej niż równie szczegółowe części tego samego zdjęcia (${a.share} % zdjęcia). Tak często zachowują się wstawione lub retuszowane treści. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
+    de: { title: "Bereich mit anderer Kompressionsgeschichte", explanation: `Ein Bereich reagiert ${comma(a.ratio.toFixed(1))}-mal so stark auf erneute Kompression wie gleich detaillierte Teile desselben Bildes (${comma(String(a.share))} % des Bildes). So verhalten sich oft eingefügte oder retuschierte Inhalte. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
+    pl: { title: "Obszar o innej historii kompresji", explanation: `Jeden obszar reaguje na ponowną kompresję ${comma(a.ratio.toFixed(1))} razy silniej niż równie szczegółowe części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Tak często zachowują się wstawione lub retuszowane treści. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
   }),
   uniform: (judged: number): FindingText => ({
     en: { title: "Compression traces are uniform", explanation: `All judged parts of the picture (${judged} %) react alike to re-compression; no area stands out.` },

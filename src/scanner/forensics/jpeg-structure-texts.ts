@@ -1,6 +1,9 @@
 /** Plain-language texts of the JPEG structure findings (de/en/pl). */
 import type { FindingText } from "../finding";
 
+/** Decimal comma for German and Polish sentences. */
+const comma = (n: string) => n.replace(".", ",");
+
 export const jpegTexts = {
   damaged: (reason: string): FindingText => ({
     en: { title: "JPEG file is damaged", explanation: `The picture data cannot be read completely (${reason}). The file was cut off or corrupted; its structure cannot be checked.` },
@@ -19,8 +22,8 @@ export const jpegTexts = {
   }),
   thumbnailMismatch: (corr: number): FindingText => ({
     en: { title: "Preview does not match the picture", explanation: `The small preview stored inside the file shows something different from the picture itself (similarity ${corr.toFixed(2)}; above 0.9 is normal). The camera made the preview; the picture was changed afterwards and the old preview kept.` },
-    de: { title: "Vorschau passt nicht zum Bild", explanation: `Die in der Datei gespeicherte kleine Vorschau zeigt etwas anderes als das Bild selbst (Ähnlichkeit ${corr.toFixed(2)}; normal ist über 0,9). Die Kamera erzeugte die Vorschau; das Bild wurde danach verändert und die alte Vorschau behalten.` },
-    pl: { title: "Miniatura nie pasuje do zdjęcia", explanation: `Mała miniatura zapisana w pliku pokazuje coś innego niż samo zdjęcie (podobieństwo ${corr.toFixed(2)}; normalnie powyżej 0,9). Miniaturę utworzył aparat; zdjęcie zmieniono później, a starą miniaturę zostawiono.` },
+    de: { title: "Vorschau passt nicht zum Bild", explanation: `Die in der Datei gespeicherte kleine Vorschau zeigt etwas anderes als das Bild selbst (Ähnlichkeit ${comma(corr.toFixed(2))}; normal ist über 0,9). Die Kamera erzeugte die Vorschau; das Bild wurde danach verändert und die alte Vorschau behalten.` },
+    pl: { title: "Miniatura nie pasuje do zdjęcia", explanation: `Mała miniatura zapisana w pliku pokazuje coś innego niż samo zdjęcie (podobieństwo ${comma(corr.toFixed(2))}; normalnie powyżej 0,9). Miniaturę utworzył aparat; zdjęcie zmieniono później, a starą miniaturę zostawiono.` },
   }),
   doubleCompression: (score: number): FindingText => ({
     en: { title: "Compressed twice", explanation: `The distribution of the compressed values shows the regular gaps left when a JPEG is decoded and saved again with different settings (${Math.round(score * 100)} % irregular bins). The picture was re-saved at least once after capture.` },

@@ -12,6 +12,9 @@ import { blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
 
+/** Decimal comma for German and Polish sentences. */
+const comma = (n: string) => n.replace(".", ",");
+
 /** Blocks busier than this (pixel standard deviation) measure texture, not noise. */
 export const NOISE_MAX_ACTIVITY = 25;
 /** Below this residual the compression has removed the noise: nothing to compare. */
@@ -39,8 +42,8 @@ const texts = {
   }),
   region: (a: { factor: number; share: number }): FindingText => ({
     en: { title: "Area with different image noise", explanation: `One area's fine grain differs by a factor of ${a.factor.toFixed(1)} from equally bright parts of the same picture (${a.share} % of the picture). One camera shot has the same grain everywhere; pasted, blurred or smoothed areas do not. The heatmap shows the area in red; hatched areas could not be judged.` },
-    de: { title: "Bereich mit anderem Bildrauschen", explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${a.factor.toFixed(1)} von gleich hellen Teilen desselben Bildes ab (${a.share} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
-    pl: { title: "Obszar o innym szumie", explanation: `Drobne ziarno jednego obszaru różni się ${a.factor.toFixed(1)}-krotnie od równie jasnych części tego samego zdjęcia (${a.share} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
+    de: { title: "Bereich mit anderem Bildrauschen", explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${comma(a.factor.toFixed(1))} von gleich hellen Teilen desselben Bildes ab (${comma(String(a.share))} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
+    pl: { title: "Obszar o innym szumie", explanation: `Drobne ziarno jednego obszaru różni się ${comma(a.factor.toFixed(1))}-krotnie od równie jasnych części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
   }),
   uniform: (judged: number): FindingText => ({
     en: { title: "Image noise is consistent", explanation: `The grain of all judged parts of the picture (${judged} %) matches for their brightness; no area stands out.` },
