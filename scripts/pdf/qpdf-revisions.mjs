@@ -55,7 +55,6 @@ export function qpdfRevisions(buffer, password) {
       const file = join(dir, `prefix-${end}.pdf`);
       writeFileSync(file, buffer.subarray(0, end));
       const check = qpdfCheck(file, password);
-      if (process.env.QPDF_DEBUG) console.error(end, check.status, check.output);
       if (acceptedByQpdf(check)) ends.push(end);
     }
     const whole = join(dir, "whole.pdf");
