@@ -1,7 +1,7 @@
 #!/bin/sh
 # One command: fetch the extra Debian photos, retrain both models (fixed seeds), re-export the ONNX
 # files + models/manifest.json + held-out metrics, and re-record the Worker parity references.
-# Needs Debian python3-torch, python3-onnx, python3-opencv (apt-get install -y ...). ~30 min on 1 core.
+# Needs Debian python3-torch, python3-onnx, python3-opencv (apt-get install -y ...). ~40 min on one free core.
 set -e
 cd "$(dirname "$0")/../.."
 [ -d "${ML_EXTRA_PHOTOS:-/tmp/ml-extra-photos}" ] || sh models/training/fetch_extra.sh

@@ -18,10 +18,10 @@ from recapture_model import PATCH, RecaptureNet  # noqa: E402
 from recapture_sim import make_set  # noqa: E402
 
 SEED = 20261122
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TRAIN_COUNT = int(os.environ.get("RECAPTURE_TRAIN", 6000))
 HELDOUT_COUNT = 1200
-EPOCHS = int(os.environ.get("RECAPTURE_EPOCHS", 6))
+EPOCHS = int(os.environ.get("RECAPTURE_EPOCHS", 10))
 
 
 def heldout_set() -> tuple[np.ndarray, np.ndarray, int]:

@@ -5,12 +5,13 @@
  */
 
 /**
- * Recapture image score. The network's output is not a calibrated probability: on held-out real and
- * confounder patches 20 % score ≥ 0.5, but only 0.7 % ≥ 0.8 and none ≥ 0.95, and no whole real photo of
- * shared/data reaches 0.75. So Yellow starts at 0.8 and Red at 0.95 (about half of the simulated
- * recaptures score above those; the rest — defocused or very fine screens — are missed).
+ * Recapture image score (model 1.1.0). The network's output is not a calibrated probability: on
+ * held-out real and confounder patches 9 % score ≥ 0.5, but only 0.3 % ≥ 0.9 and 0.2 % ≥ 0.95; the
+ * highest whole real photo of shared/data scores 0.94 (training) / 0.88 (held-out). So Yellow starts
+ * at 0.9 and Red at 0.95 (about half of the simulated recaptures score above those; the rest —
+ * defocused or very fine screens — are missed).
  */
-export const RECAPTURE_THRESHOLDS = { yellow: 0.8, red: 0.95 };
+export const RECAPTURE_THRESHOLDS = { yellow: 0.9, red: 0.95 };
 
 /**
  * Manipulation image score (highest tile) at or above which the model's opinion is reported as
