@@ -6,7 +6,7 @@ import type { RgbaImage } from "./types";
 /**
  * The learned recapture model (models/recapture.md) behind the capture check's interface, on the
  * same full-resolution centre crop. Only its Red threshold counts as "recaptured": a failed attempt
- * costs the policyholder a try. Switch it on with `useRecaptureDetector(learnedRecapture)`.
+ * costs the policyholder a try. Part of the default `combinedRecapture`.
  */
 export const learnedRecapture: RecaptureDetector = {
   name: "learned-recapture-cnn",

@@ -1,4 +1,4 @@
-import { classicalRecapture } from "./recapture-classical";
+import { combinedRecapture } from "./recapture-combined";
 import { fromReasons, type CheckReason, type CheckResult, type RgbaImage } from "./types";
 
 /** What a recapture detector says about one full-resolution crop. */
@@ -11,18 +11,17 @@ export interface RecaptureVerdict {
 }
 
 /**
- * The seam for recapture detectors: the classical one now; the learned model
- * (`src/scanner/ml/recapture.ts`, `detectRecapture(rgba)`) replaces it by `useRecaptureDetector`
- * without touching the callers.
+ * The seam for recapture detectors. The default is `combinedRecapture` (learned model and classical
+ * spectral check, either one flags); tests swap in a single detector with `useRecaptureDetector`.
  */
 export interface RecaptureDetector {
   readonly name: string;
   detect(image: RgbaImage): RecaptureVerdict | Promise<RecaptureVerdict>;
 }
 
-let active: RecaptureDetector = classicalRecapture;
+let active: RecaptureDetector = combinedRecapture;
 
-/** Swaps the detector (the learned one when it lands; tests). Returns the previous one. */
+/** Swaps the detector (tests). Returns the previous one. */
 export function useRecaptureDetector(detector: RecaptureDetector): RecaptureDetector {
   const previous = active;
   active = detector;

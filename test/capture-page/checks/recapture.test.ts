@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import dune from "../../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import elephants from "../../../../shared/data/photos/mate-backgrounds/Elephants_3840x2160.jpg?inline";
@@ -25,8 +25,13 @@ function screenShot(dataUrl: string, pitch: number, angleDeg: number): Uint8Arra
   return rgbaToJpeg(photographScreen(source, { outWidth: 1024, outHeight: 768, pitch, angleDeg }));
 }
 
+// The classical detector alone (the default combines it with the model: recapture-combined.test.ts).
+let previous: RecaptureDetector;
+beforeEach(() => {
+  previous = useRecaptureDetector(classicalRecapture);
+});
 afterEach(() => {
-  useRecaptureDetector(classicalRecapture);
+  useRecaptureDetector(previous);
 });
 
 describe("recapture check: real photos of scenes are not flagged", () => {
