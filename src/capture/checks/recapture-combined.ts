@@ -14,7 +14,7 @@ export const combinedRecapture: RecaptureDetector = {
   name: `${classicalRecapture.name}+${learnedRecapture.name}`,
   async detect(image: RgbaImage): Promise<RecaptureVerdict> {
     const classical = await classicalRecapture.detect(image);
-    const learned = await learnedRecapture.detect(image).catch((error: unknown) => modelUnavailable(error));
+    const learned = await learnedVerdict(image);
     return {
       recaptured: classical.recaptured || learned.recaptured,
       score: Math.max(classical.score, learned.score),
@@ -26,6 +26,14 @@ export const combinedRecapture: RecaptureDetector = {
     };
   },
 };
+
+async function learnedVerdict(image: RgbaImage): Promise<RecaptureVerdict> {
+  try {
+    return await learnedRecapture.detect(image);
+  } catch (error) {
+    return modelUnavailable(error);
+  }
+}
 
 function modelUnavailable(error: unknown): RecaptureVerdict {
   const reason = error instanceof RangeError ? "image too small for the model" : "model could not run";
