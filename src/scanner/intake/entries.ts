@@ -1,5 +1,5 @@
 import { Inflate } from "fflate";
-import { crc32 } from "./crc32";
+import { crc32 } from "../../lib/crc32";
 import type { DirectoryEntry } from "./directory";
 import { refuse } from "./refuse";
 import { ByteCursor, type ZipSource } from "./source";

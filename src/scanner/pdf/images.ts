@@ -3,7 +3,7 @@ import { extractImages } from "unpdf";
 import { pageContentTooLarge } from "./content-size";
 import { pdfLimits } from "./limits";
 import { openPdfJs } from "./pdfjs";
-import { encodePng } from "./png";
+import { encodePng } from "../images/png-encode";
 
 /** One image found on a page, as bytes ready for the image detectors. */
 export interface PageImage {

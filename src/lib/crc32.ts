@@ -1,4 +1,4 @@
-/** CRC-32 (ZIP polynomial), to check each inflated entry against its central directory record. */
+/** CRC-32 (ZIP/PNG polynomial): ZIP entries are checked with it, PNG chunks carry it. */
 const TABLE = (() => {
   const table = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
