@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import { BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { photographScreen } from "../support/screen-photo";
 
 /**
  * Fixture bytes inside workerd: test files import real images from ../shared/data with Vite's
@@ -27,6 +28,16 @@ export function asCanvasJpeg(bytes: Uint8Array, width = 1280): { jpeg: Uint8Arra
     image.free();
     scaled.free();
   }
+}
+
+/** The photo shown on a simulated LCD (640 px wide) and photographed at 1024 × 768 as a JPEG (see test/support/screen-photo.ts). */
+export function screenPhotoJpeg(dataUrl: string, pitch: number, angleDeg = 1): Uint8Array {
+  const image = PhotonImage.new_from_byteslice(bytesOf(dataUrl));
+  const small = resize(image, 640, Math.round((640 * image.get_height()) / image.get_width()), SamplingFilter.Triangle);
+  const source = { data: small.get_raw_pixels(), width: small.get_width(), height: small.get_height() };
+  image.free();
+  small.free();
+  return rgbaToJpeg(photographScreen(source, { outWidth: 1024, outHeight: 768, pitch, angleDeg }));
 }
 
 export function rgbaToJpeg(rgba: { data: Uint8Array; width: number; height: number }): Uint8Array {

@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import dune from "../../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import leuven from "../../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import { decodePhoto } from "../../../src/capture/checks/pixels";
 import { checkRecapture } from "../../../src/capture/checks/recapture";
-import { photographScreen } from "../../support/screen-photo";
-import { bytesOf, rgbaToJpeg } from "../support";
-
-function screenShot(dataUrl: string, pitch: number): Uint8Array {
-  const image = PhotonImage.new_from_byteslice(bytesOf(dataUrl));
-  const small = resize(image, 640, Math.round((640 * image.get_height()) / image.get_width()), SamplingFilter.Triangle);
-  const source = { data: small.get_raw_pixels(), width: small.get_width(), height: small.get_height() };
-  image.free();
-  small.free();
-  return rgbaToJpeg(photographScreen(source, { outWidth: 1024, outHeight: 768, pitch, angleDeg: 1 }));
-}
+import { bytesOf, screenPhotoJpeg } from "../support";
 
 // Loads onnxruntime-web on first use: kept in its own file.
 describe("recapture check by default: the learned model and the spectral check both look, either one flags", () => {
@@ -29,7 +18,7 @@ describe("recapture check by default: the learned model and the spectral check b
   });
 
   it("a photographed screen fails with the reasons of both", async () => {
-    const result = await checkRecapture(decodePhoto(screenShot(dune, 2.7)).detail);
+    const result = await checkRecapture(decodePhoto(screenPhotoJpeg(dune, 2.7)).detail);
     expect(result.status).toBe("fail");
     expect(result.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(["periodic_pattern", "model_screen"]));
   });

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import dune from "../../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import elephants from "../../../../shared/data/photos/mate-backgrounds/Elephants_3840x2160.jpg?inline";
 import leuven from "../../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
@@ -10,20 +9,9 @@ import path from "../../../../shared/data/photos/plasma-workspace-wallpapers/Pat
 import { decodePhoto } from "../../../src/capture/checks/pixels";
 import { checkRecapture, useRecaptureDetector, type RecaptureDetector } from "../../../src/capture/checks/recapture";
 import { classicalRecapture } from "../../../src/capture/checks/recapture-classical";
-import { photographScreen } from "../../support/screen-photo";
-import { bytesOf, rgbaToJpeg } from "../support";
+import { bytesOf, screenPhotoJpeg } from "../support";
 
 const REAL = { Dune: dune, Elephants: elephants, leuvenA: leuven, scenetext01: scenetext, board, ColorfulCups: cups, Path: path };
-
-/** The photo shown on a simulated LCD and photographed (see test/support/screen-photo.ts). */
-function screenShot(dataUrl: string, pitch: number, angleDeg: number): Uint8Array {
-  const image = PhotonImage.new_from_byteslice(bytesOf(dataUrl));
-  const small = resize(image, 640, Math.round((640 * image.get_height()) / image.get_width()), SamplingFilter.Triangle);
-  const source = { data: small.get_raw_pixels(), width: small.get_width(), height: small.get_height() };
-  image.free();
-  small.free();
-  return rgbaToJpeg(photographScreen(source, { outWidth: 1024, outHeight: 768, pitch, angleDeg }));
-}
 
 // The classical detector alone (the default combines it with the model: recapture-combined.test.ts).
 let previous: RecaptureDetector;
@@ -45,7 +33,7 @@ describe("recapture check: photographs of a screen showing those photos are flag
   it.each([["Dune", dune, 2.7, 1.5], ["leuvenA", leuven, 3.1, -1], ["board", board, 3.6, 0.5], ["ColorfulCups", cups, 2.9, 2]] as const)(
     "%s on a screen fails with a reason in plain words",
     async (_name, photo, pitch, angle) => {
-      const result = await checkRecapture(decodePhoto(screenShot(photo, pitch, angle)).detail);
+      const result = await checkRecapture(decodePhoto(screenPhotoJpeg(photo, pitch, angle)).detail);
       expect(result.status, JSON.stringify(result.evidence)).toBe("fail");
       expect(result.reasons.map((r) => r.code)).toEqual(expect.arrayContaining(["periodic_pattern"]));
       expect(result.reasons[0].message).toMatch(/pattern|sub-pixels/);
