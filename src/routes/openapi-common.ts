@@ -13,7 +13,8 @@ export const ProblemSchema = z
   .passthrough()
   .openapi("Problem");
 
-const problem = (description: string) => ({
+/** An error response of a route definition: a problem+json body with this description. */
+export const problem = (description: string) => ({
   description,
   content: { "application/problem+json": { schema: ProblemSchema } },
 });

@@ -1,11 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/app";
 import { openDownload } from "../../scanner/downloads";
-import { errorResponses, ProblemSchema } from "../openapi-common";
+import { errorResponses, problem } from "../openapi-common";
 
 export const downloadsRoute = createRouter();
-
-const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
 
 downloadsRoute.openapi(
   createRoute({

@@ -9,7 +9,7 @@ import { createRouter, type AppEnv } from "../../lib/app";
 import { clock } from "../../lib/clock";
 import { ApiError, invalid } from "../../lib/problem";
 import { scan, type ScanInput } from "../../scanner/scan-service";
-import { apiKeySecurity, errorResponses, ProblemSchema } from "../openapi-common";
+import { apiKeySecurity, errorResponses, problem } from "../openapi-common";
 import { parseScanHeaders } from "./headers";
 import { ScanFormSchema, ScanQuerySchema, ScanResultSchema, scanHeaderParameters } from "./schema";
 
@@ -24,8 +24,6 @@ const directUploadLimit = createMiddleware<AppEnv>(async (c, next) => {
   const max = limits(c.env).directUploadMaxBytes;
   return bodyLimit({ maxSize: max + MULTIPART_OVERHEAD, onError: () => { throw tooLargeForDirect(max); } })(c, next);
 });
-
-const problem = (description: string) => ({ description, content: { "application/problem+json": { schema: ProblemSchema } } });
 
 export const scannerRoute = createRouter();
 
