@@ -6,6 +6,12 @@ export const testBindings = {
   ADMIN_TOKEN: "test-admin-token",
   SIGNING_SECRET: "test-signing-secret-0123456789abcdef0123456789",
   PUBLIC_BASE_URL: "https://capture.test",
+  // Unset (empty) whatever a developer's .dev.vars holds: tests add R2 S3 credentials per request.
+  R2_S3_ACCOUNT_ID: "",
+  R2_S3_ENDPOINT: "",
+  R2_S3_ACCESS_KEY_ID: "",
+  R2_S3_SECRET_ACCESS_KEY: "",
+  R2_S3_BUCKET: "",
 };
 
 export default defineConfig(async () => {

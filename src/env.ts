@@ -24,6 +24,18 @@ export interface Env {
   /** HMAC key for signed upload/download links. */
   SIGNING_SECRET?: string;
   /**
+   * Optional R2 S3 API credentials (secrets; DESIGN §11, docs/scanner-api.md). When all are unset,
+   * upload URLs point at the Worker's own signed PUT; when complete, they are R2 S3 presigned PUTs
+   * into R2_S3_BUCKET, which must be the bucket bound as BUCKET. Half-set: the Worker URL is used
+   * and the problem is logged. R2_S3_ACCOUNT_ID gives `https://<id>.r2.cloudflarestorage.com`;
+   * R2_S3_ENDPOINT (an https origin, e.g. a jurisdiction endpoint) is the alternative to it.
+   */
+  R2_S3_ACCOUNT_ID?: string;
+  R2_S3_ENDPOINT?: string;
+  R2_S3_ACCESS_KEY_ID?: string;
+  R2_S3_SECRET_ACCESS_KEY?: string;
+  R2_S3_BUCKET?: string;
+  /**
    * "off": the capture page ignores `request.cf` locations. For local dev and tests, where
    * wrangler supplies a placeholder `cf` (Austin, TX) instead of the real network location.
    */

@@ -6,6 +6,7 @@ import { clock } from "../lib/clock";
 import { newToken } from "../lib/ids";
 import { ApiError, invalid, notFound } from "../lib/problem";
 import { signUrl, verifySignedUrl } from "../lib/signed-url";
+import { presignR2Put, r2S3Setting } from "./r2-s3";
 
 export const uploadObjectKey = (storageKey: string) => `uploads/${storageKey}`;
 export const uploadPath = (storageKey: string) => `/v2/uploads/${storageKey}`;
@@ -19,10 +20,21 @@ export function signingSecret(env: Env): string {
 /** Spec 4.3 / DESIGN §11: a signed PUT URL bound to the account and caseNumber. */
 export async function createUpload(env: Env, accountId: string, caseNumber: string) {
   const storageKey = newToken(16);
-  const ttl = limits(env).uploadUrlTtlS;
-  const { url, expiresAt } = await signUrl({ baseUrl: env.PUBLIC_BASE_URL, path: uploadPath(storageKey), method: "PUT", ttlSeconds: ttl, secret: signingSecret(env) });
+  const { url, expiresAt } = await signedUploadUrl(env, storageKey, limits(env).uploadUrlTtlS);
   await getDb(env.DB).insert(uploads).values({ storageKey, accountId, caseNumber, expiresAt, createdAt: clock.now() });
   return { upload_url: url, storage_key: storageKey };
+}
+
+/**
+ * An R2 S3 presigned PUT straight into the bucket when R2_S3_* is configured, otherwise the
+ * Worker's own signed PUT. A half-set configuration must not break uploads: it is logged and
+ * the Worker URL, which enforces more (size while streaming, content type, single use), is used.
+ */
+async function signedUploadUrl(env: Env, storageKey: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date }> {
+  const s3 = r2S3Setting(env);
+  if (s3.kind === "on") return presignR2Put(s3.config, uploadObjectKey(storageKey), ttlSeconds, clock.now());
+  if (s3.kind === "misconfigured") console.error(`R2 S3 presigning is misconfigured, using Worker upload URLs: ${s3.problems.join("; ")}`);
+  return signUrl({ baseUrl: env.PUBLIC_BASE_URL, path: uploadPath(storageKey), method: "PUT", ttlSeconds, secret: signingSecret(env) });
 }
 
 /**
@@ -47,15 +59,33 @@ export async function receiveUpload(env: Env, url: URL, storageKey: string, cont
   await db.update(uploads).set({ uploadedAt: clock.now(), size: object?.size ?? size }).where(eq(uploads.storageKey, storageKey));
 }
 
-/** The uploaded archive for an analysis request; another account's key is simply not found. */
+/**
+ * The uploaded archive for an analysis request; another account's key is simply not found.
+ * The stored object is looked at, not only the row: an R2 S3 presigned PUT bypasses our PUT
+ * route, so its arrival is recorded here and its size (which R2 cannot limit) checked here.
+ */
 export async function resolveUpload(env: Env, accountId: string, storageKey: string, caseNumber: string) {
   if (!STORAGE_KEY_PATTERN.test(storageKey)) throw invalid([{ field: "storage_key", message: "is not a storage_key issued by POST /v2/getUploadUrl" }]);
-  const row = await getDb(env.DB).query.uploads.findFirst({ where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)) });
+  const db = getDb(env.DB);
+  const row = await db.query.uploads.findFirst({ where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)) });
   if (!row) throw notFound("The storage_key");
   if (row.consumedAt) throw new ApiError(410, "upload-consumed", "This upload was already processed and deleted; a storage_key is used once.");
-  if (!row.uploadedAt) throw invalid([{ field: "storage_key", message: "nothing has been uploaded to this storage_key's upload_url yet" }]);
+  const objectKey = uploadObjectKey(storageKey);
+  const stored = await env.BUCKET.head(objectKey);
+  if (!row.uploadedAt && !stored) throw invalid([{ field: "storage_key", message: "nothing has been uploaded to this storage_key's upload_url yet" }]);
   if (row.caseNumber !== caseNumber) throw invalid([{ field: "caseNumber", message: "differs from the caseNumber the storage_key was issued for" }]);
-  return { objectKey: uploadObjectKey(storageKey), size: row.size ?? 0 };
+  if (!stored) throw new ApiError(410, "upload-consumed", "The uploaded archive is no longer stored.");
+  await refuseOversized(env, objectKey, stored.size);
+  if (!row.uploadedAt) await db.update(uploads).set({ uploadedAt: stored.uploaded, size: stored.size }).where(eq(uploads.storageKey, storageKey));
+  return { objectKey, size: stored.size };
+}
+
+/** An R2 S3 upload can be any size: one over PRESIGNED_MAX_BYTES is deleted (it can never be analysed) and refused. */
+async function refuseOversized(env: Env, objectKey: string, size: number): Promise<void> {
+  const max = limits(env).presignedMaxBytes;
+  if (size <= max) return;
+  await env.BUCKET.delete(objectKey);
+  throw new ApiError(413, "payload-too-large", `The uploaded archive has ${size} bytes; at most ${max} bytes are accepted. It was deleted: upload a smaller archive to the upload_url while it is valid, or request a new one.`);
 }
 
 /** After delivery: the upload is spent and its archive deleted (spec 4.3). */
