@@ -16,7 +16,8 @@ For every untouched camera photo in SOURCES (camera firmware only, no editor in 
 Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N]
   --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
              plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
-             without restart markers (RST every 3 MCUs), for the entropy decoder tests.
+             without restart markers (RST every 3 MCUs), for the entropy decoder tests, and
+             grayscale.jpg (250x203, one component) for the pixel decoder tests.
 Deterministic: seed 20261122; same inputs -> same bytes (OpenCV's libjpeg is deterministic).
 """
 import json
@@ -136,6 +137,9 @@ def main():
         crop_img = images[sources[-1]][0:256, 0:320]
         cv2.imwrite(os.path.join(out_dir, "restart-interval.jpg"), crop_img, [cv2.IMWRITE_JPEG_QUALITY, 85, cv2.IMWRITE_JPEG_RST_INTERVAL, 3])
         cv2.imwrite(os.path.join(out_dir, "restart-none.jpg"), crop_img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        # Odd-sized single-component file (partial blocks) for the pixel decoder's grayscale path.
+        gray = cv2.cvtColor(images[sources[-1]][0:203, 0:250], cv2.COLOR_BGR2GRAY)
+        cv2.imwrite(os.path.join(out_dir, "grayscale.jpg"), gray, [cv2.IMWRITE_JPEG_QUALITY, 90])
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
     print(f"{len(manifest)} files in {out_dir}")

@@ -1,0 +1,204 @@
+/**
+ * Streaming pixel decoder for baseline (SOF0/SOF1, 8-bit, Huffman) JPEGs: one MCU row at a time,
+ * Huffman (jpeg-entropy.ts) → dequantise + IDCT (jpeg-idct.ts) → chroma upsampling
+ * (jpeg-upsample.ts) → YCbCr→RGB (JFIF), emitted as full-width RGBA rows. It holds two MCU rows of
+ * component samples (the next one is needed for the vertical chroma filter) and one band of RGBA,
+ * O(width × MCU height): a 24 MP photo needs well under 1 MB instead of photon's ~176 MB.
+ * Grayscale and 3-component YCbCr (or Adobe RGB) with any integer sampling; everything else
+ * (progressive, CMYK, 12-bit, arithmetic, several scans) is refused so callers can fall back.
+ */
+import { idctBlockToBytes } from "./jpeg-idct";
+import { ScanDecoder } from "./jpeg-entropy";
+import { appSegments, isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
+import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
+
+/** The entropy-coded data is corrupt or truncated; thrown while decoding rows. */
+export class JpegDataError extends Error {
+  override name = "JpegDataError";
+}
+
+/** One band of decoded rows. */
+export interface RgbaBand {
+  /** First image row in the band. */
+  y: number;
+  rows: number;
+  /** rows × width × 4 bytes; reused by the next call to `next()`. */
+  rgba: Uint8Array;
+}
+
+interface ComponentPlane {
+  kind: UpsampleKind;
+  table: Uint16Array;
+  /** Samples per line in the buffers (whole blocks) and lines per band. */
+  stride: number;
+  lines: number;
+  /** Real samples across / down (ceil(size × sampling / max sampling)). */
+  width: number;
+  height: number;
+  hFactor: number;
+  vFactor: number;
+  current: Uint8Array;
+  following: Uint8Array;
+  /** Last line of the previous band (the vertical filter of the band's first row needs it). */
+  above: Uint8Array;
+  /** One upsampled output line. */
+  line: Uint8Array;
+}
+
+const FIXED = 20;
+/** Rounded like jpeg-decoder's f32 constants (stbi_f2f with 20 fractional bits). */
+const fix = (x: number): number => Math.trunc(Math.fround(Math.fround(x) * (1 << FIXED)) + 0.5);
+const CR_R = fix(1.402);
+const CB_G = fix(0.34414);
+const CR_G = fix(0.71414);
+const CB_B = fix(1.772);
+const HALF = 1 << (FIXED - 1);
+
+function clampFixed(v: number): number {
+  const x = v >> FIXED;
+  return x < 0 ? 0 : x > 255 ? 255 : x;
+}
+
+/** Colour model of a 3-component file: JFIF YCbCr unless an Adobe APP14 or R/G/B component ids say RGB. */
+function isRgb(structure: JpegStructure): boolean {
+  const adobe = appSegments(structure, 0xee, "Adobe")[0];
+  if (adobe && adobe.length >= 12) return adobe[11] === 0;
+  const ids = structure.frame?.components.map((c) => c.id) ?? [];
+  return ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42;
+}
+
+/** True when the strip decoder reads this file (else callers fall back to photon, within its pixel cap). */
+export function isStreamableJpeg(bytes: Uint8Array): boolean {
+  return isJpeg(bytes) && typeof JpegStripDecoder.open(bytes) !== "string";
+}
+
+export class JpegStripDecoder {
+  readonly width: number;
+  readonly height: number;
+  /** Output rows per band (the MCU height). */
+  readonly bandHeight: number;
+  private readonly planes: ComponentPlane[];
+  private readonly rgb: boolean;
+  private readonly rgba: Uint8Array;
+  /** Next band to emit. */
+  private band = 0;
+
+  private constructor(private readonly scan: ScanDecoder, structure: JpegStructure, planes: ComponentPlane[]) {
+    const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
+    this.width = frame.width;
+    this.height = frame.height;
+    this.planes = planes;
+    this.bandHeight = planes[0].lines * planes[0].vFactor;
+    this.rgb = planes.length === 3 && isRgb(structure);
+    this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
+  }
+
+  /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
+  static open(bytes: Uint8Array, structure: JpegStructure = parseJpegStructure(bytes)): JpegStripDecoder | string {
+    const frame = structure.frame;
+    if (frame && frame.components.length !== 1 && frame.components.length !== 3) return `${frame.components.length} colour components`;
+    const scan = ScanDecoder.open(bytes, structure);
+    if (typeof scan === "string") return scan;
+    if (structure.scanStarts.length > 1) return "several scans";
+    if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
+    const single = frame.components.length === 1;
+    const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
+    const vMax = single ? 1 : Math.max(...frame.components.map((c) => c.v));
+    const planes: ComponentPlane[] = [];
+    for (const c of scan.components) {
+      const component = frame.components[c.index];
+      const table = structure.quantTables.get(component.tq);
+      if (!table) return "missing quantisation table";
+      const h = single ? 1 : component.h;
+      const v = single ? 1 : component.v;
+      const kind = upsampleKind(h, v, hMax, vMax);
+      if (!kind) return "non-integer chroma subsampling";
+      const stride = scan.mcusX * c.h * 8;
+      const lines = c.v * 8;
+      planes[c.index] = {
+        kind,
+        table,
+        stride,
+        lines,
+        width: Math.ceil((frame.width * h) / hMax),
+        height: Math.ceil((frame.height * v) / vMax),
+        hFactor: hMax / h,
+        vFactor: vMax / v,
+        current: new Uint8Array(stride * lines),
+        following: new Uint8Array(stride * lines),
+        above: new Uint8Array(stride),
+        line: new Uint8Array(stride * (hMax / h)),
+      };
+    }
+    return new JpegStripDecoder(scan, structure, planes);
+  }
+
+  /** The next band of RGBA rows, or null after the last. Throws JpegDataError on corrupt data. */
+  next(): RgbaBand | null {
+    const y = this.band * this.bandHeight;
+    if (y >= this.height) return null;
+    if (this.band === 0) this.decodeInto("current");
+    if (this.band + 1 < this.scan.mcusY) this.decodeInto("following");
+    const rows = Math.min(this.bandHeight, this.height - y);
+    for (let r = 0; r < rows; r++) this.emitRow(y + r, this.rgba.subarray(r * this.width * 4, (r + 1) * this.width * 4));
+    for (const p of this.planes) {
+      p.above.set(p.current.subarray((p.lines - 1) * p.stride, p.lines * p.stride));
+      [p.current, p.following] = [p.following, p.current];
+    }
+    this.band++;
+    return { y, rows, rgba: this.rgba.subarray(0, rows * this.width * 4) };
+  }
+
+  private decodeInto(target: "current" | "following"): void {
+    const error = this.scan.decodeRow((component, row, col, coefficients) => {
+      const p = this.planes[component];
+      const line = (row % (p.lines / 8)) * 8;
+      idctBlockToBytes(coefficients, p.table, p[target], line * p.stride + col * 8, p.stride);
+    });
+    if (error) throw new JpegDataError(error);
+  }
+
+  /** Component line `r` (clamped) from the band buffers; `band` is the band being emitted. */
+  private componentLine(p: ComponentPlane, r: number): Uint8Array {
+    const first = this.band * p.lines;
+    const line = Math.min(Math.max(r, 0), p.height - 1) - first;
+    if (line < 0) return p.above;
+    if (line >= p.lines) return p.following.subarray((line - p.lines) * p.stride, (line - p.lines + 1) * p.stride);
+    return p.current.subarray(line * p.stride, (line + 1) * p.stride);
+  }
+
+  private emitRow(y: number, out: Uint8Array): void {
+    const width = this.width;
+    for (const p of this.planes) {
+      const { near, far } = sourceLines(p.kind, y, p.vFactor, p.height);
+      upsampleRow(p.kind, this.componentLine(p, near), this.componentLine(p, far), p.width, p.hFactor, width, p.line);
+    }
+    if (this.planes.length === 1) {
+      const g = this.planes[0].line;
+      for (let x = 0, o = 0; x < width; x++, o += 4) {
+        out[o] = out[o + 1] = out[o + 2] = g[x];
+        out[o + 3] = 255;
+      }
+      return;
+    }
+    const [a, b, c] = this.planes.map((p) => p.line);
+    if (this.rgb) {
+      for (let x = 0, o = 0; x < width; x++, o += 4) {
+        out[o] = a[x];
+        out[o + 1] = b[x];
+        out[o + 2] = c[x];
+        out[o + 3] = 255;
+      }
+      return;
+    }
+    for (let x = 0, o = 0; x < width; x++, o += 4) {
+      const luma = a[x] * (1 << FIXED) + HALF;
+      const cb = b[x] - 128;
+      const cr = c[x] - 128;
+      out[o] = clampFixed(luma + CR_R * cr);
+      out[o + 1] = clampFixed(luma - CB_G * cb - CR_G * cr);
+      out[o + 2] = clampFixed(luma + CB_B * cb);
+      out[o + 3] = 255;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { PhotonImage } from "@cf-wasm/photon";
+import { describe, expect, it } from "vitest";
+import { JpegDataError, JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { generatedFile, sharedFile } from "./fixtures";
+
+function open(bytes: Uint8Array): JpegStripDecoder {
+  const decoder = JpegStripDecoder.open(bytes);
+  if (typeof decoder === "string") throw new Error(decoder);
+  return decoder;
+}
+
+/** Per-channel |ours − photon| over the whole picture (RGB, alpha ignored). */
+function differenceToPhoton(bytes: Uint8Array): { max: number; mean: number; bandHeight: number } {
+  const image = PhotonImage.new_from_byteslice(bytes);
+  const reference = image.get_raw_pixels();
+  image.free();
+  const decoder = open(bytes);
+  let max = 0;
+  let sum = 0;
+  let n = 0;
+  for (let band = decoder.next(); band; band = decoder.next()) {
+    const offset = band.y * decoder.width * 4;
+    for (let i = 0; i < band.rgba.length; i++) {
+      if ((i & 3) === 3) continue;
+      const d = Math.abs(band.rgba[i] - reference[offset + i]);
+      max = Math.max(max, d);
+      sum += d;
+      n++;
+    }
+  }
+  expect(n).toBe(decoder.width * decoder.height * 3);
+  return { max, mean: sum / n, bandHeight: decoder.bandHeight };
+}
+
+/** Decodes to the end; returns the error that stopped it, or null. */
+function decodeAll(bytes: Uint8Array): Error | null {
+  const decoder = open(bytes);
+  try {
+    while (decoder.next());
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+describe("strip decoder: pixels identical to photon's decode (Rust jpeg-decoder)", () => {
+  const cases = [
+    { what: "4:2:0 camera photo (leuvenA)", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg"), bandHeight: 16 },
+    { what: "4:2:0, restart interval 204 (iPhone HDR, 8 MP)", file: () => sharedFile("exif-samples/jpg/hdr/iphone_hdr_YES.jpg"), bandHeight: 16 },
+    { what: "4:2:2, restart interval 4 (Fujifilm MX-1700)", file: () => sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg"), bandHeight: 8 },
+    { what: "4:4:0 (1×2 luma sampling)", file: () => sharedFile("exif-samples/jpg/tests/28-hex_value.jpg"), bandHeight: 16 },
+    { what: "4:4:4", file: () => sharedFile("exif-samples/jpg/invalid/image00971.jpg"), bandHeight: 8 },
+    { what: "4:4:4 with an Adobe APP14 segment (Nikon E950)", file: () => sharedFile("exif-samples/jpg/exif-org/nikon-e950.jpg"), bandHeight: 8 },
+    { what: "grayscale, odd size 250 × 203", file: () => generatedFile("grayscale.jpg"), bandHeight: 8 },
+    { what: "restart interval 3 (OpenCV)", file: () => generatedFile("restart-interval.jpg"), bandHeight: 16 },
+  ];
+  for (const { what, file, bandHeight } of cases) {
+    it(what, async () => {
+      expect(differenceToPhoton(await file())).toEqual({ max: 0, mean: 0, bandHeight });
+    });
+  }
+});
+
+describe("strip decoder: damaged and unsupported files", () => {
+  it("a truncated file (exif-samples corrupted.jpg) throws JpegDataError, it does not hang", async () => {
+    const error = decodeAll(await sharedFile("exif-samples/jpg/corrupted.jpg"));
+    expect(error).toBeInstanceOf(JpegDataError);
+    expect(error?.message).toMatch(/ends early/);
+  });
+
+  it("a file cut in the middle of its entropy-coded data throws JpegDataError", async () => {
+    const bytes = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    expect(decodeAll(bytes.slice(0, Math.floor(bytes.length * 0.6)))).toBeInstanceOf(JpegDataError);
+  });
+
+  it("overwritten entropy-coded data either decodes or throws JpegDataError, in bounded time", async () => {
+    const original = await generatedFile("restart-interval.jpg");
+    for (let seed = 1; seed <= 20; seed++) {
+      const bytes = original.slice();
+      for (let k = 0; k < 8; k++) bytes[1000 + ((seed * 7919 * (k + 1)) % (bytes.length - 1200))] = (seed * 31 + k * 17) & 0xff;
+      const error = decodeAll(bytes);
+      if (error) expect(error).toBeInstanceOf(JpegDataError);
+    }
+  });
+
+  it("progressive JPEGs are refused with a reason (callers fall back to photon)", async () => {
+    expect(JpegStripDecoder.open(await sharedFile("photos/opencv-doc/ela_original.jpg"))).toBe("progressive JPEG");
+  });
+});
