@@ -7,7 +7,7 @@ import type { ScanContext, ScanFile } from "../../src/scanner/types";
 
 const pngs = import.meta.glob("./fixtures/*.png", { query: "?inline", import: "default", eager: true }) as Record<string, string>;
 const shared = import.meta.glob(
-  ["../../../shared/data/photos/opencv-doc/{leuvenA,board,ela_original}.jpg", "../../../shared/data/exif-samples/jpg/{corrupted,Canon_40D}.jpg"],
+  ["../../../shared/data/photos/opencv-doc/{leuvenA,board,ela_original}.jpg", "../../../shared/data/exif-samples/jpg/{corrupted,Canon_40D}.jpg", "../../../shared/data/exif-samples/jpg/tests/42_IndexError.jpg"],
   { query: "?inline", import: "default", eager: true },
 ) as Record<string, string>;
 

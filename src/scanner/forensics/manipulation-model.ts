@@ -5,7 +5,7 @@
  */
 import { finding } from "../finding";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
-import { modelFailedFinding, notOpenedFinding, tooSmallFinding } from "../ml/findings";
+import { detectionFailedFinding, notOpenedFinding, tooSmallFinding } from "../ml/findings";
 import { CELL, detectManipulationIn, type ManipulationResult } from "../ml/manipulation";
 import { MIN_SIDE } from "../ml/manipulation-input";
 import { manipulationModel, type ModelFile } from "../ml/models";
@@ -33,7 +33,7 @@ export function createManipulationAnalyzer(model: ModelFile = manipulationModel)
         try {
           result = await detectManipulationIn(source, model);
         } catch (error) {
-          return { assessed: false, findings: [modelFailedFinding(ctx.language, CODE, model.identity.name, error)] };
+          return { assessed: false, findings: [detectionFailedFinding(ctx.language, CODE, model.identity.name, error, { width: source.width, height: source.height })] };
         }
         return report(file.name, result, ctx.language);
       } finally {

@@ -6,7 +6,7 @@
 import { finding } from "../finding";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { grayBase, squaresToGrid } from "../ml/heatmap-grid";
-import { levelFor, modelFailedFinding, notOpenedFinding, tooSmallFinding } from "../ml/findings";
+import { detectionFailedFinding, levelFor, notOpenedFinding, tooSmallFinding } from "../ml/findings";
 import { recaptureModel, type ModelFile } from "../ml/models";
 import { isModelInput, openImage } from "../ml/open-image";
 import type { PixelSource } from "../ml/raster";
@@ -36,7 +36,7 @@ export function createRecaptureAnalyzer(model: ModelFile = recaptureModel): Anal
         try {
           result = await detectRecaptureIn(source, model);
         } catch (error) {
-          return { assessed: false, findings: [modelFailedFinding(ctx.language, CODE, model.identity.name, error)] };
+          return { assessed: false, findings: [detectionFailedFinding(ctx.language, CODE, model.identity.name, error, { width: source.width, height: source.height })] };
         }
         return report(file.name, source, result, ctx.language);
       } finally {

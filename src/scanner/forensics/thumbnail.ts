@@ -1,13 +1,20 @@
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
-import type { Analyzer, Language } from "../types";
+import { areaDownscale } from "../images/area-downscale";
+import { JpegStripDecoder } from "../images/jpeg-strip-decoder";
+import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { encodePng } from "../images/png-encode";
+import { headerSize } from "../ml/open-image";
+import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
 /** Longest edge of a thumbnail in pixels. */
 const THUMBNAIL_EDGE = 320;
 
 /**
- * Decodes every JPEG/PNG and attaches a PNG thumbnail. A file that passes the structural check
- * but still cannot be decoded is reported as `-`. Both wasm images are freed on every path.
+ * Decodes every JPEG/PNG and attaches a PNG thumbnail. Baseline JPEGs are streamed through the strip
+ * decoder (any size, a few MB); everything else is decoded by photon up to MAX_PIXEL_DECODE. A file
+ * that passes the structural check but still cannot be decoded is reported as `-`. Both wasm images
+ * are freed on every path.
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
@@ -16,28 +23,56 @@ export const thumbnailAnalyzer: Analyzer = {
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
   async analyze(file, ctx) {
-    let image: PhotonImage;
-    try {
-      image = PhotonImage.new_from_byteslice(file.bytes);
-    } catch {
-      return { assessed: false, findings: [undecodable(ctx.language)] };
-    }
-    try {
-      const width = image.get_width();
-      const height = image.get_height();
-      const scale = Math.min(1, THUMBNAIL_EDGE / Math.max(width, height));
-      const png = scaledPng(image, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
-      return {
-        assessed: true,
-        findings: [],
-        metadata: { decodedWidth: width, decodedHeight: height },
-        attachments: [{ category: "thumbnails", name: `${file.name.replace(/[\\/#]/g, "_")}.thumb.png`, contentType: "image/png", bytes: png }],
-      };
-    } finally {
-      image.free();
-    }
+    const streamed = file.kind === "jpeg" ? JpegStripDecoder.open(file.bytes) : null;
+    if (streamed && typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
+    const size = headerSize(file);
+    // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
+    if (size && size.width * size.height > MAX_PIXEL_DECODE) return { assessed: true, findings: [tooLarge(ctx.language, size)] };
+    return fromPhoton(file, ctx.language);
   },
 };
+
+function thumbnailSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, THUMBNAIL_EDGE / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+function withThumbnail(file: ScanFile, width: number, height: number, png: Uint8Array): AnalyzerResult {
+  return {
+    assessed: true,
+    findings: [],
+    metadata: { decodedWidth: width, decodedHeight: height },
+    attachments: [{ category: "thumbnails", name: `${file.name.replace(/[\\/#]/g, "_")}.thumb.png`, contentType: "image/png", bytes: png }],
+  };
+}
+
+function fromStrips(file: ScanFile, decoder: JpegStripDecoder, language: Language): AnalyzerResult {
+  const size = thumbnailSize(decoder.width, decoder.height);
+  let rgba: Uint8Array;
+  try {
+    rgba = areaDownscale(decoder, size.width, size.height);
+  } catch {
+    return { assessed: false, findings: [undecodable(language)] };
+  }
+  return withThumbnail(file, decoder.width, decoder.height, encodePng(rgba, size.width, size.height));
+}
+
+function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {
+  let image: PhotonImage;
+  try {
+    image = PhotonImage.new_from_byteslice(file.bytes);
+  } catch {
+    return { assessed: false, findings: [undecodable(language)] };
+  }
+  try {
+    const width = image.get_width();
+    const height = image.get_height();
+    const size = thumbnailSize(width, height);
+    return withThumbnail(file, width, height, scaledPng(image, size.width, size.height));
+  } finally {
+    image.free();
+  }
+}
 
 function scaledPng(image: PhotonImage, width: number, height: number): Uint8Array {
   if (width === image.get_width() && height === image.get_height()) return image.get_bytes();
@@ -55,4 +90,14 @@ function undecodable(language: Language) {
     en: { title: "Image cannot be decoded", explanation: "The image data cannot be decoded (damaged or an unsupported variant). The image was not checked." },
     pl: { title: "Nie można zdekodować obrazu", explanation: "Nie można zdekodować danych obrazu (uszkodzone lub nieobsługiwany wariant). Obraz nie został sprawdzony." },
   });
+}
+
+function tooLarge(language: Language, size: { width: number; height: number }) {
+  const megapixels = Math.round((size.width * size.height) / 1e5) / 10;
+  const limit = MAX_PIXEL_DECODE / 1e6;
+  return finding(language, "thumbnail-too-large", "-", {
+    de: { title: "Keine Vorschau: Bild zu groß zum Dekodieren", explanation: `Das Bild (${size.width} × ${size.height}, ${megapixels} MP) ist kein Baseline-JPEG und größer als die ${limit} MP, die im Speicherbudget vollständig dekodiert werden können. Es gibt keine Vorschau; die übrigen Prüfungen laufen und melden selbst, ob sie das Bild prüfen konnten.` },
+    en: { title: "No thumbnail: image too large to decode", explanation: `The image (${size.width} × ${size.height}, ${megapixels} MP) is not a baseline JPEG and is larger than the ${limit} MP that can be fully decoded within the memory budget. There is no thumbnail; the other checks still run and report whether they could examine the image.` },
+    pl: { title: "Brak miniatury: obraz zbyt duży do zdekodowania", explanation: `Obraz (${size.width} × ${size.height}, ${megapixels} MP) nie jest JPEG-iem typu baseline i jest większy niż ${limit} MP, które można w pełni zdekodować w budżecie pamięci. Nie ma miniatury; pozostałe kontrole nadal działają i same informują, czy mogły zbadać obraz.` },
+  }, { reason: "too-large", width: size.width, height: size.height, maxPixels: MAX_PIXEL_DECODE });
 }

@@ -12,12 +12,11 @@ import { forwardDct, inverseDct } from "./dct";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
+import { MAX_PIXEL_DECODE } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 
 /** Quality of the re-compression used for error level analysis. */
 export const ELA_QUALITY = 90;
-/** Largest non-baseline image decoded to pixels (RGBA in wasm + a JS copy must fit in 128 MB). */
-export const MAX_PIXEL_DECODE = 6_000_000;
 /** Zig-zag positions 1..HISTOGRAM_FREQUENCIES of the luminance AC coefficients get histograms. */
 export const HISTOGRAM_FREQUENCIES = 9;
 /** Histograms cover quantized values −HISTOGRAM_RANGE..HISTOGRAM_RANGE. */

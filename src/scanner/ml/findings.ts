@@ -1,5 +1,6 @@
 /** Plain-words findings of the learned detectors (de/en/pl), shared by both analyzers. */
 import { finding, type FindingText } from "../finding";
+import { JpegDataError } from "../images/jpeg-strip-decoder";
 import type { Finding, Language, SuspicionLevel } from "../types";
 import type { OpenedImage } from "./open-image";
 
@@ -28,6 +29,15 @@ const notOpened: Record<Exclude<OpenedImage, { ok: true }>["reason"], FindingTex
 
 export function notOpenedFinding(language: Language, code: string, opened: Exclude<OpenedImage, { ok: true }>): Finding {
   return finding(language, `${code}-not-assessed`, "-", notOpened[opened.reason], { reason: opened.reason, width: opened.width, height: opened.height });
+}
+
+/**
+ * A baseline JPEG is decoded while the model reads it, so damaged data surfaces as a JpegDataError
+ * during detection: that is the `undecodable` outcome, not a model failure.
+ */
+export function detectionFailedFinding(language: Language, code: string, model: string, error: unknown, size: { width: number; height: number }): Finding {
+  if (error instanceof JpegDataError) return notOpenedFinding(language, code, { ok: false, reason: "undecodable", ...size });
+  return modelFailedFinding(language, code, model, error);
 }
 
 export function modelFailedFinding(language: Language, code: string, model: string, error: unknown): Finding {

@@ -1,20 +1,24 @@
 /**
  * The gate in front of the models: only JPEG/PNG whose header dimensions are sane and within the
- * pixel budget are decoded, and only a successful decode is handed on. Corrupt or unsupported bytes
- * never reach a model; the caller gets a reason to turn into a `-` finding.
+ * pixel budget are opened, and only a successful decode is handed on. Corrupt or unsupported bytes
+ * never reach a model; the caller gets a reason to turn into a `-` finding. Baseline JPEGs are
+ * decoded while the model reads them, so damage past the header shows up as a JpegDataError from
+ * `rows()`, which the analyzers report the same way (`undecodable`).
  */
+import { isStreamableJpeg } from "../images/jpeg-strip-decoder";
 import { parseJpegStructure } from "../images/jpeg-markers";
+import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import { pngSize } from "../images/png-chunks";
 import type { ScanFile } from "../types";
 import { decodeToSource, type PixelSource } from "./raster";
 
 /**
- * Largest image decoded for the models (24 MP photos must be analysable). Honest limit: photon decodes
- * the full bitmap (24 MP = 96 MB RGBA plus its RGB buffer), which does NOT fit a 128 MB isolate; the
- * measured peak is in docs/benchmarks.md (section ml-models). A decoder that scales while decoding would
- * remove this; everything after the decode reads row strips and stays within a few tens of MB.
+ * Largest baseline JPEG the models read (streamed: memory grows with the width only, a few MB; the
+ * limit bounds CPU time, ≈ 1 s of decoding per 24 MP and pass). Every other image is decoded in full
+ * by photon and must stay under MAX_PIXEL_DECODE (images/pixel-budget.ts). Measured memory:
+ * docs/benchmarks.md, section ml-models.
  */
-export const MAX_MODEL_PIXELS = 25_000_000;
+export const MAX_MODEL_PIXELS = 50_000_000;
 
 export type OpenedImage =
   | { ok: true; source: PixelSource & { close(): void } }
@@ -41,7 +45,9 @@ export function openImage(file: ScanFile): OpenedImage {
   if (!isModelInput(file)) return { ok: false, reason: "unsupported" };
   const size = headerSize(file);
   if (!size || size.width <= 0 || size.height <= 0) return { ok: false, reason: "no-dimensions" };
-  if (size.width * size.height > MAX_MODEL_PIXELS) return { ok: false, reason: "too-large", ...size };
+  const pixels = size.width * size.height;
+  if (pixels > MAX_MODEL_PIXELS) return { ok: false, reason: "too-large", ...size };
+  if (pixels > MAX_PIXEL_DECODE && !(file.kind === "jpeg" && isStreamableJpeg(file.bytes))) return { ok: false, reason: "too-large", ...size };
   try {
     const source = decodeToSource(file.bytes);
     if (source.width !== size.width || source.height !== size.height) {

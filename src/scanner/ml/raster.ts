@@ -1,9 +1,13 @@
 /**
- * Pixel access for the models without holding a second full-size copy in JS: a decoded photon image
- * is read in row strips (crop → raw pixels → free), so a 24 MP photo costs its wasm decode plus a few
- * MB, not another 96 MB RGBA array. Plain RGBA buffers (live capture) go through the same interface.
+ * Pixel access for the models without a full-size bitmap where it can be avoided: baseline JPEGs
+ * are decoded while they are read (jpeg-source.ts, a few MB for 24 MP); other images are decoded
+ * with photon (callers keep them under MAX_PIXEL_DECODE) and read in row strips (crop → raw pixels
+ * → free), so there is no second full-size copy in JS. Plain RGBA buffers (live capture) go
+ * through the same interface.
  */
 import { PhotonImage, crop } from "@cf-wasm/photon";
+import { isJpeg } from "../images/jpeg-markers";
+import { jpegSource } from "./jpeg-source";
 
 /** RGBA pixels, row-major, 4 bytes per pixel. */
 export interface RgbaImage {
@@ -16,7 +20,7 @@ export interface RgbaImage {
 export interface PixelSource {
   width: number;
   height: number;
-  /** RGBA of rows y … y+count-1 (full width). */
+  /** RGBA of rows y … y+count-1 (full width); valid until the next call. Throws if the data is corrupt. */
   rows(y: number, count: number): Uint8Array;
 }
 
@@ -29,8 +33,13 @@ export function rgbaSource(image: RgbaImage): PixelSource {
   };
 }
 
-/** Decoded JPEG/PNG/WebP bytes as a strip reader; `close()` frees the wasm image. Throws if undecodable. */
+/**
+ * JPEG/PNG/WebP bytes as a strip reader; `close()` frees what it holds. Baseline JPEGs stream (corrupt
+ * data throws from `rows`); anything else is decoded in full by photon here (throws if undecodable).
+ */
 export function decodeToSource(bytes: Uint8Array): PixelSource & { close(): void } {
+  const streamed = isJpeg(bytes) ? jpegSource(bytes) : null;
+  if (streamed && typeof streamed !== "string") return streamed;
   const image = PhotonImage.new_from_byteslice(bytes);
   const width = image.get_width();
   const height = image.get_height();

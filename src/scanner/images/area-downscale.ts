@@ -1,0 +1,48 @@
+/**
+ * Area-average downscale of a streamed image to an exact output size: every source pixel counts
+ * once, in the output pixel its position maps to (floor(x · outWidth / width)). Reads every band to
+ * the end, so damage anywhere in the file is noticed. Memory: one output row of sums plus the result.
+ */
+import type { JpegStripDecoder } from "./jpeg-strip-decoder";
+
+/** RGBA of `outWidth` × `outHeight` (each at most the source's). Throws JpegDataError on corrupt data. */
+export function areaDownscale(decoder: JpegStripDecoder, outWidth: number, outHeight: number): Uint8Array {
+  const { width, height } = decoder;
+  const out = new Uint8Array(outWidth * outHeight * 4);
+  const column = new Uint32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.floor((x * outWidth) / width) * 3;
+  const sums = new Float64Array(outWidth * 3);
+  const counts = new Uint32Array(outWidth);
+  let outRow = 0;
+  const flush = () => {
+    for (let ox = 0; ox < outWidth; ox++) {
+      const o = (outRow * outWidth + ox) * 4;
+      const n = counts[ox] || 1;
+      out[o] = Math.round(sums[ox * 3] / n);
+      out[o + 1] = Math.round(sums[ox * 3 + 1] / n);
+      out[o + 2] = Math.round(sums[ox * 3 + 2] / n);
+      out[o + 3] = 255;
+    }
+    sums.fill(0);
+    counts.fill(0);
+  };
+  for (let band = decoder.next(); band; band = decoder.next()) {
+    for (let r = 0; r < band.rows; r++) {
+      const target = Math.floor(((band.y + r) * outHeight) / height);
+      if (target !== outRow) {
+        flush();
+        outRow = target;
+      }
+      const row = band.rgba.subarray(r * width * 4, (r + 1) * width * 4);
+      for (let x = 0, p = 0; x < width; x++, p += 4) {
+        const o = column[x];
+        sums[o] += row[p];
+        sums[o + 1] += row[p + 1];
+        sums[o + 2] += row[p + 2];
+        counts[o / 3]++;
+      }
+    }
+  }
+  flush();
+  return out;
+}
