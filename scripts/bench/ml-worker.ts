@@ -3,6 +3,7 @@
 // inside a workerd request while it computes) and the workerd process's memory watched.
 import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
 import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { manipulationModel, recaptureModel } from "../../src/scanner/ml/models";
 import { openImage } from "../../src/scanner/ml/open-image";
 import { runModel, sessionFor } from "../../src/scanner/ml/ort";
@@ -36,12 +37,16 @@ export default {
       return Response.json({ ok: true });
     }
     if (pathname === "/decode" && request.method === "POST") {
-      // Decode only (photon, full size) and free: the floor every pixel detector pays.
+      // Decode only, every row in 64-row strips as the detectors read them, then free: the floor every
+      // pixel detector pays (baseline JPEGs stream through the strip decoder, others go through photon).
       const opened = openImage(asFile(new Uint8Array(await request.arrayBuffer())));
-      if (opened.ok) opened.source.close();
-      return Response.json({ ok: opened.ok });
+      if (!opened.ok) return Response.json({ ok: false });
+      const { source } = opened;
+      for (let y = 0; y < source.height; y += 64) source.rows(y, Math.min(64, source.height - y));
+      source.close();
+      return Response.json({ ok: true });
     }
-    const analyzer = pathname === "/analyze/recapture" ? recaptureAnalyzer : pathname === "/analyze/manipulation" ? manipulationAnalyzer : null;
+    const analyzer = { "/analyze/recapture": recaptureAnalyzer, "/analyze/manipulation": manipulationAnalyzer, "/analyze/thumbnail": thumbnailAnalyzer }[pathname] ?? null;
     if (analyzer && request.method === "POST") {
       const file = asFile(new Uint8Array(await request.arrayBuffer()));
       const result = await analyzer.analyze(file, ctx);
