@@ -3,7 +3,7 @@
 // 1. /usr/bin/python3 models/training/export_heldout.py regenerates the held-out sets (fixed seeds,
 //    only source photos never used in training) as raw arrays;
 // 2. the committed .onnx files run on them through onnxruntime-web (Node build, same wasm kernels);
-// 3. the Worker's own preprocessing (src/scanner/ml/*-input.ts, photon decode) scores every real
+// 3. the Worker's own decode and preprocessing (src/scanner/ml/raster.ts, *-input.ts) scores every real
 //    photo of ../shared/data as a whole image, for the false-alarm rates the thresholds rest on.
 // Writes the `ml-models` section of docs/forensics.md. Needs Debian python3-opencv + python3-torch.
 import { spawnSync } from "node:child_process";
@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as ort from "onnxruntime-web";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { JpegDataError } from "../../src/scanner/images/jpeg-strip-decoder";
 import { decodeToSource } from "../../src/scanner/ml/raster";
 import { aggregatePatchScores, PATCH, recapturePatches } from "../../src/scanner/ml/recapture-input";
 import { modelScale, tiles } from "../../src/scanner/ml/manipulation-input";
@@ -124,7 +125,7 @@ async function realPhotos(paths: string[], recapture: ort.InferenceSession, mani
     try {
       source = decodeToSource(new Uint8Array(readFileSync(path)));
     } catch {
-      undecodable.push(path); // photon cannot decode it: in the Worker the thumbnail gate stops it first
+      undecodable.push(path); // the header is unusable: in the Worker the thumbnail gate stops it first
       continue;
     }
     try {
@@ -143,6 +144,9 @@ async function realPhotos(paths: string[], recapture: ort.InferenceSession, mani
         manipulationScore = Math.max(manipulationScore, (out.score.data as Float32Array)[0]);
       }
       rows.push({ path, recapture: recaptureScore, manipulation: manipulationScore });
+    } catch (error) {
+      if (!(error instanceof JpegDataError)) throw error;
+      undecodable.push(path); // damaged behind the header (found while streaming): the thumbnail gate stops it first
     } finally {
       source.close();
     }
@@ -209,8 +213,8 @@ regenerated with the training code's seeds from **source photos never used in tr
 
 ### Whole real photos through the Worker's preprocessing (false alarms)
 
-Every JPEG the split uses, scored as a whole image exactly as the analyzers do (photon decode, patch grid /
-box-downscale + tiles). None shows a screen; none is known to be locally manipulated (some were
+Every JPEG the split uses, scored as a whole image exactly as the analyzers do (the Worker's decoder: streamed strips for
+baseline JPEGs, identical to photon's pixels; patch grid / box-downscale + tiles). None shows a screen; none is known to be locally manipulated (some were
 globally edited in GIMP/Photoshop, see shared/data/MANIFEST.md), so every Yellow/Red here is a false alarm.
 
 | photos | n | recapture ≥ Yellow | recapture ≥ Red | manipulation ≥ Yellow |
@@ -218,7 +222,7 @@ globally edited in GIMP/Photoshop, see shared/data/MANIFEST.md), so every Yellow
 | held-out | ${h.n} | ${pct(h.recYellow)} | ${pct(h.recRed)} | ${pct(h.manYellow)} |
 | training | ${t.n} | ${pct(t.recYellow)} | ${pct(t.recRed)} | ${pct(t.manYellow)} |
 
-${undecodable.length ? `Not decodable by photon (skipped here; in the Worker the thumbnail gate reports them as \`-\`): ${undecodable.map((p) => p.split("/").pop()).join(", ")}.` : ""}
+${undecodable.length ? `Not decodable (skipped here; in the Worker the thumbnail gate reports them as \`-\`): ${undecodable.map((p) => p.split("/").pop()).join(", ")}.` : ""}
 
 Highest whole-photo scores (held-out): ${held
     .slice()
