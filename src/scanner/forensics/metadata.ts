@@ -113,15 +113,34 @@ function exifDateText(value: string | null): string | null {
   return value ? value.replace(/^(\d{4})-(\d{2})-(\d{2})T/, "$1:$2:$3 ") : null;
 }
 
+/**
+ * Make, Model and DateTimeOriginal as exifr read them, else from a vendor block (Canon CIFF, APP12, Reconyx),
+ * plus which vendor block supplied which field. Findings keep to EXIF/XMP: these blocks are summary facts.
+ */
+function cameraFields(meta: ImageMetadata): { make: string | null; model: string | null; dateTimeOriginal: string | null; vendorSources?: Record<string, string> } {
+  const exifr = { make: tag(meta, "Make", ["ifd0"]), model: tag(meta, "Model", ["ifd0"]), dateTimeOriginal: exifDateText(tag(meta, "DateTimeOriginal", ["exif"])) };
+  const fields = { ...exifr };
+  const vendorSources: Record<string, string> = {};
+  for (const key of ["make", "model", "dateTimeOriginal"] as const) {
+    const vendor = meta.vendor[key];
+    if (exifr[key] === null && vendor) {
+      fields[key] = vendor.value;
+      vendorSources[key] = vendor.source;
+    }
+  }
+  return Object.keys(vendorSources).length ? { ...fields, vendorSources } : fields;
+}
+
 /** The language-neutral summary stored in the file's metadata. */
 export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
   const icc = meta.blocks.icc;
+  const camera = cameraFields(meta);
   return {
-    make: tag(meta, "Make", ["ifd0"]),
-    model: tag(meta, "Model", ["ifd0"]),
+    make: camera.make,
+    model: camera.model,
     software: tag(meta, "Software", ["ifd0"]),
     creatorTool: tag(meta, "CreatorTool", ["xmp"]),
-    dateTimeOriginal: exifDateText(tag(meta, "DateTimeOriginal", ["exif"])),
+    dateTimeOriginal: camera.dateTimeOriginal,
     modifyDate: tag(meta, "ModifyDate", ["ifd0"]),
     width: meta.width,
     height: meta.height,
@@ -130,6 +149,7 @@ export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
     hasThumbnail: meta.thumbnail !== null,
     pngText: Object.keys(meta.pngText).length ? Object.fromEntries(Object.entries(meta.pngText).map(([k, v]) => [k, v.slice(0, 200)])) : undefined,
     blocks: Object.keys(meta.blocks),
+    vendorSources: camera.vendorSources,
   };
 }
 

@@ -12,3 +12,16 @@ export function parseExifDate(value: unknown): Date | null {
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/**
+ * Unix seconds as EXIF text in UTC, the way exiftool's ConvertUnixTime prints them when not asked for
+ * local time (its default for the APP12 and CIFF stamps); 0 prints as "0000:00:00 00:00:00" there too.
+ * Null for values JavaScript dates or a 4-digit year cannot hold.
+ */
+export function exifTextFromUnixSeconds(seconds: number): string | null {
+  if (!Number.isSafeInteger(seconds) || seconds < 0) return null;
+  if (seconds === 0) return "0000:00:00 00:00:00";
+  const date = new Date(seconds * 1000);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) return null;
+  return date.toISOString().slice(0, 19).replace(/-/g, ":").replace("T", " ");
+}

@@ -1,11 +1,13 @@
 /**
  * Reads an image's metadata with exifr (EXIF/TIFF, GPS, XMP, IPTC, ICC, JFIF, IHDR) plus PNG text
- * chunks and the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0, HEIF ispe).
+ * chunks, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0, HEIF ispe) and the
+ * camera fields of vendor blocks exifr does not read (vendor/).
  */
 import exifr from "exifr";
 import { isHeif, heifSize } from "./isobmff";
 import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
 import { isPng, pngSize, pngText } from "./png-chunks";
+import { readVendorCameraFields, type VendorCameraFields } from "./vendor/vendor-camera-fields";
 
 /** exifr's output with mergeOutput:false: one record per block. */
 export type MetadataBlocks = Record<string, Record<string, unknown> | undefined>;
@@ -21,6 +23,8 @@ export interface ImageMetadata {
   /** Photoshop Image Resource Blocks (APP13 "Photoshop 3.0") present. */
   photoshopIrb: boolean;
   thumbnail: Uint8Array | null;
+  /** Make/Model/capture time from Canon CIFF, APP12 Picture Info or a Reconyx maker note: fallbacks for exifr's. */
+  vendor: VendorCameraFields;
 }
 
 const EXIFR_OPTIONS = {
@@ -87,14 +91,17 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     parseError = e instanceof Error ? e.message : String(e);
   }
   const size = pixelSize(bytes, blocks);
+  const jpeg = isJpeg(bytes) ? parseJpegStructure(bytes) : null;
+  const ifd0Make = blocks.ifd0?.Make;
   return {
     blocks,
     parseError,
     width: size?.width ?? null,
     height: size?.height ?? null,
     pngText: isPng(bytes) ? pngText(bytes) : {},
-    photoshopIrb: isJpeg(bytes) && appSegments(parseJpegStructure(bytes), 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
-    thumbnail: isJpeg(bytes) ? await exifThumbnail(bytes) : null,
+    photoshopIrb: jpeg !== null && appSegments(jpeg, 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
+    thumbnail: jpeg ? await exifThumbnail(bytes) : null,
+    vendor: readVendorCameraFields(jpeg, blocks.makerNote, typeof ifd0Make === "string" ? ifd0Make.split("\0")[0].trim() : null),
   };
 }
 
