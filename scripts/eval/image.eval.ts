@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { sameAsExiftool } from "../lib/exiftool-values";
 import { editorIn } from "../../src/scanner/images/editors";
 import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
@@ -106,7 +107,7 @@ async function indexAgreement(): Promise<{ files: number; mismatches: string[] }
       for (const [col, key] of [["Make", "make"], ["Model", "model"], ["Software", "software"], ["DateTimeOriginal", "dateTimeOriginal"], ["width", "width"], ["height", "height"]]) {
         const expected = row[col] === "-" ? null : row[col];
         const actual = m[key] === null || m[key] === undefined ? null : String(m[key]).trim();
-        if (expected !== actual) mismatches.push(`${folder}/${row.path} ${col}: exiftool ${expected} / ours ${actual}`);
+        if (!sameAsExiftool(expected, actual)) mismatches.push(`${folder}/${row.path} ${col}: exiftool ${expected} / ours ${actual}`);
       }
     }
   }
@@ -173,6 +174,10 @@ Rows: share of files with at least one Yellow/Red finding from the detector. Col
 
 INDEX.tsv check (Make, Model, Software, DateTimeOriginal, width, height vs exiftool, all ${agreement.files} indexed files
 incl. the 16 MB one): ${agreement.mismatches.length} mismatches${agreement.mismatches.length ? ":\n" + agreement.mismatches.map((m) => `- ${m}`).join("\n") : "."}
+Values that both parse as numbers are compared as numbers: INDEX.tsv went through \`exiftool -j\`, whose JSON
+turned Software "1.00" (jpg/tests/35-empty.jpg) into 1.0. Make/Model/DateTimeOriginal that only vendor blocks hold
+are read as exiftool reads them (src/scanner/images/vendor/): Canon CIFF in APP0 (sony-powershota5.jpg),
+APP12 "Picture Info" (olympus-d320l.jpg) and the Reconyx maker note (Reconyx_HC500_Hyperfire.jpg).
 
 ${table}
 
