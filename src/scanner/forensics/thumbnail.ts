@@ -2,9 +2,8 @@ import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
 import { areaDownscale } from "../images/area-downscale";
 import { JpegStripDecoder } from "../images/jpeg-strip-decoder";
-import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import { encodePng } from "../images/png-encode";
-import { headerSize } from "../ml/open-image";
 import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
 /** Longest edge of a thumbnail in pixels. */
@@ -18,16 +17,18 @@ const THUMBNAIL_EDGE = 320;
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
-  version: "1.0.0",
+  // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
+  version: "1.1.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
   async analyze(file, ctx) {
     const streamed = file.kind === "jpeg" ? JpegStripDecoder.open(file.bytes) : null;
     if (streamed && typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
-    const size = headerSize(file);
+    const size = declaredSize(file.bytes);
+    if (!size) return { assessed: false, findings: [undecodable(ctx.language)] };
     // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
-    if (size && size.width * size.height > MAX_PIXEL_DECODE) return { assessed: true, findings: [tooLarge(ctx.language, size)] };
+    if (size.width * size.height > MAX_PIXEL_DECODE) return { assessed: true, findings: [tooLarge(ctx.language, size)] };
     return fromPhoton(file, ctx.language);
   },
 };

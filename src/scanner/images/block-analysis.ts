@@ -12,7 +12,7 @@ import { forwardDct, inverseDct } from "./dct";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
-import { MAX_PIXEL_DECODE } from "./pixel-budget";
+import { declaredSize, fitsPixelDecode } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 
 /** Quality of the re-compression used for error level analysis. */
@@ -142,14 +142,14 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
 }
 
 function fromPixels(bytes: Uint8Array): BlockMapsResult {
+  const size = declaredSize(bytes);
+  if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
+  if (!fitsPixelDecode(bytes)) return { ok: false, reason: `image too large to decode to pixels (${size.width}×${size.height})`, structure: null };
   let image: PhotonImage | null = null;
   let gray: GrayImage;
   try {
     image = PhotonImage.new_from_byteslice(bytes);
-    const w = image.get_width();
-    const h = image.get_height();
-    if (w * h > MAX_PIXEL_DECODE) return { ok: false, reason: `image too large to decode to pixels (${w}×${h})`, structure: null };
-    gray = lumaFromRgba(image.get_raw_pixels(), w, h);
+    gray = lumaFromRgba(image.get_raw_pixels(), image.get_width(), image.get_height());
   } catch {
     return { ok: false, reason: "image could not be decoded", structure: null };
   } finally {

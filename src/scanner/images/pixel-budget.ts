@@ -1,7 +1,62 @@
 /**
- * Largest image decoded to a full bitmap with photon (PNG, WebP, progressive and other non-baseline
- * JPEGs). A 128 MB isolate must hold photon's RGBA in wasm memory (24 MB at 6 MP, and that memory
- * never shrinks), the decoder's own buffers and a JS copy. Baseline JPEGs are not bound by it: they
- * are read block by block or streamed in strips (jpeg-strip-decoder.ts).
+ * What may be decoded to a full bitmap with photon. A 128 MB isolate must hold photon's RGBA in wasm
+ * memory (24 MB at 6 MP, and that memory never shrinks), the decoder's own buffers and a JS copy.
+ * Baseline JPEGs are not bound by it: they are read block by block or streamed in strips
+ * (jpeg-strip-decoder.ts). The size is taken from the header BEFORE decoding: photon allocates
+ * whatever a header declares, so a tiny file claiming 60 000 × 60 000 pixels must never reach it.
  */
+import { parseJpegStructure } from "./jpeg-markers";
+import { pngSize } from "./png-chunks";
+
+/** Largest image decoded to a full bitmap with photon (PNG, WebP, non-baseline JPEG). */
 export const MAX_PIXEL_DECODE = 6_000_000;
+
+export interface DeclaredSize {
+  width: number;
+  height: number;
+}
+
+/** The picture size a JPEG (SOF), PNG (IHDR) or WebP (VP8/VP8L/VP8X) header declares; null if unreadable. */
+export function declaredSize(bytes: Uint8Array): DeclaredSize | null {
+  try {
+    const size = jpegSize(bytes) ?? pngSizeOf(bytes) ?? webpSize(bytes);
+    return size && size.width > 0 && size.height > 0 ? size : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether photon may decode these bytes: the header's size is known and within MAX_PIXEL_DECODE. */
+export function fitsPixelDecode(bytes: Uint8Array): boolean {
+  const size = declaredSize(bytes);
+  return size !== null && size.width * size.height <= MAX_PIXEL_DECODE;
+}
+
+function jpegSize(bytes: Uint8Array): DeclaredSize | null {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  const frame = parseJpegStructure(bytes).frame;
+  return frame ? { width: frame.width, height: frame.height } : null;
+}
+
+function pngSizeOf(bytes: Uint8Array): DeclaredSize | null {
+  return bytes[0] === 0x89 && bytes[1] === 0x50 ? pngSize(bytes) : null;
+}
+
+/** RIFF/WEBP headers (https://developers.google.com/speed/webp/docs/riff_container). */
+function webpSize(bytes: Uint8Array): DeclaredSize | null {
+  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (bytes.length < 30 || ascii(0) !== "RIFF" || ascii(8) !== "WEBP") return null;
+  const u24 = (at: number) => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16);
+  switch (ascii(12)) {
+    case "VP8X":
+      return { width: u24(24) + 1, height: u24(27) + 1 };
+    case "VP8L": {
+      const bits = (bytes[21] | (bytes[22] << 8) | (bytes[23] << 16) | (bytes[24] << 24)) >>> 0;
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+    }
+    case "VP8 ":
+      return { width: (bytes[26] | (bytes[27] << 8)) & 0x3fff, height: (bytes[28] | (bytes[29] << 8)) & 0x3fff };
+    default:
+      return null;
+  }
+}

@@ -1,18 +1,19 @@
 /** Compares an EXIF preview with the main image (both reduced to a small common size). */
 import { PhotonImage } from "@cf-wasm/photon";
 import { downscale, type GrayImage, lumaFromRgba } from "./gray";
+import { declaredSize } from "./pixel-budget";
 
 const COMPARE_SIDE = 48;
 
 /** Decodes a small image (the EXIF preview) to luma; null when photon cannot read it. */
 export function decodeSmallLuma(bytes: Uint8Array, maxPixels = 1_000_000): GrayImage | null {
+  const size = declaredSize(bytes);
+  // Checked before decoding: a few-KB preview may declare any size, and photon would allocate it.
+  if (!size || size.width * size.height > maxPixels) return null;
   let img: PhotonImage | null = null;
   try {
     img = PhotonImage.new_from_byteslice(bytes);
-    const w = img.get_width();
-    const h = img.get_height();
-    if (w * h > maxPixels) return null;
-    return lumaFromRgba(img.get_raw_pixels(), w, h);
+    return lumaFromRgba(img.get_raw_pixels(), img.get_width(), img.get_height());
   } catch {
     return null;
   } finally {

@@ -6,9 +6,7 @@
  * `rows()`, which the analyzers report the same way (`undecodable`).
  */
 import { isStreamableJpeg } from "../images/jpeg-strip-decoder";
-import { parseJpegStructure } from "../images/jpeg-markers";
-import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
-import { pngSize } from "../images/png-chunks";
+import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import type { ScanFile } from "../types";
 import { decodeToSource, type PixelSource } from "./raster";
 
@@ -24,27 +22,14 @@ export type OpenedImage =
   | { ok: true; source: PixelSource & { close(): void } }
   | { ok: false; reason: "unsupported" | "no-dimensions" | "too-large" | "undecodable"; width?: number; height?: number };
 
-export function headerSize(file: ScanFile): { width: number; height: number } | null {
-  try {
-    if (file.kind === "png") return pngSize(file.bytes);
-    if (file.kind === "jpeg") {
-      const frame = parseJpegStructure(file.bytes).frame;
-      return frame ? { width: frame.width, height: frame.height } : null;
-    }
-  } catch {
-    return null;
-  }
-  return null;
-}
-
 export function isModelInput(file: ScanFile): boolean {
   return file.kind === "jpeg" || file.kind === "png";
 }
 
 export function openImage(file: ScanFile): OpenedImage {
   if (!isModelInput(file)) return { ok: false, reason: "unsupported" };
-  const size = headerSize(file);
-  if (!size || size.width <= 0 || size.height <= 0) return { ok: false, reason: "no-dimensions" };
+  const size = declaredSize(file.bytes);
+  if (!size) return { ok: false, reason: "no-dimensions" };
   const pixels = size.width * size.height;
   if (pixels > MAX_MODEL_PIXELS) return { ok: false, reason: "too-large", ...size };
   if (pixels > MAX_PIXEL_DECODE && !(file.kind === "jpeg" && isStreamableJpeg(file.bytes))) return { ok: false, reason: "too-large", ...size };

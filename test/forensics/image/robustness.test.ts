@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { imageAnalyzers } from "../../../src/scanner/forensics/image-analyzers";
+import { analyzers } from "../../../src/scanner/forensics/registry";
+import { encodePng } from "../../../src/scanner/images/png-encode";
+import { crc32 } from "../../../src/lib/crc32";
 import type { ScanFile } from "../../../src/scanner/types";
 import { context, scanFile, sharedFile } from "./fixtures";
 
@@ -33,6 +36,28 @@ describe("malformed images: every image detector answers with findings, never th
       expect(results.length, name).toBeGreaterThan(0);
       const pixel = results.filter((r) => ["ela", "noise", "copy-move"].includes(r.id));
       for (const r of pixel) expect(r.result, `${r.id} on ${name}`).toMatchObject({ assessed: false, findings: [{ level: "-" }] });
+    }
+  });
+});
+
+/** A valid 4 × 4 PNG whose IHDR (CRC fixed up) then claims `side` × `side` pixels. */
+function pngClaiming(side: number): Uint8Array {
+  const png = encodePng(new Uint8Array(4 * 4 * 4).fill(200), 4, 4);
+  const view = new DataView(png.buffer);
+  view.setUint32(16, side);
+  view.setUint32(20, side);
+  view.setUint32(29, crc32(png.subarray(12, 29)));
+  return png;
+}
+
+describe("a header that declares a huge picture never reaches a full decode", () => {
+  it("a 100-byte PNG claiming 60000 × 60000 pixels: every pixel analyzer says `-` instead of decoding", async () => {
+    const file = scanFile("huge.png", pngClaiming(60_000));
+    const pixelAnalyzers = ["thumbnail", "recapture-model", "manipulation-model", "ela", "noise", "copy-move"];
+    for (const analyzer of analyzers.filter((a) => pixelAnalyzers.includes(a.id))) {
+      expect(analyzer.appliesTo(file), analyzer.id).toBe(true);
+      const result = await analyzer.analyze(file, context());
+      expect(result.findings.some((f) => f.level === "-"), `${analyzer.id}: ${JSON.stringify(result.findings)}`).toBe(true);
     }
   });
 });
