@@ -36,7 +36,8 @@ function editingTools(meta: ImageMetadata): { field: string; value: string }[] {
 }
 
 function dateFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
-  const originalRaw = tag(meta, "DateTimeOriginal", ["exif"]) ?? tag(meta, "CreateDate", ["exif", "xmp"]);
+  // Cameras from before EXIF keep the capture time in a vendor block (Canon CIFF, Olympus APP12, Reconyx).
+  const originalRaw = tag(meta, "DateTimeOriginal", ["exif"]) ?? tag(meta, "CreateDate", ["exif", "xmp"]) ?? meta.vendor.dateTimeOriginal?.value ?? null;
   const capture = parseExifDate(originalRaw);
   const modify = parseExifDate(tag(meta, "ModifyDate", ["ifd0", "xmp"]));
   if (capture && modify) {
@@ -155,16 +156,18 @@ export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
 
 export const metadataAnalyzer: Analyzer = {
   id: "metadata",
-  version: "1.0.0",
+  // 1.1: a vendor block's make/model (Canon CIFF) counts as camera metadata; vendor capture times (CIFF, APP12, Reconyx) are checked.
+  version: "1.1.0",
   appliesTo: (file: ScanFile) => ["jpeg", "png", "webp", "heic", "tiff"].includes(file.kind),
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const meta = await readImageMetadata(file.bytes);
     const summary = metadataSummary(meta);
     const findings: Finding[] = [];
     if (meta.parseError) findings.push(finding(ctx.language, "META_UNREADABLE", "-", T.unreadable(meta.parseError), { error: meta.parseError }));
-    const hasCameraData = meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp;
+    const hasCameraData = meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp || meta.vendor.make || meta.vendor.model;
     if (!hasCameraData && !meta.parseError) {
       findings.push(finding(ctx.language, "META_NONE", "Yellow", T.none, { blocks: Object.keys(meta.blocks) }));
+      dateFindings(meta, ctx, findings); // a vendor block may still hold the capture time
       return { assessed: true, findings, metadata: summary };
     }
     for (const tool of editingTools(meta)) findings.push(finding(ctx.language, "META_EDITING_SOFTWARE", "Yellow", T.editor(tool.value), tool));

@@ -113,6 +113,20 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
     expect(result.findings.map((f) => f.code)).toEqual(["META_NONE"]);
   });
 
+  it("a camera named only in a CIFF heap is camera metadata (no META_NONE), and its capture time is checked", async () => {
+    const bytes = await sharedFile(CIFF_FILE);
+    const plain = await metadataAnalyzer.analyze(scanFile("a.jpg", bytes), context());
+    expect(plain.findings.map((f) => f.code)).toEqual(["META_CONSISTENT"]);
+    expect(plain.findings[0].explanation).toContain("Canon PowerShot A5");
+    const late = await metadataAnalyzer.analyze(scanFile("a.jpg", bytes), context({ issueDate: new Date("2020-01-01T00:00:00Z") }));
+    expect(late.findings.find((f) => f.code === "META_CAPTURE_BEFORE_REFERENCE")).toMatchObject({ level: "Red", evidence: { dateTimeOriginal: "2000:10:27 22:56:26" } });
+  });
+
+  it("a capture time in APP12 alone: still no camera metadata, but the time is checked against the reference date", async () => {
+    const result = await metadataAnalyzer.analyze(scanFile("a.jpg", await sharedFile(PICTURE_INFO_FILE)), context({ issueDate: new Date("2020-01-01T00:00:00Z") }));
+    expect(result.findings.map((f) => f.code)).toEqual(["META_NONE", "META_CAPTURE_BEFORE_REFERENCE"]);
+  });
+
   it("Reconyx HyperFire maker note: the date words of the HC500", async () => {
     const { meta } = await metadataOf(RECONYX_FILE);
     expect(meta).toMatchObject({ dateTimeOriginal: "2020:03:16 10:00:00", vendorSources: { dateTimeOriginal: "Reconyx maker note" } });
