@@ -5,42 +5,26 @@
  */
 import { finding } from "../finding";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
-import { detectionFailedFinding, notOpenedFinding, tooSmallFinding } from "../ml/findings";
 import { CELL, detectManipulationIn, type ManipulationResult } from "../ml/manipulation";
 import { MIN_SIDE } from "../ml/manipulation-input";
 import { manipulationModel, type ModelFile } from "../ml/models";
-import { isModelInput, openImage } from "../ml/open-image";
+import { modelAnalyzer } from "../ml/model-analyzer";
 import { MANIPULATION_CELL, MANIPULATION_YELLOW } from "../ml/thresholds";
 import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";
 
 const CODE = "manipulation";
 
 export function createManipulationAnalyzer(model: ModelFile = manipulationModel): Analyzer {
-  return {
+  return modelAnalyzer({
     id: "manipulation-model",
     version: "1.0.0",
-    model: model.identity,
-    appliesTo: isModelInput,
-    async analyze(file, ctx) {
-      const opened = openImage(file);
-      if (!opened.ok) return { assessed: false, findings: [notOpenedFinding(ctx.language, CODE, opened)] };
-      const { source } = opened;
-      try {
-        if (source.width < MIN_SIDE || source.height < MIN_SIDE) {
-          return { assessed: false, findings: [tooSmallFinding(ctx.language, CODE, source.width, source.height, MIN_SIDE)] };
-        }
-        let result: ManipulationResult;
-        try {
-          result = await detectManipulationIn(source, model);
-        } catch (error) {
-          return { assessed: false, findings: [detectionFailedFinding(ctx.language, CODE, model.identity.name, error, { width: source.width, height: source.height })] };
-        }
-        return report(file.name, result, ctx.language);
-      } finally {
-        source.close();
-      }
-    },
-  };
+    code: CODE,
+    model,
+    minSide: MIN_SIDE,
+    detect: detectManipulationIn,
+    // The heatmap background is the model's own downscaled input (result.base), not the source.
+    report: (name, _source, result, language) => report(name, result, language),
+  });
 }
 
 export const manipulationAnalyzer = createManipulationAnalyzer();

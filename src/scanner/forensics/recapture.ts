@@ -6,9 +6,9 @@
 import { finding } from "../finding";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { grayBase, squaresToGrid } from "../ml/heatmap-grid";
-import { detectionFailedFinding, levelFor, notOpenedFinding, tooSmallFinding } from "../ml/findings";
+import { levelFor } from "../ml/findings";
+import { modelAnalyzer } from "../ml/model-analyzer";
 import { recaptureModel, type ModelFile } from "../ml/models";
-import { isModelInput, openImage } from "../ml/open-image";
 import type { PixelSource } from "../ml/raster";
 import { detectRecaptureIn, MIN_RECAPTURE_SIDE, type RecaptureResult } from "../ml/recapture";
 import { PATCH } from "../ml/recapture-input";
@@ -19,31 +19,7 @@ const CODE = "recapture";
 
 /** The analyzer for a model file (the committed one in the registry; tests pass a broken one). */
 export function createRecaptureAnalyzer(model: ModelFile = recaptureModel): Analyzer {
-  return {
-    id: "recapture-model",
-    version: "1.0.0",
-    model: model.identity,
-    appliesTo: isModelInput,
-    async analyze(file, ctx) {
-      const opened = openImage(file);
-      if (!opened.ok) return { assessed: false, findings: [notOpenedFinding(ctx.language, CODE, opened)] };
-      const { source } = opened;
-      try {
-        if (source.width < MIN_RECAPTURE_SIDE || source.height < MIN_RECAPTURE_SIDE) {
-          return { assessed: false, findings: [tooSmallFinding(ctx.language, CODE, source.width, source.height, MIN_RECAPTURE_SIDE)] };
-        }
-        let result: RecaptureResult;
-        try {
-          result = await detectRecaptureIn(source, model);
-        } catch (error) {
-          return { assessed: false, findings: [detectionFailedFinding(ctx.language, CODE, model.identity.name, error, { width: source.width, height: source.height })] };
-        }
-        return report(file.name, source, result, ctx.language);
-      } finally {
-        source.close();
-      }
-    },
-  };
+  return modelAnalyzer({ id: "recapture-model", version: "1.0.0", code: CODE, model, minSide: MIN_RECAPTURE_SIDE, detect: detectRecaptureIn, report });
 }
 
 export const recaptureAnalyzer = createRecaptureAnalyzer();
