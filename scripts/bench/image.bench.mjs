@@ -6,8 +6,9 @@
 // 24 MP baseline JPEG, and the same ELA and noise maps done by OpenCV (Debian python3-opencv,
 // one thread) on the same files in the same run, as a ratio. Writes `image-detectors` in docs/benchmarks.md.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { rssMb, workerdPids } from "../lib/workerd-memory.mjs";
 
 const PORT = 8798;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -26,37 +27,6 @@ function make24mp() {
   const py = `import cv2; im=cv2.imread("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"); cv2.imwrite("${BIG}", cv2.resize(im,(6000,4000),interpolation=cv2.INTER_AREA), [cv2.IMWRITE_JPEG_QUALITY, 92])`;
   const r = spawnSync("/usr/bin/python3", ["-c", py], { stdio: "inherit" });
   if (r.status !== 0) throw new Error("could not make the 24 MP file (needs python3-opencv)");
-}
-
-function descendants(root) {
-  const children = new Map();
-  for (const e of readdirSync("/proc")) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${e}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(e)]);
-    } catch {}
-  }
-  const out = [];
-  const queue = [root];
-  while (queue.length) for (const c of children.get(queue.shift()) ?? []) (out.push(c), queue.push(c));
-  return out.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
-    } catch {
-      return false;
-    }
-  });
-}
-
-function rssMb(pids) {
-  let max = 0;
-  for (const pid of pids) {
-    try {
-      max = Math.max(max, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024);
-    } catch {}
-  }
-  return max;
 }
 
 async function timed(path, body) {
@@ -88,7 +58,7 @@ async function main() {
         if ((await fetch(`${BASE}/ping`)).status === 404) break;
       } catch {}
     }
-    const pids = descendants(wrangler.pid);
+    const pids = workerdPids(wrangler.pid);
     const startupIdle = rssMb(pids);
     const rows = [];
     let memory = null;

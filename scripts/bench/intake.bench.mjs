@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { workerdRssMb } from "../lib/workerd-memory.mjs";
 
 const PORT = 8917; // away from the other benches' ports
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -36,32 +37,6 @@ function photoZip(target) {
     }
   }
   return { zip: zipSync(entries), files: Object.keys(entries).length };
-}
-
-function descendants(root) {
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
-  }
-  const out = [];
-  const queue = [root];
-  while (queue.length) for (const c of children.get(queue.shift()) ?? []) (out.push(c), queue.push(c));
-  return out;
-}
-
-function workerdRssMb(root) {
-  let max = 0;
-  for (const pid of descendants(root)) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) continue;
-      max = Math.max(max, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024);
-    } catch {}
-  }
-  return max;
 }
 
 /** Runs `fn` while polling the workerd RSS; returns its result, the time and the peak. */

@@ -5,11 +5,12 @@
 // analyse a 24 MP JPEG. Writes the `ml-models` section of docs/benchmarks.md.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { rssMb, workerdPids } from "../lib/workerd-memory.mjs";
 
 const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -35,43 +36,6 @@ function make24mp() {
   writeFileSync(PHOTO_24MP, big.get_bytes_jpeg(92));
   big.free();
   image.free();
-}
-
-/** Descendant pids of `root` (reads /proc; touches nothing). */
-function descendants(root) {
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {}
-  }
-  const out = [];
-  const queue = [root];
-  while (queue.length) for (const c of children.get(queue.shift()) ?? []) (out.push(c), queue.push(c));
-  return out;
-}
-
-/** The workerd process(es) wrangler started; the one running the Worker is the largest. */
-function workerdPids(root) {
-  return descendants(root).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd");
-    } catch {
-      return false;
-    }
-  });
-}
-
-function rssMb(pids) {
-  let max = 0;
-  for (const pid of pids) {
-    try {
-      max = Math.max(max, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024);
-    } catch {}
-  }
-  return max;
 }
 
 async function timed(path, body) {
