@@ -5,8 +5,9 @@
 // the pipeline runs them, the workerd peak RSS (VmRSS polled every 10 ms, minus idle) for a
 // 24 MP baseline JPEG, and the same ELA and noise maps done by OpenCV (Debian python3-opencv,
 // one thread) on the same files in the same run, as a ratio. Writes `image-detectors` in docs/benchmarks.md.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { startBenchWorker } from "../lib/bench-worker.mjs";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { rssMb, workerdPids } from "../lib/workerd-memory.mjs";
 
@@ -46,19 +47,9 @@ const megapixels = (path) => {
 async function main() {
   make24mp();
   const opencv = JSON.parse(spawnSync("/usr/bin/python3", ["scripts/bench/opencv_ela_noise.py", ...FILES.map((f) => f[1])], { encoding: "utf8", maxBuffer: 1 << 24 }).stdout);
-  const wrangler = spawn("npx", ["wrangler", "dev", "-c", "scripts/bench/image.wrangler.toml", "--port", String(PORT), "--ip", "127.0.0.1"], { env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let log = "";
-  wrangler.stdout.on("data", (d) => (log += d));
-  wrangler.stderr.on("data", (d) => (log += d));
+  const worker = await startBenchWorker("scripts/bench/image.wrangler.toml", PORT);
   try {
-    for (let i = 0; ; i++) {
-      if (i > 240) throw new Error(`wrangler dev did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 500));
-      try {
-        if ((await fetch(`${BASE}/ping`)).status === 404) break;
-      } catch {}
-    }
-    const pids = workerdPids(wrangler.pid);
+    const pids = workerdPids(worker.pid);
     const startupIdle = rssMb(pids);
     const rows = [];
     let memory = null;
@@ -112,9 +103,7 @@ wasm heap (which never shrinks) does not grow per file.
 `;
     writeDocSection("docs/benchmarks.md", "image-detectors", md, "# Benchmarks");
   } finally {
-    try {
-      process.kill(-wrangler.pid);
-    } catch {}
+    worker.stop();
   }
 }
 

@@ -7,14 +7,7 @@ import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { manipulationModel, recaptureModel } from "../../src/scanner/ml/models";
 import { openImage } from "../../src/scanner/ml/open-image";
 import { runModel, sessionFor } from "../../src/scanner/ml/ort";
-import type { ScanContext, ScanFile } from "../../src/scanner/types";
-
-const ctx: ScanContext = { language: "en", issueDate: null, now: new Date(), caseNumber: "BENCH" };
-
-function asFile(bytes: Uint8Array): ScanFile {
-  const png = bytes[0] === 0x89 && bytes[1] === 0x50;
-  return { name: png ? "bench.png" : "bench.jpg", bytes, kind: png ? "png" : "jpeg", mimeType: png ? "image/png" : "image/jpeg", sha256: "0".repeat(64), size: bytes.length };
-}
+import { benchContext, benchFile } from "./bench-file";
 
 export default {
   async fetch(request: Request): Promise<Response> {
@@ -39,7 +32,7 @@ export default {
     if (pathname === "/decode" && request.method === "POST") {
       // Decode only, every row in 64-row strips as the detectors read them, then free: the floor every
       // pixel detector pays (baseline JPEGs stream through the strip decoder, others go through photon).
-      const opened = openImage(asFile(new Uint8Array(await request.arrayBuffer())));
+      const opened = openImage(benchFile(new Uint8Array(await request.arrayBuffer())));
       if (!opened.ok) return Response.json({ ok: false });
       const { source } = opened;
       for (let y = 0; y < source.height; y += 64) source.rows(y, Math.min(64, source.height - y));
@@ -48,8 +41,8 @@ export default {
     }
     const analyzer = { "/analyze/recapture": recaptureAnalyzer, "/analyze/manipulation": manipulationAnalyzer, "/analyze/thumbnail": thumbnailAnalyzer }[pathname] ?? null;
     if (analyzer && request.method === "POST") {
-      const file = asFile(new Uint8Array(await request.arrayBuffer()));
-      const result = await analyzer.analyze(file, ctx);
+      const file = benchFile(new Uint8Array(await request.arrayBuffer()));
+      const result = await analyzer.analyze(file, benchContext);
       if (new URL(request.url).searchParams.has("heatmap")) {
         // The heatmap PNG itself, to look at.
         const png = result.attachments?.[0]?.bytes;

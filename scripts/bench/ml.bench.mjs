@@ -3,12 +3,12 @@
 // scripts/bench/ml-worker.ts): cold session create, per-call and per-image inference time, and the
 // workerd process's peak RSS (VmRSS polled every 10 ms, minus its idle RSS) while the detectors
 // analyse a 24 MP JPEG. Writes the `ml-models` section of docs/benchmarks.md.
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startBenchWorker } from "../lib/bench-worker.mjs";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { rssMb, workerdPids } from "../lib/workerd-memory.mjs";
 
@@ -50,23 +50,9 @@ const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2
 
 async function main() {
   make24mp();
-  const wrangler = spawn("npx", ["wrangler", "dev", "-c", "scripts/bench/ml.wrangler.toml", "--port", String(PORT), "--ip", "127.0.0.1"], {
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  wrangler.stdout.on("data", (d) => (log += d));
-  wrangler.stderr.on("data", (d) => (log += d));
+  const worker = await startBenchWorker("scripts/bench/ml.wrangler.toml", PORT);
   try {
-    for (let i = 0; ; i++) {
-      if (i > 240) throw new Error(`wrangler dev did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 500));
-      try {
-        if ((await fetch(`${BASE}/ping`)).status === 404) break;
-      } catch {}
-    }
-    const pid = workerdPids(wrangler.pid);
+    const pid = workerdPids(worker.pid);
     console.log("workerd pids", pid);
     const idle = rssMb(pid);
     const session = await timed("/sessions");
@@ -122,9 +108,7 @@ PNGs and progressive JPEGs still go through photon and are therefore only decode
     writeDocSection("docs/benchmarks.md", "ml-models", md, "# Benchmarks");
     console.log(md);
   } finally {
-    try {
-      process.kill(-wrangler.pid, "SIGTERM");
-    } catch {}
+    worker.stop();
   }
 }
 
