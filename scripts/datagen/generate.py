@@ -17,12 +17,17 @@ Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--
   --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
              plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
              without restart markers (RST every 3 MCUs), for the entropy decoder tests, and
-             grayscale.jpg (250x203, one component) for the pixel decoder tests.
+             grayscale.jpg (250x203, one component) for the pixel decoder tests, and two progressive
+             files made losslessly from them with jpegtran (libjpeg-turbo-progs) for the DC preview:
+             progressive/grayscale.jpg (jpegtran's default scans) and
+             progressive/separate-dc-restart.jpg (one DC scan per component, Al = 1 for Y and Cb then
+             a refinement scan, RST every 7 MCUs; PROGRESSIVE_SCANS below).
 Deterministic: seed 20261122; same inputs -> same bytes (OpenCV's libjpeg is deterministic).
 """
 import json
 import os
 import random
+import subprocess
 import sys
 
 import cv2
@@ -106,6 +111,30 @@ def make_variant(kind, img, other, rng):
     return out, {"x": x, "y": y, "w": rw, "h": rh}
 
 
+# jpegtran -scans script: DC first scans per component (Y, Cb at Al = 1, Cr at Al = 0), full AC, DC refinements.
+PROGRESSIVE_SCANS = """0: 0 0 0 1;
+1: 0 0 0 1;
+2: 0 0 0 0;
+0: 1 63 0 0;
+1: 1 63 0 0;
+2: 1 63 0 0;
+0: 0 0 1 0;
+1: 0 0 1 0;
+"""
+
+
+def write_progressive(out_dir):
+    os.makedirs(os.path.join(out_dir, "progressive"), exist_ok=True)
+    with open(os.path.join(out_dir, "progressive", "grayscale.jpg"), "wb") as f:
+        subprocess.run(["jpegtran", "-progressive", "-copy", "none", os.path.join(out_dir, "grayscale.jpg")], stdout=f, check=True)
+    scans = os.path.join(out_dir, "progressive", "scans.txt")
+    with open(scans, "w") as f:
+        f.write(PROGRESSIVE_SCANS)
+    with open(os.path.join(out_dir, "progressive", "separate-dc-restart.jpg"), "wb") as f:
+        subprocess.run(["jpegtran", "-scans", scans, "-restart", "7B", "-copy", "none", os.path.join(out_dir, "restart-none.jpg")], stdout=f, check=True)
+    os.remove(scans)
+
+
 def main():
     args = sys.argv[1:]
     small = None
@@ -140,6 +169,7 @@ def main():
         # Odd-sized single-component file (partial blocks) for the pixel decoder's grayscale path.
         gray = cv2.cvtColor(images[sources[-1]][0:203, 0:250], cv2.COLOR_BGR2GRAY)
         cv2.imwrite(os.path.join(out_dir, "grayscale.jpg"), gray, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        write_progressive(out_dir)
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
     print(f"{len(manifest)} files in {out_dir}")

@@ -1,8 +1,9 @@
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
-import { areaDownscale } from "../images/area-downscale";
-import { JpegStripDecoder } from "../images/jpeg-strip-decoder";
-import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { areaDownscale, singleBand } from "../images/area-downscale";
+import { type DcPreview, decodeDcPreview } from "../images/jpeg-dc-preview";
+import { JpegDataError, JpegStripDecoder } from "../images/jpeg-strip-decoder";
+import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import { encodePng } from "../images/png-encode";
 import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
@@ -11,14 +12,16 @@ const THUMBNAIL_EDGE = 320;
 
 /**
  * Decodes every JPEG/PNG and attaches a PNG thumbnail. Baseline JPEGs are streamed through the strip
- * decoder (any size, a few MB); everything else is decoded by photon up to MAX_PIXEL_DECODE. A file
+ * decoder (any size, a few MB); everything else is decoded by photon up to MAX_PIXEL_DECODE, and a
+ * progressive JPEG above that is shrunk from its 1/8-scale DC preview (jpeg-dc-preview.ts). A file
  * that passes the structural check but still cannot be decoded is reported as `-`. Both wasm images
  * are freed on every path.
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
+  // 1.2: progressive JPEGs over MAX_PIXEL_DECODE get a thumbnail from the DC preview (1.1: none).
   // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
-  version: "1.1.0",
+  version: "1.2.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
@@ -27,8 +30,11 @@ export const thumbnailAnalyzer: Analyzer = {
     if (streamed && typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
     const size = declaredSize(file.bytes);
     if (!size) return { assessed: false, findings: [undecodable(ctx.language)] };
-    // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
-    if (size.width * size.height > MAX_PIXEL_DECODE) return { assessed: true, findings: [tooLarge(ctx.language, size)] };
+    if (size.width * size.height > MAX_PIXEL_DECODE) {
+      const previewed = file.kind === "jpeg" ? fromDcPreview(file, size, ctx.language) : null;
+      // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
+      return previewed ?? { assessed: true, findings: [tooLarge(ctx.language, size)] };
+    }
     return fromPhoton(file, ctx.language);
   },
 };
@@ -38,11 +44,14 @@ function thumbnailSize(width: number, height: number): { width: number; height: 
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-function withThumbnail(file: ScanFile, width: number, height: number, png: Uint8Array): AnalyzerResult {
+/** Where the thumbnail's pixels came from when it was not a full decode. */
+type ThumbnailSource = "dc-preview";
+
+function withThumbnail(file: ScanFile, width: number, height: number, png: Uint8Array, source?: ThumbnailSource): AnalyzerResult {
   return {
     assessed: true,
     findings: [],
-    metadata: { decodedWidth: width, decodedHeight: height },
+    metadata: { decodedWidth: width, decodedHeight: height, ...(source && { thumbnailSource: source }) },
     attachments: [{ category: "thumbnails", name: `${file.name.replace(/[\\/#]/g, "_")}.thumb.png`, contentType: "image/png", bytes: png }],
   };
 }
@@ -56,6 +65,23 @@ function fromStrips(file: ScanFile, decoder: JpegStripDecoder, language: Languag
     return { assessed: false, findings: [undecodable(language)] };
   }
   return withThumbnail(file, decoder.width, decoder.height, encodePng(rgba, size.width, size.height));
+}
+
+/** The thumbnail of a large progressive JPEG from its DC preview; null when the file has no such preview. */
+function fromDcPreview(file: ScanFile, size: DeclaredSize, language: Language): AnalyzerResult | null {
+  let preview: DcPreview | string;
+  try {
+    preview = decodeDcPreview(file.bytes);
+  } catch (error) {
+    if (error instanceof JpegDataError) return { assessed: false, findings: [undecodable(language)] };
+    throw error;
+  }
+  if (typeof preview === "string") return null;
+  // Sized from the picture's own aspect ratio; never larger than the preview (ceil(w/8) × ceil(h/8)).
+  const target = thumbnailSize(size.width, size.height);
+  const width = Math.min(target.width, preview.width);
+  const height = Math.min(target.height, preview.height);
+  return withThumbnail(file, size.width, size.height, encodePng(areaDownscale(singleBand(preview), width, height), width, height), "dc-preview");
 }
 
 function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {

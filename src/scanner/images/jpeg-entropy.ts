@@ -1,7 +1,8 @@
 /**
- * The one baseline JPEG entropy decoder: Huffman tables, the bit reader and a scan decoder that
+ * The one JPEG entropy decoder: Huffman tables, the bit reader and a scan decoder that
  * hands out the quantized DCT coefficients of every block of the first scan of a sequential
- * (SOF0/SOF1) JPEG, one MCU row per call. Callers pull rows as they need them (the luminance
+ * (SOF0/SOF1) JPEG, one MCU row per call. The DC scans of progressive files (jpeg-dc-scans.ts)
+ * use the same tables and bit reader. Callers pull rows as they need them (the luminance
  * visitor of jpeg-coefficients.ts, the pixel strips of jpeg-strip-decoder.ts), so memory stays
  * O(one block) here. Work is bounded: every MCU consumes bits or ends the decode with an error.
  */
@@ -22,7 +23,7 @@ export interface ScanComponent {
 const LOOKAHEAD = 9;
 
 /** Canonical Huffman table with a 9-bit lookup for short codes (JPEG spec F.2.2.3). */
-class HuffmanTable {
+export class HuffmanTable {
   readonly lookup = new Uint16Array(1 << LOOKAHEAD); // (length << 8) | symbol, 0 = not short
   readonly maxCode = new Int32Array(18).fill(-1);
   readonly valPtr = new Int32Array(17);
@@ -48,7 +49,7 @@ class HuffmanTable {
 }
 
 /** MSB-first bit reader over entropy-coded data with 0xFF00 unstuffing; yields zeros at a marker. */
-class BitReader {
+export class BitReader {
   private buffer = 0;
   private bits = 0;
   /** Zero bits inserted at the end of the buffer after a marker (not real data). */
@@ -120,7 +121,8 @@ class BitReader {
   }
 }
 
-function decodeSymbol(r: BitReader, t: HuffmanTable): number {
+/** The next Huffman symbol, or -1 for a code the table does not have. */
+export function decodeSymbol(r: BitReader, t: HuffmanTable): number {
   const entry = t.lookup[r.peek(LOOKAHEAD)];
   if (entry) {
     r.skip(entry >> 8);
@@ -134,7 +136,8 @@ function decodeSymbol(r: BitReader, t: HuffmanTable): number {
   return -1;
 }
 
-function extend(v: number, s: number): number {
+/** The signed value of `s` magnitude bits (F.2.2.1). */
+export function extend(v: number, s: number): number {
   return v < 1 << (s - 1) ? v - (1 << s) + 1 : v;
 }
 
@@ -169,7 +172,8 @@ function decodeBlock(r: BitReader, c: CodedComponent, out: Int16Array): boolean 
   return true;
 }
 
-function tablesFor(structure: JpegStructure, tableClass: 0 | 1): Map<number, HuffmanTable> {
+/** Huffman tables of one class (0 = DC, 1 = AC) by id, first definition wins. */
+export function tablesFor(structure: JpegStructure, tableClass: 0 | 1): Map<number, HuffmanTable> {
   const map = new Map<number, HuffmanTable>();
   for (const spec of structure.huffmanTables) if (spec.tableClass === tableClass && !map.has(spec.id)) map.set(spec.id, new HuffmanTable(spec));
   return map;

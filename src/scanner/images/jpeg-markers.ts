@@ -38,6 +38,8 @@ export interface HuffmanSpec {
   id: number;
   counts: Uint8Array;
   symbols: Uint8Array;
+  /** Offset of its DHT segment: progressive files redefine tables between scans. */
+  offset: number;
 }
 
 /** Everything the structure walk learned about a JPEG. */
@@ -131,7 +133,7 @@ function parseQuantTables(d: Uint8Array, into: Map<number, Uint16Array>): void {
   }
 }
 
-function parseHuffmanTables(d: Uint8Array, into: HuffmanSpec[]): void {
+function parseHuffmanTables(d: Uint8Array, into: HuffmanSpec[], offset: number): void {
   let p = 0;
   while (p + 17 <= d.length) {
     const tableClass = (d[p] >> 4) as 0 | 1;
@@ -139,7 +141,7 @@ function parseHuffmanTables(d: Uint8Array, into: HuffmanSpec[]): void {
     const counts = d.slice(p + 1, p + 17);
     const total = counts.reduce((a, b) => a + b, 0);
     const symbols = d.slice(p + 17, p + 17 + total);
-    into.push({ tableClass, id, counts, symbols });
+    into.push({ tableClass, id, counts, symbols, offset });
     p += 17 + total;
   }
 }
@@ -207,7 +209,7 @@ function walkJpeg(bytes: Uint8Array): JpegStructure {
     s.segments.push({ marker, offset: pos, data });
     if (SOF_MARKERS.has(marker) && !s.frame) s.frame = parseFrame(marker, data);
     else if (marker === 0xdb) parseQuantTables(data, s.quantTables);
-    else if (marker === 0xc4) parseHuffmanTables(data, s.huffmanTables);
+    else if (marker === 0xc4) parseHuffmanTables(data, s.huffmanTables, pos);
     else if (marker === 0xdd && data.length >= 2) s.restartInterval = (data[0] << 8) | data[1];
     pos += 2 + length;
     if (marker === 0xda) {

@@ -1,15 +1,16 @@
 /**
  * Streaming pixel decoder for baseline (SOF0/SOF1, 8-bit, Huffman) JPEGs: one MCU row at a time,
  * Huffman (jpeg-entropy.ts) → dequantise + IDCT (jpeg-idct.ts) → chroma upsampling
- * (jpeg-upsample.ts) → YCbCr→RGB (JFIF), emitted as full-width RGBA rows. It holds two MCU rows of
- * component samples (the next one is needed for the vertical chroma filter) and one band of RGBA,
- * O(width × MCU height): a 24 MP photo needs well under 1 MB instead of photon's ~176 MB.
+ * (jpeg-upsample.ts) → YCbCr→RGB (JFIF, jpeg-color.ts), emitted as full-width RGBA rows. It holds
+ * two MCU rows of component samples (the next one is needed for the vertical chroma filter) and one
+ * band of RGBA, O(width × MCU height): a 24 MP photo needs well under 1 MB instead of photon's ~176 MB.
  * Grayscale and 3-component YCbCr (or Adobe RGB) with any integer sampling; everything else
  * (progressive, CMYK, 12-bit, arithmetic, several scans) is refused so callers can fall back.
  */
+import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { ScanDecoder } from "./jpeg-entropy";
-import { appSegments, isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
+import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
 
 /** The entropy-coded data is corrupt or truncated; thrown while decoding rows. */
@@ -45,28 +46,6 @@ interface ComponentPlane {
   line: Uint8Array;
 }
 
-const FIXED = 20;
-/** Rounded like jpeg-decoder's f32 constants (stbi_f2f with 20 fractional bits). */
-const fix = (x: number): number => Math.trunc(Math.fround(Math.fround(x) * (1 << FIXED)) + 0.5);
-const CR_R = fix(1.402);
-const CB_G = fix(0.34414);
-const CR_G = fix(0.71414);
-const CB_B = fix(1.772);
-const HALF = 1 << (FIXED - 1);
-
-function clampFixed(v: number): number {
-  const x = v >> FIXED;
-  return x < 0 ? 0 : x > 255 ? 255 : x;
-}
-
-/** Colour model of a 3-component file: JFIF YCbCr unless an Adobe APP14 or R/G/B component ids say RGB. */
-function isRgb(structure: JpegStructure): boolean {
-  const adobe = appSegments(structure, 0xee, "Adobe")[0];
-  if (adobe && adobe.length >= 12) return adobe[11] === 0;
-  const ids = structure.frame?.components.map((c) => c.id) ?? [];
-  return ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42;
-}
-
 /** True when the strip decoder reads this file (else callers fall back to photon, within its pixel cap). */
 export function isStreamableJpeg(bytes: Uint8Array): boolean {
   return isJpeg(bytes) && typeof JpegStripDecoder.open(bytes) !== "string";
@@ -78,6 +57,8 @@ export class JpegStripDecoder {
   /** Output rows per band (the MCU height). */
   readonly bandHeight: number;
   private readonly planes: ComponentPlane[];
+  /** Each plane's upsampled output line, in component order. */
+  private readonly outputLines: Uint8Array[];
   private readonly rgb: boolean;
   private readonly rgba: Uint8Array;
   /** Next band to emit. */
@@ -88,6 +69,7 @@ export class JpegStripDecoder {
     this.width = frame.width;
     this.height = frame.height;
     this.planes = planes;
+    this.outputLines = planes.map((p) => p.line);
     this.bandHeight = planes[0].lines * planes[0].vFactor;
     this.rgb = planes.length === 3 && isRgb(structure);
     this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
@@ -173,32 +155,6 @@ export class JpegStripDecoder {
       const { near, far } = sourceLines(p.kind, y, p.vFactor, p.height);
       upsampleRow(p.kind, this.componentLine(p, near), this.componentLine(p, far), p.width, p.hFactor, width, p.line);
     }
-    if (this.planes.length === 1) {
-      const g = this.planes[0].line;
-      for (let x = 0, o = 0; x < width; x++, o += 4) {
-        out[o] = out[o + 1] = out[o + 2] = g[x];
-        out[o + 3] = 255;
-      }
-      return;
-    }
-    const [a, b, c] = this.planes.map((p) => p.line);
-    if (this.rgb) {
-      for (let x = 0, o = 0; x < width; x++, o += 4) {
-        out[o] = a[x];
-        out[o + 1] = b[x];
-        out[o + 2] = c[x];
-        out[o + 3] = 255;
-      }
-      return;
-    }
-    for (let x = 0, o = 0; x < width; x++, o += 4) {
-      const luma = a[x] * (1 << FIXED) + HALF;
-      const cb = b[x] - 128;
-      const cr = c[x] - 128;
-      out[o] = clampFixed(luma + CR_R * cr);
-      out[o + 1] = clampFixed(luma - CB_G * cb - CR_G * cr);
-      out[o + 2] = clampFixed(luma + CB_B * cb);
-      out[o + 3] = 255;
-    }
+    componentsToRgba(this.outputLines, this.rgb, width, out);
   }
 }

@@ -11,6 +11,12 @@ import { pngSize } from "./png-chunks";
 /** Largest image decoded to a full bitmap with photon (PNG, WebP, non-baseline JPEG). */
 export const MAX_PIXEL_DECODE = 6_000_000;
 
+/**
+ * Largest progressive JPEG given a 1/8-scale preview from its DC coefficients (jpeg-dc-preview.ts):
+ * ≈ 12 bytes per 8×8 block, ≈ 23 MB at this size. Bounds what a hostile header can make us allocate.
+ */
+export const MAX_DC_PREVIEW_SOURCE_PIXELS = 120_000_000;
+
 export interface DeclaredSize {
   width: number;
   height: number;
