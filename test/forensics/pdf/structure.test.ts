@@ -48,6 +48,9 @@ describe("structure: a white box on a scan", () => {
     const doc = await PDFDocument.create();
     doc.setProducer("Scanner App 3.1"); // pdf-lib as producer/creator would be reported as an editing tool
     doc.setCreator("Scanner App");
+    // Fixed dates: ctx.now is fixed, and pdf-lib would stamp today's date (a "future" date after ctx.now).
+    doc.setCreationDate(new Date("2026-11-02T09:00:00Z"));
+    doc.setModificationDate(new Date("2026-11-02T09:00:00Z"));
     const page = doc.addPage([595, 842]);
     page.drawImage(await doc.embedJpg(dataUrlBytes(photoUrl)), { x: 0, y: 0, width: 595, height: 842 });
     const scan = await doc.save();
