@@ -27,6 +27,7 @@ function freePort() {
 const PHOTO_SMALL = "../shared/data/photos/opencv-doc/leuvenA.jpg";
 const PHOTO_12MP = "../shared/data/exif-samples/jpg/hdr/iphone_hdr_YES.jpg";
 const PHOTO_24MP = join(tmpdir(), "ml-bench-24mp.jpg");
+const PROGRESSIVE_18MP = "../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg";
 
 function make24mp() {
   if (existsSync(PHOTO_24MP)) return;
@@ -77,6 +78,14 @@ async function main() {
       peak = Math.max(peak, rssMb(pid));
       perImage.push({ label, mb: (bytes.length / 1048576).toFixed(1), decode, rec, man, thumb, before, afterDecode, peak });
     }
+    // A progressive JPEG over photon's cap: the thumbnail comes from its DC coefficients alone.
+    const progressive = readFileSync(PROGRESSIVE_18MP);
+    const beforeProgressive = rssMb(pid);
+    let progressivePeak = beforeProgressive;
+    const pollProgressive = setInterval(() => (progressivePeak = Math.max(progressivePeak, rssMb(pid))), 10);
+    const progressiveThumb = await timed("/analyze/thumbnail", progressive);
+    clearInterval(pollProgressive);
+    progressivePeak = Math.max(progressivePeak, rssMb(pid));
     const md = `
 ## Learned detectors (onnxruntime-web in workerd)
 
@@ -103,7 +112,10 @@ read through a forward-only row cursor (≤ 128 + 16 rows kept, 3.5 MB at 6000 p
 the ≤ 1024 px working copy and heatmap, ORT activations for ≤ 8 patches or one 256 px tile per call, and garbage V8 has not
 collected yet (\`wrangler dev\` enforces no memory limit, so RSS is an upper bound). Before the strip decoder (photon decoding the
 full bitmap, run of 2026-11-22) the same photo peaked at 537 MB, 318 MB above the warmed-up process, 176 MB of it photon's decode.
-PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`).
+PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
+The thumbnail of a larger progressive JPEG comes from its DC coefficients alone (src/scanner/images/jpeg-dc-preview.ts):
+Elephants_5640x3172.jpg (17.9 MP progressive, ${(progressive.length / 1048576).toFixed(1)} MB) took ${progressiveThumb.ms.toFixed(0)} ms
+(${progressiveThumb.json.metadata?.thumbnailSource ?? "no preview"}), RSS ${beforeProgressive.toFixed(0)} → peak ${progressivePeak.toFixed(0)} MB.
 `;
     writeDocSection("docs/benchmarks.md", "ml-models", md, "# Benchmarks");
     console.log(md);
