@@ -31,7 +31,7 @@ export default {
     }
     if (pathname === "/decode" && request.method === "POST") {
       // Decode only, every row in 64-row strips as the detectors read them, then free: the floor every
-      // pixel detector pays (baseline JPEGs stream through the strip decoder, others go through photon).
+      // pixel detector pays (baseline JPEGs and PNGs stream through a strip decoder, others go through photon).
       const opened = openImage(benchFile(new Uint8Array(await request.arrayBuffer())));
       if (!opened.ok) return Response.json({ ok: false });
       const { source } = opened;

@@ -27,14 +27,16 @@ function freePort() {
 const PHOTO_SMALL = "../shared/data/photos/opencv-doc/leuvenA.jpg";
 const PHOTO_12MP = "../shared/data/exif-samples/jpg/hdr/iphone_hdr_YES.jpg";
 const PHOTO_24MP = join(tmpdir(), "ml-bench-24mp.jpg");
+const PHOTO_24MP_PNG = join(tmpdir(), "ml-bench-24mp.png");
 const PROGRESSIVE_18MP = "../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg";
 
 function make24mp() {
-  if (existsSync(PHOTO_24MP)) return;
-  // Elephants (5640 × 3172, real camera photo) resized to 6000 × 4000 = 24 MP, JPEG quality 92 (photon, in Node).
+  if (existsSync(PHOTO_24MP) && existsSync(PHOTO_24MP_PNG)) return;
+  // Elephants (5640 × 3172, real camera photo) resized to 6000 × 4000 = 24 MP, JPEG quality 92 and RGBA PNG (photon, in Node).
   const image = PhotonImage.new_from_byteslice(readFileSync("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"));
   const big = resize(image, 6000, 4000, SamplingFilter.Triangle);
   writeFileSync(PHOTO_24MP, big.get_bytes_jpeg(92));
+  writeFileSync(PHOTO_24MP_PNG, big.get_bytes());
   big.free();
   image.free();
 }
@@ -64,7 +66,7 @@ async function main() {
     const afterSessions = rssMb(pid);
 
     const perImage = [];
-    for (const [label, path] of [["leuvenA.jpg (opencv-doc)", PHOTO_SMALL], ["iphone_hdr_YES.jpg (exif-samples)", PHOTO_12MP], ["24 MP JPEG (Elephants resized to 6000 × 4000)", PHOTO_24MP]]) {
+    for (const [label, path] of [["leuvenA.jpg (opencv-doc)", PHOTO_SMALL], ["iphone_hdr_YES.jpg (exif-samples)", PHOTO_12MP], ["24 MP JPEG (Elephants resized to 6000 × 4000)", PHOTO_24MP], ["24 MP PNG (the same picture, RGBA)", PHOTO_24MP_PNG]]) {
       const bytes = readFileSync(path);
       const before = rssMb(pid);
       let peak = before;
@@ -112,7 +114,9 @@ read through a forward-only row cursor (≤ 128 + 16 rows kept, 3.5 MB at 6000 p
 the ≤ 1024 px working copy and heatmap, ORT activations for ≤ 8 patches or one 256 px tile per call, and garbage V8 has not
 collected yet (\`wrangler dev\` enforces no memory limit, so RSS is an upper bound). Before the strip decoder (photon decoding the
 full bitmap, run of 2026-11-22) the same photo peaked at 537 MB, 318 MB above the warmed-up process, 176 MB of it photon's decode.
-PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
+Non-interlaced PNGs are streamed too (src/scanner/images/png-strip-decoder.ts: inflated 1 KB of input at a time, two
+scanlines and one 16-row band of RGBA); the 24 MP PNG row includes the file itself held in memory (it is posted whole).
+Interlaced PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
 The thumbnail of a larger progressive JPEG comes from its DC coefficients alone (src/scanner/images/jpeg-dc-preview.ts):
 Elephants_5640x3172.jpg (17.9 MP progressive, ${(progressive.length / 1048576).toFixed(1)} MB) took ${progressiveThumb.ms.toFixed(0)} ms
 (${progressiveThumb.json.metadata?.thumbnailSource ?? "no preview"}), RSS ${beforeProgressive.toFixed(0)} → peak ${progressivePeak.toFixed(0)} MB.

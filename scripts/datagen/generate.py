@@ -21,7 +21,9 @@ Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--
              files made losslessly from them with jpegtran (libjpeg-turbo-progs) for the DC preview:
              progressive/grayscale.jpg (jpegtran's default scans) and
              progressive/separate-dc-restart.jpg (one DC scan per component, Al = 1 for Y and Cb then
-             a refinement scan, RST every 7 MCUs; PROGRESSIVE_SCANS below).
+             a refinement scan, RST every 7 MCUs; PROGRESSIVE_SCANS below), and png/*.png: every PNG
+             colour type and bit depth from one 131x97 crop (Pillow, OpenCV, ImageMagick), plus an
+             interlaced one, for the PNG strip decoder.
 Deterministic: seed 20261122; same inputs -> same bytes (OpenCV's libjpeg is deterministic).
 """
 import json
@@ -135,6 +137,64 @@ def write_progressive(out_dir):
     os.remove(scans)
 
 
+def write_pngs(out_dir, bgr):
+    """Every PNG colour type and bit depth (Pillow, OpenCV's libpng and ImageMagick) from one crop, for
+    the PNG strip decoder's tests; the odd width leaves partial bytes at 1, 2 and 4 bits per pixel."""
+    from PIL import Image
+
+    png_dir = os.path.join(out_dir, "png")
+    os.makedirs(png_dir, exist_ok=True)
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    h, w = rgb.shape[:2]
+    alpha = np.tile(np.linspace(0, 255, w).astype(np.uint8), (h, 1))
+    colour = Image.fromarray(rgb)
+    gray = colour.convert("L")
+    path = lambda name: os.path.join(png_dir, name)
+    gray.convert("1").save(path("gray-1bit.png"))
+    gray.save(path("gray-8bit.png"))
+    gray.save(path("gray-8bit-trns.png"), transparency=int(np.asarray(gray)[0, 0]))
+    Image.merge("LA", (gray, Image.fromarray(alpha))).save(path("gray-alpha-8bit.png"))
+    colour.save(path("rgb-8bit.png"))
+    colour.save(path("rgb-8bit-trns.png"), transparency=tuple(int(v) for v in rgb[0, 0]))
+    Image.merge("RGBA", (*colour.split(), Image.fromarray(alpha))).save(path("rgba-8bit.png"))
+    for colours, bits in ((4, 2), (16, 4), (200, 8)):
+        palette = colour.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        palette.save(path(f"palette-{bits}bit-trns.png"), bits=bits, transparency=bytes(range(0, 256, 256 // colours))[:colours])
+    wide = rgb.astype(np.uint16) * 257 + np.arange(w, dtype=np.uint16)[None, :, None] % 251
+    Image.fromarray(wide[:, :, 1], mode="I;16").save(path("gray-16bit.png"))
+    cv2.imwrite(path("rgb-16bit.png"), cv2.cvtColor(wide, cv2.COLOR_RGB2BGR))
+    cv2.imwrite(path("rgba-16bit.png"), np.dstack([cv2.cvtColor(wide, cv2.COLOR_RGB2BGR), alpha.astype(np.uint16) * 257]))
+    magick = ["convert", path("rgb-8bit.png"), "+set", "date:create", "+set", "date:modify", "-define", "png:exclude-chunks=date,time"]
+    subprocess.run([*magick, "-colorspace", "Gray", "-depth", "4", "-define", "png:color-type=0", "-define", "png:bit-depth=4", path("gray-4bit.png")], check=True)
+    subprocess.run([*magick, "-interlace", "PNG", path("rgb-8bit-interlaced.png")], check=True)
+    # Pillow and libpng never chose the Average filter here: row y of this one uses filter y mod 5.
+    write_png_every_filter(path("rgba-8bit-every-filter.png"), np.dstack([rgb, alpha]))
+
+
+def write_png_every_filter(path, rgba):
+    """An 8-bit RGBA PNG whose row y is filtered with type y mod 5 (PNG spec section 9.2), by hand."""
+    import struct
+    import zlib
+
+    h, w = rgba.shape[:2]
+    rows = rgba.reshape(h, w * 4).astype(np.int32)
+    out = bytearray()
+    for y in range(h):
+        x = rows[y]
+        up = rows[y - 1] if y else np.zeros_like(x)
+        left = np.concatenate([np.zeros(4, np.int32), x[:-4]])
+        upleft = np.concatenate([np.zeros(4, np.int32), up[:-4]])
+        p = left + up - upleft
+        pa, pb, pc = abs(p - left), abs(p - up), abs(p - upleft)
+        paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, upleft))
+        predictor = [np.zeros_like(x), left, up, (left + up) // 2, paeth][y % 5]
+        out += bytes([y % 5]) + ((x - predictor) % 256).astype(np.uint8).tobytes()
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(out), 9)) + chunk(b"IEND", b""))
+
+
 def main():
     args = sys.argv[1:]
     small = None
@@ -170,6 +230,7 @@ def main():
         gray = cv2.cvtColor(images[sources[-1]][0:203, 0:250], cv2.COLOR_BGR2GRAY)
         cv2.imwrite(os.path.join(out_dir, "grayscale.jpg"), gray, [cv2.IMWRITE_JPEG_QUALITY, 90])
         write_progressive(out_dir)
+        write_pngs(out_dir, images[sources[-1]][0:97, 0:131])
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
     print(f"{len(manifest)} files in {out_dir}")

@@ -2,32 +2,35 @@ import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
 import { areaDownscale, singleBand } from "../images/area-downscale";
 import { type DcPreview, decodeDcPreview } from "../images/jpeg-dc-preview";
-import { JpegDataError, JpegStripDecoder } from "../images/jpeg-strip-decoder";
-import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { JpegDataError } from "../images/jpeg-strip-decoder";
+import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE, MAX_STREAMED_PNG_PIXELS } from "../images/pixel-budget";
 import { encodePng } from "../images/png-encode";
+import type { RgbaBandSource } from "../images/rgba-band";
+import { openStreamed } from "../images/streamed-image";
 import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
 /** Longest edge of a thumbnail in pixels. */
 const THUMBNAIL_EDGE = 320;
 
 /**
- * Decodes every JPEG/PNG and attaches a PNG thumbnail. Baseline JPEGs are streamed through the strip
- * decoder (any size, a few MB); everything else is decoded by photon up to MAX_PIXEL_DECODE, and a
- * progressive JPEG above that is shrunk from its 1/8-scale DC preview (jpeg-dc-preview.ts). A file
- * that passes the structural check but still cannot be decoded is reported as `-`. Both wasm images
- * are freed on every path.
+ * Decodes every JPEG/PNG and attaches a PNG thumbnail (opaque: transparency is dropped). Baseline
+ * JPEGs and non-interlaced PNGs are streamed through a strip decoder (a few MB at any size);
+ * everything else is decoded by photon up to MAX_PIXEL_DECODE, and a progressive JPEG above that is
+ * shrunk from its 1/8-scale DC preview (jpeg-dc-preview.ts). A file that passes the structural check
+ * but still cannot be decoded is reported as `-`. Both wasm images are freed on every path.
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
+  // 1.3: non-interlaced PNGs are streamed and area-averaged at any size (1.2: photon, up to 6 MP).
   // 1.2: progressive JPEGs over MAX_PIXEL_DECODE get a thumbnail from the DC preview (1.1: none).
   // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
-  version: "1.2.0",
+  version: "1.3.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
   async analyze(file, ctx) {
-    const streamed = file.kind === "jpeg" ? JpegStripDecoder.open(file.bytes) : null;
-    if (streamed && typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
+    const streamed = openStreamed(file.bytes);
+    if (typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
     const size = declaredSize(file.bytes);
     if (!size) return { assessed: false, findings: [undecodable(ctx.language)] };
     if (size.width * size.height > MAX_PIXEL_DECODE) {
@@ -56,7 +59,7 @@ function withThumbnail(file: ScanFile, width: number, height: number, png: Uint8
   };
 }
 
-function fromStrips(file: ScanFile, decoder: JpegStripDecoder, language: Language): AnalyzerResult {
+function fromStrips(file: ScanFile, decoder: RgbaBandSource, language: Language): AnalyzerResult {
   const size = thumbnailSize(decoder.width, decoder.height);
   let rgba: Uint8Array;
   try {
@@ -122,9 +125,10 @@ function undecodable(language: Language) {
 function tooLarge(language: Language, size: { width: number; height: number }) {
   const megapixels = Math.round((size.width * size.height) / 1e5) / 10;
   const limit = MAX_PIXEL_DECODE / 1e6;
+  const streamLimit = MAX_STREAMED_PNG_PIXELS / 1e6;
   return finding(language, "thumbnail-too-large", "-", {
-    de: { title: "Keine Vorschau: Bild zu groß zum Dekodieren", explanation: `Das Bild (${size.width} × ${size.height}, ${megapixels} MP) ist kein Baseline-JPEG und größer als die ${limit} MP, die im Speicherbudget vollständig dekodiert werden können. Es gibt keine Vorschau; die übrigen Prüfungen laufen und melden selbst, ob sie das Bild prüfen konnten.` },
-    en: { title: "No thumbnail: image too large to decode", explanation: `The image (${size.width} × ${size.height}, ${megapixels} MP) is not a baseline JPEG and is larger than the ${limit} MP that can be fully decoded within the memory budget. There is no thumbnail; the other checks still run and report whether they could examine the image.` },
-    pl: { title: "Brak miniatury: obraz zbyt duży do zdekodowania", explanation: `Obraz (${size.width} × ${size.height}, ${megapixels} MP) nie jest JPEG-iem typu baseline i jest większy niż ${limit} MP, które można w pełni zdekodować w budżecie pamięci. Nie ma miniatury; pozostałe kontrole nadal działają i same informują, czy mogły zbadać obraz.` },
+    de: { title: "Keine Vorschau: Bild zu groß zum Dekodieren", explanation: `Das Bild (${size.width} × ${size.height}, ${megapixels} MP) lässt sich nicht streifenweise dekodieren (das geht nur bei Baseline-JPEGs und PNGs ohne Interlacing bis ${streamLimit} MP) und ist größer als die ${limit} MP, die im Speicherbudget vollständig dekodiert werden können. Es gibt keine Vorschau; die übrigen Prüfungen laufen und melden selbst, ob sie das Bild prüfen konnten.` },
+    en: { title: "No thumbnail: image too large to decode", explanation: `The image (${size.width} × ${size.height}, ${megapixels} MP) cannot be decoded in strips (only baseline JPEGs and non-interlaced PNGs up to ${streamLimit} MP can) and is larger than the ${limit} MP that can be fully decoded within the memory budget. There is no thumbnail; the other checks still run and report whether they could examine the image.` },
+    pl: { title: "Brak miniatury: obraz zbyt duży do zdekodowania", explanation: `Obraz (${size.width} × ${size.height}, ${megapixels} MP) nie da się zdekodować pasami (tylko JPEG-i typu baseline i PNG bez przeplotu do ${streamLimit} MP) i jest większy niż ${limit} MP, które można w pełni zdekodować w budżecie pamięci. Nie ma miniatury; pozostałe kontrole nadal działają i same informują, czy mogły zbadać obraz.` },
   }, { reason: "too-large", width: size.width, height: size.height, maxPixels: MAX_PIXEL_DECODE });
 }

@@ -3,14 +3,7 @@
  * once, in the output pixel its position maps to (floor(x · outWidth / width)). Reads every band to
  * the end, so damage anywhere in the file is noticed. Memory: one output row of sums plus the result.
  */
-import type { RgbaBand } from "./jpeg-strip-decoder";
-
-/** RGBA rows top to bottom, one band per call: the strip decoder, or a decoded picture as one band. */
-export interface RgbaBandSource {
-  readonly width: number;
-  readonly height: number;
-  next(): RgbaBand | null;
-}
+import type { RgbaBandSource } from "./rgba-band";
 
 /** A whole RGBA picture as a source of a single band. */
 export function singleBand(image: { width: number; height: number; rgba: Uint8Array }): RgbaBandSource {
@@ -26,7 +19,7 @@ export function singleBand(image: { width: number; height: number; rgba: Uint8Ar
   };
 }
 
-/** RGBA of `outWidth` × `outHeight` (each at most the source's). Throws JpegDataError on corrupt data. */
+/** RGBA of `outWidth` × `outHeight` (each at most the source's). Throws ImageDataError on corrupt data. */
 export function areaDownscale(decoder: RgbaBandSource, outWidth: number, outHeight: number): Uint8Array {
   const { width, height } = decoder;
   const out = new Uint8Array(outWidth * outHeight * 4);

@@ -5,15 +5,19 @@
  *
  * For baseline JPEGs the blocks come straight from the entropy-coded coefficients, one block at
  * a time, so a 24 MP photo never exists as a full-size bitmap (≈ 6 MB of per-block maps instead
- * of ≈ 100 MB of RGBA). Other images are decoded with photon when they are small enough.
+ * of ≈ 100 MB of RGBA). Non-interlaced PNGs are streamed in bands of rows; other images are decoded
+ * with photon when they are small enough.
  */
 import { PhotonImage } from "@cf-wasm/photon";
 import { forwardDct, inverseDct } from "./dct";
+import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
+import { ImageDataError, type RgbaBandSource } from "./rgba-band";
+import { openStreamed } from "./streamed-image";
 
 /** Quality of the re-compression used for error level analysis. */
 export const ELA_QUALITY = 90;
@@ -141,39 +145,73 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
   return { ok: true, maps, structure };
 }
 
+/**
+ * Block maps from decoded pixels: a strip decoder's bands when one reads the file (non-interlaced PNG
+ * at any size, streamed-image.ts), else photon's bitmap within MAX_PIXEL_DECODE.
+ */
 function fromPixels(bytes: Uint8Array): BlockMapsResult {
   const size = declaredSize(bytes);
   if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
-  if (!fitsPixelDecode(bytes)) return { ok: false, reason: `image too large to decode to pixels (${size.width}×${size.height})`, structure: null };
+  let source = openStreamed(bytes);
+  if (typeof source === "string") {
+    if (!fitsPixelDecode(bytes)) return { ok: false, reason: `image too large to decode to pixels (${size.width}×${size.height})`, structure: null };
+    const decoded = decodeWithPhoton(bytes);
+    if (!decoded) return { ok: false, reason: "image could not be decoded", structure: null };
+    source = singleBand(decoded);
+  }
+  try {
+    return { ok: true, maps: measurePixels(source), structure: null };
+  } catch (error) {
+    if (error instanceof ImageDataError) return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
+    throw error;
+  }
+}
+
+function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array } | null {
   let image: PhotonImage | null = null;
-  let gray: GrayImage;
   try {
     image = PhotonImage.new_from_byteslice(bytes);
-    gray = lumaFromRgba(image.get_raw_pixels(), image.get_width(), image.get_height());
+    return { width: image.get_width(), height: image.get_height(), rgba: image.get_raw_pixels() };
   } catch {
-    return { ok: false, reason: "image could not be decoded", structure: null };
+    return null;
   } finally {
     image?.free();
   }
-  const maps = createMaps(gray.width, gray.height, "pixels", false);
-  for (let row = 0; row < maps.blocksHigh; row++)
+}
+
+/** Measures every 8×8 luma block, holding one row of blocks (8 lines); edges repeat the last pixel. */
+function measurePixels(source: RgbaBandSource): BlockMaps {
+  const { width, height } = source;
+  const maps = createMaps(width, height, "pixels", false);
+  const luma = new Float32Array(width * 8);
+  let lines = 0;
+  let blockRow = 0;
+  const measureBlockRow = () => {
+    for (let y = lines; y < 8; y++) luma.copyWithin(y * width, (lines - 1) * width, lines * width);
     for (let col = 0; col < maps.blocksWide; col++) {
       for (let y = 0; y < 8; y++)
-        for (let x = 0; x < 8; x++) {
-          const sy = Math.min(gray.height - 1, row * 8 + y);
-          const sx = Math.min(gray.width - 1, col * 8 + x);
-          pixels[y * 8 + x] = Math.round(gray.data[sy * gray.width + sx]);
-        }
-      measureBlock(maps, row, col, pixels);
+        for (let x = 0; x < 8; x++) pixels[y * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, col * 8 + x)]);
+      measureBlock(maps, blockRow, col, pixels);
     }
-  return { ok: true, maps, structure: null };
+    blockRow++;
+    lines = 0;
+  };
+  for (let band = source.next(); band; band = source.next()) {
+    for (let r = 0; r < band.rows; r++) {
+      luma.set(lumaFromRgba(band.rgba.subarray(r * width * 4, (r + 1) * width * 4), width, 1).data, lines * width);
+      if (++lines === 8) measureBlockRow();
+    }
+  }
+  if (lines > 0) measureBlockRow();
+  return maps;
 }
 
 const cache = new WeakMap<Uint8Array, BlockMapsResult>();
 
 /**
  * Block maps of an image, computed once per byte array (the detectors of one file share them).
- * Baseline JPEG → coefficient path; progressive JPEG, PNG, WebP → pixel path up to MAX_PIXEL_DECODE.
+ * Baseline JPEG → coefficient path; PNG → streamed pixel path; progressive JPEG, interlaced PNG,
+ * WebP → photon's pixels up to MAX_PIXEL_DECODE.
  */
 export function blockMaps(bytes: Uint8Array): BlockMapsResult {
   const hit = cache.get(bytes);

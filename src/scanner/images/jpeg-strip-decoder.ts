@@ -11,20 +11,12 @@ import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { ScanDecoder } from "./jpeg-entropy";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
+import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
 
 /** The entropy-coded data is corrupt or truncated; thrown while decoding rows. */
-export class JpegDataError extends Error {
+export class JpegDataError extends ImageDataError {
   override name = "JpegDataError";
-}
-
-/** One band of decoded rows. */
-export interface RgbaBand {
-  /** First image row in the band. */
-  y: number;
-  rows: number;
-  /** rows × width × 4 bytes; reused by the next call to `next()`. */
-  rgba: Uint8Array;
 }
 
 interface ComponentPlane {
@@ -46,12 +38,7 @@ interface ComponentPlane {
   line: Uint8Array;
 }
 
-/** True when the strip decoder reads this file (else callers fall back to photon, within its pixel cap). */
-export function isStreamableJpeg(bytes: Uint8Array): boolean {
-  return isJpeg(bytes) && typeof JpegStripDecoder.open(bytes) !== "string";
-}
-
-export class JpegStripDecoder {
+export class JpegStripDecoder implements RgbaBandSource {
   readonly width: number;
   readonly height: number;
   /** Output rows per band (the MCU height). */

@@ -1,8 +1,8 @@
 /**
  * What may be decoded to a full bitmap with photon. A 128 MB isolate must hold photon's RGBA in wasm
  * memory (24 MB at 6 MP, and that memory never shrinks), the decoder's own buffers and a JS copy.
- * Baseline JPEGs are not bound by it: they are read block by block or streamed in strips
- * (jpeg-strip-decoder.ts). The size is taken from the header BEFORE decoding: photon allocates
+ * Baseline JPEGs and non-interlaced PNGs are not bound by it: they are read block by block or streamed
+ * in strips (jpeg-strip-decoder.ts, png-strip-decoder.ts). The size is taken from the header BEFORE decoding: photon allocates
  * whatever a header declares, so a tiny file claiming 60 000 × 60 000 pixels must never reach it.
  */
 import { parseJpegStructure } from "./jpeg-markers";
@@ -16,6 +16,13 @@ export const MAX_PIXEL_DECODE = 6_000_000;
  * ≈ 12 bytes per 8×8 block, ≈ 23 MB at this size. Bounds what a hostile header can make us allocate.
  */
 export const MAX_DC_PREVIEW_SOURCE_PIXELS = 120_000_000;
+
+/**
+ * Largest non-interlaced PNG streamed through png-strip-decoder.ts. Memory grows with the width only;
+ * the limit bounds CPU time, since deflate packs a flat 50 MP picture into ≈ 200 KB
+ * (inflate + unfilter ≈ 25 ms per MP, docs/benchmarks.md).
+ */
+export const MAX_STREAMED_PNG_PIXELS = 50_000_000;
 
 export interface DeclaredSize {
   width: number;

@@ -13,15 +13,21 @@ export function isPng(bytes: Uint8Array): boolean {
   return bytes.length > 8 && PNG_SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
-/** All chunks in order; stops quietly at a truncated chunk. */
-export function pngChunks(bytes: Uint8Array): PngChunk[] {
+/**
+ * All chunks in order; stops quietly at a truncated chunk, or with `truncatedTail` returns what is
+ * there of it (a cut-off file's last IDAT still holds rows).
+ */
+export function pngChunks(bytes: Uint8Array, options: { truncatedTail?: boolean } = {}): PngChunk[] {
   const chunks: PngChunk[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pos = 8;
   while (pos + 12 <= bytes.length) {
     const length = view.getUint32(pos);
     const type = String.fromCharCode(...bytes.subarray(pos + 4, pos + 8));
-    if (pos + 12 + length > bytes.length) break;
+    if (pos + 12 + length > bytes.length) {
+      if (options.truncatedTail) chunks.push({ type, data: bytes.subarray(pos + 8) });
+      break;
+    }
     chunks.push({ type, data: bytes.subarray(pos + 8, pos + 8 + length) });
     pos += 12 + length;
     if (type === "IEND") break;

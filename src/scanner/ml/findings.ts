@@ -1,6 +1,6 @@
 /** Plain-words findings of the learned detectors (de/en/pl), shared by both analyzers. */
 import { finding, type FindingText } from "../finding";
-import { JpegDataError } from "../images/jpeg-strip-decoder";
+import { ImageDataError } from "../images/rgba-band";
 import type { Finding, Language, SuspicionLevel } from "../types";
 import type { OpenedImage } from "./open-image";
 
@@ -32,11 +32,11 @@ export function notOpenedFinding(language: Language, code: string, opened: Exclu
 }
 
 /**
- * A baseline JPEG is decoded while the model reads it, so damaged data surfaces as a JpegDataError
+ * A streamed image is decoded while the model reads it, so damaged data surfaces as an ImageDataError
  * during detection: that is the `undecodable` outcome, not a model failure.
  */
 export function detectionFailedFinding(language: Language, code: string, model: string, error: unknown, size: { width: number; height: number }): Finding {
-  if (error instanceof JpegDataError) return notOpenedFinding(language, code, { ok: false, reason: "undecodable", ...size });
+  if (error instanceof ImageDataError) return notOpenedFinding(language, code, { ok: false, reason: "undecodable", ...size });
   return modelFailedFinding(language, code, model, error);
 }
 

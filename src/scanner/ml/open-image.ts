@@ -1,19 +1,19 @@
 /**
  * The gate in front of the models: only JPEG/PNG whose header dimensions are sane and within the
  * pixel budget are opened, and only a successful decode is handed on. Corrupt or unsupported bytes
- * never reach a model; the caller gets a reason to turn into a `-` finding. Baseline JPEGs are
- * decoded while the model reads them, so damage past the header shows up as a JpegDataError from
- * `rows()`, which the analyzers report the same way (`undecodable`).
+ * never reach a model; the caller gets a reason to turn into a `-` finding. Baseline JPEGs and
+ * non-interlaced PNGs are decoded while the model reads them, so damage past the header shows up as
+ * an ImageDataError from `rows()`, which the analyzers report the same way (`undecodable`).
  */
-import { isStreamableJpeg } from "../images/jpeg-strip-decoder";
 import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { isStreamable } from "../images/streamed-image";
 import type { ScanFile } from "../types";
 import { decodeToSource, type PixelSource } from "./raster";
 
 /**
- * Largest baseline JPEG the models read (streamed: memory grows with the width only, a few MB; the
- * limit bounds CPU time, ≈ 1 s of decoding per 24 MP and pass). Every other image is decoded in full
- * by photon and must stay under MAX_PIXEL_DECODE (images/pixel-budget.ts). Measured memory:
+ * Largest baseline JPEG or non-interlaced PNG the models read (streamed: memory grows with the width
+ * only, a few MB; the limit bounds CPU time, ≈ 1 s of decoding per 24 MP and pass). Every other image
+ * is decoded in full by photon and must stay under MAX_PIXEL_DECODE (images/pixel-budget.ts). Measured memory:
  * docs/benchmarks.md, section ml-models.
  */
 export const MAX_MODEL_PIXELS = 50_000_000;
@@ -32,7 +32,7 @@ export function openImage(file: ScanFile): OpenedImage {
   if (!size) return { ok: false, reason: "no-dimensions" };
   const pixels = size.width * size.height;
   if (pixels > MAX_MODEL_PIXELS) return { ok: false, reason: "too-large", ...size };
-  if (pixels > MAX_PIXEL_DECODE && !(file.kind === "jpeg" && isStreamableJpeg(file.bytes))) return { ok: false, reason: "too-large", ...size };
+  if (pixels > MAX_PIXEL_DECODE && !isStreamable(file.bytes)) return { ok: false, reason: "too-large", ...size };
   try {
     const source = decodeToSource(file.bytes);
     if (source.width !== size.width || source.height !== size.height) {

@@ -1,13 +1,12 @@
 /**
  * Pixel access for the models without a full-size bitmap where it can be avoided: baseline JPEGs
- * are decoded while they are read (jpeg-source.ts, a few MB for 24 MP); other images are decoded
- * with photon (callers keep them under MAX_PIXEL_DECODE) and read in row strips (crop → raw pixels
- * → free), so there is no second full-size copy in JS. Plain RGBA buffers (live capture) go
+ * and non-interlaced PNGs are decoded while they are read (streamed-source.ts, a few MB for 24 MP);
+ * other images are decoded with photon (callers keep them under MAX_PIXEL_DECODE) and read in row
+ * strips (crop → raw pixels → free), so there is no second full-size copy in JS. Plain RGBA buffers (live capture) go
  * through the same interface.
  */
 import { PhotonImage, crop } from "@cf-wasm/photon";
-import { isJpeg } from "../images/jpeg-markers";
-import { jpegSource } from "./jpeg-source";
+import { streamedSource } from "./streamed-source";
 
 /** RGBA pixels, row-major, 4 bytes per pixel. */
 export interface RgbaImage {
@@ -34,12 +33,13 @@ export function rgbaSource(image: RgbaImage): PixelSource {
 }
 
 /**
- * JPEG/PNG/WebP bytes as a strip reader; `close()` frees what it holds. Baseline JPEGs stream (corrupt
- * data throws from `rows`); anything else is decoded in full by photon here (throws if undecodable).
+ * JPEG/PNG/WebP bytes as a strip reader; `close()` frees what it holds. Baseline JPEGs and
+ * non-interlaced PNGs stream (corrupt data throws from `rows`); anything else is decoded in full by
+ * photon here (throws if undecodable).
  */
 export function decodeToSource(bytes: Uint8Array): PixelSource & { close(): void } {
-  const streamed = isJpeg(bytes) ? jpegSource(bytes) : null;
-  if (streamed && typeof streamed !== "string") return streamed;
+  const streamed = streamedSource(bytes);
+  if (typeof streamed !== "string") return streamed;
   const image = PhotonImage.new_from_byteslice(bytes);
   const width = image.get_width();
   const height = image.get_height();

@@ -1,15 +1,16 @@
 /**
- * A baseline JPEG as a PixelSource without a full-size bitmap: rows come from the streaming strip
- * decoder and only the rows a caller may still ask for are kept. The models' readers
+ * A baseline JPEG or non-interlaced PNG as a PixelSource without a full-size bitmap: rows come from
+ * a strip decoder (images/streamed-image.ts) and only the rows a caller may still ask for are kept. The models' readers
  * (recapturePatches, boxDownscale) ask with non-decreasing y; a request further up restarts the
  * decode from the top (correct, just slower).
  */
-import { JpegStripDecoder } from "../images/jpeg-strip-decoder";
+import type { RgbaBandSource } from "../images/rgba-band";
+import { openStreamed } from "../images/streamed-image";
 import type { PixelSource } from "./raster";
 
 /** The source, or why the strip decoder cannot read these bytes (the caller falls back to photon). */
-export function jpegSource(bytes: Uint8Array): (PixelSource & { close(): void }) | string {
-  const first = JpegStripDecoder.open(bytes);
+export function streamedSource(bytes: Uint8Array): (PixelSource & { close(): void }) | string {
+  const first = openStreamed(bytes);
   if (typeof first === "string") return first;
   const stride = first.width * 4;
   let decoder = first;
@@ -19,7 +20,7 @@ export function jpegSource(bytes: Uint8Array): (PixelSource & { close(): void })
   let held = 0;
 
   const restart = () => {
-    decoder = JpegStripDecoder.open(bytes) as JpegStripDecoder;
+    decoder = openStreamed(bytes) as RgbaBandSource;
     start = 0;
     held = 0;
   };
