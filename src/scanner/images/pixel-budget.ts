@@ -2,13 +2,14 @@
  * What may be decoded to a full bitmap with photon. A 128 MB isolate must hold photon's RGBA in wasm
  * memory (24 MB at 6 MP, and that memory never shrinks), the decoder's own buffers and a JS copy.
  * Baseline JPEGs and non-interlaced PNGs are not bound by it: they are read block by block or streamed
- * in strips (jpeg-strip-decoder.ts, png-strip-decoder.ts). The size is taken from the header BEFORE decoding: photon allocates
- * whatever a header declares, so a tiny file claiming 60 000 × 60 000 pixels must never reach it.
+ * in strips (jpeg-strip-decoder.ts, png-strip-decoder.ts). The size is taken from the header BEFORE
+ * decoding: photon allocates whatever a header declares, so a tiny file claiming 60 000 × 60 000
+ * pixels must never reach it.
  */
 import { parseJpegStructure } from "./jpeg-markers";
 import { pngSize } from "./png-chunks";
 
-/** Largest image decoded to a full bitmap with photon (PNG, WebP, non-baseline JPEG). */
+/** Largest image decoded to a full bitmap with photon (interlaced PNG, WebP, non-baseline JPEG). */
 export const MAX_PIXEL_DECODE = 6_000_000;
 
 /**
@@ -19,8 +20,8 @@ export const MAX_DC_PREVIEW_SOURCE_PIXELS = 120_000_000;
 
 /**
  * Largest non-interlaced PNG streamed through png-strip-decoder.ts. Memory grows with the width only;
- * the limit bounds CPU time, since deflate packs a flat 50 MP picture into ≈ 200 KB
- * (inflate + unfilter ≈ 25 ms per MP, docs/benchmarks.md).
+ * the limit bounds CPU time, since deflate packs a flat 50 MP picture into ≈ 150 KB (a 24 MP photo
+ * PNG decodes in ≈ 3 s, a flat 49 MP one in ≈ 1 s: docs/benchmarks.md, section ml-models).
  */
 export const MAX_STREAMED_PNG_PIXELS = 50_000_000;
 
