@@ -29,6 +29,10 @@ export default {
       await runModel(manipulationModel, { name: "image", data, dims: [1, 3, 256, 256] }, ["heatmap", "score"]);
       return Response.json({ ok: true });
     }
+    if (pathname === "/read" && request.method === "POST") {
+      // The body alone: what holding the file costs before any decoding.
+      return Response.json({ bytes: (await request.arrayBuffer()).byteLength });
+    }
     if (pathname === "/decode" && request.method === "POST") {
       // Decode only, every row in 64-row strips as the detectors read them, then free: the floor every
       // pixel detector pays (baseline JPEGs and PNGs stream through a strip decoder, others go through photon).

@@ -94,6 +94,8 @@ async function main() {
       peak = Math.max(peak, rssMb(pid));
       perImage.push({ label, mb: (bytes.length / 1048576).toFixed(1), decode, rec, man, thumb, before, afterDecode, peak });
     }
+    // What holding the 24 MP PNG costs before any decoding (its row above includes it).
+    const pngRead = await measured(pid, () => timed("/read", readFileSync(PHOTO_24MP_PNG)));
     // A progressive JPEG over photon's cap: the thumbnail comes from its DC coefficients alone.
     const progressive = readFileSync(PROGRESSIVE_18MP);
     const progressiveThumb = await measured(pid, () => timed("/analyze/thumbnail", progressive));
@@ -129,9 +131,9 @@ collected yet (\`wrangler dev\` enforces no memory limit, so RSS is an upper bou
 full bitmap, run of 2026-11-22) the same photo peaked at 537 MB, 318 MB above the warmed-up process, 176 MB of it photon's decode.
 Non-interlaced PNGs are streamed too (src/scanner/images/png-strip-decoder.ts: inflated 1–16 KB of input per step, sized
 from the last step's ratio so that one step yields ≤ 1 MB inside a flat picture and ≤ 16 MB at worst; two scanlines and one
-16-row band of RGBA). The 24 MP PNG row's RSS is mostly the 48 MB file itself, posted whole to every call (request body plus
-its ArrayBuffer) and not yet collected; the decoder's own live buffers, measured under Node with \`--expose-gc\`, stay under
-10 MB. Its time is inflate (fflate, ≈ 1.2 s for the 96 MB of raw rows even in one go) plus unfiltering.
+16-row band of RGBA). The 24 MP PNG row's RSS is mostly the 48 MB file itself, posted whole to every call and not yet
+collected: reading its body alone, without decoding, moves RSS ${pngRead.before.toFixed(0)} → peak ${pngRead.peak.toFixed(0)} MB. The decoder's own live
+buffers, measured under Node with \`--expose-gc\`, stay under 10 MB. Its time is inflate (fflate, ≈ 1.2 s for the 96 MB of raw rows even in one go) plus unfiltering.
 Interlaced PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
 The thumbnail of a larger progressive JPEG comes from its DC coefficients alone (src/scanner/images/jpeg-dc-preview.ts):
 Elephants_5640x3172.jpg (17.9 MP progressive, ${(progressive.length / 1048576).toFixed(1)} MB) took ${progressiveThumb.result.ms.toFixed(0)} ms
