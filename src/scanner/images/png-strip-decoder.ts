@@ -50,7 +50,6 @@ export class PngStripDecoder implements RgbaBandSource {
   private readonly colorType: number;
   /** Bytes per complete pixel for the filters (1 for bit depths below 8). */
   private readonly filterStep: number;
-  private readonly rowBytes: number;
   /** Filter byte + scanline being assembled, and the previous unfiltered scanline. */
   private scanline: Uint8Array;
   private previous: Uint8Array;
@@ -77,9 +76,9 @@ export class PngStripDecoder implements RgbaBandSource {
     this.colorType = header.colorType;
     const bitsPerPixel = CHANNELS[header.colorType] * header.bitDepth;
     this.filterStep = Math.max(1, bitsPerPixel >> 3);
-    this.rowBytes = Math.ceil((header.width * bitsPerPixel) / 8);
-    this.scanline = new Uint8Array(this.rowBytes + 1);
-    this.previous = new Uint8Array(this.rowBytes + 1);
+    const rowBytes = Math.ceil((header.width * bitsPerPixel) / 8);
+    this.scanline = new Uint8Array(rowBytes + 1);
+    this.previous = new Uint8Array(rowBytes + 1);
     this.rgba = new Uint8Array(header.width * Math.min(BAND_ROWS, header.height) * 4);
     const transparency = chunks.find((c) => c.type === "tRNS")?.data ?? null;
     this.palette = header.colorType === 3 ? paletteRgba(chunks.find((c) => c.type === "PLTE")?.data ?? new Uint8Array(0), transparency) : null;
