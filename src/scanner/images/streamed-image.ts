@@ -15,7 +15,3 @@ export function openStreamed(bytes: Uint8Array): RgbaBandSource | string {
   if (isPng(bytes)) return PngStripDecoder.open(bytes);
   return "neither JPEG nor PNG";
 }
-
-export function isStreamable(bytes: Uint8Array): boolean {
-  return typeof openStreamed(bytes) !== "string";
-}

@@ -6,9 +6,9 @@
  * an ImageDataError from `rows()`, which the analyzers report the same way (`undecodable`).
  */
 import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
-import { isStreamable } from "../images/streamed-image";
 import type { ScanFile } from "../types";
-import { decodeToSource, type PixelSource } from "./raster";
+import { type PixelSource, photonSource } from "./raster";
+import { streamedSource } from "./streamed-source";
 
 /**
  * Largest baseline JPEG or non-interlaced PNG the models read (streamed: memory grows with the width
@@ -32,9 +32,11 @@ export function openImage(file: ScanFile): OpenedImage {
   if (!size) return { ok: false, reason: "no-dimensions" };
   const pixels = size.width * size.height;
   if (pixels > MAX_MODEL_PIXELS) return { ok: false, reason: "too-large", ...size };
-  if (pixels > MAX_PIXEL_DECODE && !isStreamable(file.bytes)) return { ok: false, reason: "too-large", ...size };
+  // Opened once: the strip decoder if one reads the file, else photon within its cap.
+  const streamed = streamedSource(file.bytes);
+  if (typeof streamed === "string" && pixels > MAX_PIXEL_DECODE) return { ok: false, reason: "too-large", ...size };
   try {
-    const source = decodeToSource(file.bytes);
+    const source = typeof streamed === "string" ? photonSource(file.bytes) : streamed;
     if (source.width !== size.width || source.height !== size.height) {
       source.close();
       return { ok: false, reason: "undecodable", ...size };

@@ -2,8 +2,8 @@
  * Pixel access for the models without a full-size bitmap where it can be avoided: baseline JPEGs
  * and non-interlaced PNGs are decoded while they are read (streamed-source.ts, a few MB for 24 MP);
  * other images are decoded with photon (callers keep them under MAX_PIXEL_DECODE) and read in row
- * strips (crop → raw pixels → free), so there is no second full-size copy in JS. Plain RGBA buffers (live capture) go
- * through the same interface.
+ * strips (crop → raw pixels → free), so there is no second full-size copy in JS. Plain RGBA
+ * buffers (live capture) go through the same interface.
  */
 import { PhotonImage, crop } from "@cf-wasm/photon";
 import { streamedSource } from "./streamed-source";
@@ -39,7 +39,11 @@ export function rgbaSource(image: RgbaImage): PixelSource {
  */
 export function decodeToSource(bytes: Uint8Array): PixelSource & { close(): void } {
   const streamed = streamedSource(bytes);
-  if (typeof streamed !== "string") return streamed;
+  return typeof streamed !== "string" ? streamed : photonSource(bytes);
+}
+
+/** The whole picture decoded by photon, read in row strips (callers keep it under MAX_PIXEL_DECODE). */
+export function photonSource(bytes: Uint8Array): PixelSource & { close(): void } {
   const image = PhotonImage.new_from_byteslice(bytes);
   const width = image.get_width();
   const height = image.get_height();
