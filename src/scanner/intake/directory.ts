@@ -10,6 +10,11 @@ export interface DirectoryEntry {
   compressedSize: number;
   size: number;
   localOffset: number;
+  /**
+   * Where the bytes of this entry must end: the next local header or the central directory.
+   * A local header whose name/extra lengths push the data past it contradicts the directory.
+   */
+  regionEnd: number;
 }
 
 /** Shared by an archive and the ZIPs nested in it, so nesting cannot multiply the limits. */
@@ -34,6 +39,7 @@ export async function readDirectory(source: ZipSource, limits: IntakeLimits, bud
   if (end.cdOffset + end.cdSize > source.size) throw refuse("zip-truncated", "The archive's directory points past its end: it is truncated or corrupt.");
   const cd = await source.range(end.cdOffset, end.cdSize);
   const records = parseRecords(cd, end.count);
+  const regionEnd = regionEnds(records, end.cdOffset);
   const seen = new Set<string>();
   const entries: DirectoryEntry[] = [];
   for (const record of records) {
@@ -43,7 +49,7 @@ export async function readDirectory(source: ZipSource, limits: IntakeLimits, bud
     if (seen.has(name)) throw refuse("zip-duplicate-name", `The name "${name}" occurs twice in the archive.`);
     seen.add(name);
     checkSizes(record, source.size, limits, budget);
-    entries.push({ ...record, name });
+    entries.push({ ...record, name, regionEnd: regionEnd(record.localOffset) });
   }
   return entries.sort((a, b) => a.localOffset - b.localOffset);
 }
@@ -87,8 +93,14 @@ async function zip64End(source: ZipSource, tail: DataView, eocdAt: number, tailS
   return { count: Number(view.getBigUint64(32, true)), cdSize: Number(view.getBigUint64(40, true)), cdOffset: Number(view.getBigUint64(48, true)) };
 }
 
-interface RawRecord extends DirectoryEntry {
+interface RawRecord extends Omit<DirectoryEntry, "regionEnd"> {
   flags: number;
+}
+
+/** For an entry's local offset: the next local header (skipped entries included) or the central directory. */
+function regionEnds(records: RawRecord[], cdOffset: number): (localOffset: number) => number {
+  const starts = [...new Set(records.map((r) => r.localOffset))].filter(Number.isFinite).sort((a, b) => a - b);
+  return (localOffset) => starts.find((start) => start > localOffset) ?? Math.max(cdOffset, localOffset);
 }
 
 function parseRecords(cd: Uint8Array, count: number): RawRecord[] {
@@ -111,7 +123,7 @@ function parseRecords(cd: Uint8Array, count: number): RawRecord[] {
       size: view.getUint32(at + 24, true),
       localOffset: view.getUint32(at + 42, true),
       // Bit 11 marks UTF-8; older tools write CP437, which we read as Latin-1 (close enough for names).
-      name: flags & 0x800 ? new TextDecoder().decode(nameBytes) : String.fromCharCode(...nameBytes),
+      name: flags & 0x800 ? new TextDecoder().decode(nameBytes) : latin1(nameBytes),
     };
     applyZip64Extra(record, cd.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
     records.push(record);
@@ -120,8 +132,22 @@ function parseRecords(cd: Uint8Array, count: number): RawRecord[] {
   return records;
 }
 
-/** ZIP64 extra field (id 1): the 64-bit sizes and offset, in this order, for each field saturated at 0xFFFFFFFF. */
+/** Byte by byte: spreading a 64 KB name into String.fromCharCode could overflow the call stack. */
+function latin1(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += String.fromCharCode(byte);
+  return out;
+}
+
+/**
+ * ZIP64 extra field (id 1): the 64-bit sizes and offset, in this order, for each field saturated at
+ * 0xFFFFFFFF. A saturated field the extra does not supply becomes NaN, so the record is refused as corrupt.
+ */
 function applyZip64Extra(record: RawRecord, extra: Uint8Array): void {
+  const saturated = { size: record.size === 0xffffffff, compressedSize: record.compressedSize === 0xffffffff, localOffset: record.localOffset === 0xffffffff };
+  if (saturated.size) record.size = Number.NaN;
+  if (saturated.compressedSize) record.compressedSize = Number.NaN;
+  if (saturated.localOffset) record.localOffset = Number.NaN;
   const view = new DataView(extra.buffer, extra.byteOffset, extra.byteLength);
   for (let at = 0; at + 4 <= extra.length; ) {
     const id = view.getUint16(at, true);
@@ -133,9 +159,9 @@ function applyZip64Extra(record: RawRecord, extra: Uint8Array): void {
         field += 8;
         return value;
       };
-      if (record.size === 0xffffffff) record.size = next();
-      if (record.compressedSize === 0xffffffff) record.compressedSize = next();
-      if (record.localOffset === 0xffffffff) record.localOffset = next();
+      if (saturated.size) record.size = next();
+      if (saturated.compressedSize) record.compressedSize = next();
+      if (saturated.localOffset) record.localOffset = next();
     }
     at += 4 + length;
   }
@@ -154,10 +180,13 @@ export function safeName(raw: string): string | null {
   if (name.endsWith("/")) return null;
   const base = parts[parts.length - 1];
   if (parts.includes("__MACOSX") || base.startsWith("._") || base === ".DS_Store" || base === "Thumbs.db" || base === "desktop.ini") return null;
-  return parts.filter((p) => p !== "." && p !== "").join("/");
+  const cleaned = parts.filter((p) => p !== "." && p !== "").join("/");
+  // An empty name ("" or ".") would be reported as a file without a name.
+  if (cleaned === "") throw refuse("zip-unsafe-name", "An entry has an empty name.");
+  return cleaned;
 }
 
-function checkSizes(entry: DirectoryEntry, archiveSize: number, limits: IntakeLimits, budget: IntakeBudget): void {
+function checkSizes(entry: Omit<DirectoryEntry, "regionEnd">, archiveSize: number, limits: IntakeLimits, budget: IntakeBudget): void {
   if (!Number.isFinite(entry.size) || !Number.isFinite(entry.compressedSize) || !Number.isFinite(entry.localOffset)) {
     throw refuse("zip-truncated", `The directory record of "${entry.name}" is corrupt.`);
   }

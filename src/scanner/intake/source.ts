@@ -31,9 +31,27 @@ export async function r2Source(bucket: R2Bucket, key: string): Promise<ZipSource
   };
   return {
     size: head.size,
-    range: async (offset, length) => new Uint8Array(await (await read({ range: { offset, length } })).arrayBuffer()),
+    // R2 refuses an empty range; an empty central directory (a ZIP without entries) asks for one.
+    range: async (offset, length) => (length === 0 ? new Uint8Array(0) : new Uint8Array(await (await read({ range: { offset, length } })).arrayBuffer())),
     stream: async () => (await read()).body,
   };
+}
+
+/**
+ * The stream ended before the bytes a header promised. Intake turns it into a 422
+ * `zip-truncated` naming the entry, so it never escapes as a plain Error (a 500).
+ */
+export class ArchiveEndedEarly extends Error {
+  constructor() {
+    super("archive ended early");
+  }
+}
+
+/** A forward-only cursor was asked to go back: two entries claim the same bytes. */
+export class EntriesOverlap extends Error {
+  constructor() {
+    super("entries overlap");
+  }
 }
 
 /** Reads a stream forwards: skip to an offset, take n bytes, or hand n bytes on chunk by chunk. */
@@ -49,7 +67,7 @@ export class ByteCursor {
   }
 
   async skipTo(offset: number): Promise<void> {
-    if (offset < this.position) throw new Error("entries overlap");
+    if (offset < this.position) throw new EntriesOverlap();
     await this.forEach(offset - this.position, () => undefined);
   }
 
@@ -81,11 +99,11 @@ export class ByteCursor {
   }
 
   private async fill(): Promise<void> {
-    if (this.done) throw new Error("archive ended early");
+    if (this.done) throw new ArchiveEndedEarly();
     const { value, done } = await this.reader.read();
     if (done) {
       this.done = true;
-      throw new Error("archive ended early");
+      throw new ArchiveEndedEarly();
     }
     this.pending = value;
   }
