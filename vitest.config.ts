@@ -29,6 +29,8 @@ export default defineConfig(async () => {
       setupFiles: ["./test/setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // The analysis logs one JSON line per file and analyzer (docs/scanner-api.md): too many to print per test.
+      onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
     },
   };
 });

@@ -1,5 +1,7 @@
+import { z } from "zod";
 import type { CaseLock } from "./capture/case-lock";
-import type { AnalysisGate } from "./scanner/analysis-gate";
+import type { AnalysisGate } from "./scanner/execution/analysis-gate";
+import type { AnalysisUnit } from "./scanner/execution/analysis-unit";
 import type { JobMessage } from "./queue/messages";
 
 /** Bindings, vars and secrets of the Worker (wrangler.toml, .dev.vars). */
@@ -8,9 +10,12 @@ export interface Env {
   BUCKET: R2Bucket;
   CASE_LOCK: DurableObjectNamespace<CaseLock>;
   ANALYSIS_GATE: DurableObjectNamespace<AnalysisGate>;
+  ANALYSIS_UNIT: DurableObjectNamespace<AnalysisUnit>;
   JOBS: Queue<JobMessage>;
 
   ANALYSIS_TIMEOUT_S: string;
+  FILE_TIMEOUT_S: string;
+  ANALYSIS_UNIT_CONCURRENCY: string;
   UPLOAD_URL_TTL_S: string;
   DOWNLOAD_URL_TTL_S: string;
   RETENTION_S: string;
@@ -42,15 +47,46 @@ export interface Env {
   CAPTURE_NETWORK_LOCATION?: string;
 }
 
-/** Numeric limits from DESIGN §8, read once per request from the vars. */
+const seconds = z.coerce.number().int().positive();
+const bytes = z.coerce.number().int().positive();
+
+/** The numeric settings of DESIGN §8 and §19 (wrangler `[vars]`), each required and checked. */
+const LimitsSchema = z.object({
+  ANALYSIS_TIMEOUT_S: seconds,
+  FILE_TIMEOUT_S: seconds,
+  ANALYSIS_UNIT_CONCURRENCY: z.coerce.number().int().min(1).max(50),
+  UPLOAD_URL_TTL_S: seconds,
+  DOWNLOAD_URL_TTL_S: seconds,
+  RETENTION_S: seconds,
+  DIRECT_UPLOAD_MAX_BYTES: bytes,
+  PRESIGNED_MAX_BYTES: bytes,
+  INLINE_PAYLOAD_CAP_BYTES: bytes,
+});
+
+/** A setting that is missing or not a number: the deployment is broken, and the message names the variable. */
+export class SettingsError extends Error {}
+
+/**
+ * The numeric limits, parsed from the vars with zod. A missing or misspelt var (wrangler `[env.*]`
+ * sections do not inherit `[vars]`) fails loudly here instead of becoming NaN, which would silently
+ * disable a body limit or time every scan out at once.
+ */
 export function limits(env: Env) {
+  const parsed = LimitsSchema.safeParse(env);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((issue) => `${issue.path.join(".")} (${issue.message})`).join(", ");
+    throw new SettingsError(`invalid settings: ${names}; see README "Configuration"`);
+  }
+  const v = parsed.data;
   return {
-    analysisTimeoutS: Number(env.ANALYSIS_TIMEOUT_S),
-    uploadUrlTtlS: Number(env.UPLOAD_URL_TTL_S),
-    downloadUrlTtlS: Number(env.DOWNLOAD_URL_TTL_S),
-    retentionS: Number(env.RETENTION_S),
-    directUploadMaxBytes: Number(env.DIRECT_UPLOAD_MAX_BYTES),
-    presignedMaxBytes: Number(env.PRESIGNED_MAX_BYTES),
-    inlinePayloadCapBytes: Number(env.INLINE_PAYLOAD_CAP_BYTES),
+    analysisTimeoutS: v.ANALYSIS_TIMEOUT_S,
+    fileTimeoutS: v.FILE_TIMEOUT_S,
+    analysisUnitConcurrency: v.ANALYSIS_UNIT_CONCURRENCY,
+    uploadUrlTtlS: v.UPLOAD_URL_TTL_S,
+    downloadUrlTtlS: v.DOWNLOAD_URL_TTL_S,
+    retentionS: v.RETENTION_S,
+    directUploadMaxBytes: v.DIRECT_UPLOAD_MAX_BYTES,
+    presignedMaxBytes: v.PRESIGNED_MAX_BYTES,
+    inlinePayloadCapBytes: v.INLINE_PAYLOAD_CAP_BYTES,
   };
 }

@@ -12,7 +12,8 @@ import { runScheduled } from "./cron";
 import { registerOpenApi } from "./routes/openapi-document";
 
 export { CaseLock } from "./capture/case-lock";
-export { AnalysisGate } from "./scanner/analysis-gate";
+export { AnalysisGate } from "./scanner/execution/analysis-gate";
+export { AnalysisUnit } from "./scanner/execution/analysis-unit";
 
 const app = new OpenAPIHono<AppEnv>();
 

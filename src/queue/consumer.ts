@@ -1,18 +1,16 @@
 import type { Env } from "../env";
 import { JobMessageSchema, type JobMessage } from "./messages";
 import { deliverNotification } from "../capture/delivery";
-import { runQueuedAnalysis } from "../scanner/analysis-queue";
 
 type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage, { type: T }>) => Promise<"done" | "retry">;
 
 const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
   notification: (env, body) => deliverNotification(env, body.outboxId),
-  analysis: (env, body) => runQueuedAnalysis(env, body.digest, body.analysisId),
 };
 
 /**
  * Acks or retries each message explicitly; unparseable messages are acked and logged. Messages
- * of a batch run side by side, so a long analysis does not hold up the notifications behind it.
+ * of a batch run side by side.
  */
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await Promise.all(batch.messages.map((message) => consumeOne(message, env)));

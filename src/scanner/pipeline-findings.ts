@@ -30,3 +30,33 @@ export function analyzerFailed(language: Language, analyzerId: string): Finding 
     { analyzer: analyzerId },
   );
 }
+
+/** The file's unit of work did not finish within its per-file budget (FILE_TIMEOUT_S). */
+export function fileTimedOut(language: Language, seconds: number): Finding {
+  return finding(
+    language,
+    "file-analysis-timeout",
+    "-",
+    {
+      de: { title: "Prüfung abgebrochen: Zeitlimit", explanation: `Die Prüfung dieser Datei dauerte länger als ${seconds} Sekunden und wurde abgebrochen. Die Datei trägt nichts zur Bewertung bei; die übrigen Dateien wurden geprüft.` },
+      en: { title: "Check stopped: time limit", explanation: `Checking this file took longer than ${seconds} seconds and was stopped. The file does not contribute to the rating; the other files were checked.` },
+      pl: { title: "Sprawdzanie przerwane: limit czasu", explanation: `Sprawdzanie tego pliku trwało dłużej niż ${seconds} sekund i zostało przerwane. Plik nie wpływa na ocenę; pozostałe pliki zostały sprawdzone.` },
+    },
+    { timeoutSeconds: seconds },
+  );
+}
+
+/** The file's unit of work was lost or failed every attempt (a crash or restart while analysing it). */
+export function fileAnalysisLost(language: Language, attempts: number): Finding {
+  return finding(
+    language,
+    "file-analysis-failed",
+    "-",
+    {
+      de: { title: "Prüfung fehlgeschlagen", explanation: `Die Prüfung dieser Datei ist ${attempts}-mal abgebrochen (z. B. durch einen Neustart während der Analyse). Die Datei trägt nichts zur Bewertung bei; die übrigen Dateien wurden geprüft.` },
+      en: { title: "Check failed", explanation: `Checking this file broke off ${attempts} times (for example through a restart during the analysis). The file does not contribute to the rating; the other files were checked.` },
+      pl: { title: "Sprawdzanie nie powiodło się", explanation: `Sprawdzanie tego pliku zostało przerwane ${attempts} razy (np. przez ponowne uruchomienie podczas analizy). Plik nie wpływa na ocenę; pozostałe pliki zostały sprawdzone.` },
+    },
+    { attempts },
+  );
+}

@@ -3,7 +3,7 @@ import { analyzers as registeredAnalyzers } from "./forensics/registry";
 import type { IntakeItem } from "./intake";
 import { analyzerFailed, extractionFailed } from "./pipeline-findings";
 import { priceOf } from "./pricing";
-import type { Analyzer, Attachment, Finding, ScanContext, ScanFile, SuspicionLevel } from "./types";
+import type { Analyzer, AnalyzerResult, Attachment, Finding, Language, ScanContext, ScanFile, SuspicionLevel } from "./types";
 
 /** The per-file result of DESIGN §18 (`Files[name]`). */
 export interface FileResult {
@@ -35,13 +35,14 @@ const MAX_EXTRACTION_DEPTH = 2;
 /**
  * Runs every registered analyzer on every file, one file at a time, in registry order,
  * then on the files they extract. Analyzer failures become `-` findings, never a failed request.
+ * In-process reference of what the service spreads over units (src/scanner/execution/): tests and eval.
  */
 export async function runPipeline(items: AsyncIterable<IntakeItem>, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[] = registeredAnalyzers): Promise<PipelineResult> {
   const files: Record<string, FileResult> = {};
   let tokens = 0;
   for await (const item of items) {
     if (!item.ok) {
-      files[item.name] = brokenResult(item, ctx);
+      files[item.name] = brokenResult(item, ctx.language);
       tokens += priceOf("broken", { extracted: false, assessed: false });
       continue;
     }
@@ -61,23 +62,24 @@ export async function runPipeline(items: AsyncIterable<IntakeItem>, ctx: ScanCon
   };
 }
 
-async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[]) {
-  const result: FileResult = {
-    suspicion_level: "-",
-    type: file.kind === "pdf" ? "pdf" : file.kind === "unknown" ? "other" : "image",
-    mimeType: file.mimeType,
-    sha256: file.sha256,
-    size: file.size,
-    ...(file.source ? { source: file.source } : {}),
-    findings: [],
-    metadata: {},
-    attachments: [],
-  };
+/** How one analyzer went on one file, for the structured logs. */
+export interface AnalyzerTiming {
+  analyzer: string;
+  ms: number;
+  outcome: "assessed" | "not-assessed" | "failed";
+}
+
+/** Every applicable analyzer on one file, in registry order: its result, whether it was assessed, the files it contains. */
+export async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[] = registeredAnalyzers) {
+  const result = unassessedResult(file);
   const extracted: ScanFile[] = [];
+  const timings: AnalyzerTiming[] = [];
   let assessed = false;
   for (const analyzer of analyzers) {
     if (!safeAppliesTo(analyzer, file)) continue;
+    const started = Date.now();
     const outcome = await runOne(analyzer, file, ctx);
+    timings.push({ analyzer: analyzer.id, ms: Date.now() - started, outcome: outcome.failed ? "failed" : outcome.assessed ? "assessed" : "not-assessed" });
     result.findings.push(...outcome.findings);
     if (outcome.metadata) result.metadata[analyzer.id] = outcome.metadata;
     for (const attachment of outcome.attachments ?? []) result.attachments.push(await sink(attachment));
@@ -89,15 +91,30 @@ async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: AttachmentSin
     assessed ||= outcome.assessed;
   }
   result.suspicion_level = assessed ? highestLevel(["Green", ...result.findings.map((f) => f.level)]) : "-";
-  return { result, assessed, extracted };
+  return { result, assessed, extracted, timings };
 }
 
-async function runOne(analyzer: Analyzer, file: ScanFile, ctx: ScanContext) {
+/** A file's result before (or without) any analyzer: level `-`, no findings. */
+export function unassessedResult(file: Omit<ScanFile, "bytes">, findings: Finding[] = []): FileResult {
+  return {
+    suspicion_level: "-",
+    type: file.kind === "pdf" ? "pdf" : file.kind === "unknown" ? "other" : "image",
+    mimeType: file.mimeType,
+    sha256: file.sha256,
+    size: file.size,
+    ...(file.source ? { source: file.source } : {}),
+    findings,
+    metadata: {},
+    attachments: [],
+  };
+}
+
+async function runOne(analyzer: Analyzer, file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult & { failed?: true }> {
   try {
     return await analyzer.analyze(file, ctx);
   } catch (err) {
     console.error("analyzer failed", analyzer.id, file.name, err);
-    return { assessed: false, findings: [analyzerFailed(ctx.language, analyzer.id)] };
+    return { assessed: false, findings: [analyzerFailed(ctx.language, analyzer.id)], failed: true };
   }
 }
 
@@ -109,21 +126,21 @@ function safeAppliesTo(analyzer: Analyzer, file: ScanFile): boolean {
   }
 }
 
-function brokenResult(item: Extract<IntakeItem, { ok: false }>, ctx: ScanContext): FileResult {
+export function brokenResult(item: { size: number; problem: "corrupt" | "unsupported-compression" }, language: Language): FileResult {
   return {
     suspicion_level: "-",
     type: "other",
     mimeType: "application/octet-stream",
     sha256: null,
     size: item.size,
-    findings: [extractionFailed(ctx.language, item.problem)],
+    findings: [extractionFailed(language, item.problem)],
     metadata: {},
     attachments: [],
   };
 }
 
 /** Extracted names come from analyzers; never let one overwrite another file's result. */
-function uniqueName(files: Record<string, FileResult>, name: string): string {
+export function uniqueName(files: Record<string, FileResult>, name: string): string {
   if (!(name in files)) return name;
   let n = 2;
   while (`${name} (${n})` in files) n++;

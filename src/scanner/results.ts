@@ -1,3 +1,4 @@
+import { deletePrefix } from "../lib/r2";
 import type { AttachmentSink, PipelineResult } from "./pipeline";
 import type { AttachmentCategory } from "./types";
 
@@ -20,22 +21,34 @@ export interface StoredResult extends PipelineResult {
 const prefix = (analysisId: string) => `results/${analysisId}/`;
 export const resultKeyOf = (analysisId: string) => `${prefix(analysisId)}result.json`;
 
-/** A sink that writes each attachment to R2 at once under a name unique within its category. */
-export function attachmentCollector(bucket: R2Bucket, analysisId: string): { sink: AttachmentSink; index: StoredAttachment[] } {
+/**
+ * A sink that writes each attachment to R2 at once under `keyPrefix` + a counter, named uniquely
+ * within its category. Keys never contain file names: names are the caller's, unbounded in length.
+ */
+export function attachmentCollector(bucket: R2Bucket, keyPrefix: string): { sink: AttachmentSink; index: StoredAttachment[] } {
   const index: StoredAttachment[] = [];
   const taken = new Set<string>();
   const sink: AttachmentSink = async (attachment) => {
-    let name = attachment.name.replace(/[\\/]/g, "_");
-    for (let n = 2; taken.has(`${attachment.category}/${name}`); n++) name = `${n}-${attachment.name.replace(/[\\/]/g, "_")}`;
-    const stored = `${attachment.category}/${name}`;
-    taken.add(stored);
-    const key = `${prefix(analysisId)}att/${stored}`;
+    const name = uniqueAttachmentName(taken, attachment.category, attachment.name);
+    const key = `${keyPrefix}${index.length}`;
     await bucket.put(key, attachment.bytes, { httpMetadata: { contentType: attachment.contentType } });
     index.push({ category: attachment.category, name, contentType: attachment.contentType, size: attachment.bytes.length, key });
-    return stored;
+    return `${attachment.category}/${name}`;
   };
   return { sink, index };
 }
+
+/** `name` (path separators replaced), or `<n>-name` when its category already has one by that name; marks it taken. */
+export function uniqueAttachmentName(taken: Set<string>, category: string, wanted: string): string {
+  const base = wanted.replace(/[\\/]/g, "_");
+  let name = base;
+  for (let n = 2; taken.has(`${category}/${name}`); n++) name = `${n}-${base}`;
+  taken.add(`${category}/${name}`);
+  return name;
+}
+
+/** Where a run's attachments live: `results/<analysisId>/att/<unit>/<n>`. */
+export const attachmentKeyPrefix = (analysisId: string, unit: number) => `${prefix(analysisId)}att/${unit}/`;
 
 export async function saveResult(bucket: R2Bucket, result: StoredResult): Promise<string> {
   const key = resultKeyOf(result.analysisId);
@@ -49,11 +62,6 @@ export async function loadResult(bucket: R2Bucket, key: string): Promise<StoredR
 }
 
 /** Removes the result and all its attachments (retention clean-up). */
-export async function deleteResult(bucket: R2Bucket, analysisId: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix: prefix(analysisId), cursor });
-    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
+export function deleteResult(bucket: R2Bucket, analysisId: string): Promise<void> {
+  return deletePrefix(bucket, prefix(analysisId));
 }

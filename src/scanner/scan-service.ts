@@ -3,14 +3,16 @@ import { hasFeature } from "../accounts/service";
 import { limits, type Env } from "../env";
 import { ApiError } from "../lib/problem";
 import { newId } from "../lib/ids";
-import type { AnalysisJob } from "./analysis-run";
-import { gateFor, type GateOutcome } from "./analysis-gate";
+import { deletePrefix } from "../lib/r2";
 import { deliver, type ResponseMode } from "./delivery";
 import { requestDigest } from "./digest";
-import { archiveManifest, memorySource, r2Source, type ZipSource } from "./intake";
+import { gateFor, type GateOutcome } from "./execution/analysis-gate";
+import type { AnalysisJob } from "./execution/job";
+import { stageArchive } from "./execution/staging";
+import { memorySource, r2Source, type ZipSource } from "./intake";
 import { loadResult } from "./results";
 import type { Language } from "./types";
-import { consumeUpload, resolveUpload } from "./uploads";
+import { claimUpload, consumeUpload, resolveUpload, uploadConsumed } from "./uploads";
 
 /** The validated headers of POST /v2/scanner. */
 export interface ScanRequest {
@@ -25,33 +27,47 @@ export interface ScanRequest {
 export type ScanInput = { kind: "direct"; bytes: Uint8Array } | { kind: "presigned"; storageKey: string };
 
 /**
- * POST /v2/scanner after parsing: validate the archive (422s), compute the request digest,
- * hand over to the digest's gate, and turn its outcome into the response of spec 4.4 / §7.
+ * POST /v2/scanner after parsing: the intake runs once here — the archive is validated (422s), each
+ * file staged in R2 for its unit of work and hashed for the request digest — then the digest's gate
+ * takes over, and its outcome becomes the response of spec 4.4 / §7.
  */
 export async function scan(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<Response> {
-  const { source, inputKey, presignedKey } = await openInput(env, account, request, input);
-  const manifest = await archiveManifest(source);
-  const issueDate = request.issueDate?.toISOString() ?? null;
-  const digest = await requestDigest({
-    accountId: account.id,
-    caseNumber: request.caseNumber,
-    issueDate,
-    language: request.language,
-    fileHashes: manifest.map((m) => m.sha256 ?? `unreadable:${m.size}`),
-  });
-  if (input.kind === "direct") await env.BUCKET.put(inputKey, input.bytes);
-  const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, inputKey, deleteInputAfterRun: input.kind === "direct" };
-  const outcome = await gateFor(env, digest).request(job, { timeoutS: limits(env).analysisTimeoutS, resultCache: hasFeature(account, "resultCache") });
-  if (input.kind === "direct" && !("adoptedInput" in outcome && outcome.adoptedInput)) await env.BUCKET.delete(inputKey);
-  return respond(env, account, request, outcome, presignedKey);
+  const settings = limits(env);
+  const { source, presignedKey } = await openInput(env, account, request, input);
+  const stagingPrefix = `staging/${newId()}/`;
+  let adopted = false;
+  try {
+    const { manifest, items } = await stageArchive(env.BUCKET, source, stagingPrefix);
+    const issueDate = request.issueDate?.toISOString() ?? null;
+    const digest = await requestDigest({
+      accountId: account.id,
+      caseNumber: request.caseNumber,
+      issueDate,
+      language: request.language,
+      fileHashes: manifest.map((m) => m.sha256 ?? `unreadable:${m.size}`),
+    });
+    if (presignedKey) await claimUpload(env, presignedKey, digest);
+    const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, stagingPrefix, items };
+    const outcome = await gateFor(env, digest).request(job, {
+      timeoutS: settings.analysisTimeoutS,
+      fileTimeoutS: settings.fileTimeoutS,
+      concurrency: settings.analysisUnitConcurrency,
+      resultCache: hasFeature(account, "resultCache"),
+    });
+    adopted = "adoptedInput" in outcome && outcome.adoptedInput;
+    return await respond(env, account, request, outcome, presignedKey);
+  } finally {
+    // Staged files belong to the run that adopted them; otherwise they are removed now.
+    if (!adopted) await deletePrefix(env.BUCKET, stagingPrefix);
+  }
 }
 
-async function openInput(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<{ source: ZipSource; inputKey: string; presignedKey: string | null }> {
-  if (input.kind === "direct") return { source: memorySource(input.bytes), inputKey: `inputs/${newId()}.zip`, presignedKey: null };
+async function openInput(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<{ source: ZipSource; presignedKey: string | null }> {
+  if (input.kind === "direct") return { source: memorySource(input.bytes), presignedKey: null };
   const upload = await resolveUpload(env, account.id, input.storageKey, request.caseNumber);
   const source = await r2Source(env.BUCKET, upload.objectKey);
   if (!source) throw new ApiError(410, "upload-consumed", "The uploaded archive is no longer stored.");
-  return { source, inputKey: upload.objectKey, presignedKey: input.storageKey };
+  return { source, presignedKey: input.storageKey };
 }
 
 async function respond(env: Env, account: AccountRecord, request: ScanRequest, outcome: GateOutcome, presignedKey: string | null): Promise<Response> {
@@ -59,9 +75,9 @@ async function respond(env: Env, account: AccountRecord, request: ScanRequest, o
     case "result": {
       const stored = await loadResult(env.BUCKET, outcome.resultKey);
       if (!stored) throw new ApiError(500, "result-missing", "The stored result could not be read.");
-      const response = await deliver(env, account, stored, { mode: request.mode, sessionId: newId(), language: request.language });
-      if (presignedKey) await consumeUpload(env, presignedKey);
-      return response;
+      // Only one delivery spends a storage_key: a concurrent identical request that lost gets 410, uncharged.
+      if (presignedKey && !(await consumeUpload(env, presignedKey))) throw uploadConsumed();
+      return deliver(env, account, stored, { mode: request.mode, sessionId: newId(), language: request.language });
     }
     case "timeout":
       throw new ApiError(504, "analysis-timeout", "The analysis takes longer than the request may wait; it goes on. Send the identical request again in about 30 seconds.", {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { uploads } from "../db/schema";
 import { limits, type Env } from "../env";
@@ -69,7 +69,7 @@ export async function resolveUpload(env: Env, accountId: string, storageKey: str
   const db = getDb(env.DB);
   const row = await db.query.uploads.findFirst({ where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)) });
   if (!row) throw notFound("The storage_key");
-  if (row.consumedAt) throw new ApiError(410, "upload-consumed", "This upload was already processed and deleted; a storage_key is used once.");
+  if (row.consumedAt) throw uploadConsumed();
   const objectKey = uploadObjectKey(storageKey);
   const stored = await env.BUCKET.head(objectKey);
   if (!row.uploadedAt && !stored) throw invalid([{ field: "storage_key", message: "nothing has been uploaded to this storage_key's upload_url yet" }]);
@@ -88,8 +88,31 @@ async function refuseOversized(env: Env, objectKey: string, size: number): Promi
   throw new ApiError(413, "payload-too-large", `The uploaded archive has ${size} bytes; at most ${max} bytes are accepted. It was deleted: upload a smaller archive to the upload_url while it is valid, or request a new one.`);
 }
 
-/** After delivery: the upload is spent and its archive deleted (spec 4.3). */
-export async function consumeUpload(env: Env, storageKey: string): Promise<void> {
-  await getDb(env.DB).update(uploads).set({ consumedAt: clock.now() }).where(eq(uploads.storageKey, storageKey));
-  await env.BUCKET.delete(uploadObjectKey(storageKey));
+/**
+ * Binds the upload to the request digest that first uses it, atomically: concurrent scans of one
+ * storage_key with different headers cannot all run; an identical repeat (after a 504) may.
+ */
+export async function claimUpload(env: Env, storageKey: string, digest: string): Promise<void> {
+  const claimed = await getDb(env.DB)
+    .update(uploads)
+    .set({ claimedDigest: digest })
+    .where(and(eq(uploads.storageKey, storageKey), isNull(uploads.consumedAt), or(isNull(uploads.claimedDigest), eq(uploads.claimedDigest, digest))))
+    .returning({ storageKey: uploads.storageKey });
+  if (claimed.length === 0) {
+    throw new ApiError(409, "upload-in-use", "This storage_key is being analysed for another request (other headers). A storage_key is used once; repeat that request, or upload again for a different one.");
+  }
 }
+
+/** After delivery: the upload is spent and its archive deleted (spec 4.3). False when another delivery spent it first. */
+export async function consumeUpload(env: Env, storageKey: string): Promise<boolean> {
+  const spent = await getDb(env.DB)
+    .update(uploads)
+    .set({ consumedAt: clock.now() })
+    .where(and(eq(uploads.storageKey, storageKey), isNull(uploads.consumedAt)))
+    .returning({ storageKey: uploads.storageKey });
+  if (spent.length === 0) return false;
+  await env.BUCKET.delete(uploadObjectKey(storageKey));
+  return true;
+}
+
+export const uploadConsumed = () => new ApiError(410, "upload-consumed", "This upload was already processed and deleted; a storage_key is used once.");

@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { gateFor } from "../../src/scanner/analysis-gate";
+import { gateFor } from "../../src/scanner/execution/analysis-gate";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";

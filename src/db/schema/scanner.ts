@@ -12,6 +12,8 @@ export const uploads = sqliteTable(
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" }),
     size: integer("size"),
     consumedAt: integer("consumed_at", { mode: "timestamp_ms" }),
+    /** The request digest that first used this upload (claimUpload): concurrent other requests are refused. */
+    claimedDigest: text("claimed_digest"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [

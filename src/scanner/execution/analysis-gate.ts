@@ -1,12 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { analyses } from "../db/schema";
-import { limits, type Env } from "../env";
-import { clock } from "../lib/clock";
-import { newId } from "../lib/ids";
-import type { AnalysisJob, AnalysisOutcome } from "./analysis-run";
-import { deleteResult } from "./results";
+import { getDb } from "../../db/client";
+import { analyses } from "../../db/schema";
+import { limits, type Env } from "../../env";
+import { clock } from "../../lib/clock";
+import { deletePrefix } from "../../lib/r2";
+import { newId } from "../../lib/ids";
+import { analyzers } from "../forensics/registry";
+import { modelVersions } from "../pipeline";
+import { deleteResult, saveResult } from "../results";
+import { unitFor, type UnitProgress } from "./analysis-unit";
+import { gatherResult, type UnitRecord } from "./gather";
+import type { AnalysisJob, StagedFile, UnitReport } from "./job";
+import { logAnalysis } from "./log";
 
 /** What the gate answers a caller (plain data: classes do not cross RPC). */
 export type GateOutcome =
@@ -16,84 +22,210 @@ export type GateOutcome =
   | { kind: "running"; retryAfterS: number }
   | { kind: "failed"; adoptedInput: boolean };
 
+/** Budgets of one run, taken from the requesting Worker's settings (DESIGN §8, §19). */
+export interface RunBudget {
+  /** How long the first caller waits (ANALYSIS_TIMEOUT_S). */
+  timeoutS: number;
+  /** Wall time one file may take once it runs (FILE_TIMEOUT_S). */
+  fileTimeoutS: number;
+  /** Files of this run analysed at once (ANALYSIS_UNIT_CONCURRENCY). */
+  concurrency: number;
+}
+
 interface GateState {
   status: "running" | "done" | "failed";
   analysisId: string;
   job: AnalysisJob;
+  budget: RunBudget;
   startedAt: number;
   resultKey?: string;
   tokens?: number;
+  suspicionLevel?: string;
   /** A finished result goes once to the next identical request even without `resultCache` (the cut-off caller paid nothing). */
   delivered: boolean;
 }
 
-/** A run that has not finished after this long was lost (queue message dead-lettered, crash): the watchdog alarm gives it up. */
-const STALE_RUN_MS = 15 * 60_000;
+/** Attempts per file: a unit lost to a crash or restart is started afresh this often in all. */
+const MAX_ATTEMPTS = 3;
+/** Files extracted from extracted files are analysed too, but no deeper than this. */
+const MAX_EXTRACTION_DEPTH = 2;
+/** A unit that never started (its alarm lost) is given up after this many file budgets. */
+const WAITING_BUDGETS = 4;
 /** Retry-After for 202: a typical analysis finishes within this. */
 const RETRY_AFTER_S = 30;
+/** How long the gate waits for a unit to answer where it stands. */
+const PROBE_MS = 5_000;
 
 /**
- * One instance per request digest (DESIGN §9, §10). It only coordinates: the analysis itself
- * runs from the JOBS queue (src/scanner/analysis-queue.ts), not in the caller's request, so it
- * goes on after the caller is answered 504. The first caller waits here up to the timeout; an
- * identical request while it waits gets 409, while it runs with nobody waiting 202, and once done
- * the stored result. Alarms: a watchdog while running, then the clean-up after the retention period.
+ * One instance per request digest (DESIGN §9, §10, §19). It coordinates and never analyses: each
+ * file is a unit of work in its own AnalysisUnit Durable Object (its own invocation, CPU budget and
+ * memory), at most `concurrency` at a time. Units report back through `unitFinished`; the gate's
+ * alarm is the per-file deadline while the run lasts (timeout → `-`, lost → retried, then `-`) and
+ * the retention clean-up afterwards. The first caller waits up to the timeout; an identical request
+ * while it waits gets 409, while it runs with nobody waiting 202, once done the stored result.
  */
 export class AnalysisGate extends DurableObject<Env> {
   private waiters = 0;
   /** Resolvers of the runs started by this instance, called when a run ends. */
   private readonly finished = new Map<string, (state: GateState) => void>();
+  /** Unit bookkeeping runs one step at a time: reports, deadline checks and dispatches never interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  async request(job: AnalysisJob, opts: { timeoutS: number; resultCache: boolean }): Promise<GateOutcome> {
-    const state = await this.ctx.storage.get<GateState>("state");
+  async request(job: AnalysisJob, opts: RunBudget & { resultCache: boolean }): Promise<GateOutcome> {
+    const state = await this.state();
     if (state?.status === "done" && (!state.delivered || opts.resultCache)) return this.deliver(state, false);
-    if (state?.status === "running" && clock.nowMs() - state.startedAt < STALE_RUN_MS) {
-      return this.waiters > 0 ? { kind: "busy" } : { kind: "running", retryAfterS: RETRY_AFTER_S };
+    if (state?.status === "running") return this.waiters > 0 ? { kind: "busy" } : { kind: "running", retryAfterS: RETRY_AFTER_S };
+    // A delivered result without resultCache or a failed run: this request starts afresh.
+    if (state) await this.forget(state);
+    return this.start(job, opts);
+  }
+
+  /** A unit's report. Late reports (a unit already timed out or superseded) are ignored. */
+  unitFinished(analysisId: string, index: number, attempt: number, report: UnitReport): Promise<void> {
+    return this.exclusive(() => this.recordReport(analysisId, index, attempt, report));
+  }
+
+  private async recordReport(analysisId: string, index: number, attempt: number, report: UnitReport): Promise<void> {
+    const state = await this.state();
+    const unit = state?.status === "running" && state.analysisId === analysisId ? await this.unit(index) : undefined;
+    if (!state || !unit || unit.status !== "running" || unit.attempt !== attempt) return;
+    if (report.ok) {
+      await this.saveUnit({ ...unit, status: "done", outputKey: report.outputKey });
+      if (unit.depth < MAX_EXTRACTION_DEPTH) await this.addExtracted(state, unit, report.extracted);
+    } else {
+      logAnalysis("unit-failed", { analysisId, unit: index, attempt, reason: report.reason });
+      await this.retryOrGiveUp(unit);
     }
-    // A delivered result without resultCache, a failed or a lost run: this request starts afresh.
-    if (state) await deleteResult(this.env.BUCKET, state.analysisId);
-    return this.start(job, opts.timeoutS);
-  }
-
-  /** Queue side: the job of a run this gate still expects, or null. */
-  async claim(analysisId: string): Promise<AnalysisJob | null> {
-    const state = await this.ctx.storage.get<GateState>("state");
-    return state?.status === "running" && state.analysisId === analysisId ? state.job : null;
-  }
-
-  /** Queue side: the run ended (outcome null = failed). Wakes the waiting caller. */
-  async finish(analysisId: string, outcome: AnalysisOutcome | null): Promise<void> {
-    const state = await this.ctx.storage.get<GateState>("state");
-    if (state?.status !== "running" || state.analysisId !== analysisId) return;
-    await this.settle(state, outcome);
+    await this.advance(state);
   }
 
   override async alarm(): Promise<void> {
-    const state = await this.ctx.storage.get<GateState>("state");
+    const state = await this.state();
     if (!state) return;
-    // The watchdog: a run still going after STALE_RUN_MS is given up (its late result is ignored).
-    if (state.status === "running") return this.settle(state, null);
+    if (state.status === "running") return this.exclusive(() => this.checkDeadlines(state));
     // The clean-up alarm: results are kept for the retention period only.
-    await deleteResult(this.env.BUCKET, state.analysisId);
-    await this.ctx.storage.deleteAll();
+    await this.forget(state);
   }
 
-  private async start(job: AnalysisJob, timeoutS: number): Promise<GateOutcome> {
-    const state: GateState = { status: "running", analysisId: newId(), job, startedAt: clock.nowMs(), delivered: false };
+  private async start(job: AnalysisJob, budget: RunBudget & { resultCache: boolean }): Promise<GateOutcome> {
+    const state: GateState = { status: "running", analysisId: newId(), job, budget: { timeoutS: budget.timeoutS, fileTimeoutS: budget.fileTimeoutS, concurrency: budget.concurrency }, startedAt: clock.nowMs(), delivered: false };
     this.waiters++;
     try {
       const finished = this.expect(state.analysisId);
       await this.ctx.storage.put("state", state);
-      // The row exists before the queued run can finish and update it.
+      for (const [index, item] of job.items.entries()) {
+        if (item.ok) await this.saveUnit({ index, parent: null, depth: 0, file: item.file, status: "pending", attempt: 0 });
+      }
+      // The row exists before any unit can finish the run and update it.
       await getDb(this.env.DB)
         .insert(analyses)
         .values({ id: state.analysisId, accountId: job.accountId, digest: job.digest, caseNumber: job.caseNumber, status: "running", createdAt: clock.now() });
-      await this.env.JOBS.send({ type: "analysis", digest: job.digest, analysisId: state.analysisId });
-      await this.ctx.storage.setAlarm(Date.now() + STALE_RUN_MS);
-      return await this.wait(finished, timeoutS);
+      logAnalysis("start", { analysisId: state.analysisId, files: job.items.length });
+      await this.exclusive(() => this.advance(state));
+      return await this.wait(finished, budget.timeoutS);
     } finally {
       this.waiters--;
     }
+  }
+
+  /** Starts pending units up to the concurrency, settles the run when every unit has ended, keeps the deadline alarm. */
+  private async advance(state: GateState): Promise<void> {
+    const units = await this.units();
+    let running = [...units.values()].filter((u) => u.status === "running").length;
+    for (const unit of units.values()) {
+      if (running >= state.budget.concurrency) break;
+      if (unit.status !== "pending") continue;
+      await this.dispatch(state, unit);
+      running++;
+    }
+    const open = [...units.values()].filter((u) => u.status === "pending" || u.status === "running");
+    if (open.length === 0) return this.settle(state, units);
+    const deadlines = open.flatMap((u) => (u.deadlineMs ? [u.deadlineMs] : []));
+    if (deadlines.length) await this.ctx.storage.setAlarm(Math.min(...deadlines));
+  }
+
+  private async dispatch(state: GateState, unit: UnitRecord): Promise<void> {
+    const attempt = unit.attempt + 1;
+    const fileMs = state.budget.fileTimeoutS * 1000;
+    const now = Date.now();
+    const running: UnitRecord = { ...unit, status: "running", attempt, dispatchedAt: now, deadlineMs: now + fileMs };
+    await this.saveUnit(running);
+    const { job } = state;
+    const task = { analysisId: state.analysisId, digest: job.digest, index: unit.index, attempt, file: unit.file, language: job.language, issueDate: job.issueDate, caseNumber: job.caseNumber, stagingPrefix: job.stagingPrefix, nowMs: state.startedAt };
+    try {
+      await unitFor(this.env, state.analysisId, unit.index, attempt).start(task, fileMs);
+    } catch (err) {
+      // The deadline check finds it holding no task and retries it.
+      logAnalysis("dispatch-failed", { analysisId: state.analysisId, unit: unit.index, attempt, error: String(err) });
+    }
+  }
+
+  /** Units past their deadline: still working → timed out (`-`); waiting for a slot → more time; gone → retried. */
+  private async checkDeadlines(state: GateState): Promise<void> {
+    const now = Date.now();
+    const fileMs = state.budget.fileTimeoutS * 1000;
+    for (const unit of (await this.units()).values()) {
+      if (unit.status !== "running" || (unit.deadlineMs ?? 0) > now) continue;
+      const progress = await this.probe(state, unit);
+      if (progress?.phase === "running") {
+        if (progress.startedAt + fileMs > now) await this.saveUnit({ ...unit, deadlineMs: progress.startedAt + fileMs });
+        else {
+          logAnalysis("file-timeout", { analysisId: state.analysisId, unit: unit.index, attempt: unit.attempt, seconds: state.budget.fileTimeoutS });
+          await this.saveUnit({ ...unit, status: "timeout" });
+        }
+      } else if (progress?.phase === "waiting" && now - (unit.dispatchedAt ?? now) < WAITING_BUDGETS * fileMs) {
+        await this.saveUnit({ ...unit, deadlineMs: now + fileMs });
+      } else {
+        logAnalysis("unit-lost", { analysisId: state.analysisId, unit: unit.index, attempt: unit.attempt });
+        await this.retryOrGiveUp(unit);
+      }
+    }
+    await this.advance(state);
+  }
+
+  private async probe(state: GateState, unit: UnitRecord): Promise<UnitProgress> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<UnitProgress>((resolve) => (timer = setTimeout(() => resolve(null), PROBE_MS)));
+    const answer = unitFor(this.env, state.analysisId, unit.index, unit.attempt)
+      .progress()
+      .catch(() => null);
+    const progress = await Promise.race([answer, timeout]);
+    clearTimeout(timer);
+    return progress;
+  }
+
+  private async retryOrGiveUp(unit: UnitRecord): Promise<void> {
+    await this.saveUnit({ ...unit, status: unit.attempt < MAX_ATTEMPTS ? "pending" : "failed", deadlineMs: undefined });
+  }
+
+  private async addExtracted(state: GateState, parent: UnitRecord, files: StagedFile[]): Promise<void> {
+    const units = await this.units();
+    let next = Math.max(state.job.items.length, ...units.keys()) + 1;
+    for (const file of files) await this.saveUnit({ index: next++, parent: parent.index, depth: parent.depth + 1, file, status: "pending", attempt: 0 });
+  }
+
+  private async settle(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
+    let next: GateState;
+    try {
+      const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.job, state.budget.fileTimeoutS);
+      const { attachments, ...result } = gathered;
+      const resultKey = await saveResult(this.env.BUCKET, { ...result, modelVersions: modelVersions(analyzers), analysisId: state.analysisId, caseNumber: state.job.caseNumber, attachments });
+      next = { ...state, status: "done", resultKey, tokens: result.tokensConsumed, suspicionLevel: result.suspicion_level };
+      logAnalysis("done", { analysisId: state.analysisId, files: Object.keys(result.Files).length, level: result.suspicion_level, ms: clock.nowMs() - state.startedAt });
+    } catch (err) {
+      logAnalysis("failed", { analysisId: state.analysisId, error: String(err) });
+      next = { ...state, status: "failed" };
+    }
+    await this.ctx.storage.put("state", next);
+    await this.ctx.storage.delete([...units.keys()].map(unitKey));
+    await this.ctx.storage.setAlarm(Date.now() + limits(this.env).retentionS * 1000);
+    await deletePrefix(this.env.BUCKET, state.job.stagingPrefix);
+    await getDb(this.env.DB)
+      .update(analyses)
+      .set({ status: next.status, resultKey: next.resultKey ?? null, tokens: next.tokens ?? null, suspicionLevel: next.suspicionLevel ?? null, finishedAt: clock.now() })
+      .where(eq(analyses.id, state.analysisId));
+    this.finished.get(state.analysisId)?.(next);
+    this.finished.delete(state.analysisId);
   }
 
   private async wait(finished: Promise<GateState>, timeoutS: number): Promise<GateOutcome> {
@@ -111,22 +243,40 @@ export class AnalysisGate extends DurableObject<Env> {
     return { kind: "result", analysisId: state.analysisId, resultKey: state.resultKey!, tokens: state.tokens!, adoptedInput };
   }
 
-  private async settle(state: GateState, outcome: AnalysisOutcome | null): Promise<void> {
-    const next: GateState = outcome ? { ...state, status: "done", resultKey: outcome.resultKey, tokens: outcome.tokens } : { ...state, status: "failed" };
-    await this.ctx.storage.put("state", next);
-    await this.ctx.storage.setAlarm(Date.now() + limits(this.env).retentionS * 1000);
-    await getDb(this.env.DB)
-      .update(analyses)
-      .set({ status: next.status, resultKey: next.resultKey ?? null, tokens: next.tokens ?? null, suspicionLevel: outcome?.suspicionLevel ?? null, finishedAt: clock.now() })
-      .where(eq(analyses.id, state.analysisId));
-    this.finished.get(state.analysisId)?.(next);
-    this.finished.delete(state.analysisId);
+  private async forget(state: GateState): Promise<void> {
+    await deleteResult(this.env.BUCKET, state.analysisId);
+    await this.ctx.storage.deleteAll();
+  }
+
+  private exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step, step);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private expect(analysisId: string): Promise<GateState> {
     return new Promise((resolve) => this.finished.set(analysisId, resolve));
   }
+
+  private state(): Promise<GateState | undefined> {
+    return this.ctx.storage.get<GateState>("state");
+  }
+
+  private unit(index: number): Promise<UnitRecord | undefined> {
+    return this.ctx.storage.get<UnitRecord>(unitKey(index));
+  }
+
+  private async units(): Promise<Map<number, UnitRecord>> {
+    const stored = await this.ctx.storage.list<UnitRecord>({ prefix: "unit:" });
+    return new Map([...stored.values()].map((u) => [u.index, u]).sort((a, b) => (a[0] as number) - (b[0] as number)) as [number, UnitRecord][]);
+  }
+
+  private saveUnit(unit: UnitRecord): Promise<void> {
+    return this.ctx.storage.put(unitKey(unit.index), unit);
+  }
 }
+
+const unitKey = (index: number) => `unit:${String(index).padStart(6, "0")}`;
 
 /** The gate of a request digest. */
 export function gateFor(env: Env, digest: string) {

@@ -52,12 +52,14 @@ export interface ManifestEntry {
 }
 
 /**
- * One pass over the archive that keeps no file bytes: validates it (422 for hostile archives or
- * one without a single supported file) and lists each file's SHA-256 for the request digest.
+ * One pass over the archive that keeps no file bytes (`onItem` sees each file before the next is
+ * read): validates it (422 for hostile archives or one without a single supported file) and lists
+ * each file's SHA-256 for the request digest.
  */
-export async function archiveManifest(source: ZipSource, limits: IntakeLimits = intakeLimits): Promise<ManifestEntry[]> {
+export async function archiveManifest(source: ZipSource, onItem?: (item: IntakeItem) => Promise<void>, limits: IntakeLimits = intakeLimits): Promise<ManifestEntry[]> {
   const manifest: ManifestEntry[] = [];
   for await (const item of intakeArchive(source, limits)) {
+    await onItem?.(item);
     manifest.push(
       item.ok
         ? { name: item.file.name, sha256: item.file.sha256, kind: item.file.kind, size: item.file.size }

@@ -1,0 +1,76 @@
+import { highestLevel } from "../finding";
+import { brokenResult, uniqueName, unassessedResult, type FileResult, type PipelineResult } from "../pipeline";
+import { fileAnalysisLost, fileTimedOut } from "../pipeline-findings";
+import { priceOf } from "../pricing";
+import { uniqueAttachmentName, type StoredAttachment } from "../results";
+import type { Language } from "../types";
+import type { AnalysisJob, StagedFile, UnitOutput } from "./job";
+
+/** The gate's record of one unit of work (one file). */
+export interface UnitRecord {
+  index: number;
+  /** The unit whose file contained this one (PDF images), or null for a file of the archive. */
+  parent: number | null;
+  depth: number;
+  file: StagedFile;
+  status: "pending" | "running" | "done" | "timeout" | "failed";
+  attempt: number;
+  dispatchedAt?: number;
+  deadlineMs?: number;
+  outputKey?: string;
+}
+
+/**
+ * The 2.6 result from the units' outputs: files in archive order, each followed by the files found
+ * inside it; names and attachment names made unique across the run; timed-out and lost files `-`.
+ */
+export async function gatherResult(bucket: R2Bucket, job: AnalysisJob, units: Map<number, UnitRecord>, ctx: { language: Language }, fileTimeoutS: number): Promise<PipelineResult & { attachments: StoredAttachment[] }> {
+  const files: Record<string, FileResult> = {};
+  const attachments: StoredAttachment[] = [];
+  const taken = new Set<string>();
+  let tokens = 0;
+  const children = childrenOf(units);
+
+  const addUnit = async (unit: UnitRecord): Promise<void> => {
+    const output = await readOutput(bucket, unit);
+    const result = output ? withUniqueAttachments(output, taken, attachments) : unassessedResult(unit.file, [unit.status === "timeout" ? fileTimedOut(ctx.language, fileTimeoutS) : fileAnalysisLost(ctx.language, unit.attempt)]);
+    files[uniqueName(files, unit.file.name)] = result;
+    tokens += priceOf(unit.file.kind, { extracted: unit.depth > 0, assessed: output?.assessed ?? false });
+    for (const child of children.get(unit.index) ?? []) await addUnit(child);
+  };
+
+  for (const [index, item] of job.items.entries()) {
+    if (item.ok) await addUnit(units.get(index)!);
+    else {
+      files[uniqueName(files, item.name)] = brokenResult(item, ctx.language);
+      tokens += priceOf("broken", { extracted: false, assessed: false });
+    }
+  }
+  return { suspicion_level: highestLevel(Object.values(files).map((f) => f.suspicion_level)), Files: files, tokensConsumed: tokens, modelVersions: {}, attachments };
+}
+
+function childrenOf(units: Map<number, UnitRecord>): Map<number, UnitRecord[]> {
+  const children = new Map<number, UnitRecord[]>();
+  for (const unit of [...units.values()].sort((a, b) => a.index - b.index)) {
+    if (unit.parent === null) continue;
+    children.set(unit.parent, [...(children.get(unit.parent) ?? []), unit]);
+  }
+  return children;
+}
+
+async function readOutput(bucket: R2Bucket, unit: UnitRecord): Promise<UnitOutput | null> {
+  if (unit.status !== "done" || !unit.outputKey) return null;
+  const object = await bucket.get(unit.outputKey);
+  return object ? object.json<UnitOutput>() : null;
+}
+
+/** The unit's result with its attachments renamed where another file of the run already used the name. */
+function withUniqueAttachments(output: UnitOutput, taken: Set<string>, into: StoredAttachment[]): FileResult {
+  const renamed = new Map<string, string>();
+  for (const attachment of output.attachments) {
+    const name = uniqueAttachmentName(taken, attachment.category, attachment.name);
+    renamed.set(`${attachment.category}/${attachment.name}`, `${attachment.category}/${name}`);
+    into.push({ ...attachment, name });
+  }
+  return { ...output.result, attachments: output.result.attachments.map((a) => renamed.get(a) ?? a) };
+}

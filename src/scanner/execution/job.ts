@@ -1,0 +1,56 @@
+import type { FileResult } from "../pipeline";
+import type { StoredAttachment } from "../results";
+import type { Language, ScanFile } from "../types";
+
+/** A file of the request, its bytes staged in R2 for the unit that analyses it (plain data: crosses RPC and storage). */
+export interface StagedFile extends Omit<ScanFile, "bytes"> {
+  /** R2 key of the file's bytes. */
+  key: string;
+}
+
+/** An archive entry: staged for analysis, or one that could not be extracted (reported as `-`). */
+export type StagedItem = { ok: true; file: StagedFile } | { ok: false; name: string; size: number; problem: "corrupt" | "unsupported-compression" };
+
+/** Everything needed to run one analysis: kept by the gate, its files analysed by units. */
+export interface AnalysisJob {
+  accountId: string;
+  caseNumber: string;
+  digest: string;
+  language: Language;
+  /** ISO date-time or null. */
+  issueDate: string | null;
+  /** R2 prefix of the staged files; the run deletes it when it ends. */
+  stagingPrefix: string;
+  items: StagedItem[];
+}
+
+/** What one unit of work (one file) is handed. */
+export interface UnitTask {
+  analysisId: string;
+  digest: string;
+  index: number;
+  attempt: number;
+  file: StagedFile;
+  language: Language;
+  issueDate: string | null;
+  caseNumber: string;
+  stagingPrefix: string;
+  /** The run's clock reading, so that every file of a run judges dates against the same "now". */
+  nowMs: number;
+}
+
+/** A unit's per-file result as stored in R2 (`unitOutputKey`). */
+export interface UnitOutput {
+  result: FileResult;
+  assessed: boolean;
+  /** Attachments keyed by unit, named within the unit; made unique across the run when gathered. */
+  attachments: StoredAttachment[];
+  /** Files the analyzers found inside this one (PDF images), staged for their own units. */
+  extracted: StagedFile[];
+}
+
+/** How a unit ended, as reported to its gate. */
+export type UnitReport = { ok: true; outputKey: string; extracted: StagedFile[] } | { ok: false; reason: string };
+
+export const unitOutputKey = (stagingPrefix: string, index: number) => `${stagingPrefix}out/${index}.json`;
+export const extractedFileKey = (stagingPrefix: string, index: number, n: number) => `${stagingPrefix}x/${index}-${n}`;
