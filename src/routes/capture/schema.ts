@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { captureResults, caseStatuses, communicationModes, finalDecisions } from "../../db/schema";
+import { normalizeCaseNumber } from "../../lib/case-number";
 
-const caseNumber = z
-  .string()
-  .trim()
+/** Every caseNumber the capture API takes goes through the one normalisation (trim, NFC). */
+const normalizedCaseNumber = () => z.string().overwrite(normalizeCaseNumber);
+
+const caseNumber = normalizedCaseNumber()
   .min(1)
   .max(100)
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
@@ -82,7 +84,7 @@ export const CaseStatusSchema = z
 export const StatusQuerySchema = z
   .object({
     ticketId: z.string().max(100).optional().openapi({ description: "Exactly this case; wins over caseNumber." }),
-    caseNumber: z.string().min(1).max(100).optional().openapi({ description: "URL-encoded; the most recent case for it." }),
+    caseNumber: normalizedCaseNumber().min(1).max(100).optional().openapi({ description: "URL-encoded; the most recent case for it. Trimmed and NFC-normalised like on create." }),
   })
   .refine((q) => q.ticketId !== undefined || q.caseNumber !== undefined, { message: "Pass ticketId or caseNumber.", path: ["ticketId"] });
 

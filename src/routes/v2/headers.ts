@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { normalizeCaseNumber } from "../../lib/case-number";
 import { invalid, ApiError, type FieldError } from "../../lib/problem";
 import { parseIssueDate } from "../../scanner/issue-date";
 import type { ScanRequest } from "../../scanner/scan-service";
@@ -7,7 +8,13 @@ import type { ResponseMode } from "../../scanner/delivery";
 
 const email = z.email();
 
-/** caseNumber of spec 4.4: 4 to 50 characters, no control characters. */
+/** The `caseNumber` header, normalised (trim, NFC) as on every entry point; undefined when absent. */
+export function caseNumberHeader(headers: Headers): string | undefined {
+  const raw = headers.get("caseNumber");
+  return raw === null ? undefined : normalizeCaseNumber(raw);
+}
+
+/** caseNumber of spec 4.4 (already normalised): 4 to 50 characters, no control characters. */
 export function caseNumberErrors(value: string | undefined): FieldError[] {
   if (value === undefined || value === "") return [{ field: "caseNumber", message: "is required" }];
   const length = [...value].length;
@@ -19,7 +26,7 @@ export function caseNumberErrors(value: string | undefined): FieldError[] {
 /** Every header rule of spec 4.4 at once; all violations are reported together. */
 export function parseScanHeaders(headers: Headers, now: Date, presignedDownload: boolean): ScanRequest {
   const errors: FieldError[] = [];
-  const caseNumber = headers.get("caseNumber") ?? undefined;
+  const caseNumber = caseNumberHeader(headers);
   errors.push(...caseNumberErrors(caseNumber));
 
   let issueDate: Date | null = null;

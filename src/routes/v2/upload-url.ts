@@ -4,7 +4,7 @@ import { createRouter } from "../../lib/app";
 import { invalid } from "../../lib/problem";
 import { createUpload } from "../../scanner/uploads";
 import { apiKeySecurity, errorResponses } from "../openapi-common";
-import { caseNumberErrors } from "./headers";
+import { caseNumberErrors, caseNumberHeader } from "./headers";
 import { UploadUrlSchema } from "./schema";
 
 export const uploadUrlRoute = createRouter();
@@ -17,11 +17,11 @@ uploadUrlRoute.openapi(
     summary: "Get a signed upload URL for a ZIP of 10 to 50 MB (spec 4.3)",
     security: apiKeySecurity,
     middleware: [requireApiKey({ bearer: false, exactLength: 40 })] as const,
-    parameters: [{ in: "header", name: "caseNumber", required: true, description: "4 to 50 characters; send the same value to /v2/scanner.", schema: { type: "string" } }],
+    parameters: [{ in: "header", name: "caseNumber", required: true, description: "4 to 50 characters after trimming and NFC normalisation; send the same value to /v2/scanner.", schema: { type: "string" } }],
     responses: { 200: { description: "The upload URL.", content: { "application/json": { schema: UploadUrlSchema } } }, ...errorResponses },
   }),
   async (c) => {
-    const caseNumber = c.req.header("caseNumber");
+    const caseNumber = caseNumberHeader(c.req.raw.headers);
     const errors = caseNumberErrors(caseNumber);
     if (errors.length) throw invalid(errors);
     return c.json(await createUpload(c.env, c.get("account").id, caseNumber!), 200);
