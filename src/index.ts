@@ -10,6 +10,7 @@ import { capturePages } from "./pages/capture";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
 import { registerOpenApi } from "./routes/openapi-document";
+import { hardeningHeaders } from "./routes/middleware";
 
 export { CaseLock } from "./capture/case-lock";
 export { AnalysisGate } from "./scanner/execution/analysis-gate";
@@ -23,6 +24,7 @@ app.use("*", async (c, next) => {
   await next();
   c.res.headers.set("X-Request-Id", requestId);
 });
+app.use("*", hardeningHeaders);
 
 app.route("/capture", captureRoutes);
 app.route("/admin", adminRoutes);

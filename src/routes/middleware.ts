@@ -19,3 +19,15 @@ export const requireJson = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/**
+ * Hardening headers of every response, errors included (issue 19): `nosniff`, so no browser runs
+ * a JSON or ZIP answer as script or HTML; `no-store`, so results, statuses and signed downloads stay
+ * out of shared caches. A route that chose its own Cache-Control (the capture page's static assets)
+ * keeps it.
+ */
+export const hardeningHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("X-Content-Type-Options", "nosniff");
+  if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
+});
