@@ -66,12 +66,28 @@ export function problemResponse(c: Context, err: ApiError): Response {
 export function handleError(err: Error, c: Context): Response {
   if (err instanceof ApiError) return problemResponse(c, err);
   if (err instanceof HTTPException) {
+    const unreadable = unreadableBody(err);
+    if (unreadable) return problemResponse(c, unreadable);
     const status = err.status as ContentfulStatusCode;
     const code = status === 413 ? "payload-too-large" : "http-error";
     return problemResponse(c, new ApiError(status, code, err.message || TITLES[status] || "Error"));
   }
   console.error("unhandled error", c.get("requestId"), err);
   return problemResponse(c, new ApiError(500, "internal", "An internal error occurred. Quote the request id to support."));
+}
+
+/**
+ * Hono's validators refuse a body they cannot parse with a bare HTTPException 400 carrying the
+ * parser's own message. Callers get the validation problem every other 400 is, with the field:
+ * the multipart part `file` (the scanner's only part) or the JSON `body`.
+ */
+function unreadableBody(err: HTTPException): ApiError | null {
+  if (err.status !== 400) return null;
+  if (/^Malformed FormData/i.test(err.message)) {
+    return invalid([{ field: "file", message: "the multipart/form-data body could not be read; send the ZIP as the part file" }], "The multipart body is malformed.");
+  }
+  if (/^Malformed JSON/i.test(err.message)) return invalid([{ field: "body", message: "is not valid JSON" }], "The JSON body is malformed.");
+  return invalid([{ field: "body", message: "could not be read" }]);
 }
 
 export const invalid = (errors: FieldError[], detail = "The request is invalid.") =>
