@@ -4,6 +4,7 @@
  * drawn as cyan lines on the heatmap; flat areas, which match anything, are hatched.
  */
 import { finding, type FindingText } from "../finding";
+import { blockChecks, imageTooLargeText } from "./budget-texts";
 import { blockMaps } from "../images/block-analysis";
 import { type CopyMoveCluster, searchCopyMove } from "../images/block-matching";
 import { downscale } from "../images/gray";
@@ -59,7 +60,10 @@ export const copyMoveAnalyzer: Analyzer = {
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = blockMaps(file.bytes);
-    if (!result.ok) return { assessed: false, findings: [finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", texts.notAssessed(result.reason), { reason: result.reason })] };
+    if (!result.ok) {
+      const text = result.tooLarge ? imageTooLargeText(blockChecks.copyMove, result.tooLarge) : texts.notAssessed(result.reason);
+      return { assessed: false, findings: [finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };
+    }
     const maps = result.maps;
     const full = maps.width * maps.height <= FULL_DECODE_PIXELS ? decodeSmallLuma(file.bytes, FULL_DECODE_PIXELS) : null;
     const img = downscale(full ?? maps.preview, SEARCH_SIDE);

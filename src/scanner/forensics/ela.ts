@@ -6,6 +6,7 @@
  * picture; flat and clipped blocks are not judged (hatched in the heatmap).
  */
 import { finding, type FindingText } from "../finding";
+import { blockChecks, imageTooLargeText } from "./budget-texts";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
 import { blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -51,7 +52,10 @@ export const elaAnalyzer: Analyzer = {
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = blockMaps(file.bytes);
-    if (!result.ok) return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed(result.reason), { reason: result.reason })] };
+    if (!result.ok) {
+      const text = result.tooLarge ? imageTooLargeText(blockChecks.ela, result.tooLarge) : texts.notAssessed(result.reason);
+      return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };
+    }
     const maps = result.maps;
     if (maps.ela.length < MIN_BLOCKS) return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), { width: maps.width, height: maps.height })] };
     const scores = elaScores(maps);

@@ -5,6 +5,7 @@
  */
 import exifr from "exifr";
 import { finding } from "../finding";
+import { blockChecks, imageTooLargeText } from "./budget-texts";
 import { blockMaps } from "../images/block-analysis";
 import { doubleCompressionScore } from "../images/double-compression";
 import { type JpegStructure, parseJpegStructure } from "../images/jpeg-markers";
@@ -82,7 +83,8 @@ async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Findi
 function doubleCompressionFinding(file: ScanFile, ctx: ScanContext, out: Finding[], meta: Record<string, unknown>): void {
   const maps = blockMaps(file.bytes);
   if (!maps.ok || !maps.maps.histograms) {
-    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED", "-", T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason), {}));
+    const text = !maps.ok && maps.tooLarge ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge) : T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason);
+    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED", "-", text, !maps.ok && maps.tooLarge ? { ...maps.tooLarge } : {}));
     return;
   }
   const dc = doubleCompressionScore(maps.maps.histograms);

@@ -8,6 +8,8 @@ import { parseExifDate } from "../images/exif-dates";
 import { editorIn } from "../images/editors";
 import { parseJpegStructure } from "../images/jpeg-markers";
 import { type ImageMetadata, readImageMetadata, tag } from "../images/metadata-read";
+import { MAX_PNG_TEXT_BYTES } from "../images/png-chunks";
+import { pngTextTooLargeText } from "./budget-texts";
 import type { Analyzer, AnalyzerResult, Finding, ScanContext, ScanFile } from "../types";
 import { metadataTexts as T } from "./metadata-texts";
 
@@ -164,6 +166,8 @@ export const metadataAnalyzer: Analyzer = {
     const summary = metadataSummary(meta);
     const findings: Finding[] = [];
     if (meta.parseError) findings.push(finding(ctx.language, "META_UNREADABLE", "-", T.unreadable(meta.parseError), { error: meta.parseError }));
+    if (meta.pngTextOversized.length > 0)
+      findings.push(finding(ctx.language, "META_PNG_TEXT_TOO_LARGE", "-", pngTextTooLargeText({ keys: meta.pngTextOversized, limit: MAX_PNG_TEXT_BYTES }), { keys: meta.pngTextOversized, maxBytes: MAX_PNG_TEXT_BYTES }));
     const hasCameraData = meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp || meta.vendor.make || meta.vendor.model;
     if (!hasCameraData && !meta.parseError) {
       findings.push(finding(ctx.language, "META_NONE", "Yellow", T.none, { blocks: Object.keys(meta.blocks) }));

@@ -7,6 +7,7 @@
  * by compression are not judged (hatched in the heatmap).
  */
 import { finding, type FindingText } from "../finding";
+import { blockChecks, imageTooLargeText } from "./budget-texts";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
 import { blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -58,7 +59,10 @@ export const noiseAnalyzer: Analyzer = {
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = blockMaps(file.bytes);
-    if (!result.ok) return { assessed: false, findings: [finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed(result.reason), { reason: result.reason })] };
+    if (!result.ok) {
+      const text = result.tooLarge ? imageTooLargeText(blockChecks.noise, result.tooLarge) : texts.notAssessed(result.reason);
+      return { assessed: false, findings: [finding(ctx.language, "NOISE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };
+    }
     const maps = result.maps;
     if (maps.noise.length < MIN_BLOCKS) return { assessed: false, findings: [finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), { width: maps.width, height: maps.height })] };
     const scores = noiseScores(maps);

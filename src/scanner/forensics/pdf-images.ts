@@ -5,6 +5,7 @@ import { extractDecodedImagesOnly, extractPageImages, type PageImage } from "../
 import { pdfLimits } from "../pdf/limits";
 import { pageModels } from "../pdf/pages";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
+import { streamBudget } from "../pdf/stream-budget";
 import { openPdfLib } from "../pdf/pdflib";
 
 /**
@@ -19,6 +20,8 @@ export const pdfImages: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
     if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return { assessed: false, findings: [] };
+    // Over its unpack budget the file is never opened; pdf-structure's finding says so once for all.
+    if (!streamBudget(file.bytes).ok) return { assessed: false, findings: [] };
     let images: PageImage[];
     let undecodable: { page: number; filter: string }[];
     try {

@@ -10,6 +10,8 @@ import { openPdfJs } from "../pdf/pdfjs";
 import { openPdfLib } from "../pdf/pdflib";
 import { editorsIn } from "../pdf/producers";
 import type { PageModel } from "../pdf/page-model";
+import { streamBudget } from "../pdf/stream-budget";
+import { pdfUnpackBudgetText } from "./budget-texts";
 import { structureTexts as T } from "./pdf-structure-texts";
 
 const HOUR = 3_600_000;
@@ -23,6 +25,9 @@ export const pdfStructure: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
     if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return unreadable(lang, "size or header");
+    // Checked before pdf.js or pdf-lib opens the file: both would unpack a decompression bomb whole.
+    const budget = streamBudget(file.bytes);
+    if (!budget.ok) return { assessed: false, findings: [finding(lang, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(budget), { part: budget.kind, unpackedAtLeast: budget.inflated, limit: budget.limit, offset: budget.offset })] };
     let meta: PdfMetadata;
     let pages: PageModel[];
     try {

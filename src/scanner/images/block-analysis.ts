@@ -14,7 +14,7 @@ import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
-import { declaredSize, fitsPixelDecode } from "./pixel-budget";
+import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { ImageDataError, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
@@ -50,8 +50,23 @@ export interface BlockMaps {
   lumaTable: Uint16Array | null;
 }
 
+/** A picture whose declared size is beyond MAX_BLOCK_MAP_PIXELS: the maps were not even allocated. */
+export interface TooLarge {
+  width: number;
+  height: number;
+  maxPixels: number;
+}
+
 /** Result of building the maps: the maps, or why they could not be built. */
-export type BlockMapsResult = { ok: true; maps: BlockMaps; structure: JpegStructure | null } | { ok: false; reason: string; structure: JpegStructure | null };
+export type BlockMapsResult =
+  | { ok: true; maps: BlockMaps; structure: JpegStructure | null }
+  | { ok: false; reason: string; structure: JpegStructure | null; tooLarge?: TooLarge };
+
+/** Refuses a declared size over the budget before createMaps allocates ≈ 33 bytes per block for it. */
+function overBudget(width: number, height: number, structure: JpegStructure | null): BlockMapsResult | null {
+  if (width * height <= MAX_BLOCK_MAP_PIXELS) return null;
+  return { ok: false, reason: `image too large for the block analysis (${width} × ${height})`, structure, tooLarge: { width, height, maxPixels: MAX_BLOCK_MAP_PIXELS } };
+}
 
 const ELA_TABLE = scaledTable(STANDARD_LUMA, ELA_QUALITY);
 
@@ -128,6 +143,8 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
   const frame = structure.frame;
   const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
   if (!frame || !table) return { ok: false, reason: "no frame header or quantisation table", structure };
+  const refused = overBudget(frame.width, frame.height, structure);
+  if (refused) return refused;
   const maps = createMaps(frame.width, frame.height, "jpeg-coefficients", true);
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
@@ -152,6 +169,8 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
 function fromPixels(bytes: Uint8Array): BlockMapsResult {
   const size = declaredSize(bytes);
   if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
+  const refused = overBudget(size.width, size.height, null);
+  if (refused) return refused;
   let source = openStreamed(bytes);
   if (typeof source === "string") {
     if (!fitsPixelDecode(bytes)) return { ok: false, reason: `image too large to decode to pixels (${size.width}×${size.height})`, structure: null };

@@ -11,6 +11,7 @@ import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { ScanDecoder } from "./jpeg-entropy";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
+import { MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
 
@@ -65,6 +66,8 @@ export class JpegStripDecoder implements RgbaBandSource {
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
   static open(bytes: Uint8Array, structure: JpegStructure = parseJpegStructure(bytes)): JpegStripDecoder | string {
     const frame = structure.frame;
+    // Before anything is allocated: the declared size alone decides (a header may claim any size).
+    if (frame && frame.width * frame.height > MAX_STREAMED_JPEG_PIXELS) return `too large to stream (${frame.width} × ${frame.height})`;
     if (frame && frame.components.length !== 1 && frame.components.length !== 3) return `${frame.components.length} colour components`;
     const scan = ScanDecoder.open(bytes, structure);
     if (typeof scan === "string") return scan;

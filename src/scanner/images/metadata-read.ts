@@ -6,7 +6,7 @@
 import exifr from "exifr";
 import { isHeif, heifSize } from "./isobmff";
 import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
-import { isPng, pngSize, pngText } from "./png-chunks";
+import { isPng, pngSize, pngTextChunks } from "./png-chunks";
 import { readVendorCameraFields, type VendorCameraFields } from "./vendor/vendor-camera-fields";
 
 /** exifr's output with mergeOutput:false: one record per block. */
@@ -20,6 +20,8 @@ export interface ImageMetadata {
   width: number | null;
   height: number | null;
   pngText: Record<string, string>;
+  /** Keywords of compressed PNG text chunks that unpack beyond MAX_PNG_TEXT_BYTES (only their start is in pngText). */
+  pngTextOversized: string[];
   /** Photoshop Image Resource Blocks (APP13 "Photoshop 3.0") present. */
   photoshopIrb: boolean;
   thumbnail: Uint8Array | null;
@@ -98,7 +100,7 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     parseError,
     width: size?.width ?? null,
     height: size?.height ?? null,
-    pngText: isPng(bytes) ? pngText(bytes) : {},
+    ...pngTextOf(bytes),
     photoshopIrb: jpeg !== null && appSegments(jpeg, 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
     thumbnail: jpeg ? await exifThumbnail(bytes) : null,
     vendor: readVendorCameraFields(jpeg, blocks.makerNote, typeof ifd0Make === "string" ? ifd0Make.split("\0")[0].trim() : null),
@@ -115,4 +117,10 @@ export function tag(meta: ImageMetadata, name: string, blocks: string[] = ["ifd0
     if (typeof v === "number") return String(v);
   }
   return null;
+}
+
+function pngTextOf(bytes: Uint8Array): { pngText: Record<string, string>; pngTextOversized: string[] } {
+  if (!isPng(bytes)) return { pngText: {}, pngTextOversized: [] };
+  const { text, oversized } = pngTextChunks(bytes);
+  return { pngText: text, pngTextOversized: oversized };
 }

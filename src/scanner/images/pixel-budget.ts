@@ -25,6 +25,20 @@ export const MAX_DC_PREVIEW_SOURCE_PIXELS = 120_000_000;
  */
 export const MAX_STREAMED_PNG_PIXELS = 50_000_000;
 
+/**
+ * Largest baseline JPEG streamed through jpeg-strip-decoder.ts. Memory grows with the width only,
+ * but time grows with the area: a flat 400 MP baseline JPEG is 1.6 MB of zero bytes and took 7 s to
+ * stream (and 35 s through every detector). Larger ones are reported as too large, not decoded.
+ */
+export const MAX_STREAMED_JPEG_PIXELS = 50_000_000;
+
+/**
+ * Largest picture given per-8×8-block maps (block-analysis.ts: ≈ 33 bytes per block, 26 MB at 50 MP).
+ * Checked against the header before the maps are allocated: a 141-byte JPEG claiming 20 000 × 20 000
+ * made us allocate 206 MB, one claiming 65 535 × 65 535 would ask for 2.2 GB.
+ */
+export const MAX_BLOCK_MAP_PIXELS = 50_000_000;
+
 export interface DeclaredSize {
   width: number;
   height: number;

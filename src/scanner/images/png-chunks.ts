@@ -1,5 +1,5 @@
 /** PNG chunk walk: IHDR size and the text chunks (tEXt, zTXt, iTXt), plus raw chunk list. */
-import { unzlibSync } from "fflate";
+import { inflateWithin } from "./bounded-inflate";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -45,34 +45,45 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } | 
 const latin1 = new TextDecoder("latin1");
 const utf8 = new TextDecoder("utf-8");
 
-function inflateText(data: Uint8Array, decoder: TextDecoder): string {
-  try {
-    return decoder.decode(unzlibSync(data));
-  } catch {
-    return "";
-  }
+/**
+ * Most bytes one compressed text chunk (zTXt, iTXt) is unpacked to. Real ones (XMP, AI prompts,
+ * parameters) are a few KB; a 1 MB chunk can unpack to 1 GB. Beyond this only the start is read.
+ */
+export const MAX_PNG_TEXT_BYTES = 1024 * 1024;
+
+function inflateText(data: Uint8Array, decoder: TextDecoder, onOver: () => void): string {
+  const inflated = inflateWithin(data, MAX_PNG_TEXT_BYTES);
+  if (inflated.over) onOver();
+  return inflated.damaged && !inflated.over ? "" : decoder.decode(inflated.bytes);
 }
 
 /** Text chunks as keyword → text (later duplicates are joined with a newline). */
 export function pngText(bytes: Uint8Array): Record<string, string> {
+  return pngTextChunks(bytes).text;
+}
+
+/** Text chunks, plus the keywords whose compressed text unpacks beyond MAX_PNG_TEXT_BYTES (read in part). */
+export function pngTextChunks(bytes: Uint8Array): { text: Record<string, string>; oversized: string[] } {
   const out: Record<string, string> = {};
+  const oversized: string[] = [];
   for (const c of pngChunks(bytes)) {
     if (c.type !== "tEXt" && c.type !== "zTXt" && c.type !== "iTXt") continue;
     const nul = c.data.indexOf(0);
     if (nul < 1) continue;
     const key = latin1.decode(c.data.subarray(0, nul));
     let text = "";
+    const over = () => oversized.push(key);
     if (c.type === "tEXt") text = latin1.decode(c.data.subarray(nul + 1));
-    else if (c.type === "zTXt") text = inflateText(c.data.subarray(nul + 2), latin1);
+    else if (c.type === "zTXt") text = inflateText(c.data.subarray(nul + 2), latin1, over);
     else {
       const compressed = c.data[nul + 1] === 1;
       let p = nul + 3;
       p = c.data.indexOf(0, p) + 1; // language tag
       p = c.data.indexOf(0, p) + 1; // translated keyword
       if (p <= 0) continue;
-      text = compressed ? inflateText(c.data.subarray(p), utf8) : utf8.decode(c.data.subarray(p));
+      text = compressed ? inflateText(c.data.subarray(p), utf8, over) : utf8.decode(c.data.subarray(p));
     }
     out[key] = out[key] ? `${out[key]}\n${text}` : text;
   }
-  return out;
+  return { text: out, oversized };
 }

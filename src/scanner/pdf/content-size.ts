@@ -1,5 +1,5 @@
-import { Inflate } from "fflate";
 import { PDFArray, PDFName, PDFRawStream, PDFRef, type PDFDocument } from "pdf-lib";
+import { inflateWithin } from "../images/bounded-inflate";
 import { pdfLimits } from "./limits";
 
 /**
@@ -25,18 +25,16 @@ export function pageContentTooLarge(doc: PDFDocument, pageIndex: number): boolea
   }
 }
 
+/**
+ * Decoded size of a content stream, counted up to just past `budget`. The filter may be a name or
+ * an array (`[/FlateDecode]` counts as Flate too: it once slipped past this check). Only a leading
+ * Flate is inflated; any other first filter counts its raw length (the stream budget of
+ * stream-budget.ts has already refused files whose Flate streams unpack beyond their budget).
+ */
 function decodedSize(stream: PDFRawStream, budget: number): number {
-  const filter = stream.dict.get(PDFName.of("Filter"));
-  if (filter?.toString() !== "/FlateDecode") return stream.contents.length;
-  let size = 0;
-  const inflate = new Inflate((chunk) => {
-    size += chunk.length;
-    if (size > budget) throw new Error("over budget");
-  });
-  try {
-    for (let at = 0; at < stream.contents.length && size <= budget; at += 16_384) inflate.push(stream.contents.subarray(at, at + 16_384), at + 16_384 >= stream.contents.length);
-  } catch {
-    // over budget or corrupt: the size so far decides
-  }
-  return size;
+  const filter = stream.dict.lookup(PDFName.of("Filter"));
+  const first = filter instanceof PDFArray ? filter.lookup(0) : filter;
+  const name = first instanceof PDFName ? first.asString() : null;
+  if (name !== "/FlateDecode" && name !== "/Fl") return stream.contents.length;
+  return inflateWithin(stream.contents, budget, false).size;
 }

@@ -24,6 +24,14 @@ export const pdfLimits = {
   maxImagePixels: 12_000_000,
   /** Decoded bytes of one page's content streams handed to pdf.js (invoices use < 100 KB). */
   maxContentBytes: 1024 * 1024,
+  /**
+   * Bytes one non-image stream (content, font, metadata, form, object stream) may unpack to; a file
+   * with a larger one is not opened by pdf.js or pdf-lib (stream-budget.ts). Fonts and invoices stay
+   * far below (a CJK font ≈ 10 MB).
+   */
+  maxStreamBytes: 16 * 1024 * 1024,
+  /** Bytes all Flate streams of one file may unpack to together (bounds the check's own CPU time too). */
+  maxInflatedBytes: 256 * 1024 * 1024,
   /** Content-stream operators interpreted per page. */
   maxOperators: 200_000,
   /** Nesting depth of arrays/dictionaries in the small object parser. */

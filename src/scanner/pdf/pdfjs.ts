@@ -1,5 +1,6 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { pdfLimits } from "./limits";
+import { assertStreamBudget } from "./stream-budget";
 
 /** pdf.js document as unpdf returns it. */
 export type PdfJsDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -9,11 +10,18 @@ const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
 
 /**
  * Opens bytes with pdf.js (through unpdf), once per bytes object. pdf.js DETACHES the buffer it
- * is given, so it gets a copy. Encrypted files open when the user password is empty.
+ * is given, so it gets a copy. Encrypted files open when the user password is empty. A file over
+ * its unpack budget (stream-budget.ts) is never handed to pdf.js: the promise rejects with
+ * PdfBudgetError, which the detectors report as a `-` finding.
  */
 export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
   let doc = documents.get(bytes);
   if (!doc) {
+    try {
+      assertStreamBudget(bytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
     doc = getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "", maxImageSize: pdfLimits.maxImagePixels });
     documents.set(bytes, doc);
