@@ -14,23 +14,48 @@ export const testBindings = {
   R2_S3_BUCKET: "",
 };
 
+/**
+ * Tests of request rules (headers, uploads, archives, capture API, tenancy): they need real per-file
+ * results but no forensics, so they run with the gatekeeper-only analyzer set (ANALYZERS=file-type).
+ * Everything else — detectors, models, responses with attachments, execution — runs the real set.
+ */
+const RULE_TESTS = [
+  "test/*.test.ts",
+  "test/capture/**/*.test.ts",
+  "test/unit/**/*.test.ts",
+  "test/scanner/headers.test.ts",
+  "test/scanner/intake.test.ts",
+  "test/scanner/malformed-zip.test.ts",
+  "test/scanner/presigned.test.ts",
+  "test/scanner/presigned-r2-s3.test.ts",
+  "test/scanner/storage-key-race.test.ts",
+  "test/scanner/sweeps.test.ts",
+  "test/scanner/gate-cleanup.test.ts",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  return {
+  const project = (name: string, include: string[], exclude: string[], bindings: Record<string, string>) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { ...testBindings, TEST_MIGRATIONS: migrations } },
+        miniflare: { bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations } },
       }),
     ],
     test: {
-      include: ["test/**/*.test.ts"],
-      exclude: ["test/browser/**"],
+      name,
+      include,
+      exclude: ["test/browser/**", ...exclude],
       setupFiles: ["./test/setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+    },
+  });
+  return {
+    test: {
       // The analysis logs one JSON line per file and analyzer (docs/scanner-api.md): too many to print per test.
       onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
+      projects: [project("rules", RULE_TESTS, [], { ANALYZERS: "file-type" }), project("detectors", ["test/**/*.test.ts"], RULE_TESTS, {})],
     },
   };
 });

@@ -16,6 +16,8 @@ export interface Env {
   ANALYSIS_TIMEOUT_S: string;
   FILE_TIMEOUT_S: string;
   ANALYSIS_UNIT_CONCURRENCY: string;
+  /** The analyzer set (src/scanner/forensics/registry.ts): `all` in production. */
+  ANALYZERS: string;
   UPLOAD_URL_TTL_S: string;
   DOWNLOAD_URL_TTL_S: string;
   RETENTION_S: string;
@@ -45,6 +47,8 @@ export interface Env {
    * wrangler supplies a placeholder `cf` (Austin, TX) instead of the real network location.
    */
   CAPTURE_NETWORK_LOCATION?: string;
+  /** The capture page's recapture detector (src/capture/checks/recapture.ts): combined (default), learned, classical. */
+  CAPTURE_RECAPTURE_DETECTOR?: string;
 }
 
 const seconds = z.coerce.number().int().positive();

@@ -8,6 +8,7 @@ import { newId, newToken } from "../lib/ids";
 import { ApiError } from "../lib/problem";
 import { readImageInfo, sniffImageType } from "./checks/image-bytes";
 import { runPhotoChecks, type PhotoChecks, type PhotoVerdict } from "./checks";
+import { recaptureDetectors } from "./checks/recapture";
 import type { NetworkLocation, Position } from "./checks/location";
 import type { PageSession } from "./page-session";
 import { maxChunks, PHOTO_LIMITS } from "./photo-limits";
@@ -97,6 +98,7 @@ export async function completeShot(env: Env, ps: PageSession, nonce: string, att
   try {
     result = await runPhotoChecks({
       bytes, info, sha256, network, receivedAt,
+      recapture: recaptureDetectors.pick(env.CAPTURE_RECAPTURE_DETECTOR ?? "combined"),
       attestation: { cameraLabel: att.cameraLabel, trackWidth: att.trackWidth, trackHeight: att.trackHeight, capturedAt: att.capturedAt, declaredSha256: att.sha256 },
       position: att.position,
       nonceIssuedAt: issued.getTime(),

@@ -11,7 +11,7 @@ const BATCH = 200;
 /**
  * Spec 4.3: an uploaded ZIP that was never consumed is deleted after 24 h (RETENTION_S).
  * Rows go too, consumed or not, so a storage_key older than that is simply unknown (404).
- * Copies of direct uploads left in R2 by a lost analysis run (`inputs/`) are swept as well.
+ * Staged files left in R2 by a request or run that died (`staging/`) are swept as well.
  */
 export async function sweepUploads(env: Env): Promise<void> {
   const cutoff = new Date(clock.nowMs() - limits(env).retentionS * 1000);
@@ -21,7 +21,7 @@ export async function sweepUploads(env: Env): Promise<void> {
     await env.BUCKET.delete(stale.map((u) => uploadObjectKey(u.storageKey)));
     await db.delete(uploads).where(inArray(uploads.storageKey, stale.map((u) => u.storageKey)));
   }
-  const inputs = await env.BUCKET.list({ prefix: "inputs/", limit: BATCH });
+  const inputs = await env.BUCKET.list({ prefix: "staging/", limit: BATCH });
   const orphaned = inputs.objects.filter((o) => o.uploaded < cutoff).map((o) => o.key);
   if (orphaned.length > 0) await env.BUCKET.delete(orphaned);
 }

@@ -5,6 +5,7 @@ import { ApiError } from "../lib/problem";
 import { newId } from "../lib/ids";
 import { deletePrefix } from "../lib/r2";
 import { deliver, type ResponseMode } from "./delivery";
+import { analyzerSets } from "./forensics/registry";
 import { requestDigest } from "./digest";
 import { gateFor, type GateOutcome } from "./execution/analysis-gate";
 import type { AnalysisJob } from "./execution/job";
@@ -33,6 +34,7 @@ export type ScanInput = { kind: "direct"; bytes: Uint8Array } | { kind: "presign
  */
 export async function scan(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<Response> {
   const settings = limits(env);
+  analyzerSets.pick(env.ANALYZERS);
   const { source, presignedKey } = await openInput(env, account, request, input);
   const stagingPrefix = `staging/${newId()}/`;
   let adopted = false;
@@ -47,7 +49,7 @@ export async function scan(env: Env, account: AccountRecord, request: ScanReques
       fileHashes: manifest.map((m) => m.sha256 ?? `unreadable:${m.size}`),
     });
     if (presignedKey) await claimUpload(env, presignedKey, digest);
-    const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, stagingPrefix, items };
+    const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, stagingPrefix, items, analyzers: env.ANALYZERS };
     const outcome = await gateFor(env, digest).request(job, {
       timeoutS: settings.analysisTimeoutS,
       fileTimeoutS: settings.fileTimeoutS,

@@ -1,27 +1,17 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { gateFor } from "../../src/scanner/execution/analysis-gate";
 import type { AnalysisJob } from "../../src/scanner/execution/job";
 import { loadResult } from "../../src/scanner/results";
-import { BASE, createAccount } from "../helpers";
+import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
-import { registerFirst, slowAnalyzer, slowFile } from "./slow-analyzer";
+import { addAnalyzerSet, slowAnalyzer, slowFile } from "./slow-analyzer";
 
 // Real detectors on real files through the gate and its units, on a shared 2-core machine.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
 
 type ScanBody = { suspicion_level: string; Files: Record<string, { suspicion_level: string; findings: { code: string }[] }> };
-
-async function scanWith(bindings: typeof env, apiKey: string, caseNumber: string, archive: Uint8Array): Promise<Response> {
-  const form = new FormData();
-  form.append("file", new File([archive], "claim.zip", { type: "application/zip" }));
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber, accept: "application/json" }, body: form }), bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
 
 /** A different small scan for each n: photos, a PDF and a damaged JPEG in turn. */
 function nthArchive(n: number): Uint8Array {
@@ -31,7 +21,7 @@ function nthArchive(n: number): Uint8Array {
 
 let unregister: () => void;
 beforeAll(async () => {
-  unregister = registerFirst(slowAnalyzer);
+  unregister = addAnalyzerSet("execution-test", slowAnalyzer);
   // Instantiating the models' wasm blocks the isolate for seconds once per test file: not what is under test.
   const { apiKey } = await createAccount({ name: "Execution warm-up" });
   expect((await postScanner({ apiKey, caseNumber: scanCase("WARM"), zip: zip({ "a.jpg": samples.canon }), headers: { accept: "application/json" } })).status).toBe(200);
@@ -59,8 +49,8 @@ describe("scans one after another and at once all finish (DESIGN §19, default A
 describe("a file whose analysis hangs is `-` with a timeout finding; the request still answers 200", () => {
   it("the other files keep their levels", async () => {
     const { apiKey } = await createAccount({ name: "Hang" });
-    const bindings = { ...env, FILE_TIMEOUT_S: "2" };
-    const res = await scanWith(bindings, apiKey, scanCase("HANG"), zip({ "photo.jpg": samples.canon, "stuck.bin": slowFile(30_000) }));
+    const bindings = { ...env, FILE_TIMEOUT_S: "2", ANALYZERS: "execution-test" };
+    const res = await postScanner({ apiKey, caseNumber: scanCase("HANG"), zip: zip({ "photo.jpg": samples.canon, "stuck.bin": slowFile(30_000) }), headers: { accept: "application/json" }, bindings });
     expect(res.status).toBe(200);
     const body = await res.json<ScanBody>();
     expect(body.Files["stuck.bin"].suspicion_level).toBe("-");
@@ -82,6 +72,7 @@ describe("a unit that fails is retried, then its file is `-` (the run is still d
       language: "en",
       issueDate: null,
       stagingPrefix,
+      analyzers: "all",
       items: [
         { ok: true, file: { name: "ok.jpg", key: `${stagingPrefix}in/0`, kind: "jpeg", mimeType: "image/jpeg", sha256: "a", size: samples.nikon.length } },
         { ok: true, file: { name: "gone.jpg", key: `${stagingPrefix}in/missing`, kind: "jpeg", mimeType: "image/jpeg", sha256: "b", size: 10 } },

@@ -1,29 +1,19 @@
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
-import { BASE, createAccount } from "../helpers";
+import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
-import { scanCase } from "./http";
-import { registerFirst, slowAnalyzer, slowFile } from "./slow-analyzer";
+import { postScanner, scanCase } from "./http";
+import { addAnalyzerSet, slowAnalyzer, slowFile } from "./slow-analyzer";
 
 /**
- * The gate with a 3 s ANALYSIS_TIMEOUT_S: these tests call the Worker's fetch handler directly
- * with the same bindings and a shorter timeout (the Worker passes the timeout to the gate).
+ * The gate with a 3 s ANALYSIS_TIMEOUT_S and the slow analyzer in front of the real set: these
+ * tests call the Worker's fetch handler with those bindings (the Worker hands them to the gate).
  */
 const TIMEOUT_S = 3;
-const shortEnv = { ...env, ANALYSIS_TIMEOUT_S: String(TIMEOUT_S) };
+const shortEnv = { ...env, ANALYSIS_TIMEOUT_S: String(TIMEOUT_S), ANALYZERS: "gate-test" };
 
-async function scanDirect(apiKey: string, caseNumber: string, archive: Uint8Array, bindings: typeof env = shortEnv): Promise<Response> {
-  const form = new FormData();
-  form.append("file", new File([archive], "claim.zip", { type: "application/zip" }));
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(
-    new Request(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber, accept: "application/json" }, body: form }),
-    bindings,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
+function scanDirect(apiKey: string, caseNumber: string, archive: Uint8Array, bindings: typeof env = shortEnv): Promise<Response> {
+  return postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,7 +33,7 @@ vi.setConfig({ testTimeout: 240_000 });
 
 let unregister: () => void;
 beforeAll(async () => {
-  unregister = registerFirst(slowAnalyzer);
+  unregister = addAnalyzerSet("gate-test", slowAnalyzer);
   // The first use of the models instantiates onnxruntime's wasm, which blocks the isolate for
   // seconds: do it before the timed walk-through so that its requests interleave as they would.
   const { apiKey } = await createAccount({ name: "Gate warm-up" });

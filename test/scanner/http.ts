@@ -1,8 +1,13 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 import { BASE } from "../helpers";
 
-/** POST /v2/scanner with the ZIP as multipart part `file` (when given). */
-export function postScanner(opts: { apiKey?: string; caseNumber?: string; zip?: Uint8Array; storageKey?: string; headers?: Record<string, string> }): Promise<Response> {
+/**
+ * POST /v2/scanner with the ZIP as multipart part `file` (when given). With `bindings` the Worker's
+ * fetch handler is called directly with them (a shorter timeout, another analyzer set); the Worker
+ * hands its settings to the gate and units with the job.
+ */
+export function postScanner(opts: { apiKey?: string; caseNumber?: string; zip?: Uint8Array; storageKey?: string; headers?: Record<string, string>; bindings?: typeof env }): Promise<Response> {
   const headers: Record<string, string> = { ...(opts.apiKey !== undefined && { "x-api-key": opts.apiKey }), ...(opts.caseNumber !== undefined && { caseNumber: opts.caseNumber }), ...opts.headers };
   let body: FormData | undefined;
   if (opts.zip) {
@@ -10,7 +15,15 @@ export function postScanner(opts: { apiKey?: string; caseNumber?: string; zip?: 
     body.append("file", new File([opts.zip], "claim.zip", { type: "application/zip" }));
   }
   const query = opts.storageKey !== undefined ? `?storage_key=${encodeURIComponent(opts.storageKey)}` : "";
-  return SELF.fetch(`${BASE}/v2/scanner${query}`, { method: "POST", headers, body });
+  const request = new Request(`${BASE}/v2/scanner${query}`, { method: "POST", headers, body });
+  return opts.bindings ? fetchWith(opts.bindings, request) : SELF.fetch(request);
+}
+
+async function fetchWith(bindings: typeof env, request: Request): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request, bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 /** A 4–50 character case number unique in this run. */

@@ -1,12 +1,12 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { unzipSync } from "fflate";
 import { parseMultipartStream } from "@remix-run/multipart-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { BASE, createAccount } from "../helpers";
 import type { Analyzer } from "../../src/scanner/types";
 import { samples, zip } from "./fixtures";
-import { postScanner, scanCase } from "./http";
-import { registerFirst } from "./slow-analyzer";
+import { postScanner as postWithBindings, scanCase } from "./http";
+import { addAnalyzerSet } from "./slow-analyzer";
 
 // Requests run every registered detector (model cold starts included) on a shared machine.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -31,10 +31,14 @@ const bigAttachmentAnalyzer: Analyzer = {
   },
 };
 
+/** Every scan of this file runs the big-attachment analyzer in front of the real set. */
+const bindings = { ...env, ANALYZERS: "responses-test" };
+const postScanner = (opts: Parameters<typeof postWithBindings>[0]) => postWithBindings({ ...opts, bindings });
+
 let unregister: () => void;
 let apiKey: string;
 beforeAll(async () => {
-  unregister = registerFirst(bigAttachmentAnalyzer);
+  unregister = addAnalyzerSet("responses-test", bigAttachmentAnalyzer);
   ({ apiKey } = await createAccount({ name: "Responses", features: { crossFileAnalyses: true, agenticRecommendation: true, pdfReportMapping: true } }));
 });
 afterAll(() => unregister());

@@ -1,14 +1,12 @@
-import { analyzers } from "../../src/scanner/forensics/registry";
+import { analyzerSets } from "../../src/scanner/forensics/registry";
 import type { Analyzer } from "../../src/scanner/types";
 
 /** Files whose content starts with this marker make the test analyzer sleep. */
 export const SLOW_MARKER = "SLOW-ANALYZER:";
 
 /**
- * A deliberately slow analyzer for the gate tests. In the Workers pool the test, the Worker and
- * its Durable Objects share one isolate and one module graph, so pushing into the registry here
- * is what the AnalysisGate's pipeline runs. It applies only to marker files (content
- * `SLOW-ANALYZER:<ms>`), so other tests are unaffected even if they shared the isolate.
+ * A deliberately slow analyzer for the execution tests. It applies only to marker files (content
+ * `SLOW-ANALYZER:<ms>`), so the real analyzers behave as always on every other file.
  */
 export const slowAnalyzer: Analyzer = {
   id: "test-slow",
@@ -25,11 +23,12 @@ export function slowFile(ms: number): Uint8Array {
   return new TextEncoder().encode(`${SLOW_MARKER}${ms}`);
 }
 
-/** Registers an analyzer first in the registry for the duration of a test file. */
-export function registerFirst(analyzer: Analyzer): () => void {
-  analyzers.unshift(analyzer);
-  return () => {
-    const at = analyzers.indexOf(analyzer);
-    if (at >= 0) analyzers.splice(at, 1);
-  };
+/**
+ * Registers the analyzer set `name`: `analyzer` first, then the real set — the one way to swap a
+ * part (src/lib/parts.ts). Requests select it with `ANALYZERS: name` in their bindings; in the
+ * Workers pool the test, the Worker and its Durable Objects share one module graph, so the units see
+ * it too. Returns its removal.
+ */
+export function addAnalyzerSet(name: string, analyzer: Analyzer): () => void {
+  return analyzerSets.add(name, [analyzer, ...analyzerSets.pick("all")]);
 }

@@ -3,7 +3,7 @@ import { checkCameraIntegrity, type CameraAttestation } from "./camera-integrity
 import type { ImageBytesInfo } from "./image-bytes";
 import { checkLocation, type NetworkLocation, type Position } from "./location";
 import { decodePhoto } from "./pixels";
-import { checkRecapture } from "./recapture";
+import { checkRecapture, type RecaptureDetector } from "./recapture";
 import { checkSceneQuality } from "./scene-quality";
 import type { CheckResult, RgbaImage } from "./types";
 
@@ -28,6 +28,8 @@ export interface CheckInput {
   nonceIssuedAt: number;
   receivedAt: number;
   earlier: { sha256: string; frameDigest: string; position: Position | null }[];
+  /** The recapture detector (setting CAPTURE_RECAPTURE_DETECTOR); the combined one when absent. */
+  recapture?: RecaptureDetector;
 }
 
 /** Runs every check on one photo. Throws only when the bytes cannot be decoded. */
@@ -44,7 +46,7 @@ export async function runPhotoChecks(input: CheckInput): Promise<{ checks: Photo
       receivedAt: input.receivedAt,
       earlier: input.earlier,
     }),
-    recapture: await checkRecapture(decoded.detail),
+    recapture: await checkRecapture(decoded.detail, input.recapture),
     location: checkLocation(input.position, input.network, input.earlier.flatMap((p) => (p.position ? [p.position] : []))),
   };
   return { checks, verdict: verdictOf(checks), frameDigest };

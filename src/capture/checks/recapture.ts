@@ -1,4 +1,7 @@
+import { Parts } from "../../lib/parts";
+import { classicalRecapture } from "./recapture-classical";
 import { combinedRecapture } from "./recapture-combined";
+import { learnedRecapture } from "./recapture-learned";
 import { fromReasons, type CheckReason, type CheckResult, type RgbaImage } from "./types";
 
 /** What a recapture detector says about one full-resolution crop. */
@@ -12,24 +15,18 @@ export interface RecaptureVerdict {
 
 /**
  * The seam for recapture detectors. The default is `combinedRecapture` (learned model and classical
- * spectral check, either one flags); tests swap in a single detector with `useRecaptureDetector`.
+ * spectral check, either one flags); `recaptureDetectors` picks one by setting, tests pass one directly.
  */
 export interface RecaptureDetector {
   readonly name: string;
   detect(image: RgbaImage): RecaptureVerdict | Promise<RecaptureVerdict>;
 }
 
-let active: RecaptureDetector = combinedRecapture;
-
-/** Swaps the detector (tests). Returns the previous one. */
-export function useRecaptureDetector(detector: RecaptureDetector): RecaptureDetector {
-  const previous = active;
-  active = detector;
-  return previous;
-}
+/** The recapture detector of the capture checks, by setting `CAPTURE_RECAPTURE_DETECTOR` (default `combined`). */
+export const recaptureDetectors = new Parts<RecaptureDetector>("CAPTURE_RECAPTURE_DETECTOR", { combined: combinedRecapture, learned: learnedRecapture, classical: classicalRecapture });
 
 /** Recapture check: is this a photo of a screen or a printout rather than of the scene? */
-export async function checkRecapture(detail: RgbaImage): Promise<CheckResult> {
-  const verdict = await active.detect(detail);
-  return fromReasons(verdict.recaptured ? verdict.cues : [], { detector: active.name, score: verdict.score, ...verdict.evidence });
+export async function checkRecapture(detail: RgbaImage, detector: RecaptureDetector = combinedRecapture): Promise<CheckResult> {
+  const verdict = await detector.detect(detail);
+  return fromReasons(verdict.recaptured ? verdict.cues : [], { detector: detector.name, score: verdict.score, ...verdict.evidence });
 }

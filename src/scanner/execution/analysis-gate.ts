@@ -6,7 +6,7 @@ import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { deletePrefix } from "../../lib/r2";
 import { newId } from "../../lib/ids";
-import { analyzers } from "../forensics/registry";
+import { analyzerSets } from "../forensics/registry";
 import { modelVersions } from "../pipeline";
 import { deleteResult, saveResult } from "../results";
 import { unitFor, type UnitProgress } from "./analysis-unit";
@@ -151,7 +151,7 @@ export class AnalysisGate extends DurableObject<Env> {
     const running: UnitRecord = { ...unit, status: "running", attempt, dispatchedAt: now, deadlineMs: now + fileMs };
     await this.saveUnit(running);
     const { job } = state;
-    const task = { analysisId: state.analysisId, digest: job.digest, index: unit.index, attempt, file: unit.file, language: job.language, issueDate: job.issueDate, caseNumber: job.caseNumber, stagingPrefix: job.stagingPrefix, nowMs: state.startedAt };
+    const task = { analysisId: state.analysisId, digest: job.digest, index: unit.index, attempt, file: unit.file, language: job.language, issueDate: job.issueDate, caseNumber: job.caseNumber, stagingPrefix: job.stagingPrefix, analyzers: job.analyzers, nowMs: state.startedAt };
     try {
       await unitFor(this.env, state.analysisId, unit.index, attempt).start(task, fileMs);
     } catch (err) {
@@ -209,7 +209,7 @@ export class AnalysisGate extends DurableObject<Env> {
     try {
       const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.job, state.budget.fileTimeoutS);
       const { attachments, ...result } = gathered;
-      const resultKey = await saveResult(this.env.BUCKET, { ...result, modelVersions: modelVersions(analyzers), analysisId: state.analysisId, caseNumber: state.job.caseNumber, attachments });
+      const resultKey = await saveResult(this.env.BUCKET, { ...result, modelVersions: modelVersions(analyzerSets.pick(state.job.analyzers)), analysisId: state.analysisId, caseNumber: state.job.caseNumber, attachments });
       next = { ...state, status: "done", resultKey, tokens: result.tokensConsumed, suspicionLevel: result.suspicion_level };
       logAnalysis("done", { analysisId: state.analysisId, files: Object.keys(result.Files).length, level: result.suspicion_level, ms: clock.nowMs() - state.startedAt });
     } catch (err) {

@@ -22,6 +22,8 @@ export interface AnalysisJob {
   /** R2 prefix of the staged files; the run deletes it when it ends. */
   stagingPrefix: string;
   items: StagedItem[];
+  /** The analyzer set (setting `ANALYZERS`) every unit of this run uses. */
+  analyzers: string;
 }
 
 /** What one unit of work (one file) is handed. */
@@ -35,6 +37,7 @@ export interface UnitTask {
   issueDate: string | null;
   caseNumber: string;
   stagingPrefix: string;
+  analyzers: string;
   /** The run's clock reading, so that every file of a run judges dates against the same "now". */
   nowMs: number;
 }

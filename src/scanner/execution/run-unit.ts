@@ -1,4 +1,5 @@
 import type { Env } from "../../env";
+import { analyzerSets } from "../forensics/registry";
 import { analyzeFile } from "../pipeline";
 import { attachmentCollector, attachmentKeyPrefix } from "../results";
 import type { ScanContext, ScanFile } from "../types";
@@ -17,7 +18,7 @@ export async function runUnit(env: Env, task: UnitTask): Promise<UnitReport> {
   const ctx: ScanContext = { language: task.language, issueDate: task.issueDate ? new Date(task.issueDate) : null, now: new Date(task.nowMs), caseNumber: task.caseNumber };
   const { sink, index } = attachmentCollector(env.BUCKET, attachmentKeyPrefix(task.analysisId, task.index));
   const started = Date.now();
-  const { result, assessed, extracted, timings } = await analyzeFile(file, ctx, sink);
+  const { result, assessed, extracted, timings } = await analyzeFile(file, ctx, sink, analyzerSets.pick(task.analyzers));
   const staged = await stageExtracted(env.BUCKET, task, extracted);
   const output: UnitOutput = { result, assessed, attachments: index, extracted: staged };
   const outputKey = unitOutputKey(task.stagingPrefix, task.index);

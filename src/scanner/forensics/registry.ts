@@ -1,3 +1,4 @@
+import { Parts } from "../../lib/parts";
 import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { thumbnailAnalyzer } from "./thumbnail";
@@ -36,3 +37,10 @@ export const analyzers: Analyzer[] = [
   copyMoveAnalyzer,
   provenanceAnalyzer,
 ];
+
+/**
+ * The analyzer set a request runs (setting `ANALYZERS`): `all` in production; `file-type` runs only
+ * the cheap gatekeeper (type, structure, hash: the no-op set for tests of request rules, which need
+ * real per-file results but no forensics); `none` analyses nothing (every file `-`).
+ */
+export const analyzerSets = new Parts<Analyzer[]>("ANALYZERS", { all: analyzers, "file-type": [fileTypeAnalyzer], none: [] });
