@@ -5,6 +5,7 @@
  * fail a test); the budgets make each input cost milliseconds to a few seconds (docs/forensics.md).
  */
 import { describe, expect, it } from "vitest";
+import { fileTypeAnalyzer } from "../../src/scanner/forensics/file-type";
 import { analyzers } from "../../src/scanner/forensics/registry";
 import { inflateWithin } from "../../src/scanner/images/bounded-inflate";
 import { MAX_BLOCK_MAP_PIXELS } from "../../src/scanner/images/pixel-budget";
@@ -117,7 +118,11 @@ describe("PDF unpack budget: checked before pdf.js or pdf-lib opens the file", (
   ];
   for (const [name, bytes, part] of bombs)
     it(name, async () => {
-      const r = await runAll(file("bomb.pdf", bytes()));
+      const f = file("bomb.pdf", bytes());
+      // The gate stops the file: level "-" in the pipeline, nothing after it runs.
+      const gate = await fileTypeAnalyzer.analyze(f, { language: "en", issueDate: null, now: new Date(), caseNumber: "HOSTILE" });
+      expect(gate).toMatchObject({ assessed: false, findings: [{ code: "pdf_unpack_budget_exceeded", level: "-", evidence: { part } }] });
+      const r = await runAll(f);
       expect(r["pdf-structure"]).toMatchObject({ assessed: false, findings: [{ code: "pdf_unpack_budget_exceeded", level: "-", evidence: { part } }] });
       for (const id of ["pdf-signatures", "pdf-images", "pdf-diffs"]) expect(r[id]).toMatchObject({ assessed: false, findings: [] });
       expect(r["pdf-revisions"].assessed).toBe(true); // counting saves reads no stream

@@ -3,7 +3,9 @@
  * size or a compressed part that would unpack beyond what one analysis may allocate. The finding
  * says what was not checked and why; the level is always `-` (not assessed), never a suspicion.
  */
-import type { FindingText } from "../finding";
+import { finding, type FindingText } from "../finding";
+import type { StreamVerdict } from "../pdf/stream-budget";
+import type { Finding, Language } from "../types";
 
 const mp = (pixels: number) => Math.round(pixels / 1e5) / 10;
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
@@ -41,6 +43,11 @@ export function pdfUnpackBudgetText(v: { kind: "stream" | "image" | "total"; inf
     en: { title: "PDF not checked: unpacks too large", explanation: `${part.en} of this PDF unpacks to more than ${size} MB (${limit} MB are allowed${v.kind === "image" ? ", measured against the size the image declares" : ""}). Real invoices and scans do not do this; "decompression bombs" do. To protect the service the file was not unpacked; its content was not checked.` },
     pl: { title: "PDF niesprawdzony: po rozpakowaniu zbyt duży", explanation: `${part.pl} tego pliku PDF po rozpakowaniu zajmuje ponad ${size} MB (dozwolone ${limit} MB${v.kind === "image" ? ", w odniesieniu do rozmiaru zadeklarowanego w obrazie" : ""}). Prawdziwe faktury i skany tak nie wyglądają, „bomby dekompresyjne” owszem. Aby chronić usługę, pliku nie rozpakowano; jego treść nie została sprawdzona.` },
   };
+}
+
+/** The `-` finding of a PDF over its unpack budget (file-type's gate and pdf-structure give the same one). */
+export function pdfUnpackBudgetFinding(language: Language, v: Extract<StreamVerdict, { ok: false }>): Finding {
+  return finding(language, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(v), { part: v.kind, unpackedAtLeast: v.inflated, limit: v.limit, offset: v.offset });
 }
 
 /** A PNG text chunk (zTXt/iTXt) that unpacks beyond the budget: only its beginning was read. */

@@ -1,6 +1,8 @@
 import { finding } from "../finding";
 import { jpegStructure, pdfStructure, pngStructure, type Structure } from "../intake/structure";
+import { streamBudget } from "../pdf/stream-budget";
 import type { Analyzer, AnalyzerResult, FileKind, Language, ScanFile } from "../types";
+import { pdfUnpackBudgetFinding } from "./budget-texts";
 
 /** Extensions that honestly name each kind; anything else on a recognised file is a mismatch. */
 const EXTENSIONS: Partial<Record<FileKind, string[]>> = {
@@ -28,6 +30,10 @@ export const fileTypeAnalyzer: Analyzer = {
     const structure = structureOf(file);
     if (!structure.ok) return notAssessed(facts, broken(ctx.language, file.kind, structure.reason));
     const { ok: _ok, ...shape } = structure;
+    // A PDF that would unpack beyond its budget is not analysed at all: the file's level is "-", and
+    // pdf.js and pdf-lib never see it (stream-budget.ts counts without keeping anything).
+    const budget = file.kind === "pdf" ? streamBudget(file.bytes) : null;
+    if (budget && !budget.ok) return notAssessed({ ...facts, ...shape }, pdfUnpackBudgetFinding(ctx.language, budget));
     const mismatch = extensionMismatch(file);
     return {
       assessed: true,

@@ -11,7 +11,7 @@ import { openPdfLib } from "../pdf/pdflib";
 import { editorsIn } from "../pdf/producers";
 import type { PageModel } from "../pdf/page-model";
 import { streamBudget } from "../pdf/stream-budget";
-import { pdfUnpackBudgetText } from "./budget-texts";
+import { pdfUnpackBudgetFinding } from "./budget-texts";
 import { structureTexts as T } from "./pdf-structure-texts";
 
 const HOUR = 3_600_000;
@@ -27,7 +27,7 @@ export const pdfStructure: Analyzer = {
     if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return unreadable(lang, "size or header");
     // Checked before pdf.js or pdf-lib opens the file: both would unpack a decompression bomb whole.
     const budget = streamBudget(file.bytes);
-    if (!budget.ok) return { assessed: false, findings: [finding(lang, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(budget), { part: budget.kind, unpackedAtLeast: budget.inflated, limit: budget.limit, offset: budget.offset })] };
+    if (!budget.ok) return { assessed: false, findings: [pdfUnpackBudgetFinding(lang, budget)] };
     let meta: PdfMetadata;
     let pages: PageModel[];
     try {
