@@ -1,15 +1,74 @@
-import { bodyLimit } from "hono/body-limit";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../lib/app";
 import { ApiError } from "../lib/problem";
 
+/**
+ * Refuses a body over `maxSize` bytes: from Content-Length before reading, or while streaming a
+ * chunked body (which is then buffered, at most `maxSize`, for the handler). Unlike hono's
+ * bodyLimit, which answers with the request stream locked and unread, the rest of a refused body
+ * is read and dropped (up to DRAIN_MAX_BYTES, then cancelled): under `wrangler dev` an answer sent
+ * while the caller was still sending left the dev proxy's connection broken, and the next request
+ * answered 503 "Your worker restarted mid-request" (issue 19; docs/scanner-api.md "Refused request bodies").
+ */
+export function limitBody(maxSize: (c: Context<AppEnv>) => number, tooLarge: (c: Context<AppEnv>) => ApiError) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const body = c.req.raw.body;
+    if (!body) return next();
+    const max = maxSize(c);
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
+      if (Number(declared) <= max) return next();
+      await drain(body.getReader());
+      throw tooLarge(c);
+    }
+    const reader = body.getReader();
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await drain(reader);
+        throw tooLarge(c);
+      }
+      parts.push(value);
+    }
+    const buffered = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      buffered.set(part, at);
+      at += part.byteLength;
+    }
+    c.req.raw = new Request(c.req.raw, { body: buffered });
+    await next();
+  });
+}
+
+/** How much of a refused body is read and dropped before it is cancelled instead. */
+export const DRAIN_MAX_BYTES = 1024 * 1024;
+
+/** Reads a refused body to its end (bounded) so the connection can carry the answer and the next request. */
+export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let drained = 0;
+  try {
+    while (drained <= DRAIN_MAX_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      drained += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The caller went away: nothing left to drain.
+  }
+}
+
 /** JSON bodies of the capture and admin APIs: 64 KB at most. */
-export const jsonBodyLimit = bodyLimit({
-  maxSize: 64 * 1024,
-  onError: () => {
-    throw new ApiError(413, "payload-too-large", "The JSON body may be at most 64 KB.");
-  },
-});
+export const jsonBodyLimit = limitBody(
+  () => 64 * 1024,
+  () => new ApiError(413, "payload-too-large", "The JSON body may be at most 64 KB."),
+);
 
 /** 415 unless the body is declared as JSON. */
 export const requireJson = createMiddleware<AppEnv>(async (c, next) => {

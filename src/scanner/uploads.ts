@@ -7,6 +7,7 @@ import { newToken } from "../lib/ids";
 import { ApiError, invalid, notFound } from "../lib/problem";
 import { signUrl, verifySignedUrl } from "../lib/signed-url";
 import { presignR2Put, r2S3Setting } from "./r2-s3";
+import { bodyCutShort, watchBody } from "./upload-body";
 
 export const uploadObjectKey = (storageKey: string) => `uploads/${storageKey}`;
 export const uploadPath = (storageKey: string) => `/v2/uploads/${storageKey}`;
@@ -55,7 +56,12 @@ export async function receiveUpload(env: Env, url: URL, storageKey: string, cont
   const max = limits(env).presignedMaxBytes;
   if (size > max) throw new ApiError(413, "payload-too-large", `The archive may be at most ${max} bytes.`);
   const fixed = new FixedLengthStream(size);
-  const [, object] = await Promise.all([body.pipeTo(fixed.writable), env.BUCKET.put(uploadObjectKey(storageKey), fixed.readable, { httpMetadata: { contentType: "application/zip" } })]);
+  // Issue 19: a body shorter than Content-Length rejected the pipe and the put, and answered a 500.
+  const { stream, watch } = watchBody(body);
+  const [, object] = await Promise.all([stream.pipeTo(fixed.writable), env.BUCKET.put(uploadObjectKey(storageKey), fixed.readable, { httpMetadata: { contentType: "application/zip" } })]).catch((err: unknown) => {
+    if (bodyCutShort(watch, size)) throw invalid([{ field: "body", message: `is shorter than its Content-Length (${size} bytes declared, ${watch.received} received); upload the archive again` }], "The upload ended before Content-Length bytes arrived.");
+    throw err;
+  });
   await db.update(uploads).set({ uploadedAt: clock.now(), size: object?.size ?? size }).where(eq(uploads.storageKey, storageKey));
 }
 

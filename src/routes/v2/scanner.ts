@@ -1,7 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { createMiddleware } from "hono/factory";
 import { requireApiKey } from "../../accounts/auth";
 import { hasFeature } from "../../accounts/service";
 import { limits } from "../../env";
@@ -10,6 +8,7 @@ import { clock } from "../../lib/clock";
 import { ApiError, invalid } from "../../lib/problem";
 import { scan, type ScanInput } from "../../scanner/scan-service";
 import { apiKeySecurity, errorResponses, problem } from "../openapi-common";
+import { limitBody } from "../middleware";
 import { parseScanHeaders } from "./headers";
 import { ScanFormSchema, ScanQuerySchema, ScanResultSchema, scanHeaderParameters } from "./schema";
 
@@ -20,10 +19,10 @@ const tooLargeForDirect = (max: number) =>
   new ApiError(413, "use-presigned-upload", `A direct upload must be below ${max} bytes. Larger ZIPs (up to 50 MB) go through the presigned flow: POST /v2/getUploadUrl, PUT the ZIP to upload_url, then POST /v2/scanner?storage_key=<storage_key>.`);
 
 /** Refuses oversized direct uploads from Content-Length, or while streaming when it is absent. */
-const directUploadLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const max = limits(c.env).directUploadMaxBytes;
-  return bodyLimit({ maxSize: max + MULTIPART_OVERHEAD, onError: () => { throw tooLargeForDirect(max); } })(c, next);
-});
+const directUploadLimit = limitBody(
+  (c) => limits(c.env).directUploadMaxBytes + MULTIPART_OVERHEAD,
+  (c) => tooLargeForDirect(limits(c.env).directUploadMaxBytes),
+);
 
 export const scannerRoute = createRouter();
 

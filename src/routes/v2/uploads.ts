@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/app";
 import { receiveUpload } from "../../scanner/uploads";
+import { drain } from "../middleware";
 import { errorResponses, problem } from "../openapi-common";
 
 export const uploadsRoute = createRouter();
@@ -28,7 +29,12 @@ uploadsRoute.openapi(
   }),
   async (c) => {
     const { storage_key } = c.req.valid("param");
-    await receiveUpload(c.env, new URL(c.req.url), storage_key, c.req.header("content-type"), c.req.header("content-length"), c.req.raw.body);
+    const body = c.req.raw.body;
+    await receiveUpload(c.env, new URL(c.req.url), storage_key, c.req.header("content-type"), c.req.header("content-length"), body).catch(async (err: unknown) => {
+      // Refused before reading (403, 409, 410, 411, 413, 415): drop the body first (see limitBody).
+      if (body && !body.locked) await drain(body.getReader());
+      throw err;
+    });
     return c.json({ storage_key, stored: true as const }, 200);
   },
 );
