@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gateFor } from "../../src/scanner/execution/analysis-gate";
 import type { AnalysisJob } from "../../src/scanner/execution/job";
@@ -85,5 +85,20 @@ describe("a unit that fails is retried, then its file is `-` (the run is still d
     expect(stored!.Files["ok.jpg"].suspicion_level).not.toBe("-");
     // Staged inputs and unit outputs are removed once the run has ended.
     expect((await env.BUCKET.list({ prefix: stagingPrefix })).objects).toHaveLength(0);
+  });
+});
+
+describe("a run whose deadline alarm is lost is looked after by the next identical request", () => {
+  it("answers 202 and sets the alarm again, so the run cannot stay 'running' forever", async () => {
+    const { accountId, apiKey } = await createAccount({ name: "Lost alarm" });
+    const caseNumber = scanCase("ALARM");
+    const archive = zip({ "photo.jpg": samples.nikon, "slow.bin": slowFile(8_000) });
+    const bindings = { ...env, ANALYSIS_TIMEOUT_S: "1", ANALYZERS: "execution-test" };
+    expect((await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings })).status).toBe(504);
+    const row = await env.DB.prepare("SELECT digest FROM analyses WHERE account_id = ?").bind(accountId).first<{ digest: string }>();
+    const gate = gateFor(env, row!.digest);
+    await runInDurableObject(gate, (_instance, state) => state.storage.deleteAlarm());
+    expect((await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings })).status).toBe(202);
+    expect(await runInDurableObject(gate, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
   });
 });

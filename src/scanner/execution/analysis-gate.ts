@@ -72,7 +72,13 @@ export class AnalysisGate extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
 
   async request(job: AnalysisJob, opts: RunBudget & { resultCache: boolean }): Promise<GateOutcome> {
-    const state = await this.state();
+    let state = await this.state();
+    if (state?.status === "running" && (await this.ctx.storage.getAlarm()) === null) {
+      // A run always has a deadline alarm; without one (lost), this request looks after the units itself.
+      const running = state;
+      await this.exclusive(() => this.checkDeadlines(running));
+      state = await this.state();
+    }
     if (state?.status === "done" && (!state.delivered || opts.resultCache)) return this.deliver(state, false);
     if (state?.status === "running") return this.waiters > 0 ? { kind: "busy" } : { kind: "running", retryAfterS: RETRY_AFTER_S };
     // A delivered result without resultCache or a failed run: this request starts afresh.
