@@ -1,6 +1,10 @@
 import type { Env } from "../env";
 import { JobMessageSchema, type JobMessage } from "./messages";
 import { deliverNotification } from "../capture/delivery";
+import { recordDeadLetters } from "./dead-letter";
+
+/** The dead-letter queue of JOBS (wrangler.toml). */
+export const DEAD_LETTER_QUEUE = "capture-verify-dlq";
 
 type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage, { type: T }>) => Promise<"done" | "retry">;
 
@@ -13,6 +17,7 @@ const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
  * of a batch run side by side.
  */
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue === DEAD_LETTER_QUEUE) return recordDeadLetters(batch, env);
   await Promise.all(batch.messages.map((message) => consumeOne(message, env)));
 }
 

@@ -61,3 +61,16 @@ describe("the database itself refuses a second open case", () => {
     await expect(insert(crypto.randomUUID())).rejects.toThrow(/UNIQUE/);
   });
 });
+
+describe("the dead-letter queue records what failed every retry", () => {
+  it("a notification that reached the DLQ is stored in failed_jobs and its outbox row marked failed", async () => {
+    const row = await providerCase();
+    const batch = createMessageBatch("capture-verify-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 11, body: { type: "notification", outboxId: row.id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead-1"]);
+    const failed = await env.DB.prepare("SELECT queue, body, attempts FROM failed_jobs WHERE message_id = 'dead-1'").first<{ queue: string; body: string; attempts: number }>();
+    expect(failed).toEqual({ queue: "capture-verify-dlq", body: JSON.stringify({ type: "notification", outboxId: row.id }), attempts: 11 });
+    expect(await env.DB.prepare("SELECT status FROM outbox WHERE id = ?").bind(row.id).first()).toEqual({ status: "failed" });
+  });
+});

@@ -1,3 +1,4 @@
 export * from "./accounts";
 export * from "./capture";
 export * from "./scanner";
+export * from "./jobs";
