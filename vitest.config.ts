@@ -60,6 +60,8 @@ export default defineConfig(async () => {
   });
   return {
     test: {
+      // `npm run test:coverage`: statement coverage of src/ (figure in the README).
+      coverage: { provider: "istanbul" as const, include: ["src/**"], reporter: ["text-summary", "json-summary"] },
       // The analysis logs one JSON line per file and analyzer (docs/scanner-api.md): too many to print per test.
       onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
       projects: [
