@@ -35,7 +35,7 @@ describe("GET /c/{token}: the capture page", () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain("unsafe-inline");
     const page = await res.text();
-    expect(page.match(/<script[^>]*>/g)).toEqual(['<script src="/c/assets/capture.js?v=2" defer>']);
+    expect(page.match(/<script[^>]*>/g)).toEqual(['<script src="/c/assets/capture.js?v=3" defer>']);
     expect(page).not.toMatch(/https?:\/\//);
     expect(page).not.toMatch(/type="file"/);
   });

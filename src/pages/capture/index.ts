@@ -4,7 +4,7 @@ import { loadLink } from "../../capture/page-session";
 import { pageState } from "../../capture/page-state";
 import { capturePageApi } from "./api";
 import { CAPTURE_CSS } from "./assets/capture-css";
-import { CAPTURE_JS } from "./assets/capture-js";
+import CAPTURE_JS from "./assets/capture.bundle.js";
 import { pickLanguage, type PageLanguage } from "./i18n";
 import { capturePage, messagePage } from "./view";
 

@@ -2,7 +2,7 @@ import { html, PAGE_HEADERS, raw, type RawHtml } from "../html";
 import { LANGUAGES, MESSAGES, type Messages, type PageLanguage } from "./i18n";
 
 /** Cache-busting version of the page assets (change when capture.js / capture.css change). */
-export const ASSET_VERSION = "2";
+export const ASSET_VERSION = "3";
 
 function document(lang: PageLanguage, title: string, body: RawHtml, status: number, langHref: (l: PageLanguage) => string): Response {
   const m = MESSAGES[lang];
