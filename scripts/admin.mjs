@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run admin -- <command>`: the admin API from the shell (DESIGN §6).
-// Reads ADMIN_TOKEN and the base URL from the environment or .dev.vars.
+// Reads ADMIN_TOKEN from the environment or .dev.vars; talks to BASE_URL, else to the local
+// dev server on PORT (as `npm start` does), else to http://127.0.0.1:8787.
 import { existsSync, readFileSync } from "node:fs";
 
 const usage = `usage: npm run admin -- <command>
@@ -8,7 +9,7 @@ const usage = `usage: npm run admin -- <command>
   update-account ID [--name NAME] [--mode MODE] [--features a,b] [--disable x,y]
   new-key ID
   add-handler ID --email E --name N --password P
-env: ADMIN_TOKEN (else .dev.vars), BASE_URL (default http://127.0.0.1:8787)`;
+env: ADMIN_TOKEN (else .dev.vars); BASE_URL, else http://127.0.0.1:$PORT, else http://127.0.0.1:8787`;
 
 const [command, ...rest] = process.argv.slice(2);
 const positional = rest.filter((a, i) => !a.startsWith("--") && !rest[i - 1]?.startsWith("--"));
@@ -18,7 +19,8 @@ const flag = (name) => {
 };
 const devVars = existsSync(".dev.vars") ? Object.fromEntries(readFileSync(".dev.vars", "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) : {};
 const token = process.env.ADMIN_TOKEN ?? devVars.ADMIN_TOKEN;
-const base = process.env.BASE_URL ?? "http://127.0.0.1:8787";
+const base = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? "8787"}`).replace(/\/+$/, "");
+const baseFrom = process.env.BASE_URL ? "from BASE_URL" : process.env.PORT ? "from PORT" : "the default";
 const list = (value, on) => Object.fromEntries((value ?? "").split(",").filter(Boolean).map((f) => [f.trim(), on]));
 
 const requests = {
@@ -47,8 +49,16 @@ const res = await fetch(`${base}${path}`, {
   headers: { authorization: `Bearer ${token}`, ...(body && { "content-type": "application/json" }) },
   body: body && JSON.stringify(body),
 }).catch((err) => {
-  console.error(`cannot reach ${base}: ${err.cause?.code ?? err.message} (is the service running? npm start)`);
+  console.error(`cannot reach ${base}${path} (${baseFrom}): ${err.cause?.code ?? err.message}.
+Is the service running (npm start)? Point the CLI at it with PORT (the local dev server on that port,
+e.g. PORT=8830 npm run admin -- ${command} …) or BASE_URL (any URL, wins over PORT, e.g.
+BASE_URL=https://capture.example npm run admin -- ${command} …).`);
   process.exit(1);
 });
-console.log(JSON.stringify(await res.json(), null, 2));
+const text = await res.text();
+try {
+  console.log(JSON.stringify(JSON.parse(text), null, 2));
+} catch {
+  console.log(`${res.status} from ${base}${path} (${baseFrom}), not JSON: ${text.slice(0, 300)}`);
+}
 process.exit(res.ok ? 0 : 1);
