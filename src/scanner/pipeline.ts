@@ -1,3 +1,4 @@
+import { cooperative } from "../lib/cooperate";
 import { highestLevel } from "./finding";
 import { analyzers as registeredAnalyzers } from "./forensics/registry";
 import type { IntakeItem } from "./intake";
@@ -75,8 +76,10 @@ export async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: Attach
   const extracted: ScanFile[] = [];
   const timings: AnalyzerTiming[] = [];
   let assessed = false;
+  const turn = cooperative(1);
   for (const analyzer of analyzers) {
     if (!safeAppliesTo(analyzer, file)) continue;
+    await turn();
     const started = Date.now();
     const outcome = await runOne(analyzer, file, ctx);
     timings.push({ analyzer: analyzer.id, ms: Date.now() - started, outcome: outcome.failed ? "failed" : outcome.assessed ? "assessed" : "not-assessed" });

@@ -58,9 +58,9 @@ describe("a non-interlaced PNG above photon's pixel cap", () => {
     }
   });
 
-  it("gets block maps from its pixels whose block means match the JPEG's coefficients", () => {
-    const fromPng = blockMaps(pair().png);
-    const fromJpeg = blockMaps(pair().jpeg);
+  it("gets block maps from its pixels whose block means match the JPEG's coefficients", async () => {
+    const fromPng = await blockMaps(pair().png);
+    const fromJpeg = await blockMaps(pair().jpeg);
     if (!fromPng.ok || !fromJpeg.ok) throw new Error("block maps failed");
     expect(fromPng.maps.source).toBe("pixels");
     expect([fromPng.maps.blocksWide, fromPng.maps.blocksHigh]).toEqual([504, 378]);
@@ -93,7 +93,7 @@ describe("damage in a large PNG is reported, never thrown", () => {
     }
   });
 
-  it("the block maps say why they are missing", () => {
-    expect(blockMaps(cut().bytes)).toMatchObject({ ok: false, reason: expect.stringMatching(/^image data is damaged: the image data ends in row \d+ of 3024/) });
+  it("the block maps say why they are missing", async () => {
+    expect(await blockMaps(cut().bytes)).toMatchObject({ ok: false, reason: expect.stringMatching(/^image data is damaged: the image data ends in row \d+ of 3024/) });
   });
 });

@@ -51,7 +51,7 @@ export const elaAnalyzer: Analyzer = {
   version: "1.0.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const result = blockMaps(file.bytes);
+    const result = await blockMaps(file.bytes);
     if (!result.ok) {
       const text = result.tooLarge ? imageTooLargeText(blockChecks.ela, result.tooLarge) : texts.notAssessed(result.reason);
       return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };

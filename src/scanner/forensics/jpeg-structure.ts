@@ -67,7 +67,7 @@ async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Findi
     return null;
   }
   if (!thumb) return null;
-  const maps = blockMaps(file.bytes);
+  const maps = await blockMaps(file.bytes);
   const small = decodeSmallLuma(new Uint8Array(thumb));
   if (!maps.ok || !small) return null;
   const main = maps.maps.preview;
@@ -80,8 +80,8 @@ async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Findi
   return finding(ctx.language, "JPEG_THUMBNAIL_MISMATCH", "Red", T.thumbnailMismatch(cmp.correlation), { correlation: Number(cmp.correlation.toFixed(3)), meanAbsDiff: Number(cmp.meanAbsDiff.toFixed(1)), comparedAt: cmp.size, threshold: THUMBNAIL_CORRELATION_THRESHOLD });
 }
 
-function doubleCompressionFinding(file: ScanFile, ctx: ScanContext, out: Finding[], meta: Record<string, unknown>): void {
-  const maps = blockMaps(file.bytes);
+async function doubleCompressionFinding(file: ScanFile, ctx: ScanContext, out: Finding[], meta: Record<string, unknown>): Promise<void> {
+  const maps = await blockMaps(file.bytes);
   if (!maps.ok || !maps.maps.histograms) {
     const text = !maps.ok && maps.tooLarge ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge) : T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason);
     out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED", "-", text, !maps.ok && maps.tooLarge ? { ...maps.tooLarge } : {}));
@@ -102,7 +102,7 @@ export const jpegStructureAnalyzer: Analyzer = {
     const s = parseJpegStructure(file.bytes);
     const meta = structureSummary(s);
     const findings: Finding[] = [];
-    const maps = blockMaps(file.bytes);
+    const maps = await blockMaps(file.bytes);
     const fatal = !s.frame || s.problems.some((p) => p.includes("past the end")) || (!maps.ok && /truncated|corrupt|restart/.test(maps.reason));
     if (fatal) {
       const reason = [...s.problems, ...(maps.ok ? [] : [maps.reason])].join("; ");
@@ -116,7 +116,7 @@ export const jpegStructureAnalyzer: Analyzer = {
     }
     const thumb = await thumbnailFinding(file, ctx);
     if (thumb) findings.push(thumb);
-    doubleCompressionFinding(file, ctx, findings, meta);
+    await doubleCompressionFinding(file, ctx, findings, meta);
     return { assessed: true, findings, metadata: meta };
   },
 };

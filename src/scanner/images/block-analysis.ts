@@ -18,6 +18,10 @@ import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-bud
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { ImageDataError, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
+import { cooperative } from "../../lib/cooperate";
+
+/** Pixel bands measured between two turns given to other requests. */
+const BANDS_PER_TURN = 4;
 
 /** Quality of the re-compression used for error level analysis. */
 export const ELA_QUALITY = 90;
@@ -139,7 +143,7 @@ function measureBlock(maps: BlockMaps, row: number, col: number, px: Float64Arra
 const dequantized = new Float64Array(64);
 const pixels = new Float64Array(64);
 
-function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult {
+async function fromJpeg(bytes: Uint8Array, structure: JpegStructure): Promise<BlockMapsResult> {
   const frame = structure.frame;
   const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
   if (!frame || !table) return { ok: false, reason: "no frame header or quantisation table", structure };
@@ -148,7 +152,7 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
   const maps = createMaps(frame.width, frame.height, "jpeg-coefficients", true);
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
-  const result = decodeLumaCoefficients(bytes, structure, (row, col, q) => {
+  const result = await decodeLumaCoefficients(bytes, structure, (row, col, q) => {
     for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
       const v = q[ZIGZAG[f + 1]];
       if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
@@ -166,7 +170,7 @@ function fromJpeg(bytes: Uint8Array, structure: JpegStructure): BlockMapsResult 
  * Block maps from decoded pixels: a strip decoder's bands when one reads the file (non-interlaced PNG
  * at any size, streamed-image.ts), else photon's bitmap within MAX_PIXEL_DECODE.
  */
-function fromPixels(bytes: Uint8Array): BlockMapsResult {
+async function fromPixels(bytes: Uint8Array): Promise<BlockMapsResult> {
   const size = declaredSize(bytes);
   if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
   const refused = overBudget(size.width, size.height, null);
@@ -179,7 +183,7 @@ function fromPixels(bytes: Uint8Array): BlockMapsResult {
     source = singleBand(decoded);
   }
   try {
-    return { ok: true, maps: measurePixels(source), structure: null };
+    return { ok: true, maps: await measurePixels(source), structure: null };
   } catch (error) {
     if (error instanceof ImageDataError) return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
     throw error;
@@ -199,7 +203,7 @@ function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; r
 }
 
 /** Measures every 8×8 luma block, holding one row of blocks (8 lines); edges repeat the last pixel. */
-function measurePixels(source: RgbaBandSource): BlockMaps {
+async function measurePixels(source: RgbaBandSource): Promise<BlockMaps> {
   const { width, height } = source;
   const maps = createMaps(width, height, "pixels", false);
   const luma = new Float32Array(width * 8);
@@ -215,7 +219,9 @@ function measurePixels(source: RgbaBandSource): BlockMaps {
     blockRow++;
     lines = 0;
   };
+  const turn = cooperative(BANDS_PER_TURN);
   for (let band = source.next(); band; band = source.next()) {
+    await turn();
     for (let r = 0; r < band.rows; r++) {
       luma.set(lumaFromRgba(band.rgba.subarray(r * width * 4, (r + 1) * width * 4), width, 1).data, lines * width);
       if (++lines === 8) measureBlockRow();
@@ -225,22 +231,25 @@ function measurePixels(source: RgbaBandSource): BlockMaps {
   return maps;
 }
 
-const cache = new WeakMap<Uint8Array, BlockMapsResult>();
+const cache = new WeakMap<Uint8Array, Promise<BlockMapsResult>>();
 
 /**
  * Block maps of an image, computed once per byte array (the detectors of one file share them).
  * Baseline JPEG → coefficient path; PNG → streamed pixel path; progressive JPEG, interlaced PNG,
  * WebP → photon's pixels up to MAX_PIXEL_DECODE.
  */
-export function blockMaps(bytes: Uint8Array): BlockMapsResult {
-  const hit = cache.get(bytes);
-  if (hit) return hit;
-  let result: BlockMapsResult;
-  if (isJpeg(bytes)) {
-    const structure = parseJpegStructure(bytes);
-    result = structure.frame?.baseline ? fromJpeg(bytes, structure) : fromPixels(bytes);
-    if (!result.structure) result = { ...result, structure };
-  } else result = fromPixels(bytes);
-  cache.set(bytes, result);
+export function blockMaps(bytes: Uint8Array): Promise<BlockMapsResult> {
+  let result = cache.get(bytes);
+  if (!result) {
+    result = computeBlockMaps(bytes);
+    cache.set(bytes, result);
+  }
   return result;
+}
+
+async function computeBlockMaps(bytes: Uint8Array): Promise<BlockMapsResult> {
+  if (!isJpeg(bytes)) return fromPixels(bytes);
+  const structure = parseJpegStructure(bytes);
+  const result = structure.frame?.baseline ? await fromJpeg(bytes, structure) : await fromPixels(bytes);
+  return result.structure ? result : { ...result, structure };
 }

@@ -43,7 +43,7 @@ describe("ELA heatmap", () => {
     const higher: string[] = [];
     const splices = cases.filter((x) => x.kind === "splice");
     for (const c of splices) {
-      const maps = blockMaps(await generatedFile(c.file));
+      const maps = await blockMaps(await generatedFile(c.file));
       if (!maps.ok) throw new Error(maps.reason);
       const { inside, outside } = insideOutside(elaScores(maps.maps), maps.maps.blocksWide, c.region!);
       if (inside > outside) higher.push(c.file);
@@ -58,7 +58,7 @@ describe("noise heatmap", () => {
     const higher: string[] = [];
     const blurs = cases.filter((x) => x.kind === "blur");
     for (const c of blurs) {
-      const maps = blockMaps(await generatedFile(c.file));
+      const maps = await blockMaps(await generatedFile(c.file));
       if (!maps.ok) throw new Error(maps.reason);
       const { inside, outside } = insideOutside(noiseScores(maps.maps), maps.maps.blocksWide, c.region!);
       if (inside > outside) higher.push(c.file);
