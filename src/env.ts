@@ -49,6 +49,12 @@ export interface Env {
   CAPTURE_NETWORK_LOCATION?: string;
   /** The capture page's recapture detector (src/capture/checks/recapture.ts): combined (default), learned, classical. */
   CAPTURE_RECAPTURE_DETECTOR?: string;
+  /**
+   * Result push targets (src/capture/push/target.ts): `public` (https to public addresses only),
+   * `any` (also http, loopback and private addresses: local receivers). Unset: `any` when
+   * PUBLIC_BASE_URL is http://127.0.0.1 or localhost, else `public`.
+   */
+  PUSH_TARGETS?: string;
 }
 
 const seconds = z.coerce.number().int().positive();

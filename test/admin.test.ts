@@ -24,7 +24,7 @@ describe("admin API (DESIGN §6)", () => {
         name: "Insurer AG",
         communicationMode: "provider_versand",
         features: { presignedDownload: true, resultCache: true },
-        push: { url: "https://insurer.example/hooks/capture", secret: "0123456789abcdef0123" },
+        push: { url: "https://insurer.example/hooks/capture", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },
         reminders: { firstAfterHours: 24, followupAfterHours: 48, maxReminders: 2 },
       }),
     });

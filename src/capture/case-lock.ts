@@ -4,6 +4,7 @@ import type { Env } from "../env";
 import type { AccountRecord } from "../accounts/service";
 import { ApiError } from "../lib/problem";
 import type { TransitionName } from "./lifecycle";
+import { recordPushLocked, type PushOutcome } from "./push/record";
 import { createCaseLocked, retriggerLocked, transitionLocked, type CreateCaseInput, type TransitionOptions } from "./service";
 
 /** RPC answers carry a known error as data: classes do not survive the RPC boundary. */
@@ -27,6 +28,11 @@ export class CaseLock extends DurableObject<Env> {
 
   retrigger(account: AccountRecord, caseId: string, actor: TransitionOptions["actor"]) {
     return this.serialised(() => retriggerLocked(this.env, account, caseId, actor));
+  }
+
+  /** The outcome of a result push attempt: its delivery row and its event, in one batch. */
+  recordPush(accountId: string, caseId: string, deliveryId: string, outcome: PushOutcome) {
+    return this.serialised(() => recordPushLocked(this.env, accountId, caseId, deliveryId, outcome));
   }
 
   /** Runs `work` after everything queued before it; awaits on D1 would otherwise interleave. */

@@ -10,6 +10,7 @@ import { ApiError } from "../lib/problem";
 import { nextState, transitions, type Actor, type TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
 import { invitationRows, notificationStatus, type OutboxRow } from "./notifications";
+import { enqueuePush, pushOnClose } from "./push/schedule";
 import { findCaseById, findCurrentSession, findOpenCase, nextEventSeq, type CaseRow } from "./repository";
 import { usableScenes } from "./scenes";
 
@@ -99,17 +100,22 @@ export async function transitionLocked(env: Env, accountId: string, caseId: stri
     });
   }
   const seq = await nextEventSeq(db, caseId);
+  const closing = next.closed && !current.closed;
+  // Every close, automatic or by a handler, passes here: the result push is owed from this batch on.
+  const push = closing ? await pushOnClose(db, accountId, caseId, now) : null;
   await db.batch([
     db
       .update(captureCases)
       .set({ ...next, ...opts.casePatch, updatedAt: now })
       .where(and(eq(captureCases.id, caseId), eq(captureCases.status, current.status))),
     db.insert(captureEvents).values({ id: newId(), caseId, seq, timestamp: now, action: transitions[name].action, actor: opts.actor }),
-    ...(next.closed && !current.closed
+    ...(closing
       ? [db.update(captureSessions).set({ finalStatus: "closed" }).where(and(eq(captureSessions.caseId, caseId), eq(captureSessions.finalStatus, "open")))]
       : []),
+    ...(push ? [push.statement] : []),
     ...(opts.statements ?? []),
   ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if (push) await enqueuePush(env, push.deliveryId, 1);
   return { ...current, ...next, ...opts.casePatch, updatedAt: now } as CaseRow;
 }
 

@@ -1,6 +1,7 @@
 import type { Env } from "../env";
 import { JobMessageSchema, type JobMessage } from "./messages";
 import { deliverNotification } from "../capture/delivery";
+import { deliverPush } from "../capture/push/deliver";
 import { recordDeadLetters } from "./dead-letter";
 
 /** The dead-letter queue of JOBS (wrangler.toml). */
@@ -10,6 +11,8 @@ type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage
 
 const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
   notification: (env, body) => deliverNotification(env, body.outboxId),
+  // Retries are new messages with their own delay (up to 24 h), not queue retries (max 10).
+  push: (env, body) => deliverPush(env, body.deliveryId, body.attempt),
 };
 
 /**

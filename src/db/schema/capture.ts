@@ -158,13 +158,16 @@ export const outbox = sqliteTable(
   (t) => [index("outbox_case").on(t.caseId)],
 );
 
-/** Result pushes to the insurer (DESIGN §14); the newest row is `resultPush`. */
+/**
+ * Result pushes to the insurer (DESIGN §14): one row per case close, its id the `webhook-id`.
+ * `pending` until the first attempt has an outcome; the newest attempted row is `resultPush`.
+ */
 export const pushDeliveries = sqliteTable(
   "push_deliveries",
   {
     id: text("id").primaryKey(),
     caseId: text("case_id").notNull().references(() => captureCases.id),
-    status: text("status", { enum: ["delivered", "retrying", "failed"] }).notNull(),
+    status: text("status", { enum: ["pending", "delivered", "retrying", "failed"] }).notNull(),
     statusCode: integer("status_code"),
     attempts: integer("attempts").notNull().default(0),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),

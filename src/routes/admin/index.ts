@@ -1,10 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import { createRouter, type AppEnv } from "../../lib/app";
-import { ApiError } from "../../lib/problem";
+import { ApiError, invalid } from "../../lib/problem";
 import { timingSafeEqual } from "../../lib/crypto";
 import { createAccount, createHandler, issueApiKey, updateAccount } from "../../accounts/service";
 import { errorResponses } from "../openapi-common";
+import { pushTargetProblem } from "../../capture/push/target";
+import type { Env } from "../../env";
 import { AccountCreateSchema, AccountCreatedSchema, AccountIdParam, AccountPatchSchema, HandlerCreateSchema } from "./schema";
 
 /** Admin API (DESIGN §6): `Authorization: Bearer <ADMIN_TOKEN>`; absent token = disabled. */
@@ -17,6 +19,12 @@ const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** A push URL this deployment would refuse to call is refused when it is set, not only at the first close. */
+function checkPushTarget(env: Env, push: { url: string } | null | undefined) {
+  const problem = push ? pushTargetProblem(push.url, env) : null;
+  if (problem) throw invalid([{ field: "push.url", message: problem }], "The push URL is not allowed.");
+}
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } }, required: true });
 const security = [{ adminBearerAuth: [] }];
@@ -33,7 +41,11 @@ adminRoutes.openapi(
     request: { body: json(AccountCreateSchema) },
     responses: { 201: { description: "Created; the key is shown once.", content: { "application/json": { schema: AccountCreatedSchema } } }, ...errorResponses },
   }),
-  async (c) => c.json(await createAccount(c.env.DB, c.req.valid("json")), 201),
+  async (c) => {
+    const body = c.req.valid("json");
+    checkPushTarget(c.env, body.push);
+    return c.json(await createAccount(c.env.DB, body), 201);
+  },
 );
 
 adminRoutes.openapi(
@@ -45,7 +57,11 @@ adminRoutes.openapi(
     request: { params: AccountIdParam, body: json(AccountPatchSchema) },
     responses: { 200: { description: "Updated account.", content: { "application/json": { schema: z.object({}).passthrough() } } }, ...errorResponses },
   }),
-  async (c) => c.json(await updateAccount(c.env.DB, c.req.valid("param").id, c.req.valid("json")), 200),
+  async (c) => {
+    const body = c.req.valid("json");
+    checkPushTarget(c.env, body.push);
+    return c.json(await updateAccount(c.env.DB, c.req.valid("param").id, body), 200);
+  },
 );
 
 adminRoutes.openapi(

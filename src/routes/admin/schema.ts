@@ -1,12 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import { communicationModes } from "../../db/schema";
 import { featureNames } from "../../accounts/service";
+import { isValidPushSecret } from "../../capture/push/signature";
 
 const features = z
   .object(Object.fromEntries(featureNames.map((name) => [name, z.boolean().optional()])) as Record<(typeof featureNames)[number], z.ZodOptional<z.ZodBoolean>>)
   .strict();
 
-const push = z.object({ url: z.url({ protocol: /^https?$/ }), secret: z.string().min(16).max(200) }).strict();
+/** Result push target and its Standard Webhooks secret (DESIGN §14); where it may point is checked against the deployment's PUSH_TARGETS. */
+const push = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }),
+    secret: z.string().max(200).refine(isValidPushSecret, "must be whsec_ followed by 24 to 64 random bytes in base64"),
+  })
+  .strict();
 
 const reminders = z
   .object({
