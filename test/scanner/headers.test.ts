@@ -136,9 +136,13 @@ describe("file XOR storage_key; direct uploads below DIRECT_UPLOAD_MAX_BYTES", (
     expect(res.status).toBe(413);
     expect((await res.json<{ detail: string }>()).detail).toContain("/v2/getUploadUrl");
   });
-  it("a body that is not multipart is 415", async () => {
+  it("a raw ZIP body (not multipart) is 415 and says how to send it", async () => {
     const res = await SELF.fetch(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: scanCase(), "content-type": "application/zip" }, body: archive });
     expect(res.status).toBe(415);
+    const { detail } = await res.json<{ detail: string }>();
+    expect(detail).toContain('multipart/form-data in the part "file"');
+    expect(detail).toContain("-F file=@claim.zip");
+    expect(detail).toContain("POST /v2/getUploadUrl");
   });
   it("a text field named file is 400", async () => {
     const form = new FormData();

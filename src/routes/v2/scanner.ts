@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { requireApiKey } from "../../accounts/auth";
 import { hasFeature } from "../../accounts/service";
 import { limits } from "../../env";
@@ -18,6 +19,17 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 const tooLargeForDirect = (max: number) =>
   new ApiError(413, "use-presigned-upload", `A direct upload must be below ${max} bytes. Larger ZIPs (up to 50 MB) go through the presigned flow: POST /v2/getUploadUrl, PUT the ZIP to upload_url, then POST /v2/scanner?storage_key=<storage_key>.`);
 
+const notMultipart = () =>
+  new ApiError(415, "unsupported-media-type", 'Send the ZIP as multipart/form-data in the part "file" (curl: -F file=@claim.zip), not as the raw body; or use the presigned flow: POST /v2/getUploadUrl, PUT the ZIP to its upload_url, then POST /v2/scanner?storage_key=….');
+
+/** A raw body (e.g. application/zip) without storage_key: said here, before @hono/zod-openapi's generic 415 for the undeclared type. */
+const multipartOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (!/^multipart\/form-data/i.test(c.req.header("content-type") ?? "") && hasBody(c) && c.req.query("storage_key") === undefined) throw notMultipart();
+  await next();
+});
+
+const hasBody = (c: Context<AppEnv>) => Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
+
 /** Refuses oversized direct uploads from Content-Length, or while streaming when it is absent. */
 const directUploadLimit = limitBody(
   (c) => limits(c.env).directUploadMaxBytes + MULTIPART_OVERHEAD,
@@ -34,7 +46,7 @@ scannerRoute.openapi(
     summary: "Analyse a ZIP of images and PDFs (spec 4.4)",
     description: "Exactly one of the `file` part or the `storage_key` query parameter. Response modes: multipart/mixed (default), JSON with base64 attachments (Accept: application/json), or JSON with attachmentDownloadUrl (account feature presignedDownload).",
     security: apiKeySecurity,
-    middleware: [requireApiKey({ bearer: false, exactLength: 40 }), directUploadLimit] as const,
+    middleware: [requireApiKey({ bearer: false, exactLength: 40 }), directUploadLimit, multipartOnly] as const,
     parameters: scanHeaderParameters,
     request: { query: ScanQuerySchema, body: { content: { "multipart/form-data": { schema: ScanFormSchema } }, required: false } },
     responses: {
@@ -67,8 +79,7 @@ scannerRoute.openapi(
 async function directFile(c: Context<AppEnv>, hasStorageKey: boolean): Promise<Uint8Array | null> {
   const type = c.req.header("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
-    const hasBody = Number(c.req.header("content-length") ?? 0) > 0 || c.req.header("transfer-encoding") !== undefined;
-    if (hasBody && !hasStorageKey) throw new ApiError(415, "unsupported-media-type", "Send the ZIP as multipart/form-data with the part file.");
+    if (hasBody(c) && !hasStorageKey) throw notMultipart();
     return null;
   }
   const form = await c.req.parseBody().catch(() => {
