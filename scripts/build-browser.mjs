@@ -7,9 +7,9 @@
 //
 //   node scripts/build-browser.mjs           write the bundle
 //   node scripts/build-browser.mjs --check   compare only; exit 1 when out of date
-//   node scripts/build-browser.mjs --watch   rebuild on every change (npm start)
+//   node scripts/build-browser.mjs --watch   rebuild on every change of the sources (npm start)
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,7 +79,8 @@ if (mode === "--check") {
     process.exit(1);
   }
 } else if (mode === "--watch") {
-  // esbuild's watch mode rebuilds on every change of the sources; the plugin writes the result.
+  // Rebuild on any change in the sources folder (esbuild's own watch misses type-only files such as
+  // contract.ts, which are part of the digest); the plugin writes the result when it changed.
   const ctx = await esbuild.context({
     ...options,
     write: false,
@@ -99,7 +100,13 @@ if (mode === "--check") {
       },
     ],
   });
-  await ctx.watch();
+  const rebuild = () => ctx.rebuild().catch(() => {}); // errors are logged by esbuild; the next save retries
+  await rebuild();
+  let timer;
+  watch(sourceDir, () => {
+    clearTimeout(timer);
+    timer = setTimeout(rebuild, 100);
+  });
 } else if (mode === "") {
   const text = await build();
   if (readFileSafe(outFile) !== text) {
