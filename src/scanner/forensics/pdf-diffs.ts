@@ -3,8 +3,8 @@ import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile
 import { diffRevisions, type RevisionDiff } from "../pdf/diff";
 import { renderDiffPdf, type DiffLabels } from "../pdf/diff-render";
 import { pdfLimits } from "../pdf/limits";
-import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
-import { streamBudget } from "../pdf/stream-budget";
+import { revisionsOf } from "../pdf/parsed";
+import { pdfReadable } from "../pdf/stream-budget";
 import { forgetPageModels } from "../pdf/pages";
 import { closePdfJs } from "../pdf/pdfjs";
 import { forgetPdfLib } from "../pdf/pdflib";
@@ -21,9 +21,8 @@ export const pdfDiffs: Analyzer = {
   appliesTo: (file) => file.kind === "pdf",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
-    if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return { assessed: false, findings: [] };
-    // Over its unpack budget the file is never opened; pdf-structure's finding says so once for all.
-    if (!streamBudget(file.bytes).ok) return { assessed: false, findings: [] };
+    // Too large, no header or over its unpack budget: pdf-structure's finding says so once for all.
+    if (!pdfReadable(file.bytes)) return { assessed: false, findings: [] };
     const { revisions } = revisionsOf(file.bytes);
     if (revisions.length < 2) {
       releaseFile(file.bytes);

@@ -2,10 +2,9 @@ import { finding, type FindingText } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { isScanPage } from "../pdf/content-checks";
 import { extractDecodedImagesOnly, extractPageImages, type PageImage } from "../pdf/images";
-import { pdfLimits } from "../pdf/limits";
 import { pageModels } from "../pdf/pages";
-import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
-import { streamBudget } from "../pdf/stream-budget";
+import { revisionsOf } from "../pdf/parsed";
+import { pdfReadable } from "../pdf/stream-budget";
 import { openPdfLib } from "../pdf/pdflib";
 
 /**
@@ -19,9 +18,8 @@ export const pdfImages: Analyzer = {
   appliesTo: (file) => file.kind === "pdf" && !file.source,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
-    if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return { assessed: false, findings: [] };
-    // Over its unpack budget the file is never opened; pdf-structure's finding says so once for all.
-    if (!streamBudget(file.bytes).ok) return { assessed: false, findings: [] };
+    // Too large, no header or over its unpack budget: pdf-structure's finding says so once for all.
+    if (!pdfReadable(file.bytes)) return { assessed: false, findings: [] };
     let images: PageImage[];
     let undecodable: { page: number; filter: string }[];
     try {

@@ -2,8 +2,8 @@ import { finding, type FindingText } from "../finding";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
 import { changesInRevision, type ObjectChange } from "../pdf/changes";
 import { pdfLimits } from "../pdf/limits";
-import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
-import { streamBudget } from "../pdf/stream-budget";
+import { revisionsOf } from "../pdf/parsed";
+import { pdfReadable } from "../pdf/stream-budget";
 import { openPdfLib } from "../pdf/pdflib";
 import { findSignatures, type SignatureInfo } from "../pdf/signatures";
 import { releaseRevision, revisionsWithinBudget } from "../pdf/versions";
@@ -20,9 +20,8 @@ export const pdfSignatures: Analyzer = {
   appliesTo: (file) => file.kind === "pdf",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
-    if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return { assessed: false, findings: [] };
-    // Over its unpack budget the file is never opened; pdf-structure's finding says so once for all.
-    if (!streamBudget(file.bytes).ok) return { assessed: false, findings: [] };
+    // Too large, no header or over its unpack budget: pdf-structure's finding says so once for all.
+    if (!pdfReadable(file.bytes)) return { assessed: false, findings: [] };
     const split = revisionsOf(file.bytes);
     let signatures: SignatureInfo[];
     try {

@@ -1,6 +1,6 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { pdfLimits } from "./limits";
-import { assertStreamBudget } from "./stream-budget";
+import { openWithinBudget } from "./stream-budget";
 
 /** pdf.js document as unpdf returns it. */
 export type PdfJsDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -15,18 +15,8 @@ const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
  * PdfBudgetError, which the detectors report as a `-` finding.
  */
 export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
-  let doc = documents.get(bytes);
-  if (!doc) {
-    try {
-      assertStreamBudget(bytes);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
-    doc = getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "", maxImageSize: pdfLimits.maxImagePixels });
-    documents.set(bytes, doc);
-  }
-  return doc;
+  // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
+  return openWithinBudget(documents, bytes, () => getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "", maxImageSize: pdfLimits.maxImagePixels }));
 }
 
 /** Destroys the pdf.js document of these bytes (workers and copies) and forgets it. */

@@ -1,6 +1,6 @@
 import { decodePDFRawStream, PDFContext, PDFDocument, PDFRawStream, ParseSpeeds } from "pdf-lib";
 import { pdfLimits } from "./limits";
-import { assertStreamBudget } from "./stream-budget";
+import { openWithinBudget } from "./stream-budget";
 
 const documents = new WeakMap<Uint8Array, Promise<PDFDocument>>();
 
@@ -11,17 +11,7 @@ const documents = new WeakMap<Uint8Array, Promise<PDFDocument>>();
  * refused with PdfBudgetError before pdf-lib reads it (pdf-lib inflates object streams while loading).
  */
 export function openPdfLib(bytes: Uint8Array): Promise<PDFDocument> {
-  let doc = documents.get(bytes);
-  if (!doc) {
-    try {
-      assertStreamBudget(bytes);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    doc = PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: ParseSpeeds.Fastest });
-    documents.set(bytes, doc);
-  }
-  return doc;
+  return openWithinBudget(documents, bytes, () => PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: ParseSpeeds.Fastest }));
 }
 
 /** Drops the cached pdf-lib document of these bytes (an earlier revision that is no longer needed). */

@@ -12,6 +12,7 @@
  */
 import { inflateWithin } from "../images/bounded-inflate";
 import { pdfLimits } from "./limits";
+import { hasPdfHeader } from "./parsed";
 
 export type StreamVerdict =
   | { ok: true; inflated: number; streams: number }
@@ -145,4 +146,27 @@ function lastIndexOf(bytes: Uint8Array, needle: Uint8Array, before: number, from
     if (i === 0) break;
   }
   return -1;
+}
+
+/**
+ * One parse per bytes object (the PDF detectors of a file share it), and none for a file over its
+ * unpack budget: the promise then rejects with PdfBudgetError, which the detectors report as `-`.
+ */
+export function openWithinBudget<T>(parsed: WeakMap<Uint8Array, Promise<T>>, bytes: Uint8Array, open: () => Promise<T>): Promise<T> {
+  let doc = parsed.get(bytes);
+  if (!doc) {
+    try {
+      assertStreamBudget(bytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    doc = open();
+    parsed.set(bytes, doc);
+  }
+  return doc;
+}
+
+/** Whether the PDF detectors after the gate can read the file at all: size cap, header, unpack budget. */
+export function pdfReadable(bytes: Uint8Array): boolean {
+  return bytes.length <= pdfLimits.maxFileBytes && hasPdfHeader(bytes) && streamBudget(bytes).ok;
 }
