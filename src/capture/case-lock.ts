@@ -5,6 +5,7 @@ import type { AccountRecord } from "../accounts/service";
 import { ApiError } from "../lib/problem";
 import type { TransitionName } from "./lifecycle";
 import { recordPushLocked, type PushOutcome } from "./push/record";
+import { remindLocked } from "./reminders";
 import { createCaseLocked, retriggerLocked, transitionLocked, type CreateCaseInput, type TransitionOptions } from "./service";
 
 /** RPC answers carry a known error as data: classes do not survive the RPC boundary. */
@@ -28,6 +29,11 @@ export class CaseLock extends DurableObject<Env> {
 
   retrigger(account: AccountRecord, caseId: string, actor: TransitionOptions["actor"]) {
     return this.serialised(() => retriggerLocked(this.env, account, caseId, actor));
+  }
+
+  /** The cron's reminder visit: the next reminder or the escalation, if the case is still due for it. */
+  remind(accountId: string, caseId: string) {
+    return this.serialised(() => remindLocked(this.env, accountId, caseId));
   }
 
   /** The outcome of a result push attempt: its delivery row and its event, in one batch. */

@@ -24,7 +24,8 @@ const ANY = ["sent", "reminder", "manual", "closed"] as const;
 export const transitions = {
   retrigger: { from: OPEN, to: "sent", action: "capture_retriggered", lastResult: "pending" },
   reminderFirst: { from: AWAITING_CAPTURE, to: "reminder", action: "reminder_sent_auto_first" },
-  reminderFollowup: { from: ["reminder"], to: "reminder", action: "reminder_sent_auto_followup" },
+  // From `sent` too: a re-trigger after a reminder sets `sent`, and the next reminder is a follow-up.
+  reminderFollowup: { from: AWAITING_CAPTURE, to: "reminder", action: "reminder_sent_auto_followup" },
   remindersExhausted: { from: AWAITING_CAPTURE, to: "manual", action: "escalated_to_manual" },
   sceneCompleted: { from: AWAITING_CAPTURE, to: "same", action: "capture_scene_completed" },
   attemptFailed: { from: AWAITING_CAPTURE, to: "same", action: "capture_result_nicht_io", lastResult: "nicht_io" },

@@ -161,7 +161,7 @@ function viewOf(row: { id: string; caseNumber: string }, sessionId: string, link
 }
 
 /** Queues the outbox rows; a failed send leaves them pending for the cron to pick up again. */
-async function enqueueNotifications(env: Env, rows: readonly OutboxRow[]) {
+export async function enqueueNotifications(env: Env, rows: readonly OutboxRow[]) {
   if (rows.length === 0) return;
   try {
     await env.JOBS.sendBatch(rows.map((row) => ({ body: { type: "notification" as const, outboxId: row.id! } })));

@@ -1,12 +1,13 @@
 import type { Env } from "../env";
 import { retryPendingNotifications } from "./outbox-retry";
 import { retryLostPushes } from "./push-retry";
+import { sendReminders } from "./reminders";
 import { sweepDownloads } from "./sweep-downloads";
 import { sweepUploads } from "./sweep-uploads";
 
 /** Cron jobs by schedule (wrangler.toml [triggers]); each job is its own file. */
 const jobs: Record<string, ((env: Env) => Promise<void>)[]> = {
-  "*/15 * * * *": [retryPendingNotifications, retryLostPushes, sweepUploads, sweepDownloads],
+  "*/15 * * * *": [sendReminders, retryPendingNotifications, retryLostPushes, sweepUploads, sweepDownloads],
 };
 
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {

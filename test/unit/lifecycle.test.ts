@@ -26,6 +26,12 @@ describe("case lifecycle (DESIGN §15)", () => {
     expect(nextState(state("reminder"), name, now)).toMatchObject({ status: "manual", lastResult, closed: false });
   });
 
+  it("reminders: the first moves sent to reminder; a follow-up may come after a re-trigger set sent again", () => {
+    expect(nextState(state("sent"), "reminderFirst", now)?.status).toBe("reminder");
+    expect(nextState(state("sent"), "reminderFollowup", now)?.status).toBe("reminder");
+    expect(nextState(state("manual"), "reminderFollowup", now)).toBeNull();
+  });
+
   it("reminders exhausted escalate to manual", () => {
     expect(nextState(state("reminder"), "remindersExhausted", now)?.status).toBe("manual");
   });
