@@ -37,14 +37,23 @@ const RULE_TESTS = [
   "test/scanner/gate-cleanup.test.ts",
 ];
 
+/**
+ * The rate-limit test runs with tiny limits (the same bindings as wrangler.toml, lower `limit`), so
+ * it reaches them in a few requests instead of 600 while other suites keep the real, generous ones.
+ */
+const RATE_LIMIT_TESTS = ["test/rate-limits.test.ts"];
+const tinyRateLimits = {
+  API_KEY_RATE_LIMITER: { namespace_id: "19001", simple: { limit: 6, period: 60 as const } },
+  CAPTURE_TOKEN_RATE_LIMITER: { namespace_id: "19002", simple: { limit: 3, period: 60 as const } },
+};
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  const project = (name: string, include: string[], exclude: string[], bindings: Record<string, string>) => ({
+  const project = (name: string, include: string[], exclude: string[], bindings: Record<string, string>, ratelimits?: typeof tinyRateLimits) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations } },
+        miniflare: { bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations }, ...(ratelimits && { ratelimits }) },
       }),
     ],
     test: {
@@ -66,7 +75,8 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
       projects: [
         project("rules", RULE_TESTS, [], { ANALYZERS: "file-type" }),
-        project("detectors", ["test/**/*.test.ts"], RULE_TESTS, {}),
+        project("detectors", ["test/**/*.test.ts"], [...RULE_TESTS, ...RATE_LIMIT_TESTS], {}),
+        project("rate-limits", RATE_LIMIT_TESTS, [], { ANALYZERS: "file-type" }, tinyRateLimits),
       ],
     },
   };

@@ -49,6 +49,10 @@ export interface Env {
   CAPTURE_NETWORK_LOCATION?: string;
   /** The capture page's recapture detector (src/capture/checks/recapture.ts): combined (default), learned, classical. */
   CAPTURE_RECAPTURE_DETECTOR?: string;
+  /** Requests per API key and minute (wrangler.toml `[[ratelimits]]`, src/lib/rate-limit.ts); absent = unlimited. */
+  API_KEY_RATE_LIMITER?: RateLimit;
+  /** Requests per capture link token and minute, the capture page's chunk uploads included; absent = unlimited. */
+  CAPTURE_TOKEN_RATE_LIMITER?: RateLimit;
   /**
    * Result push targets (src/capture/push/target.ts): `public` (https to public addresses only),
    * `any` (also http, loopback and private addresses: local receivers). Unset: `any` when

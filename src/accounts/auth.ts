@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { AppEnv } from "../lib/app";
 import { ApiError, invalid } from "../lib/problem";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { enforceRateLimit } from "../lib/rate-limit";
 import { getDb } from "../db/client";
 import { accounts, apiKeys } from "../db/schema";
 import type { AccountRecord } from "./service";
@@ -27,6 +28,7 @@ export function requireApiKey(opts: { bearer: boolean; exactLength?: number }) {
     }
     const account = await accountForKey(c.env.DB, key);
     if (!account) throw unauthorized("The API key is not valid.");
+    await enforceRateLimit(c.env.API_KEY_RATE_LIMITER, "API key", key, c.req.raw);
     c.set("account", account);
     await next();
   });

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../lib/app";
+import { drain } from "../lib/drain";
 import { ApiError } from "../lib/problem";
 
 /**
@@ -44,24 +45,6 @@ export function limitBody(maxSize: (c: Context<AppEnv>) => number, tooLarge: (c:
     c.req.raw = new Request(c.req.raw, { body: buffered });
     await next();
   });
-}
-
-/** How much of a refused body is read and dropped before it is cancelled instead. */
-export const DRAIN_MAX_BYTES = 1024 * 1024;
-
-/** Reads a refused body to its end (bounded) so the connection can carry the answer and the next request. */
-export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  let drained = 0;
-  try {
-    while (drained <= DRAIN_MAX_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      drained += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The caller went away: nothing left to drain.
-  }
 }
 
 /** JSON bodies of the capture and admin APIs: 64 KB at most. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../lib/app";
 import { zodFieldErrors } from "../../lib/app";
 import { ApiError, invalid } from "../../lib/problem";
+import { enforceRateLimit } from "../../lib/rate-limit";
 import type { NetworkLocation } from "../../capture/checks/location";
 import { requireOpenLink } from "../../capture/page-session";
 import { completeShot, issueNonce, receivedChunks, storeChunk } from "../../capture/photos";
@@ -17,6 +18,7 @@ const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
 // Token-bound JSON needs no CSRF token, but a browser POST from another site is refused.
 capturePageApi.use("*", async (c, next) => {
+  await enforceRateLimit(c.env.CAPTURE_TOKEN_RATE_LIMITER, "capture link", c.req.param("token") ?? "", c.req.raw);
   if (c.req.method !== "GET") {
     const origin = c.req.header("origin");
     if (origin && origin !== new URL(c.req.url).origin) throw new ApiError(403, "foreign-origin", "Requests from other sites are not accepted.");

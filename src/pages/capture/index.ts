@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../lib/app";
 import { loadLink } from "../../capture/page-session";
+import { enforceRateLimit } from "../../lib/rate-limit";
 import { pageState } from "../../capture/page-state";
 import { capturePageApi } from "./api";
 import { CAPTURE_CSS } from "./assets/capture-css";
@@ -20,6 +21,7 @@ capturePages.route("/:token", capturePageApi);
 
 capturePages.get("/:token", async (c) => {
   const token = c.req.param("token");
+  await enforceRateLimit(c.env.CAPTURE_TOKEN_RATE_LIMITER, "capture link", token, c.req.raw);
   const lang = pickLanguage(c.req.query("lang"), c.req.header("accept-language"));
   const langHref = (l: PageLanguage) => `/c/${token}?lang=${l}`;
   const { state, found } = await loadLink(c.env, token);

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/app";
 import { receiveUpload } from "../../scanner/uploads";
-import { drain } from "../middleware";
+import { drain } from "../../lib/drain";
 import { errorResponses, problem } from "../openapi-common";
 
 export const uploadsRoute = createRouter();
