@@ -47,7 +47,7 @@ export interface Env {
    * wrangler supplies a placeholder `cf` (Austin, TX) instead of the real network location.
    */
   CAPTURE_NETWORK_LOCATION?: string;
-  /** The capture page's recapture detector (src/capture/checks/recapture.ts): combined (default), learned, classical. */
+  /** The capture page's recapture detector (src/capture/checks/recapture-check.ts): combined (default), learned, classical. */
   CAPTURE_RECAPTURE_DETECTOR?: string;
   /** Requests per API key and minute (wrangler.toml `[[ratelimits]]`, src/lib/rate-limit.ts); absent = unlimited. */
   API_KEY_RATE_LIMITER?: RateLimit;

@@ -2,7 +2,7 @@
 // exposes the learned detectors so their cost can be timed from outside (Date.now() does not advance
 // inside a workerd request while it computes) and the workerd process's memory watched.
 import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
-import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { manipulationModel, recaptureModel } from "../../src/scanner/ml/models";
 import { openImage } from "../../src/scanner/ml/open-image";

@@ -8,7 +8,7 @@ import { newId, newToken } from "../lib/ids";
 import { ApiError } from "../lib/problem";
 import { readImageInfo, sniffImageType } from "./checks/image-bytes";
 import { runPhotoChecks, type PhotoChecks, type PhotoVerdict } from "./checks";
-import { recaptureDetectors } from "./checks/recapture";
+import { recaptureDetectors } from "./checks/recapture-check";
 import type { NetworkLocation, Position } from "./checks/location";
 import type { PageSession } from "./page-session";
 import { maxChunks, PHOTO_LIMITS } from "./photo-limits";

@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { uploads } from "../db/schema";
 import { limits, type Env } from "../env";
 import { clock } from "../lib/clock";
-import { uploadObjectKey } from "../scanner/uploads";
+import { uploadObjectKey } from "../scanner/transfer/uploads";
 
 /** Rows handled per run; the next run continues. */
 const BATCH = 200;

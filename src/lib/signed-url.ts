@@ -1,4 +1,6 @@
+import type { Env } from "../env";
 import { clock } from "./clock";
+import { ApiError } from "./problem";
 import { hmacSha256Hex, timingSafeEqual } from "./crypto";
 
 /**
@@ -33,4 +35,10 @@ export async function verifySignedUrl(url: URL, method: "GET" | "PUT", secret: s
 
 function canonical(method: string, path: string, expires: number): string {
   return `${method} ${path}\n${expires}`;
+}
+
+/** The HMAC key of every signed link (secret SIGNING_SECRET); without it signed links are unavailable (503). */
+export function signingSecret(env: Env): string {
+  if (!env.SIGNING_SECRET) throw new ApiError(503, "signing-unavailable", "Signed links are not configured (SIGNING_SECRET).");
+  return env.SIGNING_SECRET;
 }

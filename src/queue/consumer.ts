@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { JobMessageSchema, type JobMessage } from "./messages";
-import { deliverNotification } from "../capture/delivery";
+import { deliverNotification } from "../capture/notification-delivery";
 import { deliverPush } from "../capture/push/deliver";
 import { recordDeadLetters } from "./dead-letter";
 

@@ -5,12 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { analyzers } from "../../src/scanner/forensics/registry";
 import { createManipulationAnalyzer, manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
-import { createRecaptureAnalyzer, recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { createRecaptureAnalyzer, recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { manipulationModel, recaptureModel, type ModelFile } from "../../src/scanner/ml/models";
 import { inferenceRuns } from "../../src/scanner/ml/ort";
 import { RECAPTURE_THRESHOLDS } from "../../src/scanner/ml/thresholds";
-import { runPipeline } from "../../src/scanner/pipeline";
+import { runPipeline } from "../../src/scanner/analysis/pipeline";
 import type { Attachment } from "../../src/scanner/types";
 import { context, fixturePng, scanFile, sharedFile } from "./fixtures";
 

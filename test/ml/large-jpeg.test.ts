@@ -6,7 +6,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
-import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { MAX_PIXEL_DECODE } from "../../src/scanner/images/pixel-budget";
 import { decodeToSource } from "../../src/scanner/ml/raster";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { elaAnalyzer } from "../../src/scanner/forensics/ela";
 import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
 import { noiseAnalyzer } from "../../src/scanner/forensics/noise";
-import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture";
+import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { blockMaps } from "../../src/scanner/images/block-analysis";
 import { MAX_PIXEL_DECODE } from "../../src/scanner/images/pixel-budget";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { recaptureModel } from "../../src/scanner/ml/models";
 import { decodeToSource } from "../../src/scanner/ml/raster";
-import { detectRecaptureIn } from "../../src/scanner/ml/recapture";
+import { detectRecaptureIn } from "../../src/scanner/ml/recapture-inference";
 import reference from "./fixtures/reference.json";
 import { fixturePng } from "./fixtures";
 

@@ -2,7 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gateFor } from "../../src/scanner/execution/analysis-gate";
 import type { AnalysisJob } from "../../src/scanner/execution/job";
-import { loadResult } from "../../src/scanner/results";
+import { loadResult } from "../../src/scanner/execution/results";
 import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";

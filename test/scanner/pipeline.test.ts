@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { requestDigest } from "../../src/scanner/digest";
+import { requestDigest } from "../../src/scanner/execution/digest";
 import { fileTypeAnalyzer } from "../../src/scanner/forensics/file-type";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { finding } from "../../src/scanner/finding";
 import { intakeArchive, memorySource } from "../../src/scanner/intake";
-import { modelVersions, runPipeline } from "../../src/scanner/pipeline";
-import { tokenPrices } from "../../src/scanner/pricing";
+import { modelVersions, runPipeline } from "../../src/scanner/analysis/pipeline";
+import { tokenPrices } from "../../src/scanner/analysis/pricing";
 import type { Analyzer, Attachment, ScanContext, ScanFile } from "../../src/scanner/types";
 import { samples, zip } from "./fixtures";
 

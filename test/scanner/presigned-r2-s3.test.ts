@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
-import { r2S3Setting } from "../../src/scanner/r2-s3";
+import { r2S3Setting } from "../../src/scanner/transfer/r2-s3";
 import { BASE, createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { scanCase } from "./http";

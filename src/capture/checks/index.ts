@@ -3,7 +3,7 @@ import { checkCameraIntegrity, type CameraAttestation } from "./camera-integrity
 import type { ImageBytesInfo } from "./image-bytes";
 import { checkLocation, type NetworkLocation, type Position } from "./location";
 import { decodePhoto } from "./pixels";
-import { checkRecapture, type RecaptureDetector } from "./recapture";
+import { checkRecapture, type RecaptureDetector } from "./recapture-check";
 import { checkSceneQuality } from "./scene-quality";
 import type { CheckResult, RgbaImage } from "./types";
 

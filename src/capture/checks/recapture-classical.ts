@@ -1,5 +1,5 @@
 import { powerSpectrum2d } from "./fft";
-import type { RecaptureDetector, RecaptureVerdict } from "./recapture";
+import type { RecaptureDetector, RecaptureVerdict } from "./recapture-check";
 import type { CheckReason, RgbaImage } from "./types";
 
 /**

@@ -1,6 +1,6 @@
 import { classicalRecapture } from "./recapture-classical";
 import { learnedRecapture } from "./recapture-learned";
-import type { RecaptureDetector, RecaptureVerdict } from "./recapture";
+import type { RecaptureDetector, RecaptureVerdict } from "./recapture-check";
 import type { RgbaImage } from "./types";
 
 /**

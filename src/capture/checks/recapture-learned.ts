@@ -1,6 +1,6 @@
-import { detectRecapture } from "../../scanner/ml/recapture";
+import { detectRecapture } from "../../scanner/ml/recapture-inference";
 import { RECAPTURE_THRESHOLDS } from "../../scanner/ml/thresholds";
-import type { RecaptureDetector, RecaptureVerdict } from "./recapture";
+import type { RecaptureDetector, RecaptureVerdict } from "./recapture-check";
 import type { RgbaImage } from "./types";
 
 /**

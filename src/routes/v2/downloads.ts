@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/app";
-import { openDownload } from "../../scanner/downloads";
+import { openDownload } from "../../scanner/transfer/downloads";
 import { errorResponses, problem } from "../openapi-common";
 
 export const downloadsRoute = createRouter();

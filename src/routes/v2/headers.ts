@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { normalizeCaseNumber } from "../../lib/case-number";
 import { invalid, ApiError, type FieldError } from "../../lib/problem";
 import { parseIssueDate } from "../../scanner/issue-date";
-import type { ScanRequest } from "../../scanner/scan-service";
+import type { ScanRequest } from "../../scanner/execution/scan-service";
 import { languages, type Language } from "../../scanner/types";
-import type { ResponseMode } from "../../scanner/delivery";
+import type { ResponseMode } from "../../scanner/response/deliver-result";
 
 const email = z.email();
 

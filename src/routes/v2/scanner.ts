@@ -7,7 +7,7 @@ import { limits } from "../../env";
 import { createRouter, type AppEnv } from "../../lib/app";
 import { clock } from "../../lib/clock";
 import { ApiError, invalid } from "../../lib/problem";
-import { scan, type ScanInput } from "../../scanner/scan-service";
+import { scan, type ScanInput } from "../../scanner/execution/scan-service";
 import { apiKeySecurity, errorResponses, problem } from "../openapi-common";
 import { limitBody } from "../middleware";
 import { parseScanHeaders } from "./headers";

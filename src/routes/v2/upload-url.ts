@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { requireApiKey } from "../../accounts/auth";
 import { createRouter } from "../../lib/app";
 import { invalid } from "../../lib/problem";
-import { createUpload } from "../../scanner/uploads";
+import { createUpload } from "../../scanner/transfer/uploads";
 import { apiKeySecurity, errorResponses } from "../openapi-common";
 import { caseNumberErrors, caseNumberHeader } from "./headers";
 import { UploadUrlSchema } from "./schema";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter } from "../../lib/app";
-import { receiveUpload } from "../../scanner/uploads";
+import { receiveUpload } from "../../scanner/transfer/uploads";
 import { drain } from "../../lib/drain";
 import { errorResponses, problem } from "../openapi-common";
 

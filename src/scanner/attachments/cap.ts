@@ -1,4 +1,4 @@
-import type { StoredAttachment } from "../results";
+import type { StoredAttachment } from "../execution/results";
 
 /** Bytes an attachment adds to an inline response beyond its own size (ZIP headers, JSON keys, part headers). */
 const PER_ATTACHMENT_OVERHEAD = 512;

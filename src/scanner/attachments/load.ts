@@ -1,4 +1,4 @@
-import type { StoredAttachment } from "../results";
+import type { StoredAttachment } from "../execution/results";
 import type { LoadedAttachment } from "./bundles";
 
 /** Reads the attachments' bytes from R2 (one object at a time). */

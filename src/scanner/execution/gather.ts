@@ -1,8 +1,8 @@
 import { highestLevel } from "../finding";
-import { brokenResult, uniqueName, unassessedResult, type FileResult, type PipelineResult } from "../pipeline";
-import { fileAnalysisLost, fileTimedOut } from "../pipeline-findings";
-import { priceOf } from "../pricing";
-import { uniqueAttachmentName, type StoredAttachment } from "../results";
+import { brokenResult, uniqueName, unassessedResult, type FileResult, type PipelineResult } from "../analysis/pipeline";
+import { fileAnalysisLost, fileTimedOut } from "../analysis/pipeline-findings";
+import { priceOf } from "../analysis/pricing";
+import { uniqueAttachmentName, type StoredAttachment } from "./results";
 import type { Language } from "../types";
 import type { AnalysisJob, StagedFile, UnitOutput } from "./job";
 

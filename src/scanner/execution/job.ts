@@ -1,5 +1,5 @@
-import type { FileResult } from "../pipeline";
-import type { StoredAttachment } from "../results";
+import type { FileResult } from "../analysis/pipeline";
+import type { StoredAttachment } from "./results";
 import type { Language, ScanFile } from "../types";
 
 /** A file of the request, its bytes staged in R2 for the unit that analyses it (plain data: crosses RPC and storage). */

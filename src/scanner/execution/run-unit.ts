@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import { analyzerSets } from "../forensics/registry";
-import { analyzeFile } from "../pipeline";
-import { attachmentCollector, attachmentKeyPrefix } from "../results";
+import { analyzeFile } from "../analysis/pipeline";
+import { attachmentCollector, attachmentKeyPrefix } from "./results";
 import type { ScanContext, ScanFile } from "../types";
 import { extractedFileKey, unitOutputKey, type StagedFile, type UnitOutput, type UnitReport, type UnitTask } from "./job";
 import { logAnalysis } from "./log";

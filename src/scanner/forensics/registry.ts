@@ -2,7 +2,7 @@ import { Parts } from "../../lib/parts";
 import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { thumbnailAnalyzer } from "./thumbnail";
-import { recaptureAnalyzer } from "./recapture";
+import { recaptureAnalyzer } from "./recapture-model";
 import { manipulationAnalyzer } from "./manipulation-model";
 import { pdfRevisions } from "./pdf-revisions";
 import { pdfStructure } from "./pdf-structure";

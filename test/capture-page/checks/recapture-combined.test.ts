@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import dune from "../../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import leuven from "../../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import { decodePhoto } from "../../../src/capture/checks/pixels";
-import { checkRecapture } from "../../../src/capture/checks/recapture";
+import { checkRecapture } from "../../../src/capture/checks/recapture-check";
 import { bytesOf, screenPhotoJpeg } from "../support";
 
 // Loads onnxruntime-web on first use: kept in its own file.

@@ -7,7 +7,7 @@ import board from "../../../../shared/data/photos/opencv-doc/board.jpg?inline";
 import cups from "../../../../shared/data/photos/plasma-workspace-wallpapers/ColorfulCups-2560x1600.jpg?inline";
 import path from "../../../../shared/data/photos/plasma-workspace-wallpapers/Path-2560x1600.jpg?inline";
 import { decodePhoto } from "../../../src/capture/checks/pixels";
-import { checkRecapture, recaptureDetectors, type RecaptureDetector } from "../../../src/capture/checks/recapture";
+import { checkRecapture, recaptureDetectors, type RecaptureDetector } from "../../../src/capture/checks/recapture-check";
 import { classicalRecapture } from "../../../src/capture/checks/recapture-classical";
 import { bytesOf, screenPhotoJpeg } from "../support";
 

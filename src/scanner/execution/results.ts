@@ -1,6 +1,6 @@
-import { deletePrefix } from "../lib/r2";
-import type { AttachmentSink, PipelineResult } from "./pipeline";
-import type { AttachmentCategory } from "./types";
+import { deletePrefix } from "../../lib/r2";
+import type { AttachmentSink, PipelineResult } from "../analysis/pipeline";
+import type { AttachmentCategory } from "../types";
 
 /** An attachment kept in R2 next to its analysis result. */
 export interface StoredAttachment {

@@ -1,4 +1,4 @@
-import type { FileKind } from "./types";
+import type { FileKind } from "../types";
 
 /**
  * Price table for `tokensConsumed` (spec 2.6: "depends on the number and types of processed

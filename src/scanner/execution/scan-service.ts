@@ -1,19 +1,19 @@
-import type { AccountRecord } from "../accounts/service";
-import { hasFeature } from "../accounts/service";
-import { limits, type Env } from "../env";
-import { ApiError } from "../lib/problem";
-import { newId } from "../lib/ids";
-import { deletePrefix } from "../lib/r2";
-import { deliver, type ResponseMode } from "./delivery";
-import { analyzerSets } from "./forensics/registry";
+import type { AccountRecord } from "../../accounts/service";
+import { hasFeature } from "../../accounts/service";
+import { limits, type Env } from "../../env";
+import { ApiError } from "../../lib/problem";
+import { newId } from "../../lib/ids";
+import { deletePrefix } from "../../lib/r2";
+import { deliver, type ResponseMode } from "../response/deliver-result";
+import { analyzerSets } from "../forensics/registry";
 import { requestDigest } from "./digest";
-import { gateFor, type GateOutcome } from "./execution/analysis-gate";
-import type { AnalysisJob } from "./execution/job";
-import { stageArchive } from "./execution/staging";
-import { memorySource, r2Source, type ZipSource } from "./intake";
+import { gateFor, type GateOutcome } from "./analysis-gate";
+import type { AnalysisJob } from "./job";
+import { stageArchive } from "./staging";
+import { memorySource, r2Source, type ZipSource } from "../intake";
 import { loadResult } from "./results";
-import type { Language } from "./types";
-import { claimUpload, consumeUpload, resolveUpload, uploadConsumed } from "./uploads";
+import type { Language } from "../types";
+import { claimUpload, consumeUpload, resolveUpload, uploadConsumed } from "../transfer/uploads";
 
 /** The validated headers of POST /v2/scanner. */
 export interface ScanRequest {

@@ -1,11 +1,11 @@
 import { and, eq, isNull, or } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { uploads } from "../db/schema";
-import { limits, type Env } from "../env";
-import { clock } from "../lib/clock";
-import { newToken } from "../lib/ids";
-import { ApiError, invalid, notFound } from "../lib/problem";
-import { signUrl, verifySignedUrl } from "../lib/signed-url";
+import { getDb } from "../../db/client";
+import { uploads } from "../../db/schema";
+import { limits, type Env } from "../../env";
+import { clock } from "../../lib/clock";
+import { newToken } from "../../lib/ids";
+import { ApiError, invalid, notFound } from "../../lib/problem";
+import { signingSecret, signUrl, verifySignedUrl } from "../../lib/signed-url";
 import { presignR2Put, r2S3Setting } from "./r2-s3";
 import { bodyCutShort, watchBody } from "./upload-body";
 
@@ -13,10 +13,6 @@ export const uploadObjectKey = (storageKey: string) => `uploads/${storageKey}`;
 export const uploadPath = (storageKey: string) => `/v2/uploads/${storageKey}`;
 export const STORAGE_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
-export function signingSecret(env: Env): string {
-  if (!env.SIGNING_SECRET) throw new ApiError(503, "signing-unavailable", "Signed links are not configured (SIGNING_SECRET).");
-  return env.SIGNING_SECRET;
-}
 
 /** Spec 4.3 / DESIGN §11: a signed PUT URL bound to the account and caseNumber. */
 export async function createUpload(env: Env, accountId: string, caseNumber: string) {

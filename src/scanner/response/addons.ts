@@ -1,5 +1,5 @@
-import type { FileResult } from "./pipeline";
-import type { Language, SuspicionLevel } from "./types";
+import type { FileResult } from "../analysis/pipeline";
+import type { Language, SuspicionLevel } from "../types";
 
 /**
  * `cross_file_analyses` (add-on `crossFileAnalyses`): files of the request whose contents are

@@ -1,5 +1,5 @@
-import { finding } from "./finding";
-import type { Finding, Language } from "./types";
+import { finding } from "../finding";
+import type { Finding, Language } from "../types";
 
 /** Findings the pipeline itself writes: a file it could not extract, an analyzer that failed. */
 export function extractionFailed(language: Language, problem: "corrupt" | "unsupported-compression"): Finding {

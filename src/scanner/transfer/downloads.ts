@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { downloads } from "../db/schema";
-import { limits, type Env } from "../env";
-import { clock } from "../lib/clock";
-import { newId } from "../lib/ids";
-import { ApiError, notFound } from "../lib/problem";
-import { signUrl, verifySignedUrl } from "../lib/signed-url";
-import { signingSecret } from "./uploads";
+import { getDb } from "../../db/client";
+import { downloads } from "../../db/schema";
+import { limits, type Env } from "../../env";
+import { clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { ApiError, notFound } from "../../lib/problem";
+import { signingSecret, signUrl, verifySignedUrl } from "../../lib/signed-url";
 
 const downloadPath = (id: string) => `/v2/downloads/${id}/attachments.zip`;
 

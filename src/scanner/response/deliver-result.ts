@@ -1,17 +1,17 @@
-import type { AccountRecord } from "../accounts/service";
-import { hasFeature } from "../accounts/service";
-import { getDb } from "../db/client";
-import { usageLedger } from "../db/schema";
-import { limits, type Env } from "../env";
-import { clock } from "../lib/clock";
+import type { AccountRecord } from "../../accounts/service";
+import { hasFeature } from "../../accounts/service";
+import { getDb } from "../../db/client";
+import { usageLedger } from "../../db/schema";
+import { limits, type Env } from "../../env";
+import { clock } from "../../lib/clock";
 import { agenticRecommendation, crossFileAnalyses } from "./addons";
-import { attachmentsZip, categoryBundles } from "./attachments/bundles";
-import { base64Size, fitToCap } from "./attachments/cap";
-import { loadAttachments, toBase64 } from "./attachments/load";
-import { multipartMixed } from "./attachments/multipart";
-import { publishDownload } from "./downloads";
-import type { StoredResult } from "./results";
-import type { Language } from "./types";
+import { attachmentsZip, categoryBundles } from "../attachments/bundles";
+import { base64Size, fitToCap } from "../attachments/cap";
+import { loadAttachments, toBase64 } from "../attachments/load";
+import { multipartMixed } from "../attachments/multipart";
+import { publishDownload } from "../transfer/downloads";
+import type { StoredResult } from "../execution/results";
+import type { Language } from "../types";
 
 /** How attachments travel (spec 4.4 response modes). */
 export type ResponseMode = "multipart" | "json";

@@ -1,10 +1,10 @@
-import { cooperative } from "../lib/cooperate";
-import { highestLevel } from "./finding";
-import { analyzers as registeredAnalyzers } from "./forensics/registry";
-import type { IntakeItem } from "./intake";
+import { cooperative } from "../../lib/cooperate";
+import { highestLevel } from "../finding";
+import { analyzers as registeredAnalyzers } from "../forensics/registry";
+import type { IntakeItem } from "../intake";
 import { analyzerFailed, extractionFailed } from "./pipeline-findings";
 import { priceOf } from "./pricing";
-import type { Analyzer, AnalyzerResult, Attachment, Finding, Language, ScanContext, ScanFile, SuspicionLevel } from "./types";
+import type { Analyzer, AnalyzerResult, Attachment, Finding, Language, ScanContext, ScanFile, SuspicionLevel } from "../types";
 
 /** The per-file result of DESIGN §18 (`Files[name]`). */
 export interface FileResult {

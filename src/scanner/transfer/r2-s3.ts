@@ -1,5 +1,5 @@
 import { AwsV4Signer } from "aws4fetch";
-import { limits, type Env } from "../env";
+import { limits, type Env } from "../../env";
 
 /** R2 S3 API credentials for presigned upload URLs (DESIGN §11, optional). */
 export interface R2S3Config {

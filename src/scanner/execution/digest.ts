@@ -1,4 +1,4 @@
-import { sha256Hex } from "../lib/crypto";
+import { sha256Hex } from "../../lib/crypto";
 
 /** What makes two scanner requests "identical" (DESIGN §9). */
 export interface DigestInput {

@@ -10,7 +10,7 @@ import { levelFor } from "../ml/findings";
 import { modelAnalyzer } from "../ml/model-analyzer";
 import { recaptureModel, type ModelFile } from "../ml/models";
 import type { PixelSource } from "../ml/raster";
-import { detectRecaptureIn, MIN_RECAPTURE_SIDE, type RecaptureResult } from "../ml/recapture";
+import { detectRecaptureIn, MIN_RECAPTURE_SIDE, type RecaptureResult } from "../ml/recapture-inference";
 import { PATCH } from "../ml/recapture-input";
 import { RECAPTURE_THRESHOLDS } from "../ml/thresholds";
 import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";

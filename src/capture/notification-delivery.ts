@@ -1,0 +1,48 @@
+import { and, eq } from "drizzle-orm";
+import { getDb } from "../db/client";
+import { outbox } from "../db/schema";
+import type { Env } from "../env";
+import { clock } from "../lib/clock";
+import { buildMime, mailLanguage, renderMail } from "./mail/message";
+import { mailProvider } from "./mail/provider";
+
+type OutboxRecord = typeof outbox.$inferSelect;
+
+/**
+ * Delivers one outbox row. E-mail goes through the mail provider (the `send_email` binding) when
+ * one is set up; SMS has no provider yet. Without a provider a row stays `pending` (visible,
+ * re-queued by the cron) rather than being marked sent: nothing is lost or faked. Each try is
+ * claimed by a compare-and-set on the attempt counter, so a duplicate message never sends twice.
+ */
+export async function deliverNotification(env: Env, outboxId: string): Promise<"done" | "retry"> {
+  const db = getDb(env.DB);
+  const row = await db.query.outbox.findFirst({ where: eq(outbox.id, outboxId) });
+  if (!row || row.status !== "pending") return "done";
+  const claimed = await db.update(outbox).set({ attempts: row.attempts + 1 })
+    .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts))).returning({ id: outbox.id });
+  if (claimed.length === 0) return "done";
+  const provider = row.channel === "email" ? mailProvider(env) : null;
+  if (!provider) {
+    console.warn(`no ${row.channel} provider configured; outbox ${outboxId} stays pending`);
+    return "done";
+  }
+  try {
+    await provider.send(env, { from: env.MAIL_FROM!, to: row.recipient, raw: outboxMime(row, env.MAIL_FROM!) });
+  } catch (err) {
+    // The recipient is personal data: the log names the row, not the address.
+    console.error(JSON.stringify({ event: "mail.failed", outboxId, attempt: row.attempts + 1, error: String(err) }));
+    return "retry";
+  }
+  await db.update(outbox).set({ status: "sent", sentAt: clock.now() }).where(eq(outbox.id, outboxId));
+  return "done";
+}
+
+/** The e-mail of an outbox row, as it is sent (and shown on /dev/outbox). */
+export function outboxMail(row: Pick<OutboxRecord, "kind" | "payload">) {
+  const p = row.payload as { link?: string; vnName?: string | null; customNote?: string | null; language?: string };
+  return renderMail({ kind: row.kind, language: mailLanguage(p.language), link: p.link ?? "", vnName: p.vnName ?? null, customNote: p.customNote ?? null });
+}
+
+export function outboxMime(row: Pick<OutboxRecord, "id" | "kind" | "payload" | "recipient">, from: string): string {
+  return buildMime({ from, to: row.recipient, messageId: row.id, rendered: outboxMail(row) });
+}
