@@ -59,6 +59,14 @@ export interface Env {
    * PUBLIC_BASE_URL is http://127.0.0.1 or localhost, else `public`.
    */
   PUSH_TARGETS?: string;
+  /** The Workers send_email binding for the policyholder's e-mails (src/capture/mail/provider.ts). */
+  MAILER?: SendEmail;
+  /** Sender address of those e-mails (a domain set up for Cloudflare Email); no e-mail is sent without it. */
+  MAIL_FROM?: string;
+  /** The mail provider: `send-email` or `none`; unset: `send-email` when MAILER and MAIL_FROM are set. */
+  MAIL_PROVIDER?: string;
+  /** `on`: GET /dev/outbox lists every outbox row with its rendered e-mail (local development only). */
+  DEV_OUTBOX?: string;
 }
 
 const seconds = z.coerce.number().int().positive();

@@ -6,6 +6,7 @@ import { newId } from "./lib/ids";
 import { adminRoutes } from "./routes/admin";
 import { captureRoutes } from "./routes/capture";
 import { v2Routes } from "./routes/v2";
+import { devOutbox } from "./routes/dev/outbox";
 import { capturePages } from "./pages/capture";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
@@ -30,6 +31,7 @@ app.route("/capture", captureRoutes);
 app.route("/admin", adminRoutes);
 app.route("/c", capturePages);
 app.route("/v2", v2Routes);
+app.route("/dev", devOutbox);
 registerOpenApi(app);
 
 app.notFound((c) => handleError(new ApiError(404, "not-found", "No such endpoint."), c));

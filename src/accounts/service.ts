@@ -28,6 +28,8 @@ export interface AccountSettings {
   features?: Partial<Record<FeatureName, boolean>>;
   push?: { url: string; secret: string } | null;
   reminders?: ReminderSettings | null;
+  /** Language of the policyholder's e-mails; German when not given. */
+  language?: "de" | "en" | "pl";
 }
 
 export async function createAccount(d1: D1Database, settings: AccountSettings) {
@@ -41,6 +43,7 @@ export async function createAccount(d1: D1Database, settings: AccountSettings) {
     pushUrl: settings.push?.url ?? null,
     pushSecret: settings.push?.secret ?? null,
     reminders: settings.reminders ?? null,
+    language: settings.language ?? "de",
     createdAt: now,
   });
   const apiKey = await issueApiKey(d1, id);
@@ -59,6 +62,7 @@ export async function updateAccount(d1: D1Database, id: string, patch: Partial<A
       ...(patch.features !== undefined && { features: { ...current.features, ...patch.features } }),
       ...(patch.push !== undefined && { pushUrl: patch.push?.url ?? null, pushSecret: patch.push?.secret ?? null }),
       ...(patch.reminders !== undefined && { reminders: patch.reminders }),
+      ...(patch.language !== undefined && { language: patch.language }),
     })
     .where(eq(accounts.id, id));
   return publicAccount((await db.query.accounts.findFirst({ where: eq(accounts.id, id) }))!);
@@ -101,5 +105,6 @@ export function publicAccount(account: AccountRecord) {
     features: account.features,
     push: account.pushUrl ? { url: account.pushUrl } : null,
     reminders: account.reminders,
+    language: account.language,
   };
 }

@@ -17,7 +17,7 @@ export function invitationRows(
   kind: "invitation" | "reminder",
 ): OutboxRow[] {
   if (account.communicationMode !== "provider_versand") return [];
-  const payload = { link, vnName: target.vnName, customNote: target.customNote };
+  const payload = { link, vnName: target.vnName, customNote: target.customNote, language: account.language };
   const base = { accountId: account.id, caseId: target.caseId, kind, payload, status: "pending" as const, createdAt: clock.now() };
   const rows: OutboxRow[] = [];
   if (target.vnEmail) rows.push({ ...base, id: newId(), channel: "email", recipient: target.vnEmail });

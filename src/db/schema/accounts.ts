@@ -12,6 +12,8 @@ export const accounts = sqliteTable("accounts", {
   pushUrl: text("push_url"),
   pushSecret: text("push_secret"),
   reminders: text("reminders", { mode: "json" }).$type<ReminderSettings | null>(),
+  /** Language of the policyholder's e-mails (invitations, reminders): de, en or pl. */
+  language: text("language", { enum: ["de", "en", "pl"] }).notNull().default("de"),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
 

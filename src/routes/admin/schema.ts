@@ -30,6 +30,8 @@ export const AccountCreateSchema = z
     features: features.optional(),
     push: push.nullable().optional(),
     reminders: reminders.nullable().optional(),
+    /** Language of the policyholder's e-mails (invitations, reminders). */
+    language: z.enum(["de", "en", "pl"]).optional(),
   })
   .strict()
   .openapi("AccountCreate");
