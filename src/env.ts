@@ -112,3 +112,15 @@ export function limits(env: Env) {
     inlinePayloadCapBytes: v.INLINE_PAYLOAD_CAP_BYTES,
   };
 }
+
+/** SMS to the policyholder (src/capture/sms/, docs/sms.md): secrets; without the credentials no SMS is offered. */
+export interface Env {
+  /** The SMS provider: `twilio` or `none`; unset: `twilio` when SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set. */
+  SMS_PROVIDER?: string;
+  /** Base URL of the Messages API (default https://api.twilio.com). */
+  SMS_API_BASE_URL?: string;
+  SMS_ACCOUNT_SID?: string;
+  SMS_AUTH_TOKEN?: string;
+  /** Sender: an E.164 number or alphanumeric sender id, or a Messaging Service SID (MG…). */
+  SMS_FROM?: string;
+}

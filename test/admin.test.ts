@@ -49,7 +49,7 @@ describe("admin API (DESIGN §6)", () => {
     expect(updated).toMatchObject({ accountId, communicationMode: "provider_versand", features: { resultCache: true } });
     expect(JSON.stringify(updated)).not.toContain("secret");
     const created = await postJson("/capture/link", { caseNumber: `PATCH-${Date.now()}`, vnName: "A", vnPhone: "+48501234567" }, { "x-api-key": apiKey });
-    expect((await created.json<{ notificationStatus: unknown }>()).notificationStatus).toEqual({ emailSent: false, smsSent: true });
+    expect((await created.json<{ notificationStatus: unknown }>()).notificationStatus).toEqual({ emailSent: false, smsSent: false }); // no SMS credentials in tests: SMS not offered
   });
 
   it("PATCH of an unknown account is 404", async () => {

@@ -5,12 +5,14 @@ import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { buildMime, mailLanguage, renderMail } from "./mail/message";
 import { mailProvider } from "./mail/provider";
+import { renderSms } from "./sms/message";
+import { smsAvailability, SmsRejected } from "./sms/provider";
 
 type OutboxRecord = typeof outbox.$inferSelect;
 
 /**
  * Delivers one outbox row. E-mail goes through the mail provider (the `send_email` binding) when
- * one is set up; SMS has no provider yet. Without a provider a row stays `pending` (visible,
+ * one is set up, SMS through the SMS provider (src/capture/sms/). Without a provider a row stays `pending` (visible,
  * re-queued by the cron) rather than being marked sent: nothing is lost or faked. Each try is
  * claimed by a compare-and-set on the attempt counter, so a duplicate message never sends twice.
  */
@@ -21,7 +23,8 @@ export async function deliverNotification(env: Env, outboxId: string): Promise<"
   const claimed = await db.update(outbox).set({ attempts: row.attempts + 1 })
     .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts))).returning({ id: outbox.id });
   if (claimed.length === 0) return "done";
-  const provider = row.channel === "email" ? mailProvider(env) : null;
+  if (row.channel === "sms") return deliverSms(env, row);
+  const provider = mailProvider(env);
   if (!provider) {
     console.warn(`no ${row.channel} provider configured; outbox ${outboxId} stays pending`);
     return "done";
@@ -35,6 +38,40 @@ export async function deliverNotification(env: Env, outboxId: string): Promise<"
   }
   await db.update(outbox).set({ status: "sent", sentAt: clock.now() }).where(eq(outbox.id, outboxId));
   return "done";
+}
+
+/**
+ * One SMS try (the row is claimed). Sent: `sent`, with the part count and encoding kept in the
+ * payload (`sms`). Refused for good by the provider (4xx such as an invalid number): `failed`.
+ * Outage or network error: retried from the queue. No provider (switched off after the row was
+ * written): the row stays pending.
+ */
+async function deliverSms(env: Env, row: OutboxRecord): Promise<"done" | "retry"> {
+  const db = getDb(env.DB);
+  const { provider, reason } = smsAvailability(env);
+  if (!provider) {
+    console.warn(JSON.stringify({ event: "sms.no_provider", outboxId: row.id, reason }));
+    return "done";
+  }
+  const sms = outboxSms(row);
+  const log = { outboxId: row.id, attempt: row.attempts + 1, segments: sms.segments, encoding: sms.encoding };
+  try {
+    const { providerId } = await provider.send(env, { to: row.recipient, body: sms.body });
+    console.log(JSON.stringify({ event: "sms.sent", ...log, providerId }));
+  } catch (err) {
+    console.error(JSON.stringify({ event: err instanceof SmsRejected ? "sms.rejected" : "sms.failed", ...log, error: String(err) }));
+    if (!(err instanceof SmsRejected)) return "retry";
+    await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, row.id));
+    return "done";
+  }
+  const payload = { ...row.payload, sms: { segments: sms.segments, encoding: sms.encoding } };
+  await db.update(outbox).set({ status: "sent", sentAt: clock.now(), payload }).where(eq(outbox.id, row.id));
+  return "done";
+}
+
+/** The SMS of an outbox row, as it is sent. */
+export function outboxSms(row: Pick<OutboxRecord, "kind" | "payload">) {
+  return renderSms(row.kind, row.payload);
 }
 
 /** The e-mail of an outbox row, as it is sent (and shown on /dev/outbox). */

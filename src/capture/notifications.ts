@@ -1,4 +1,6 @@
 import { outbox } from "../db/schema";
+import type { Env } from "../env";
+import { smsAvailability } from "./sms/provider";
 import type { AccountRecord } from "../accounts/service";
 import { clock } from "../lib/clock";
 import { newId } from "../lib/ids";
@@ -15,17 +17,29 @@ export function invitationRows(
   target: { caseId: string; vnName: string | null; vnEmail: string | null; vnPhone: string | null; customNote: string | null },
   link: string,
   kind: "invitation" | "reminder",
+  sms: { offered: boolean; reason?: string },
 ): OutboxRow[] {
   if (account.communicationMode !== "provider_versand") return [];
   const payload = { link, vnName: target.vnName, customNote: target.customNote, language: account.language };
   const base = { accountId: account.id, caseId: target.caseId, kind, payload, status: "pending" as const, createdAt: clock.now() };
   const rows: OutboxRow[] = [];
   if (target.vnEmail) rows.push({ ...base, id: newId(), channel: "email", recipient: target.vnEmail });
-  if (target.vnPhone) rows.push({ ...base, id: newId(), channel: "sms", recipient: target.vnPhone });
+  if (target.vnPhone && sms.offered) rows.push({ ...base, id: newId(), channel: "sms", recipient: target.vnPhone });
+  // Without an SMS provider no SMS is offered (smsSent false) rather than a row that could never go out.
+  else if (target.vnPhone) console.warn(JSON.stringify({ event: "sms.not_offered", caseId: target.caseId, kind, reason: sms.reason }));
   return rows;
 }
 
-/** notificationStatus of spec 2.3: which channels were accepted for sending by this call. */
+/**
+ * notificationStatus of spec 2.3: which channels were accepted for sending by this call (an outbox
+ * row was written; SMS only when an SMS provider is configured).
+ */
 export function notificationStatus(rows: readonly OutboxRow[]) {
   return { emailSent: rows.some((r) => r.channel === "email"), smsSent: rows.some((r) => r.channel === "sms") };
+}
+
+/** Whether this deployment offers SMS (an SMS provider with credentials), and why not. */
+export function smsOffer(env: Env): { offered: boolean; reason?: string } {
+  const { provider, reason } = smsAvailability(env);
+  return { offered: provider !== null, reason };
 }

@@ -5,7 +5,7 @@ import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import type { TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
-import { invitationRows } from "./notifications";
+import { invitationRows, smsOffer } from "./notifications";
 import { findCaseById, findCurrentSession, type CaseRow } from "./repository";
 import { enqueueNotifications, transitionLocked } from "./service";
 
@@ -57,7 +57,7 @@ export async function remindLocked(env: Env, accountId: string, caseId: string):
     await transitionLocked(env, accountId, caseId, step, { actor: "system" });
     return "escalated";
   }
-  const messages = invitationRows(account, { ...row, caseId }, captureLink(env.PUBLIC_BASE_URL, session.token), "reminder");
+  const messages = invitationRows(account, { ...row, caseId }, captureLink(env.PUBLIC_BASE_URL, session.token), "reminder", smsOffer(env));
   await transitionLocked(env, accountId, caseId, step, {
     actor: "system",
     casePatch: { reminderCount: row.reminderCount + 1, lastReminderAt: now },

@@ -9,7 +9,7 @@ import { newId, newToken } from "../lib/ids";
 import { ApiError } from "../lib/problem";
 import { nextState, transitions, type Actor, type TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
-import { invitationRows, notificationStatus, type OutboxRow } from "./notifications";
+import { invitationRows, notificationStatus, smsOffer, type OutboxRow } from "./notifications";
 import { enqueuePush, pushOnClose } from "./push/schedule";
 import { findCaseById, findCurrentSession, findOpenCase, nextEventSeq, type CaseRow } from "./repository";
 import { usableScenes } from "./scenes";
@@ -63,7 +63,7 @@ export async function createCaseLocked(env: Env, account: AccountRecord, input: 
     createdAt: now,
     updatedAt: now,
   };
-  const messages = invitationRows(account, { ...caseRow, caseId }, link, "invitation");
+  const messages = invitationRows(account, { ...caseRow, caseId }, link, "invitation", smsOffer(env));
   const scenes = usableScenes(input.scenes).map((description, i) => ({ id: newId(), caseId, position: i + 1, description }));
 
   // One D1 batch is one transaction: the case exists completely or not at all.
@@ -128,7 +128,7 @@ export async function retriggerLocked(env: Env, account: AccountRecord, caseId: 
   const now = clock.now();
   const session = { id: newId(), caseId, sessionNumber: (previous?.sessionNumber ?? 0) + 1, token: newToken(), triggeredAt: now, finalStatus: "open" };
   const link = captureLink(env.PUBLIC_BASE_URL, session.token);
-  const messages = invitationRows(account, { ...current, caseId }, link, "invitation");
+  const messages = invitationRows(account, { ...current, caseId }, link, "invitation", smsOffer(env));
   await transitionLocked(env, account.id, caseId, "retrigger", {
     actor,
     casePatch: { retriggerCount: current.retriggerCount + 1 },

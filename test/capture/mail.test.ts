@@ -86,12 +86,12 @@ describe("the message", () => {
 });
 
 describe("sending invitations", () => {
-  it("the e-mail row goes out in the account's language and is marked sent; SMS stays pending (no provider)", async () => {
+  it("the e-mail row goes out in the account's language and is marked sent (no SMS row: no SMS credentials)", async () => {
     const { sent, env: testEnv } = capturingProvider();
     const c = await invitedCase("pl", { customNote: "Zdjęcie tablicy rejestracyjnej." });
     for (const row of await c.rows()) expect((await drive(row.id, testEnv)).explicitAcks).toHaveLength(1);
     const rows = await c.rows();
-    expect(rows.map((r) => [r.channel, r.status])).toEqual([["email", "sent"], ["sms", "pending"]]);
+    expect(rows.map((r) => [r.channel, r.status])).toEqual([["email", "sent"]]);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ from: FROM, to: "jan@example.pl" });
     const parsed = await PostalMime.parse(sent[0].raw);
