@@ -10,6 +10,7 @@ import { devOutbox } from "./routes/dev/outbox";
 import { capturePages } from "./pages/capture";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
+import { handleInboundMail } from "./capture/mail/bounces";
 import { registerOpenApi } from "./routes/openapi-document";
 import { hardeningHeaders } from "./routes/middleware";
 
@@ -41,4 +42,5 @@ export default {
   fetch: app.fetch,
   queue: (batch, env) => consumeJobs(batch, env),
   scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduled(controller, env)),
+  email: (message, env) => handleInboundMail(message, env),
 } satisfies ExportedHandler<Env, unknown>;

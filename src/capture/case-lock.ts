@@ -4,6 +4,7 @@ import type { Env } from "../env";
 import type { AccountRecord } from "../accounts/service";
 import { ApiError } from "../lib/problem";
 import type { TransitionName } from "./lifecycle";
+import { recordBounceLocked } from "./mail/bounces";
 import { recordPushLocked, type PushOutcome } from "./push/record";
 import { remindLocked } from "./reminders";
 import { createCaseLocked, retriggerLocked, transitionLocked, type CreateCaseInput, type TransitionOptions } from "./service";
@@ -39,6 +40,11 @@ export class CaseLock extends DurableObject<Env> {
   /** The outcome of a result push attempt: its delivery row and its event, in one batch. */
   recordPush(accountId: string, caseId: string, deliveryId: string, outcome: PushOutcome) {
     return this.serialised(() => recordPushLocked(this.env, accountId, caseId, deliveryId, outcome));
+  }
+
+  /** A bounced invitation/reminder e-mail: its outbox row failed and `invitation_bounced`, once. */
+  recordBounce(accountId: string, caseId: string, outboxId: string) {
+    return this.serialised(() => recordBounceLocked(this.env, accountId, caseId, outboxId));
   }
 
   /** Runs `work` after everything queued before it; awaits on D1 would otherwise interleave. */

@@ -38,6 +38,8 @@ export const transitions = {
   manualClose: { from: OPEN, to: "closed", action: "manually_closed", finalDecision: "input" },
   pushDelivered: { from: ANY, to: "same", action: "feedback_pushed" },
   pushFailed: { from: ANY, to: "same", action: "feedback_push_failed" },
+  /** A delivery-status notification said an invitation/reminder e-mail could not be delivered (docs/e-mail.md). */
+  notificationBounced: { from: ANY, to: "same", action: "invitation_bounced" },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof transitions;

@@ -43,10 +43,10 @@ describe("case lifecycle (DESIGN §15)", () => {
     }
   });
 
-  it("a closed case stays closed: no transition leaves it except recording push outcomes", () => {
+  it("a closed case stays closed: no transition leaves it except recording push outcomes and bounces", () => {
     const closed = state("closed", { finalDecision: "closed_io", closedAt: now });
     const allowed = (Object.keys(transitions) as TransitionName[]).filter((name) => nextState(closed, name, now, "sonstiges") !== null);
-    expect(allowed.sort()).toEqual(["pushDelivered", "pushFailed"]);
+    expect(allowed.sort()).toEqual(["notificationBounced", "pushDelivered", "pushFailed"]);
     expect(nextState(closed, "pushDelivered", now)).toEqual(closed);
   });
 

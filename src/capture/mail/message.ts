@@ -71,6 +71,8 @@ export function buildMime(opts: { from: string; to: string; messageId: string; r
   msg.setRecipient(opts.to);
   msg.setSubject(opts.rendered.subject);
   msg.setHeader("Message-ID", `<${opts.messageId}@${opts.from.split("@")[1]?.replace(/>$/, "") ?? "localhost"}>`);
+  // Returned in a bounce's copy of the headers: the bounce finds its outbox row by it (mail/bounces.ts).
+  msg.setHeader("X-Outbox-Id", opts.messageId);
   msg.addMessage({ contentType: "text/plain", data: base64Lines(opts.rendered.text), encoding: "base64" });
   msg.addMessage({ contentType: "text/html", data: base64Lines(opts.rendered.html), encoding: "base64" });
   return msg.asRaw();
