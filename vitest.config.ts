@@ -49,11 +49,20 @@ const tinyRateLimits = {
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
-  const project = (name: string, include: string[], exclude: string[], bindings: Record<string, string>, ratelimits?: typeof tinyRateLimits) => ({
+  const project = (
+    name: string,
+    include: string[],
+    exclude: string[],
+    bindings: Record<string, string>,
+    ratelimits?: typeof tinyRateLimits,
+  ) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations }, ...(ratelimits && { ratelimits }) },
+        miniflare: {
+          bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations },
+          ...(ratelimits && { ratelimits }),
+        },
       }),
     ],
     test: {

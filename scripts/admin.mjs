@@ -17,26 +17,53 @@ const flag = (name) => {
   const i = rest.indexOf(`--${name}`);
   return i >= 0 ? rest[i + 1] : undefined;
 };
-const devVars = existsSync(".dev.vars") ? Object.fromEntries(readFileSync(".dev.vars", "utf8").split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) : {};
+const devVars = existsSync(".dev.vars")
+  ? Object.fromEntries(
+      readFileSync(".dev.vars", "utf8")
+        .split("\n")
+        .filter((l) => l.includes("="))
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+    )
+  : {};
 const token = process.env.ADMIN_TOKEN ?? devVars.ADMIN_TOKEN;
 const base = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? "8787"}`).replace(/\/+$/, "");
 const baseFrom = process.env.BASE_URL ? "from BASE_URL" : process.env.PORT ? "from PORT" : "the default";
-const list = (value, on) => Object.fromEntries((value ?? "").split(",").filter(Boolean).map((f) => [f.trim(), on]));
+const list = (value, on) =>
+  Object.fromEntries(
+    (value ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((f) => [f.trim(), on]),
+  );
 
 const requests = {
-  "create-account": () => ["POST", "/admin/accounts", {
-    name: flag("name"),
-    communicationMode: flag("mode"),
-    features: list(flag("features"), true),
-    ...(flag("push-url") && { push: { url: flag("push-url"), secret: flag("push-secret") } }),
-  }],
-  "update-account": () => ["PATCH", `/admin/accounts/${positional[0]}`, {
-    ...(flag("name") && { name: flag("name") }),
-    ...(flag("mode") && { communicationMode: flag("mode") }),
-    ...((flag("features") || flag("disable")) && { features: { ...list(flag("features"), true), ...list(flag("disable"), false) } }),
-  }],
+  "create-account": () => [
+    "POST",
+    "/admin/accounts",
+    {
+      name: flag("name"),
+      communicationMode: flag("mode"),
+      features: list(flag("features"), true),
+      ...(flag("push-url") && { push: { url: flag("push-url"), secret: flag("push-secret") } }),
+    },
+  ],
+  "update-account": () => [
+    "PATCH",
+    `/admin/accounts/${positional[0]}`,
+    {
+      ...(flag("name") && { name: flag("name") }),
+      ...(flag("mode") && { communicationMode: flag("mode") }),
+      ...((flag("features") || flag("disable")) && {
+        features: { ...list(flag("features"), true), ...list(flag("disable"), false) },
+      }),
+    },
+  ],
   "new-key": () => ["POST", `/admin/accounts/${positional[0]}/keys`, undefined],
-  "add-handler": () => ["POST", `/admin/accounts/${positional[0]}/handlers`, { email: flag("email"), name: flag("name"), password: flag("password") }],
+  "add-handler": () => [
+    "POST",
+    `/admin/accounts/${positional[0]}/handlers`,
+    { email: flag("email"), name: flag("name"), password: flag("password") },
+  ],
 };
 
 if (!requests[command] || !token) {

@@ -28,7 +28,8 @@ const esbuild = createRequire(createRequire(import.meta.url).resolve("wrangler/p
  */
 export function sourceDigest(files) {
   const hash = createHash("sha256");
-  for (const [name, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${name}\0${text}\0`);
+  for (const [name, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    hash.update(`${name}\0${text}\0`);
   return hash.digest("hex");
 }
 
@@ -75,7 +76,9 @@ if (mode === "--check") {
     // missing: reported below
   }
   if (actual !== expected) {
-    console.error(`${rel(outFile)} is not what ${rel(sourceDir)}/ produces: run \`npm run build:browser\` and commit the result.`);
+    console.error(
+      `${rel(outFile)} is not what ${rel(sourceDir)}/ produces: run \`npm run build:browser\` and commit the result.`,
+    );
     process.exit(1);
   }
 } else if (mode === "--watch") {

@@ -32,15 +32,29 @@ const devVars = Object.fromEntries(
     .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
 );
 
-const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local"], { stdio: "inherit", env: { ...process.env, CI: "1" } });
+const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local"], {
+  stdio: "inherit",
+  env: { ...process.env, CI: "1" },
+});
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 // The committed bundle of src/pages/capture/browser/, rebuilt on every change (wrangler dev then reloads).
 const bundler = spawn(process.execPath, ["scripts/build-browser.mjs", "--watch"], { stdio: "inherit" });
 // --test-scheduled also offers /__scheduled and silences wrangler's hint, whose curl (no ?cron=) runs no job here.
-const dev = spawn(wrangler, ["dev", "--ip", "127.0.0.1", "--port", port, "--var", `PUBLIC_BASE_URL:${baseUrl}`, "--test-scheduled"], { stdio: ["inherit", "inherit", "inherit"] });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => { bundler.kill(signal); dev.kill(signal); });
-dev.on("exit", (code) => { bundler.kill(); process.exit(code ?? 0); });
+const dev = spawn(
+  wrangler,
+  ["dev", "--ip", "127.0.0.1", "--port", port, "--var", `PUBLIC_BASE_URL:${baseUrl}`, "--test-scheduled"],
+  { stdio: ["inherit", "inherit", "inherit"] },
+);
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    bundler.kill(signal);
+    dev.kill(signal);
+  });
+dev.on("exit", (code) => {
+  bundler.kill();
+  process.exit(code ?? 0);
+});
 
 await seedOnce();
 scheduleCrons();
@@ -48,9 +62,18 @@ scheduleCrons();
 // Fires every schedule of wrangler.toml like the platform would: at each quarter hour (*/15 * * * *).
 function scheduleCrons() {
   const period = 15 * 60 * 1000;
-  if (crons.some((cron) => cron !== "*/15 * * * *")) console.warn(`scripts/start.mjs fires every 15 minutes; wrangler.toml has ${crons.join(", ")}: adjust scheduleCrons`);
+  if (crons.some((cron) => cron !== "*/15 * * * *"))
+    console.warn(
+      `scripts/start.mjs fires every 15 minutes; wrangler.toml has ${crons.join(", ")}: adjust scheduleCrons`,
+    );
   const fire = () => crons.forEach((cron) => fireCron(baseUrl, cron));
-  setTimeout(() => { fire(); setInterval(fire, period); }, period - (Date.now() % period));
+  setTimeout(
+    () => {
+      fire();
+      setInterval(fire, period);
+    },
+    period - (Date.now() % period),
+  );
   console.log(`cron ${crons.join(", ")}: fired every 15 minutes while this runs; now: npm run cron`);
 }
 
@@ -63,7 +86,9 @@ async function fireCron(target, cron) {
     console.log(`[cron] ${cron}: ${res.status} ${outcome}`);
     return res.ok;
   } catch (err) {
-    console.error(`[cron] cannot reach ${url}: ${err.cause?.code ?? err.message}. Is npm start running? Set PORT to the port it was started with, or BASE_URL.`);
+    console.error(
+      `[cron] cannot reach ${url}: ${err.cause?.code ?? err.message}. Is npm start running? Set PORT to the port it was started with, or BASE_URL.`,
+    );
     return false;
   }
 }
@@ -84,7 +109,9 @@ async function seedOnce() {
   const account = await res.json();
   mkdirSync(".wrangler", { recursive: true });
   writeFileSync(marker, JSON.stringify(account));
-  console.log(`\nready on ${baseUrl}\nseeded dev account ${account.accountId}\ndev API key ${account.apiKey} (also in ${marker})\n`);
+  console.log(
+    `\nready on ${baseUrl}\nseeded dev account ${account.accountId}\ndev API key ${account.apiKey} (also in ${marker})\n`,
+  );
 }
 
 async function serverUp() {

@@ -30,12 +30,17 @@ describe("API keys (spec 5, DESIGN §5)", () => {
 
   it("a rotated key works alongside the old one", async () => {
     const account = await createAccount();
-    const res = await SELF.fetch(`${BASE}/admin/accounts/${account.accountId}/keys`, { method: "POST", headers: { authorization: "Bearer test-admin-token" } });
+    const res = await SELF.fetch(`${BASE}/admin/accounts/${account.accountId}/keys`, {
+      method: "POST",
+      headers: { authorization: "Bearer test-admin-token" },
+    });
     expect(res.status).toBe(201);
     const { apiKey: second } = await res.json<{ apiKey: string }>();
     expect(second).not.toBe(account.apiKey);
     for (const key of [account.apiKey, second]) {
-      expect((await SELF.fetch(`${BASE}/capture/status?caseNumber=NONE`, { headers: { "x-api-key": key } })).status).toBe(404);
+      expect(
+        (await SELF.fetch(`${BASE}/capture/status?caseNumber=NONE`, { headers: { "x-api-key": key } })).status,
+      ).toBe(404);
     }
   });
 

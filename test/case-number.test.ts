@@ -13,10 +13,11 @@ beforeAll(async () => {
   ({ apiKey } = await createAccount({ name: "Case numbers" }));
 });
 
-const status = (caseNumber: string) => SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, { headers: auth() });
+const status = (caseNumber: string) =>
+  SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, { headers: auth() });
 
 describe("capture: a case number with surrounding spaces is the same case on create, status and retrigger", () => {
-  it("creates \"  X  \" as \"X\", finds it by \"  X  \" and re-triggers it by \" X\"", async () => {
+  it('creates "  X  " as "X", finds it by "  X  " and re-triggers it by " X"', async () => {
     const caseNumber = uniqueCaseNumber("TRIM");
     const created = await postJson("/capture/link", { caseNumber: `  ${caseNumber}  ` }, auth());
     expect(created.status).toBe(201);
@@ -40,7 +41,7 @@ describe("capture: a case number with surrounding spaces is the same case on cre
 });
 
 describe("capture: a decomposed and a precomposed case number (Unicode NFC) are the same case", () => {
-  it("creates with \"a\u0308\" and finds it with \"\u00e4\"", async () => {
+  it('creates with "a\u0308" and finds it with "\u00e4"', async () => {
     const stem = uniqueCaseNumber("SCHADEN");
     const decomposed = `${stem}-Scha\u0308den`;
     const precomposed = `${stem}-Sch\u00e4den`;
@@ -58,19 +59,36 @@ describe("scanner: the caseNumber header is normalised like the capture API's", 
 
   it("the result echoes the trimmed caseNumber", async () => {
     const caseNumber = uniqueCaseNumber("NB");
-    const res = await postScanner({ apiKey, caseNumber: nbsp(caseNumber), zip: zip({ "a.jpg": samples.canon }), headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: nbsp(caseNumber),
+      zip: zip({ "a.jpg": samples.canon }),
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(200);
     expect((await res.json<{ caseNumber: string }>()).caseNumber).toBe(caseNumber);
   });
 
-  it("a storage_key issued for \" X \" is accepted by a scan for \"X\"", async () => {
+  it('a storage_key issued for " X " is accepted by a scan for "X"', async () => {
     const caseNumber = uniqueCaseNumber("NB");
-    const issued = await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { ...auth(), caseNumber: nbsp(caseNumber) } });
+    const issued = await SELF.fetch(`${BASE}/v2/getUploadUrl`, {
+      method: "POST",
+      headers: { ...auth(), caseNumber: nbsp(caseNumber) },
+    });
     expect(issued.status).toBe(200);
     const { upload_url, storage_key } = await issued.json<{ upload_url: string; storage_key: string }>();
-    const put = await SELF.fetch(upload_url, { method: "PUT", headers: { "content-type": "application/zip" }, body: zip({ "a.jpg": samples.canon }) });
+    const put = await SELF.fetch(upload_url, {
+      method: "PUT",
+      headers: { "content-type": "application/zip" },
+      body: zip({ "a.jpg": samples.canon }),
+    });
     expect(put.status).toBe(200);
-    const res = await postScanner({ apiKey, caseNumber, storageKey: storage_key, headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber,
+      storageKey: storage_key,
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(200);
   });
 });

@@ -26,26 +26,50 @@ describe("every API response carries X-Content-Type-Options: nosniff and Cache-C
     const created = await postJson("/capture/link", { caseNumber }, { "x-api-key": apiKey });
     expect(created.status).toBe(201);
     expectHardened(created, "POST /capture/link");
-    const status = await SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, { headers: { "x-api-key": apiKey } });
+    const status = await SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, {
+      headers: { "x-api-key": apiKey },
+    });
     expect(status.status).toBe(200);
     expectHardened(status, "GET /capture/status");
     const state = await SELF.fetch(`${BASE}/c/${token}/state`);
     expect(state.status).toBe(200);
     expectHardened(state, "GET /c/{token}/state");
     expectHardened(await SELF.fetch(`${BASE}/openapi.json`), "GET /openapi.json");
-    expectHardened(await SELF.fetch(`${BASE}/admin/accounts`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: "X", communicationMode: "eigenversand" }) }), "POST /admin/accounts");
+    expectHardened(
+      await SELF.fetch(`${BASE}/admin/accounts`, {
+        method: "POST",
+        headers: ADMIN,
+        body: JSON.stringify({ name: "X", communicationMode: "eigenversand" }),
+      }),
+      "POST /admin/accounts",
+    );
   });
 
   it("errors: 400, 401, 404, 415 and an unknown endpoint", async () => {
     expectHardened(await postJson("/capture/link", { caseNumber: "" }, { "x-api-key": apiKey }), "400");
     expectHardened(await SELF.fetch(`${BASE}/capture/status?ticketId=x`), "401");
-    expectHardened(await SELF.fetch(`${BASE}/capture/status?ticketId=nope`, { headers: { "x-api-key": apiKey } }), "404");
-    expectHardened(await SELF.fetch(`${BASE}/capture/link`, { method: "POST", headers: { "x-api-key": apiKey, "content-type": "text/plain" }, body: "x" }), "415");
+    expectHardened(
+      await SELF.fetch(`${BASE}/capture/status?ticketId=nope`, { headers: { "x-api-key": apiKey } }),
+      "404",
+    );
+    expectHardened(
+      await SELF.fetch(`${BASE}/capture/link`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "content-type": "text/plain" },
+        body: "x",
+      }),
+      "415",
+    );
     expectHardened(await SELF.fetch(`${BASE}/no/such/endpoint`), "404 endpoint");
   });
 
   it("scanner results (JSON and multipart), a 422, upload URLs and the attachment download ZIP", async () => {
-    const json = await postScanner({ apiKey, caseNumber: scanCase("HH"), zip: zip({ "a.jpg": samples.canon }), headers: { accept: "application/json" } });
+    const json = await postScanner({
+      apiKey,
+      caseNumber: scanCase("HH"),
+      zip: zip({ "a.jpg": samples.canon }),
+      headers: { accept: "application/json" },
+    });
     expect(json.status).toBe(200);
     expectHardened(json, "scanner JSON");
     const multipart = await postScanner({ apiKey, caseNumber: scanCase("HH"), zip: zip({ "a.jpg": samples.nikon }) });
@@ -53,10 +77,23 @@ describe("every API response carries X-Content-Type-Options: nosniff and Cache-C
     expectHardened(multipart, "scanner multipart");
     await multipart.body?.cancel();
     expectHardened(await postScanner({ apiKey, caseNumber: scanCase("HH"), zip: samples.pdf }), "scanner 422");
-    expectHardened(await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: scanCase("HH") } }), "getUploadUrl");
+    expectHardened(
+      await SELF.fetch(`${BASE}/v2/getUploadUrl`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, caseNumber: scanCase("HH") },
+      }),
+      "getUploadUrl",
+    );
 
-    const { apiKey: dlKey } = await createAccount({ name: "Hardening downloads", features: { presignedDownload: true } });
-    const withLink = await postScanner({ apiKey: dlKey, caseNumber: scanCase("HH"), zip: zip({ "a.jpg": samples.canon }) });
+    const { apiKey: dlKey } = await createAccount({
+      name: "Hardening downloads",
+      features: { presignedDownload: true },
+    });
+    const withLink = await postScanner({
+      apiKey: dlKey,
+      caseNumber: scanCase("HH"),
+      zip: zip({ "a.jpg": samples.canon }),
+    });
     expect(withLink.status).toBe(200);
     const download = await SELF.fetch((await withLink.json<{ attachmentDownloadUrl: string }>()).attachmentDownloadUrl);
     expect(download.status).toBe(200);

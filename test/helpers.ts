@@ -4,7 +4,9 @@ export const BASE = "https://capture.test";
 export const ADMIN = { authorization: "Bearer test-admin-token", "content-type": "application/json" };
 
 /** Creates an account through the admin API and returns its id and key. */
-export async function createAccount(settings: Record<string, unknown> = {}): Promise<{ accountId: string; apiKey: string }> {
+export async function createAccount(
+  settings: Record<string, unknown> = {},
+): Promise<{ accountId: string; apiKey: string }> {
   const res = await SELF.fetch(`${BASE}/admin/accounts`, {
     method: "POST",
     headers: ADMIN,

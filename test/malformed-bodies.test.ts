@@ -30,10 +30,18 @@ async function expectValidationProblem(res: Response, field: string): Promise<vo
 describe("a broken multipart body on POST /v2/scanner is a validation problem on field file", () => {
   it.each([
     ["a body that does not match its boundary", "multipart/form-data; boundary=XYZ", "this is not multipart at all"],
-    ["a part that never ends", "multipart/form-data; boundary=XYZ", '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\nContent-Type: application/zip\r\n\r\nPK\u0003\u0004'],
+    [
+      "a part that never ends",
+      "multipart/form-data; boundary=XYZ",
+      '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\nContent-Type: application/zip\r\n\r\nPK\u0003\u0004',
+    ],
     ["multipart without a boundary", "multipart/form-data", "--XYZ--\r\n"],
   ])("%s", async (_name, contentType, body) => {
-    const res = await SELF.fetch(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: scanCase("MB"), "content-type": contentType }, body });
+    const res = await SELF.fetch(`${BASE}/v2/scanner`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey, caseNumber: scanCase("MB"), "content-type": contentType },
+      body,
+    });
     await expectValidationProblem(res, "file");
   });
 });

@@ -28,12 +28,21 @@ async function expectRateLimited(res: Response): Promise<void> {
   expect(res.status).toBe(429);
   expect(res.headers.get("retry-after")).toBe("60");
   expect(res.headers.get("content-type")).toBe("application/problem+json");
-  expect(await res.json()).toMatchObject({ type: "urn:capture-verify:problem:rate-limited", status: 429, title: "Too many requests" });
+  expect(await res.json()).toMatchObject({
+    type: "urn:capture-verify:problem:rate-limited",
+    status: 429,
+    title: "Too many requests",
+  });
 }
 
 describe("the production limits are generous: 600 requests a minute per API key, 300 per capture link", () => {
   it("wrangler.toml binds both limiters with these limits", () => {
-    const binding = (name: string) => wranglerToml.match(new RegExp(`name = "${name}"\\s+namespace_id = "\\d+"\\s+simple = \\{ limit = (\\d+), period = (\\d+) \\}`))?.slice(1);
+    const binding = (name: string) =>
+      wranglerToml
+        .match(
+          new RegExp(`name = "${name}"\\s+namespace_id = "\\d+"\\s+simple = \\{ limit = (\\d+), period = (\\d+) \\}`),
+        )
+        ?.slice(1);
     expect(binding("API_KEY_RATE_LIMITER")).toEqual(["600", "60"]);
     expect(binding("CAPTURE_TOKEN_RATE_LIMITER")).toEqual(["300", "60"]);
   });
@@ -51,16 +60,27 @@ describe("per API key: over the limit within a minute → 429 problem with Retry
     const status = () => SELF.fetch(`${BASE}/capture/status?ticketId=unknown`, { headers: { "x-api-key": apiKey } });
     expect(await statuses(API_KEY_LIMIT, status)).toEqual(Array(API_KEY_LIMIT).fill(404));
     await expectRateLimited(await status());
-    await expectRateLimited(await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: "RATE-1" } }));
-    await expectRateLimited(await postJson("/capture/link", { caseNumber: uniqueCaseNumber("RL") }, { "x-api-key": apiKey }));
+    await expectRateLimited(
+      await SELF.fetch(`${BASE}/v2/getUploadUrl`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, caseNumber: "RATE-1" },
+      }),
+    );
+    await expectRateLimited(
+      await postJson("/capture/link", { caseNumber: uniqueCaseNumber("RL") }, { "x-api-key": apiKey }),
+    );
 
     const other = await SELF.fetch(`${BASE}/admin/accounts/${accountId}/keys`, { method: "POST", headers: ADMIN });
     const otherKey = (await other.json<{ apiKey: string }>()).apiKey;
-    expect((await SELF.fetch(`${BASE}/capture/status?ticketId=unknown`, { headers: { "x-api-key": otherKey } })).status).toBe(404);
+    expect(
+      (await SELF.fetch(`${BASE}/capture/status?ticketId=unknown`, { headers: { "x-api-key": otherKey } })).status,
+    ).toBe(404);
   });
 
   it("unknown keys are answered 401, not counted against anyone", async () => {
-    const res = await SELF.fetch(`${BASE}/capture/status?ticketId=unknown`, { headers: { "x-api-key": "x".repeat(40) } });
+    const res = await SELF.fetch(`${BASE}/capture/status?ticketId=unknown`, {
+      headers: { "x-api-key": "x".repeat(40) },
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -5,5 +5,12 @@ export const benchContext: ScanContext = { language: "en", issueDate: null, now:
 
 export function benchFile(bytes: Uint8Array): ScanFile {
   const png = bytes[0] === 0x89 && bytes[1] === 0x50;
-  return { name: png ? "bench.png" : "bench.jpg", bytes, kind: png ? "png" : "jpeg", mimeType: png ? "image/png" : "image/jpeg", sha256: "0".repeat(64), size: bytes.length };
+  return {
+    name: png ? "bench.png" : "bench.jpg",
+    bytes,
+    kind: png ? "png" : "jpeg",
+    mimeType: png ? "image/png" : "image/jpeg",
+    sha256: "0".repeat(64),
+    size: bytes.length,
+  };
 }

@@ -10,7 +10,11 @@ import { readImageInfo } from "../../src/capture/checks/image-bytes";
 import { sha256Hex } from "../../src/lib/crypto";
 import { writeDocSection } from "../lib/doc-section.mjs";
 
-const SIZES: [number, number][] = [[1280, 720], [1920, 1080], [4000, 3000]];
+const SIZES: [number, number][] = [
+  [1280, 720],
+  [1920, 1080],
+  [4000, 3000],
+];
 const RUNS = 5;
 const source = new Uint8Array(readFileSync("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"));
 
@@ -33,10 +37,27 @@ for (const [width, height] of SIZES) {
     const now = Date.now();
     const start = performance.now();
     await runPhotoChecks({
-      bytes: jpeg, info, sha256, network: { latitude: 52.5, longitude: 13.4 }, receivedAt: now, nonceIssuedAt: now - 5000,
-      attestation: { cameraLabel: "camera2 0, facing back", trackWidth: width, trackHeight: height, capturedAt: now - 1000, declaredSha256: sha256 },
+      bytes: jpeg,
+      info,
+      sha256,
+      network: { latitude: 52.5, longitude: 13.4 },
+      receivedAt: now,
+      nonceIssuedAt: now - 5000,
+      attestation: {
+        cameraLabel: "camera2 0, facing back",
+        trackWidth: width,
+        trackHeight: height,
+        capturedAt: now - 1000,
+        declaredSha256: sha256,
+      },
       position: { latitude: 52.52, longitude: 13.405, accuracy: 12, timestamp: now },
-      earlier: [{ sha256: "x", frameDigest: "y", position: { latitude: 52.52, longitude: 13.405, accuracy: 12, timestamp: now - 60_000 } }],
+      earlier: [
+        {
+          sha256: "x",
+          frameDigest: "y",
+          position: { latitude: 52.52, longitude: 13.405, accuracy: 12, timestamp: now - 60_000 },
+        },
+      ],
     });
     times.push(performance.now() - start);
   }

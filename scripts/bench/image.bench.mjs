@@ -40,13 +40,22 @@ async function timed(path, body) {
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const megapixels = (path) => {
-  const out = spawnSync("/usr/bin/python3", ["-c", `import cv2; i=cv2.imread("${path}", 0); print(i.shape[0]*i.shape[1]/1e6)`], { encoding: "utf8" });
+  const out = spawnSync(
+    "/usr/bin/python3",
+    ["-c", `import cv2; i=cv2.imread("${path}", 0); print(i.shape[0]*i.shape[1]/1e6)`],
+    { encoding: "utf8" },
+  );
   return Number(out.stdout.trim());
 };
 
 async function main() {
   make24mp();
-  const opencv = JSON.parse(spawnSync("/usr/bin/python3", ["scripts/bench/opencv_ela_noise.py", ...FILES.map((f) => f[1])], { encoding: "utf8", maxBuffer: 1 << 24 }).stdout);
+  const opencv = JSON.parse(
+    spawnSync("/usr/bin/python3", ["scripts/bench/opencv_ela_noise.py", ...FILES.map((f) => f[1])], {
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+    }).stdout,
+  );
   const worker = await startBenchWorker("scripts/bench/image.wrangler.toml", PORT);
   try {
     const pids = workerdPids(worker.pid);
@@ -73,13 +82,29 @@ async function main() {
       }
       const cv = opencv[path];
       rows.push({ label, mp, per, all, cv });
-      console.log(label, mp.toFixed(1), "MP", JSON.stringify(per), "all", all.toFixed(0), "opencv", JSON.stringify(cv), "rss", idle.toFixed(0), "→", peak.toFixed(0));
+      console.log(
+        label,
+        mp.toFixed(1),
+        "MP",
+        JSON.stringify(per),
+        "all",
+        all.toFixed(0),
+        "opencv",
+        JSON.stringify(cv),
+        "rss",
+        idle.toFixed(0),
+        "→",
+        peak.toFixed(0),
+      );
     }
     const f = (x) => x.toFixed(0);
     const table = [
       `| file | MP | ${DETECTORS.join(" | ")} | all (pipeline) | OpenCV ELA | OpenCV noise | ELA ratio ours/OpenCV | noise ratio ours/OpenCV |`,
       `|---|---|${DETECTORS.map(() => "---").join("|")}|---|---|---|---|---|`,
-      ...rows.map((r) => `| ${r.label} | ${r.mp.toFixed(1)} | ${DETECTORS.map((d) => f(r.per[d] / r.mp)).join(" | ")} | ${f(r.all / r.mp)} | ${f(r.cv.ela_ms / r.mp)} | ${f(r.cv.noise_ms / r.mp)} | ${(r.per.ela / r.cv.ela_ms).toFixed(1)}× | ${(r.per.noise / r.cv.noise_ms).toFixed(1)}× |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.label} | ${r.mp.toFixed(1)} | ${DETECTORS.map((d) => f(r.per[d] / r.mp)).join(" | ")} | ${f(r.all / r.mp)} | ${f(r.cv.ela_ms / r.mp)} | ${f(r.cv.noise_ms / r.mp)} | ${(r.per.ela / r.cv.ela_ms).toFixed(1)}× | ${(r.per.noise / r.cv.noise_ms).toFixed(1)}× |`,
+      ),
     ].join("\n");
     const md = `## Image detectors (scripts/bench/image.bench.mjs)
 

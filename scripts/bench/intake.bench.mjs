@@ -9,7 +9,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { workerdRssMb } from "../lib/workerd-memory.mjs";
-import { createAccount, direct, expectOk, exposeProxyErrors, fmt, measured, photoZip, presigned, snapshot, startService, startWrangler, treeInfo } from "../lib/service-bench.mjs";
+import {
+  createAccount,
+  direct,
+  expectOk,
+  exposeProxyErrors,
+  fmt,
+  measured,
+  photoZip,
+  presigned,
+  snapshot,
+  startService,
+  startWrangler,
+  treeInfo,
+} from "../lib/service-bench.mjs";
 
 const PORT = 8920; // benches that start the service use 8920–8929 (soak: 8921)
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -42,7 +55,13 @@ async function main() {
 
 /** Intake alone (scripts/bench/intake-worker.ts): both passes, no analyzer. */
 async function benchIntakeOnly(cwd, persist, small, large) {
-  const wrangler = await startWrangler({ cwd, persist, port: PORT, args: ["-c", "scripts/bench/intake.wrangler.toml"], probePath: "/none" });
+  const wrangler = await startWrangler({
+    cwd,
+    persist,
+    port: PORT,
+    args: ["-c", "scripts/bench/intake.wrangler.toml"],
+    probePath: "/none",
+  });
   try {
     const pid = wrangler.pid;
     const warm = photoZip(300_000).zip;
@@ -50,7 +69,14 @@ async function benchIntakeOnly(cwd, persist, small, large) {
     const rows = [];
     const idle = workerdRssMb(pid);
     const d = await measured(pid, () => postDirect("/direct", small.zip));
-    rows.push({ mode: "direct", mb: small.zip.length / 1048576, files: d.value.files, steps: `intake ${fmt(d.ms)} (manifest ${d.value.manifestMs} ms, walk ${d.value.walkMs} ms)`, totalMs: d.ms, peak: d.peakMb - idle });
+    rows.push({
+      mode: "direct",
+      mb: small.zip.length / 1048576,
+      files: d.value.files,
+      steps: `intake ${fmt(d.ms)} (manifest ${d.value.manifestMs} ms, walk ${d.value.walkMs} ms)`,
+      totalMs: d.ms,
+      peak: d.peakMb - idle,
+    });
     for (const zip of [small, large]) {
       const before = workerdRssMb(pid);
       const run = await measured(pid, async () => {
@@ -61,7 +87,14 @@ async function benchIntakeOnly(cwd, persist, small, large) {
         return { ...result, put: t1 - t0, intake: performance.now() - t1 };
       });
       const v = run.value;
-      rows.push({ mode: "presigned", mb: zip.zip.length / 1048576, files: v.files, steps: `PUT ${fmt(v.put)}, intake ${fmt(v.intake)} (manifest ${v.manifestMs} ms, walk ${v.walkMs} ms)`, totalMs: run.ms, peak: run.peakMb - Math.min(idle, before) });
+      rows.push({
+        mode: "presigned",
+        mb: zip.zip.length / 1048576,
+        files: v.files,
+        steps: `PUT ${fmt(v.put)}, intake ${fmt(v.intake)} (manifest ${v.manifestMs} ms, walk ${v.walkMs} ms)`,
+        totalMs: run.ms,
+        peak: run.peakMb - Math.min(idle, before),
+      });
     }
     return rows;
   } finally {
@@ -97,13 +130,27 @@ let analyzersRun = [];
 
 async function runDirect(pid, key, { zip, files }, idle) {
   const run = await measured(pid, () => direct(BASE, key, zip));
-  return { mode: "direct", mb: zip.length / 1048576, files, steps: `scanner ${fmt(run.ms)}${waitNote(run.value.waits)}`, totalMs: run.ms, peak: run.peakMb - idle };
+  return {
+    mode: "direct",
+    mb: zip.length / 1048576,
+    files,
+    steps: `scanner ${fmt(run.ms)}${waitNote(run.value.waits)}`,
+    totalMs: run.ms,
+    peak: run.peakMb - idle,
+  };
 }
 
 async function runPresigned(pid, key, { zip, files }, idle) {
   const run = await measured(pid, () => presigned(BASE, key, zip));
   const v = run.value;
-  return { mode: "presigned", mb: zip.length / 1048576, files, steps: `URL ${fmt(v.url)}, PUT ${fmt(v.put)}, scanner ${fmt(v.scan)}${waitNote(v.waits)}`, totalMs: run.ms, peak: run.peakMb - idle };
+  return {
+    mode: "presigned",
+    mb: zip.length / 1048576,
+    files,
+    steps: `URL ${fmt(v.url)}, PUT ${fmt(v.put)}, scanner ${fmt(v.scan)}${waitNote(v.waits)}`,
+    totalMs: run.ms,
+    peak: run.peakMb - idle,
+  };
 }
 
 const waitNote = (waits) => (waits ? ` (${waits}× 504/202, repeated)` : "");
@@ -112,7 +159,10 @@ const tableOf = (rows, peakTitle) =>
   [
     `| flow | ZIP | files | steps | total | ${peakTitle} |`,
     "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.mode} | ${r.mb.toFixed(1)} MB | ${r.files} | ${r.steps} | ${fmt(r.totalMs)} | ${r.peak.toFixed(0)} MB |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.mode} | ${r.mb.toFixed(1)} MB | ${r.files} | ${r.steps} | ${fmt(r.totalMs)} | ${r.peak.toFixed(0)} MB |`,
+    ),
   ].join("\n");
 
 function report(intakeRows, serviceRows, tree) {
@@ -121,11 +171,14 @@ function report(intakeRows, serviceRows, tree) {
   const serviceTable = [
     "| execution | flow | ZIP | files | steps | total | workerd peak RSS above idle |",
     "|---|---|---|---|---|---|---|",
-    ...serviceRows.map((r) => `| after (AnalysisUnit per file, ${date}) | ${r.mode} | ${r.mb.toFixed(1)} MB | ${r.files} | ${r.steps} | ${fmt(r.totalMs)} | ${r.peak.toFixed(0)} MB |`),
+    ...serviceRows.map(
+      (r) =>
+        `| after (AnalysisUnit per file, ${date}) | ${r.mode} | ${r.mb.toFixed(1)} MB | ${r.files} | ${r.steps} | ${fmt(r.totalMs)} | ${r.peak.toFixed(0)} MB |`,
+    ),
     ...BEFORE_ROWS,
   ].join("\n");
   const code = `commit ${tree.commit}${tree.dirty.length ? ` plus the uncommitted working-tree changes of that moment in ${tree.dirty.length} files` : ""}`;
-  console.log(intakeTable + "\n\n" + serviceTable);
+  console.log(`${intakeTable}\n\n${serviceTable}`);
   writeDocSection(
     "docs/benchmarks.md",
     "scanner-intake",

@@ -43,16 +43,27 @@ export default {
       source.close();
       return Response.json({ ok: true });
     }
-    const analyzer = { "/analyze/recapture": recaptureAnalyzer, "/analyze/manipulation": manipulationAnalyzer, "/analyze/thumbnail": thumbnailAnalyzer }[pathname] ?? null;
+    const analyzer =
+      {
+        "/analyze/recapture": recaptureAnalyzer,
+        "/analyze/manipulation": manipulationAnalyzer,
+        "/analyze/thumbnail": thumbnailAnalyzer,
+      }[pathname] ?? null;
     if (analyzer && request.method === "POST") {
       const file = benchFile(new Uint8Array(await request.arrayBuffer()));
       const result = await analyzer.analyze(file, benchContext);
       if (new URL(request.url).searchParams.has("heatmap")) {
         // The heatmap PNG itself, to look at.
         const png = result.attachments?.[0]?.bytes;
-        return png ? new Response(png, { headers: { "content-type": "image/png" } }) : new Response("no heatmap", { status: 422 });
+        return png
+          ? new Response(png, { headers: { "content-type": "image/png" } })
+          : new Response("no heatmap", { status: 422 });
       }
-      return Response.json({ assessed: result.assessed, findings: result.findings.map((f) => [f.code, f.level, f.explanation]), metadata: result.metadata });
+      return Response.json({
+        assessed: result.assessed,
+        findings: result.findings.map((f) => [f.code, f.level, f.explanation]),
+        metadata: result.metadata,
+      });
     }
     return new Response("not found", { status: 404 });
   },

@@ -34,7 +34,9 @@ const PROGRESSIVE_18MP = "../shared/data/photos/mate-backgrounds/Elephants_5640x
 function make24mp() {
   if (existsSync(PHOTO_24MP) && existsSync(PHOTO_24MP_PNG)) return;
   // Elephants (5640 × 3172, real camera photo) resized to 6000 × 4000 = 24 MP, JPEG quality 92 and RGBA PNG (photon, in Node).
-  const image = PhotonImage.new_from_byteslice(readFileSync("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"));
+  const image = PhotonImage.new_from_byteslice(
+    readFileSync("../shared/data/photos/mate-backgrounds/Elephants_5640x3172.jpg"),
+  );
   const big = resize(image, 6000, 4000, SamplingFilter.Triangle);
   writeFileSync(PHOTO_24MP, big.get_bytes_jpeg(92));
   writeFileSync(PHOTO_24MP_PNG, big.get_bytes());
@@ -80,7 +82,12 @@ async function main() {
     const afterSessions = rssMb(pid);
 
     const perImage = [];
-    for (const [label, path] of [["leuvenA.jpg (opencv-doc)", PHOTO_SMALL], ["iphone_hdr_YES.jpg (exif-samples)", PHOTO_12MP], ["24 MP JPEG (Elephants resized to 6000 × 4000)", PHOTO_24MP], ["24 MP PNG (the same picture, RGBA)", PHOTO_24MP_PNG]]) {
+    for (const [label, path] of [
+      ["leuvenA.jpg (opencv-doc)", PHOTO_SMALL],
+      ["iphone_hdr_YES.jpg (exif-samples)", PHOTO_12MP],
+      ["24 MP JPEG (Elephants resized to 6000 × 4000)", PHOTO_24MP],
+      ["24 MP PNG (the same picture, RGBA)", PHOTO_24MP_PNG],
+    ]) {
       const bytes = readFileSync(path);
       const before = rssMb(pid);
       let peak = before;
@@ -92,7 +99,17 @@ async function main() {
       const thumb = await timed("/analyze/thumbnail", bytes);
       clearInterval(poll);
       peak = Math.max(peak, rssMb(pid));
-      perImage.push({ label, mb: (bytes.length / 1048576).toFixed(1), decode, rec, man, thumb, before, afterDecode, peak });
+      perImage.push({
+        label,
+        mb: (bytes.length / 1048576).toFixed(1),
+        decode,
+        rec,
+        man,
+        thumb,
+        before,
+        afterDecode,
+        peak,
+      });
     }
     // What holding the 24 MP PNG costs before any decoding (its row above includes it).
     const pngRead = await measured(pid, () => timed("/read", readFileSync(PHOTO_24MP_PNG)));

@@ -37,7 +37,12 @@ const qpdfStart = best(() => files.reduce((sum) => sum + spawnMs("qpdf", ["--ver
 
 // Image extraction on files that have images: ours (pdf-lib parse, raw JPEGs, pdf.js decode, PNG)
 // vs `pdfimages -all` (originals for JPEG/JPX/JBIG2/CCITT, PNG otherwise) into a temp dir.
-const withImages = files.filter((f) => spawnSync("pdfimages", ["-list", join(dataRoot, f.path)], { encoding: "utf8" }).stdout.split("\n").length > 3).slice(0, 40);
+const withImages = files
+  .filter(
+    (f) =>
+      spawnSync("pdfimages", ["-list", join(dataRoot, f.path)], { encoding: "utf8" }).stdout.split("\n").length > 3,
+  )
+  .slice(0, 40);
 let imagesOurs = 0;
 async function timeOurImages(): Promise<number> {
   let total = 0;
@@ -45,7 +50,12 @@ async function timeOurImages(): Promise<number> {
   for (const f of withImages) {
     const copy = f.bytes.slice(); // fresh bytes: no parse caches between rounds
     const t0 = performance.now();
-    const doc = await PDFDocument.load(copy, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: ParseSpeeds.Fastest }).catch(() => null);
+    const doc = await PDFDocument.load(copy, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      parseSpeed: ParseSpeeds.Fastest,
+    }).catch(() => null);
     if (doc) imagesOurs += (await extractPageImages(doc, copy).catch(() => ({ images: [] }))).images.length;
     total += ms(t0);
   }
@@ -57,7 +67,10 @@ const ourImageMs = Math.min(...imageRounds);
 const popplerImageMs = best(() => {
   const dir = mkdtempSync(join(tmpdir(), "pdfimages-"));
   try {
-    return withImages.reduce((sum, f, i) => sum + spawnMs("pdfimages", ["-all", join(dataRoot, f.path), join(dir, `f${i}`)]), 0);
+    return withImages.reduce(
+      (sum, f, i) => sum + spawnMs("pdfimages", ["-all", join(dataRoot, f.path), join(dir, `f${i}`)]),
+      0,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -81,7 +94,9 @@ for (const f of largest) {
   const run = await runPdfDetectors(f.path, f.bytes.slice());
   clearInterval(timer);
   peak = Math.max(peak, used());
-  memoryRows.push(`| \`${f.path}\` | ${(f.bytes.length / 1048576).toFixed(1)} MB | ${ms(t0).toFixed(0)} ms | ${((peak - base) / 1048576).toFixed(0)} MB | ${run.level} |`);
+  memoryRows.push(
+    `| \`${f.path}\` | ${(f.bytes.length / 1048576).toFixed(1)} MB | ${ms(t0).toFixed(0)} ms | ${((peak - base) / 1048576).toFixed(0)} MB | ${run.level} |`,
+  );
 }
 console.log(memoryRows.join("\n"));
 

@@ -7,4 +7,6 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 for (const line of log.split("\n").filter((l) => /^\s*Tests\s+\d/.test(l))) {
   for (const [, count, kind] of line.matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(count);
 }
-console.log(`tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+console.log(
+  `tests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`,
+);

@@ -18,7 +18,11 @@ import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
 import { COPY_MOVE_MIN_PAIRS, COPY_MOVE_RED_PAIRS } from "../../src/scanner/forensics/copy-move";
 import { ELA_THRESHOLDS } from "../../src/scanner/forensics/ela";
-import { DOUBLE_COMPRESSION_MIN_BINS, DOUBLE_COMPRESSION_THRESHOLD, THUMBNAIL_CORRELATION_THRESHOLD } from "../../src/scanner/forensics/jpeg-structure";
+import {
+  DOUBLE_COMPRESSION_MIN_BINS,
+  DOUBLE_COMPRESSION_THRESHOLD,
+  THUMBNAIL_CORRELATION_THRESHOLD,
+} from "../../src/scanner/forensics/jpeg-structure";
 import { DATE_GAP_MINUTES } from "../../src/scanner/forensics/metadata";
 import { NOISE_THRESHOLDS } from "../../src/scanner/forensics/noise";
 
@@ -27,7 +31,9 @@ const GENERATED = ".tmp/generated";
 
 type Row = Record<string, string>;
 function index(folder: string): Row[] {
-  const [header, ...lines] = readFileSync(join(DATA, folder, "INDEX.tsv"), "utf8").trim().split("\n");
+  const [header, ...lines] = readFileSync(join(DATA, folder, "INDEX.tsv"), "utf8")
+    .trim()
+    .split("\n");
   const cols = header.split("\t");
   return lines.map((l) => Object.fromEntries(l.split("\t").map((v, i) => [cols[i], v])));
 }
@@ -43,7 +49,14 @@ function kindOf(b: Uint8Array): FileKind {
 function scanFile(path: string): ScanFile {
   const bytes = new Uint8Array(readFileSync(path));
   const kind = kindOf(bytes);
-  return { name: path.split("/").pop() as string, bytes, kind, mimeType: `image/${kind}`, sha256: "", size: bytes.length };
+  return {
+    name: path.split("/").pop() as string,
+    bytes,
+    kind,
+    mimeType: `image/${kind}`,
+    sha256: "",
+    size: bytes.length,
+  };
 }
 
 const ctx = { language: "en" as const, issueDate: null, now: new Date("2026-11-22T00:00:00Z"), caseNumber: "EVAL" };
@@ -52,7 +65,16 @@ const flagged = (fs: Finding[]) => fs.some((f) => f.level === "Yellow" || f.leve
 interface Outcome {
   file: string;
   set: string;
-  perDetector: Record<string, { flagged: boolean; assessed: boolean; codes: string[]; region?: { x: number; y: number; width: number; height: number } | null; regions?: { x: number; y: number; width: number; height: number }[] }>;
+  perDetector: Record<
+    string,
+    {
+      flagged: boolean;
+      assessed: boolean;
+      codes: string[];
+      region?: { x: number; y: number; width: number; height: number } | null;
+      regions?: { x: number; y: number; width: number; height: number }[];
+    }
+  >;
   truth?: { x: number; y: number; w: number; h: number } | null;
 }
 
@@ -62,15 +84,30 @@ async function run(path: string, set: string, truth?: Outcome["truth"]): Promise
   for (const a of imageAnalyzers as Analyzer[]) {
     if (!a.appliesTo(file)) continue;
     const r = await a.analyze(file, ctx);
-    const regionFinding = r.findings.find((f) => f.evidence && typeof f.evidence === "object" && "region" in f.evidence && (f.level === "Yellow" || f.level === "Red"));
+    const regionFinding = r.findings.find(
+      (f) =>
+        f.evidence &&
+        typeof f.evidence === "object" &&
+        "region" in f.evidence &&
+        (f.level === "Yellow" || f.level === "Red"),
+    );
     type Box = NonNullable<Outcome["perDetector"][string]["region"]>;
     const regions = [regionFinding?.evidence.region, regionFinding?.evidence.source].filter(Boolean) as Box[];
-    perDetector[a.id] = { flagged: flagged(r.findings), assessed: r.assessed, codes: r.findings.filter((f) => f.level === "Yellow" || f.level === "Red").map((f) => f.code), region: regions[0] ?? null, regions };
+    perDetector[a.id] = {
+      flagged: flagged(r.findings),
+      assessed: r.assessed,
+      codes: r.findings.filter((f) => f.level === "Yellow" || f.level === "Red").map((f) => f.code),
+      region: regions[0] ?? null,
+      regions,
+    };
   }
   return { file: path, set, perDetector, truth };
 }
 
-function overlaps(a: { x: number; y: number; width: number; height: number }, t: { x: number; y: number; w: number; h: number }): boolean {
+function overlaps(
+  a: { x: number; y: number; width: number; height: number },
+  t: { x: number; y: number; w: number; h: number },
+): boolean {
   return a.x < t.x + t.w && t.x < a.x + a.width && a.y < t.y + t.h && t.y < a.y + a.height;
 }
 
@@ -104,10 +141,18 @@ async function indexAgreement(): Promise<{ files: number; mismatches: string[] }
       const r = await metadata.analyze(scanFile(join(DATA, folder, row.path)), ctx);
       files++;
       const m = r.metadata ?? {};
-      for (const [col, key] of [["Make", "make"], ["Model", "model"], ["Software", "software"], ["DateTimeOriginal", "dateTimeOriginal"], ["width", "width"], ["height", "height"]]) {
+      for (const [col, key] of [
+        ["Make", "make"],
+        ["Model", "model"],
+        ["Software", "software"],
+        ["DateTimeOriginal", "dateTimeOriginal"],
+        ["width", "width"],
+        ["height", "height"],
+      ]) {
         const expected = row[col] === "-" ? null : row[col];
         const actual = m[key] === null || m[key] === undefined ? null : String(m[key]).trim();
-        if (!sameAsExiftool(expected, actual)) mismatches.push(`${folder}/${row.path} ${col}: exiftool ${expected} / ours ${actual}`);
+        if (!sameAsExiftool(expected, actual))
+          mismatches.push(`${folder}/${row.path} ${col}: exiftool ${expected} / ours ${actual}`);
       }
     }
   }
@@ -119,7 +164,9 @@ async function main(): Promise<void> {
     const r = spawnSync("/usr/bin/python3", ["scripts/datagen/generate.py", GENERATED], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("datagen failed (needs Debian python3-opencv)");
   }
-  const manifest = JSON.parse(readFileSync(join(GENERATED, "manifest.json"), "utf8")) as { cases: { file: string; kind: string; region: Outcome["truth"] }[] };
+  const manifest = JSON.parse(readFileSync(join(GENERATED, "manifest.json"), "utf8")) as {
+    cases: { file: string; kind: string; region: Outcome["truth"] }[];
+  };
   const agreement = await indexAgreement();
   console.log(`INDEX.tsv agreement: ${agreement.files} files, ${agreement.mismatches.length} field mismatches`);
   for (const m of agreement.mismatches) console.log(`  ${m}`);
@@ -127,7 +174,10 @@ async function main(): Promise<void> {
   const outcomes: Outcome[] = [];
   for (const p of untouched) outcomes.push(await run(p, "untouched"));
   for (const p of resaved) outcomes.push(await run(p, "resaved-real"));
-  for (const c of manifest.cases) outcomes.push(await run(join(GENERATED, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region));
+  for (const c of manifest.cases)
+    outcomes.push(
+      await run(join(GENERATED, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region),
+    );
   const detectors = [...new Set(outcomes.flatMap((o) => Object.keys(o.perDetector)))];
   const setNames = [...new Set(outcomes.map((o) => o.set))];
   // OpenCV writes no EXIF: the metadata detector on generated files measures the generator, not the edit.
@@ -139,28 +189,53 @@ async function main(): Promise<void> {
     return applicable.length ? `${((100 * n) / applicable.length).toFixed(0)} % (${n}/${applicable.length})` : "–";
   };
   const anyFlag = (o: Outcome) => Object.entries(o.perDetector).some(([d, v]) => v.flagged && counts(o, d));
-  const overall = (os: Outcome[]) => `${((100 * os.filter(anyFlag).length) / Math.max(1, os.length)).toFixed(0)} % (${os.filter(anyFlag).length}/${os.length})`;
+  const overall = (os: Outcome[]) =>
+    `${((100 * os.filter(anyFlag).length) / Math.max(1, os.length)).toFixed(0)} % (${os.filter(anyFlag).length}/${os.length})`;
   const header = `| detector | ${setNames.join(" | ")} |\n|---|${setNames.map(() => "---").join("|")}|`;
-  const lines = detectors.map((d) => `| ${d} | ${setNames.map((s) => rate(outcomes.filter((o) => o.set === s), d)).join(" | ")} |`);
+  const lines = detectors.map(
+    (d) =>
+      `| ${d} | ${setNames
+        .map((s) =>
+          rate(
+            outcomes.filter((o) => o.set === s),
+            d,
+          ),
+        )
+        .join(" | ")} |`,
+  );
   lines.push(`| **any detector** | ${setNames.map((s) => overall(outcomes.filter((o) => o.set === s))).join(" | ")} |`);
   const located: string[] = [];
   for (const d of ["ela", "noise", "copy-move"]) {
-    const hits = outcomes.filter((o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region);
+    const hits = outcomes.filter(
+      (o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region,
+    );
     // Copy-move reports both places (copy and source); either may be the one the generator calls the region.
-    const ok = hits.filter((o) => (o.perDetector[d].regions ?? []).some((r) => overlaps(r, o.truth as NonNullable<Outcome["truth"]>) || overlapsSource(r, o.truth)));
-    located.push(`- ${d}: ${ok.length}/${hits.length} flagged manipulations have the reported region overlapping the true one`);
+    const ok = hits.filter((o) =>
+      (o.perDetector[d].regions ?? []).some(
+        (r) => overlaps(r, o.truth as NonNullable<Outcome["truth"]>) || overlapsSource(r, o.truth),
+      ),
+    );
+    located.push(
+      `- ${d}: ${ok.length}/${hits.length} flagged manipulations have the reported region overlapping the true one`,
+    );
   }
   const table = [header, ...lines].join("\n");
   // Which findings make up the false positives (the "untouched" label only means "no editor named").
   const fpCodes = new Map<string, number>();
   for (const o of outcomes.filter((x) => x.set === "untouched"))
-    for (const v of Object.values(o.perDetector)) for (const c of new Set(v.codes)) fpCodes.set(c, (fpCodes.get(c) ?? 0) + 1);
-  const fpBreakdown = [...fpCodes.entries()].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ");
+    for (const v of Object.values(o.perDetector))
+      for (const c of new Set(v.codes)) fpCodes.set(c, (fpCodes.get(c) ?? 0) + 1);
+  const fpBreakdown = [...fpCodes.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c} ${n}`)
+    .join(", ");
   console.log(`untouched, Yellow/Red findings by code: ${fpBreakdown}`);
   console.log(table);
   console.log(located.join("\n"));
   for (const o of outcomes.filter((x) => x.set === "untouched")) {
-    const why = Object.entries(o.perDetector).filter(([, v]) => v.flagged).map(([k, v]) => `${k}:${v.codes.join(",")}`);
+    const why = Object.entries(o.perDetector)
+      .filter(([, v]) => v.flagged)
+      .map(([k, v]) => `${k}:${v.codes.join(",")}`);
     if (why.length) console.log(`FP ${o.file}: ${why.join(" ")}`);
   }
   const md = `### Image detectors: evaluation (\`npm run eval\`, scripts/eval/image.eval.ts)
@@ -173,7 +248,7 @@ Rows: share of files with at least one Yellow/Red finding from the detector. Col
 (OpenCV writes no EXIF, so "no camera metadata" would fire on every one of them); "any detector" excludes it there.
 
 INDEX.tsv check (Make, Model, Software, DateTimeOriginal, width, height vs exiftool, all ${agreement.files} indexed files
-incl. the 16 MB one): ${agreement.mismatches.length} mismatches${agreement.mismatches.length ? ":\n" + agreement.mismatches.map((m) => `- ${m}`).join("\n") : "."}
+incl. the 16 MB one): ${agreement.mismatches.length} mismatches${agreement.mismatches.length ? `:\n${agreement.mismatches.map((m) => `- ${m}`).join("\n")}` : "."}
 Values that both parse as numbers are compared as numbers: INDEX.tsv went through \`exiftool -j\`, whose JSON
 turned Software "1.00" (jpg/tests/35-empty.jpg) into 1.0. Make/Model/DateTimeOriginal that only vendor blocks hold
 are read as exiftool reads them (src/scanner/images/vendor/): Canon CIFF in APP0 (sony-powershota5.jpg),

@@ -33,7 +33,7 @@ function auc(scores: ArrayLike<number>, labels: ArrayLike<number>): number {
   }
   let pos = 0;
   let rankSum = 0;
-  for (let i = 0; i < labels.length; i++) if (labels[i]) (pos++, (rankSum += ranks[i]));
+  for (let i = 0; i < labels.length; i++) if (labels[i]) pos++, (rankSum += ranks[i]);
   const neg = labels.length - pos;
   return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
 }
@@ -68,7 +68,7 @@ async function heldoutRecapture(dir: string, meta: { count: number; size: number
   const pos = Array.from(scores).filter((_, i) => y[i]);
   return {
     auc: auc(scores, y),
-    accuracy: Array.from(scores).filter((s, i) => (s >= 0.5) === (y[i] === 1)).length / meta.count,
+    accuracy: Array.from(scores).filter((s, i) => s >= 0.5 === (y[i] === 1)).length / meta.count,
     fprYellow: rate(neg, RECAPTURE_THRESHOLDS.yellow),
     fprRed: rate(neg, RECAPTURE_THRESHOLDS.red),
     tprYellow: rate(pos, RECAPTURE_THRESHOLDS.yellow),
@@ -88,7 +88,9 @@ async function heldoutManipulation(dir: string, meta: { count: number; size: num
   const pixelTruth: number[] = [];
   const ious: number[] = [];
   for (let i = 0; i < meta.count; i++) {
-    const out = await session.run({ image: new ort.Tensor("float32", nchw(x, i, meta.size), [1, 3, meta.size, meta.size]) });
+    const out = await session.run({
+      image: new ort.Tensor("float32", nchw(x, i, meta.size), [1, 3, meta.size, meta.size]),
+    });
     scores[i] = (out.score.data as Float32Array)[0];
     if (!y[i]) continue;
     const heat = out.heatmap.data as Float32Array;
@@ -108,7 +110,7 @@ async function heldoutManipulation(dir: string, meta: { count: number; size: num
   const pos = Array.from(scores).filter((_, i) => y[i]);
   return {
     auc: auc(scores, y),
-    accuracy: Array.from(scores).filter((s, i) => (s >= 0.5) === (y[i] === 1)).length / meta.count,
+    accuracy: Array.from(scores).filter((s, i) => s >= 0.5 === (y[i] === 1)).length / meta.count,
     pixelAuc: auc(pixelScores, pixelTruth),
     meanIou: ious.reduce((a, b) => a + b, 0) / ious.length,
     fprYellow: rate(neg, MANIPULATION_YELLOW),
@@ -133,14 +135,18 @@ async function realPhotos(paths: string[], recapture: ort.InferenceSession, mani
       if (source.width >= PATCH && source.height >= PATCH) {
         const { tensor, origins } = recapturePatches(source);
         if (origins.length) {
-          const out = await recapture.run({ image: new ort.Tensor("float32", tensor, [origins.length, 3, PATCH, PATCH]) });
+          const out = await recapture.run({
+            image: new ort.Tensor("float32", tensor, [origins.length, 3, PATCH, PATCH]),
+          });
           recaptureScore = aggregatePatchScores(out.probability.data as Float32Array);
         }
       }
       const scaled = modelScale(source);
       let manipulationScore = 0;
       for (const tile of tiles(scaled)) {
-        const out = await manipulation.run({ image: new ort.Tensor("float32", tile.tensor, [1, 3, tile.height, tile.width]) });
+        const out = await manipulation.run({
+          image: new ort.Tensor("float32", tile.tensor, [1, 3, tile.height, tile.width]),
+        });
         manipulationScore = Math.max(manipulationScore, (out.score.data as Float32Array)[0]);
       }
       rows.push({ path, recapture: recaptureScore, manipulation: manipulationScore });
@@ -161,7 +167,9 @@ const dir = cached ?? mkdtempSync(join(tmpdir(), "ml-eval-"));
 try {
   if (!existsSync(join(dir, "meta.json"))) {
     console.log("regenerating held-out sets (python) …");
-    const py = spawnSync("/usr/bin/python3", ["models/training/export_heldout.py", dir], { stdio: ["ignore", "inherit", "inherit"] });
+    const py = spawnSync("/usr/bin/python3", ["models/training/export_heldout.py", dir], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     if (py.status !== 0) throw new Error("export_heldout.py failed (needs Debian python3-opencv, python3-torch)");
   }
   const meta = JSON.parse(readFileSync(join(dir, "meta.json"), "utf8"));
@@ -172,13 +180,21 @@ try {
   const summary = (rows: typeof held) => {
     const r = rows.map((x) => x.recapture).filter((x): x is number => x !== null);
     const m = rows.map((x) => x.manipulation);
-    return { n: rows.length, recYellow: rate(r, RECAPTURE_THRESHOLDS.yellow), recRed: rate(r, RECAPTURE_THRESHOLDS.red), manYellow: rate(m, MANIPULATION_YELLOW) };
+    return {
+      n: rows.length,
+      recYellow: rate(r, RECAPTURE_THRESHOLDS.yellow),
+      recRed: rate(r, RECAPTURE_THRESHOLDS.red),
+      manYellow: rate(m, MANIPULATION_YELLOW),
+    };
   };
   const h = summary(held);
   const t = summary(train);
   const rc = card("recapture");
   const mc = card("manipulation");
-  const figures = { recapture: { auc: rec.auc, accuracy: rec.accuracy }, manipulation: { auc: man.auc, accuracy: man.accuracy, pixelAuc: man.pixelAuc, meanIou: man.meanIou } };
+  const figures = {
+    recapture: { auc: rec.auc, accuracy: rec.accuracy },
+    manipulation: { auc: man.auc, accuracy: man.accuracy, pixelAuc: man.pixelAuc, meanIou: man.meanIou },
+  };
   console.log(JSON.stringify(figures, null, 1));
   const md = `
 ## Learned detectors (held-out figures)

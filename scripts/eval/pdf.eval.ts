@@ -31,7 +31,9 @@ for (const { path, note } of files) {
   }
   if (!row.qpdfClean) notClean.push(`${path} (${row.note})`);
 }
-console.log(`revisions: ${agree}/${files.length} agree with qpdf; earlier versions passing qpdf --check: ${versionsOk}/${versionsTotal}`);
+console.log(
+  `revisions: ${agree}/${files.length} agree with qpdf; earlier versions passing qpdf --check: ${versionsOk}/${versionsTotal}`,
+);
 
 // 1b. Every earlier version opens in pdf.js (what viewers and our own diff use).
 let pdfjsOk = 0;
@@ -40,7 +42,9 @@ for (const { path } of files) {
   const bytes = read(path);
   for (const r of splitRevisions(bytes).revisions.slice(0, -1)) {
     pdfjsTotal++;
-    const doc = await getDocumentProxy(bytes.slice(0, r.end), { password: knownPassword(path, files.find((f) => f.path === path)!.note) ?? "" }).catch(() => null);
+    const doc = await getDocumentProxy(bytes.slice(0, r.end), {
+      password: knownPassword(path, files.find((f) => f.path === path)!.note) ?? "",
+    }).catch(() => null);
     if (doc && doc.numPages > 0) pdfjsOk++;
     else console.log(`pdf.js cannot open ${path} rev${r.index}`);
     await doc?.loadingTask.destroy();
@@ -49,7 +53,9 @@ for (const { path } of files) {
 console.log(`earlier versions opening in pdf.js: ${pdfjsOk}/${pdfjsTotal}`);
 
 // 2. False positives on untouched single-revision ZUGFeRD invoices.
-const untouched = files.map((f) => f.path).filter((p) => p.startsWith("zugferd/") && splitRevisions(read(p)).revisions.length === 1);
+const untouched = files
+  .map((f) => f.path)
+  .filter((p) => p.startsWith("zugferd/") && splitRevisions(read(p)).revisions.length === 1);
 const fp = { Green: 0, Yellow: 0, Red: 0, "-": 0 } as Record<string, number>;
 const yellowCodes = new Map<string, number>();
 for (const path of untouched) {
@@ -58,7 +64,9 @@ for (const path of untouched) {
   if (run.level === "Red") console.log(`FALSE POSITIVE ${path}: ${run.codes.join(" ")}`);
   for (const c of run.codes.filter((c) => c.startsWith("Yellow"))) yellowCodes.set(c, (yellowCodes.get(c) ?? 0) + 1);
 }
-console.log(`untouched single-revision invoices: ${untouched.length}; Green ${fp.Green}, Yellow ${fp.Yellow}, Red ${fp.Red}`);
+console.log(
+  `untouched single-revision invoices: ${untouched.length}; Green ${fp.Green}, Yellow ${fp.Yellow}, Red ${fp.Red}`,
+);
 
 // 3. Detection of generated edits.
 const generated: GeneratedPdf[] = await generateInvoices(10);
@@ -71,7 +79,8 @@ for (const g of generated) {
   if (run.level === "Red") entry.red++;
   for (const c of run.codes.filter((c) => c.startsWith("Red"))) entry.codes.add(c.slice(4));
   byKind.set(g.edit, entry);
-  if ((g.edit === "none") === (run.level === "Red")) console.log(`MISS ${g.name} (${g.edit}): ${run.level} ${run.codes.join(" ")}`);
+  if ((g.edit === "none") === (run.level === "Red"))
+    console.log(`MISS ${g.name} (${g.edit}): ${run.level} ${run.codes.join(" ")}`);
 }
 
 // 4. Robustness: every shared PDF through every PDF detector.
@@ -88,9 +97,14 @@ for (const { path } of files) {
   if (run.ms > slowest.ms) slowest = { path, ms: run.ms };
 }
 times.sort((a, b) => a - b);
-console.log(`robustness: ${files.length} files, ${errors} detector errors, median ${times[times.length >> 1].toFixed(0)} ms, slowest ${slowest.ms.toFixed(0)} ms (${slowest.path})`);
+console.log(
+  `robustness: ${files.length} files, ${errors} detector errors, median ${times[times.length >> 1].toFixed(0)} ms, slowest ${slowest.ms.toFixed(0)} ms (${slowest.path})`,
+);
 
-const editRows = [...byKind].map(([kind, e]) => `| ${kind} | ${e.n} | ${e.red} | ${kind === "none" ? pct(e.n - e.red, e.n) + " Green/Yellow" : pct(e.red, e.n)} | ${[...e.codes].join(", ") || "–"} |`);
+const editRows = [...byKind].map(
+  ([kind, e]) =>
+    `| ${kind} | ${e.n} | ${e.red} | ${kind === "none" ? `${pct(e.n - e.red, e.n)} Green/Yellow` : pct(e.red, e.n)} | ${[...e.codes].join(", ") || "–"} |`,
+);
 writeDocSection(
   "docs/forensics.md",
   "pdf",

@@ -9,6 +9,7 @@ export function writeDocSection(file, name, markdown, title = "") {
   let doc = existsSync(file) ? readFileSync(file, "utf8") : `${title}\n\n`;
   const from = doc.indexOf(start);
   const to = doc.indexOf(end);
-  doc = from >= 0 && to > from ? doc.slice(0, from) + block + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  doc =
+    from >= 0 && to > from ? doc.slice(0, from) + block + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, doc);
 }

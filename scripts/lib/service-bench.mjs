@@ -3,7 +3,18 @@
 // with the D1 migrations applied, an admin-created account, the spec-7 scanner client (repeats on
 // 504/202), workerd RSS polling and ZIPs of real photos. Traffic goes to 127.0.0.1 only.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { zipSync } from "fflate";
@@ -14,7 +25,13 @@ export const PHOTOS = "../shared/data/photos";
 export const EXIF = "../shared/data/exif-samples/jpg";
 export const PDFS = "../shared/data/pdf";
 
-const wranglerEnv = () => ({ ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1", FORCE_COLOR: "0" });
+const wranglerEnv = () => ({
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CI: "1",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+});
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -29,7 +46,10 @@ export function intakePhotos() {
 }
 
 /** A stored ZIP of `entries` ({name: bytes}). */
-export const storedZip = (entries) => zipSync(Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, [new Uint8Array(bytes), { level: 0 }]])));
+export const storedZip = (entries) =>
+  zipSync(
+    Object.fromEntries(Object.entries(entries).map(([name, bytes]) => [name, [new Uint8Array(bytes), { level: 0 }]])),
+  );
 
 /** Real camera JPEGs from shared/data, largest first, until the stored ZIP reaches `target` bytes. */
 export function photoZip(target) {
@@ -51,7 +71,10 @@ export function photoZip(target) {
 /** Which code a snapshot holds: the commit and the paths that differed from it. */
 export function treeInfo(paths = ["src", "migrations", "wrangler.toml", "package.json"]) {
   const git = (...args) => spawnSync("git", args, { encoding: "utf8" }).stdout.trim();
-  const dirty = git("status", "--porcelain", "--", ...paths).split("\n").filter(Boolean).map((l) => l.slice(3));
+  const dirty = git("status", "--porcelain", "--", ...paths)
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3));
   return { commit: git("rev-parse", "--short", "HEAD"), dirty };
 }
 
@@ -73,7 +96,9 @@ export function snapshot(extra = [], prefix = "service-bench-src-") {
     if (!existsSync(item)) continue;
     const linked = spawnSync("cp", ["-al", item, join(dir, item)], { encoding: "utf8" });
     if (linked.status !== 0) {
-      console.warn(`snapshot: cp -al ${item} failed (${linked.stderr.trim()}); symlinking it (a change there reloads the Worker)`);
+      console.warn(
+        `snapshot: cp -al ${item} failed (${linked.stderr.trim()}); symlinking it (a change there reloads the Worker)`,
+      );
       rmSync(join(dir, item), { recursive: true, force: true });
       symlinkSync(join(process.cwd(), item), join(dir, item));
     }
@@ -90,10 +115,17 @@ export function snapshot(extra = [], prefix = "service-bench-src-") {
 export function exposeProxyErrors(cwd) {
   const file = join(cwd, "node_modules/wrangler/wrangler-dist/ProxyWorker.js");
   const text = readFileSync(file, "utf8");
-  const original = '"Your worker restarted mid-request. Please try sending the request again. Only GET or HEAD requests are retried automatically."';
+  const original =
+    '"Your worker restarted mid-request. Please try sending the request again. Only GET or HEAD requests are retried automatically."';
   if (!text.includes(original)) return false;
   rmSync(file);
-  writeFileSync(file, text.replace(original, '"wrangler proxy: fetch to the Worker failed: " + String((error && error.stack) || error) + (error && error.cause ? " cause: " + String(error.cause) : "")'));
+  writeFileSync(
+    file,
+    text.replace(
+      original,
+      '"wrangler proxy: fetch to the Worker failed: " + String((error && error.stack) || error) + (error && error.cause ? " cause: " + String(error.cause) : "")',
+    ),
+  );
   return true;
 }
 
@@ -103,7 +135,11 @@ export function exposeProxyErrors(cwd) {
  */
 export async function startWrangler({ cwd, persist, port, args = [], probePath = "/", logFile = null }) {
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn("npx", ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, ...args], { cwd, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(
+    "npx",
+    ["wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persist, ...args],
+    { cwd, env: wranglerEnv(), stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
   const out = logFile ? createWriteStream(logFile) : null;
   const lines = [];
   const take = (stream) => {
@@ -142,7 +178,12 @@ export async function startWrangler({ cwd, persist, port, args = [], probePath =
   for (let i = 0; ; i++) {
     if (exited || i >= 180) {
       await server.stop();
-      throw new Error(`wrangler dev did not come up (${exited ? `exited ${exited.code ?? exited.signal}` : "timeout"}):\n${lines.slice(-40).map((l) => l.text).join("\n")}`);
+      throw new Error(
+        `wrangler dev did not come up (${exited ? `exited ${exited.code ?? exited.signal}` : "timeout"}):\n${lines
+          .slice(-40)
+          .map((l) => l.text)
+          .join("\n")}`,
+      );
     }
     try {
       await fetch(`${base}${probePath}`);
@@ -154,7 +195,11 @@ export async function startWrangler({ cwd, persist, port, args = [], probePath =
 
 /** Applies the D1 migrations to a fresh persistence dir of the snapshot. */
 export function applyMigrations(cwd, persist) {
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd, env: wranglerEnv(), encoding: "utf8" });
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    { cwd, env: wranglerEnv(), encoding: "utf8" },
+  );
   if (migrate.status !== 0) throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 }
 
@@ -163,7 +208,14 @@ export async function startService({ cwd, persist, port, vars = {}, logFile = nu
   applyMigrations(cwd, persist);
   const base = `http://127.0.0.1:${port}`;
   const all = { PUBLIC_BASE_URL: base, ADMIN_TOKEN, SIGNING_SECRET: "bench-signing-secret-0123456789abcdef", ...vars };
-  return startWrangler({ cwd, persist, port, args: Object.entries(all).flatMap(([k, v]) => ["--var", `${k}:${v}`]), probePath: "/openapi.json", logFile });
+  return startWrangler({
+    cwd,
+    persist,
+    port,
+    args: Object.entries(all).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    probePath: "/openapi.json",
+    logFile,
+  });
 }
 
 export async function expectOk(res, what) {
@@ -175,7 +227,11 @@ export async function expectOk(res, what) {
 /** A new account through the admin API; returns its API key. */
 export async function createAccount(base, name = "Bench") {
   const account = await expectOk(
-    await fetch(`${base}/admin/accounts`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ name, communicationMode: "eigenversand" }) }),
+    await fetch(`${base}/admin/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name, communicationMode: "eigenversand" }),
+    }),
     "account",
   );
   return account.apiKey;
@@ -212,7 +268,13 @@ export const caseNumber = (prefix = "BENCH") => `${prefix}-${Date.now()}-${++cas
  * Returns the result (or the final non-200 answer), how many 504/202 came first, the first answer's
  * status and time, and the time until the last answer.
  */
-export async function scanner(base, key, cn, request, { pauseMs = () => 2000, giveUpMs = Infinity, tolerate = false } = {}) {
+export async function scanner(
+  base,
+  key,
+  cn,
+  request,
+  { pauseMs = () => 2000, giveUpMs = Infinity, tolerate = false } = {},
+) {
   const started = performance.now();
   const answers = [];
   let first = null;
@@ -220,49 +282,87 @@ export async function scanner(base, key, cn, request, { pauseMs = () => 2000, gi
     const sent = performance.now();
     let res;
     try {
-      res = await fetch(`${base}/v2/scanner${request.query ?? ""}`, { method: "POST", headers: { "x-api-key": key, caseNumber: cn, accept: "application/json" }, ...(Number.isFinite(giveUpMs) ? { signal: AbortSignal.timeout(Math.max(1000, Math.round(giveUpMs - (sent - started)))) } : {}), ...request.init() });
+      res = await fetch(`${base}/v2/scanner${request.query ?? ""}`, {
+        method: "POST",
+        headers: { "x-api-key": key, caseNumber: cn, accept: "application/json" },
+        ...(Number.isFinite(giveUpMs)
+          ? { signal: AbortSignal.timeout(Math.max(1000, Math.round(giveUpMs - (sent - started)))) }
+          : {}),
+        ...request.init(),
+      });
     } catch (err) {
       if (!tolerate) throw err;
       answers.push("error");
-      return { status: "error", error: String(err), answers, waits: answers.length - 1, first: first ?? { status: "error", ms: performance.now() - sent }, totalMs: performance.now() - started };
+      return {
+        status: "error",
+        error: String(err),
+        answers,
+        waits: answers.length - 1,
+        first: first ?? { status: "error", ms: performance.now() - sent },
+        totalMs: performance.now() - started,
+      };
     }
     answers.push(res.status);
     first ??= { status: res.status, ms: performance.now() - sent };
     if (res.status === 504 || res.status === 202) {
       await res.arrayBuffer();
       const pause = pauseMs(res);
-      if (performance.now() - started + pause > giveUpMs) return { status: "gave-up", answers, waits: answers.length, first, totalMs: performance.now() - started };
+      if (performance.now() - started + pause > giveUpMs)
+        return { status: "gave-up", answers, waits: answers.length, first, totalMs: performance.now() - started };
       await sleep(pause);
       continue;
     }
     const waits = answers.length - 1;
-    if (res.ok) return { status: 200, result: await res.json(), answers, waits, first, totalMs: performance.now() - started };
+    if (res.ok)
+      return { status: 200, result: await res.json(), answers, waits, first, totalMs: performance.now() - started };
     const body = await res.text();
     if (!tolerate) throw new Error(`scanner: ${res.status} ${body.slice(0, 300)}`);
-    return { status: res.status, body: body.slice(0, 500), answers, waits, first, totalMs: performance.now() - started };
+    return {
+      status: res.status,
+      body: body.slice(0, 500),
+      answers,
+      waits,
+      first,
+      totalMs: performance.now() - started,
+    };
   }
 }
 
 /** The pause spec 7 asks for: Retry-After (the 504's is 30 s), capped at `capMs`. */
-export const retryAfterPause = (capMs = 30_000) => (res) => Math.min(capMs, 1000 * (Number(res.headers.get("retry-after")) || 30));
+export const retryAfterPause =
+  (capMs = 30_000) =>
+  (res) =>
+    Math.min(capMs, 1000 * (Number(res.headers.get("retry-after")) || 30));
 
 /** A direct upload (multipart part `file`). */
 export function direct(base, key, zip, cn = caseNumber(), options) {
-  return scanner(base, key, cn, {
-    init: () => {
-      const form = new FormData();
-      form.append("file", new Blob([zip], { type: "application/zip" }), "claim.zip");
-      return { body: form };
+  return scanner(
+    base,
+    key,
+    cn,
+    {
+      init: () => {
+        const form = new FormData();
+        form.append("file", new Blob([zip], { type: "application/zip" }), "claim.zip");
+        return { body: form };
+      },
     },
-  }, options);
+    options,
+  );
 }
 
 /** The presigned flow: getUploadUrl, PUT, scanner with storage_key; with each step's time. */
 export async function presigned(base, key, zip, cn = caseNumber(), options) {
   const t0 = performance.now();
-  const { upload_url, storage_key } = await expectOk(await fetch(`${base}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": key, caseNumber: cn } }), "getUploadUrl");
+  const { upload_url, storage_key } = await expectOk(
+    await fetch(`${base}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": key, caseNumber: cn } }),
+    "getUploadUrl",
+  );
   const t1 = performance.now();
-  await expectOk(await fetch(upload_url, { method: "PUT", headers: { "content-type": "application/zip" }, body: zip }), "PUT");
+  await expectOk(
+    await fetch(upload_url, { method: "PUT", headers: { "content-type": "application/zip" }, body: zip }),
+    "PUT",
+  );
   const t2 = performance.now();
   const scan = await scanner(base, key, cn, { query: `?storage_key=${storage_key}`, init: () => ({}) }, options);
   return { ...scan, url: t1 - t0, put: t2 - t1, scan: performance.now() - t2 };

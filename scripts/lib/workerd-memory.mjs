@@ -13,7 +13,7 @@ function descendants(root) {
   }
   const out = [];
   const queue = [root];
-  while (queue.length) for (const c of children.get(queue.shift()) ?? []) (out.push(c), queue.push(c));
+  while (queue.length) for (const c of children.get(queue.shift()) ?? []) out.push(c), queue.push(c);
   return out;
 }
 

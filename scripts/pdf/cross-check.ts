@@ -69,7 +69,16 @@ export function crossCheck(path: string, note: string): CrossCheckRow {
   // Where qpdf cannot decrypt the file at all there is nothing to compare (reported, not hidden).
   const agree = q.unreadable ? true : q.clean ? ours === q.count : ours >= q.count && ours <= q.markers;
   const status = q.unreadable ? "qpdf cannot decrypt" : q.clean ? "" : "qpdf repairs the file";
-  return { path, ours, qpdf: q.count, qpdfClean: q.clean, versionsPassingCheck: passing, versions: earlier.length, agree, note: [status, ...split.problems].filter(Boolean).join("; ") };
+  return {
+    path,
+    ours,
+    qpdf: q.count,
+    qpdfClean: q.clean,
+    versionsPassingCheck: passing,
+    versions: earlier.length,
+    agree,
+    note: [status, ...split.problems].filter(Boolean).join("; "),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -77,7 +86,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const { path, note } of listFiles()) {
     const row = crossCheck(path, note);
     if (!row.agree || (row.qpdfClean && row.versionsPassingCheck !== row.versions)) bad++;
-    console.log([row.agree ? "ok " : "BAD", row.path, `ours=${row.ours}`, `qpdf=${row.qpdf}`, `versions ok ${row.versionsPassingCheck}/${row.versions}`, row.note].join("\t"));
+    console.log(
+      [
+        row.agree ? "ok " : "BAD",
+        row.path,
+        `ours=${row.ours}`,
+        `qpdf=${row.qpdf}`,
+        `versions ok ${row.versionsPassingCheck}/${row.versions}`,
+        row.note,
+      ].join("\t"),
+    );
   }
   console.log(`${bad} disagreements`);
   process.exit(bad ? 1 : 0);

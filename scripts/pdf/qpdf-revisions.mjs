@@ -60,7 +60,13 @@ export function qpdfRevisions(buffer, password) {
     const whole = join(dir, "whole.pdf");
     writeFileSync(whole, buffer);
     const check = qpdfCheck(whole, password);
-    return { count: ends.length, ends, clean: acceptedByQpdf(check), unreadable: unreadableByQpdf(check), markers: eofEnds(buffer).length };
+    return {
+      count: ends.length,
+      ends,
+      clean: acceptedByQpdf(check),
+      unreadable: unreadableByQpdf(check),
+      markers: eofEnds(buffer).length,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

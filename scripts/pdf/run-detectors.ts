@@ -5,7 +5,10 @@ import { createHash } from "node:crypto";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile, SuspicionLevel } from "../../src/scanner/types";
 
 const proto = ArrayBuffer.prototype as ArrayBuffer & { transferToFixedLength?: (n?: number) => ArrayBuffer };
-if (!proto.transferToFixedLength) proto.transferToFixedLength = function (this: ArrayBuffer, n?: number) { return this.slice(0, n ?? this.byteLength); };
+if (!proto.transferToFixedLength)
+  proto.transferToFixedLength = function (this: ArrayBuffer, n?: number) {
+    return this.slice(0, n ?? this.byteLength);
+  };
 
 const { pdfRevisions } = await import("../../src/scanner/forensics/pdf-revisions");
 const { pdfStructure } = await import("../../src/scanner/forensics/pdf-structure");
@@ -27,8 +30,19 @@ export interface DetectorRun {
 }
 
 /** Every PDF detector on one file; the file's level is the highest finding level (as the pipeline does). */
-export async function runPdfDetectors(name: string, bytes: Uint8Array, ctx: ScanContext = evalContext): Promise<DetectorRun> {
-  const file: ScanFile = { name, bytes, kind: "pdf", mimeType: "application/pdf", sha256: createHash("sha256").update(bytes).digest("hex"), size: bytes.length };
+export async function runPdfDetectors(
+  name: string,
+  bytes: Uint8Array,
+  ctx: ScanContext = evalContext,
+): Promise<DetectorRun> {
+  const file: ScanFile = {
+    name,
+    bytes,
+    kind: "pdf",
+    mimeType: "application/pdf",
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    size: bytes.length,
+  };
   const started = performance.now();
   const results: Record<string, AnalyzerResult> = {};
   let error: string | null = null;
@@ -40,5 +54,11 @@ export async function runPdfDetectors(name: string, bytes: Uint8Array, ctx: Scan
     }
   }
   const findings = Object.values(results).flatMap((r) => r.findings);
-  return { level: highestLevel(findings.map((f) => f.level)), codes: findings.filter((f) => f.level !== "Green").map((f) => `${f.level}:${f.code}`), ms: performance.now() - started, results, error };
+  return {
+    level: highestLevel(findings.map((f) => f.level)),
+    codes: findings.filter((f) => f.level !== "Green").map((f) => `${f.level}:${f.code}`),
+    ms: performance.now() - started,
+    results,
+    error,
+  };
 }

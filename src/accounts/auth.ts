@@ -12,7 +12,9 @@ import type { AccountRecord } from "./service";
 export type AccountContext = AccountRecord;
 
 const unauthorized = (detail: string) =>
-  new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api", ApiKey header="x-api-key"' } });
+  new ApiError(401, "unauthorized", detail, {
+    headers: { "WWW-Authenticate": 'Bearer realm="api", ApiKey header="x-api-key"' },
+  });
 
 /**
  * API-key authentication (spec 5, DESIGN §5). `bearer` allows `Authorization: Bearer <key>`

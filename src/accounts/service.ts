@@ -35,17 +35,19 @@ export interface AccountSettings {
 export async function createAccount(d1: D1Database, settings: AccountSettings) {
   const id = newId();
   const now = clock.now();
-  await getDb(d1).insert(accounts).values({
-    id,
-    name: settings.name,
-    communicationMode: settings.communicationMode,
-    features: settings.features ?? {},
-    pushUrl: settings.push?.url ?? null,
-    pushSecret: settings.push?.secret ?? null,
-    reminders: settings.reminders ?? null,
-    language: settings.language ?? "de",
-    createdAt: now,
-  });
+  await getDb(d1)
+    .insert(accounts)
+    .values({
+      id,
+      name: settings.name,
+      communicationMode: settings.communicationMode,
+      features: settings.features ?? {},
+      pushUrl: settings.push?.url ?? null,
+      pushSecret: settings.push?.secret ?? null,
+      reminders: settings.reminders ?? null,
+      language: settings.language ?? "de",
+      createdAt: now,
+    });
   const apiKey = await issueApiKey(d1, id);
   return { accountId: id, apiKey };
 }
@@ -77,7 +79,11 @@ export async function issueApiKey(d1: D1Database, accountId: string): Promise<st
   return apiKey;
 }
 
-export async function createHandler(d1: D1Database, accountId: string, input: { email: string; password: string; name: string }) {
+export async function createHandler(
+  d1: D1Database,
+  accountId: string,
+  input: { email: string; password: string; name: string },
+) {
   const db = getDb(d1);
   if (!(await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))) throw notFound("Account");
   const email = input.email.toLowerCase();

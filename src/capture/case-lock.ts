@@ -7,10 +7,18 @@ import type { TransitionName } from "./lifecycle";
 import { recordBounceLocked } from "./mail/bounces";
 import { recordPushLocked, type PushOutcome } from "./push/record";
 import { remindLocked } from "./reminders";
-import { createCaseLocked, retriggerLocked, transitionLocked, type CreateCaseInput, type TransitionOptions } from "./service";
+import {
+  createCaseLocked,
+  retriggerLocked,
+  transitionLocked,
+  type CreateCaseInput,
+  type TransitionOptions,
+} from "./service";
 
 /** RPC answers carry a known error as data: classes do not survive the RPC boundary. */
-type LockResult<T> = { ok: true; value: T } | { ok: false; status: number; code: string; detail: string; body?: Record<string, unknown> };
+type LockResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: number; code: string; detail: string; body?: Record<string, unknown> };
 
 /**
  * One instance per account + case number (DESIGN §1). Every change to the cases of that case
@@ -54,7 +62,8 @@ export class CaseLock extends DurableObject<Env> {
     return run.then(
       (value): LockResult<T> => ({ ok: true, value }),
       (err): LockResult<T> => {
-        if (err instanceof ApiError) return { ok: false, status: err.httpStatus, code: err.code, detail: err.detail, body: err.extra.body };
+        if (err instanceof ApiError)
+          return { ok: false, status: err.httpStatus, code: err.code, detail: err.detail, body: err.extra.body };
         throw err;
       },
     );

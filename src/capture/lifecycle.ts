@@ -29,12 +29,43 @@ export const transitions = {
   remindersExhausted: { from: AWAITING_CAPTURE, to: "manual", action: "escalated_to_manual" },
   sceneCompleted: { from: AWAITING_CAPTURE, to: "same", action: "capture_scene_completed" },
   attemptFailed: { from: AWAITING_CAPTURE, to: "same", action: "capture_result_nicht_io", lastResult: "nicht_io" },
-  resultIo: { from: AWAITING_CAPTURE, to: "closed", action: "capture_result_io", lastResult: "io", finalDecision: "closed_io" },
-  resultNichtIoFinal: { from: AWAITING_CAPTURE, to: "manual", action: "capture_result_nicht_io_final", lastResult: "nicht_io" },
-  resultGpsSuspicious: { from: AWAITING_CAPTURE, to: "manual", action: "capture_result_io_gps_suspicious", lastResult: "io_gps_suspicious" },
-  resultSceneOverride: { from: AWAITING_CAPTURE, to: "manual", action: "capture_result_io_scene_override", lastResult: "io_scene_override" },
-  inspectionRequested: { from: AWAITING_CAPTURE, to: "manual", action: "capture_inspection_requested", lastResult: "inspection_requested" },
-  claimWithdrawn: { from: AWAITING_CAPTURE, to: "manual", action: "capture_claim_withdrawn", lastResult: "claim_withdrawn" },
+  resultIo: {
+    from: AWAITING_CAPTURE,
+    to: "closed",
+    action: "capture_result_io",
+    lastResult: "io",
+    finalDecision: "closed_io",
+  },
+  resultNichtIoFinal: {
+    from: AWAITING_CAPTURE,
+    to: "manual",
+    action: "capture_result_nicht_io_final",
+    lastResult: "nicht_io",
+  },
+  resultGpsSuspicious: {
+    from: AWAITING_CAPTURE,
+    to: "manual",
+    action: "capture_result_io_gps_suspicious",
+    lastResult: "io_gps_suspicious",
+  },
+  resultSceneOverride: {
+    from: AWAITING_CAPTURE,
+    to: "manual",
+    action: "capture_result_io_scene_override",
+    lastResult: "io_scene_override",
+  },
+  inspectionRequested: {
+    from: AWAITING_CAPTURE,
+    to: "manual",
+    action: "capture_inspection_requested",
+    lastResult: "inspection_requested",
+  },
+  claimWithdrawn: {
+    from: AWAITING_CAPTURE,
+    to: "manual",
+    action: "capture_claim_withdrawn",
+    lastResult: "claim_withdrawn",
+  },
   manualClose: { from: OPEN, to: "closed", action: "manually_closed", finalDecision: "input" },
   pushDelivered: { from: ANY, to: "same", action: "feedback_pushed" },
   pushFailed: { from: ANY, to: "same", action: "feedback_push_failed" },
@@ -53,7 +84,12 @@ export interface CaseState {
 }
 
 /** The state after `name`, or null when the transition is not allowed from `state`. */
-export function nextState(state: CaseState, name: TransitionName, now: Date, decision?: FinalDecision): CaseState | null {
+export function nextState(
+  state: CaseState,
+  name: TransitionName,
+  now: Date,
+  decision?: FinalDecision,
+): CaseState | null {
   const t: Transition = transitions[name];
   if (!t.from.includes(state.status)) return null;
   if (t.finalDecision === "input" && !decision) return null;

@@ -7,6 +7,7 @@ export function assertModeRequirements(account: AccountRecord, input: CreateCase
   if (account.communicationMode !== "provider_versand") return;
   const errors: FieldError[] = [];
   if (!input.vnName) errors.push({ field: "vnName", message: "is required in mode provider_versand" });
-  if (!input.vnEmail && !input.vnPhone) errors.push({ field: "vnEmail", message: "vnEmail or vnPhone is required in mode provider_versand" });
+  if (!input.vnEmail && !input.vnPhone)
+    errors.push({ field: "vnEmail", message: "vnEmail or vnPhone is required in mode provider_versand" });
   if (errors.length > 0) throw invalid(errors);
 }

@@ -19,9 +19,12 @@ type OutboxRecord = typeof outbox.$inferSelect;
 export async function deliverNotification(env: Env, outboxId: string): Promise<"done" | "retry"> {
   const db = getDb(env.DB);
   const row = await db.query.outbox.findFirst({ where: eq(outbox.id, outboxId) });
-  if (!row || row.status !== "pending") return "done";
-  const claimed = await db.update(outbox).set({ attempts: row.attempts + 1 })
-    .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts))).returning({ id: outbox.id });
+  if (row?.status !== "pending") return "done";
+  const claimed = await db
+    .update(outbox)
+    .set({ attempts: row.attempts + 1 })
+    .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts)))
+    .returning({ id: outbox.id });
   if (claimed.length === 0) return "done";
   if (row.channel === "sms") return deliverSms(env, row);
   const provider = mailProvider(env);
@@ -59,7 +62,9 @@ async function deliverSms(env: Env, row: OutboxRecord): Promise<"done" | "retry"
     const { providerId } = await provider.send(env, { to: row.recipient, body: sms.body });
     console.log(JSON.stringify({ event: "sms.sent", ...log, providerId }));
   } catch (err) {
-    console.error(JSON.stringify({ event: err instanceof SmsRejected ? "sms.rejected" : "sms.failed", ...log, error: String(err) }));
+    console.error(
+      JSON.stringify({ event: err instanceof SmsRejected ? "sms.rejected" : "sms.failed", ...log, error: String(err) }),
+    );
     if (!(err instanceof SmsRejected)) return "retry";
     await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, row.id));
     return "done";
@@ -77,7 +82,13 @@ export function outboxSms(row: Pick<OutboxRecord, "kind" | "payload">) {
 /** The e-mail of an outbox row, as it is sent (and shown on /dev/outbox). */
 export function outboxMail(row: Pick<OutboxRecord, "kind" | "payload">) {
   const p = row.payload as { link?: string; vnName?: string | null; customNote?: string | null; language?: string };
-  return renderMail({ kind: row.kind, language: mailLanguage(p.language), link: p.link ?? "", vnName: p.vnName ?? null, customNote: p.customNote ?? null });
+  return renderMail({
+    kind: row.kind,
+    language: mailLanguage(p.language),
+    link: p.link ?? "",
+    vnName: p.vnName ?? null,
+    customNote: p.customNote ?? null,
+  });
 }
 
 export function outboxMime(row: Pick<OutboxRecord, "id" | "kind" | "payload" | "recipient">, from: string): string {

@@ -1,4 +1,4 @@
-import { outbox } from "../db/schema";
+import type { outbox } from "../db/schema";
 import type { Env } from "../env";
 import { smsAvailability } from "./sms/provider";
 import type { AccountRecord } from "../accounts/service";
@@ -14,19 +14,33 @@ export type OutboxRow = typeof outbox.$inferInsert;
  */
 export function invitationRows(
   account: AccountRecord,
-  target: { caseId: string; vnName: string | null; vnEmail: string | null; vnPhone: string | null; customNote: string | null },
+  target: {
+    caseId: string;
+    vnName: string | null;
+    vnEmail: string | null;
+    vnPhone: string | null;
+    customNote: string | null;
+  },
   link: string,
   kind: "invitation" | "reminder",
   sms: { offered: boolean; reason?: string },
 ): OutboxRow[] {
   if (account.communicationMode !== "provider_versand") return [];
   const payload = { link, vnName: target.vnName, customNote: target.customNote, language: account.language };
-  const base = { accountId: account.id, caseId: target.caseId, kind, payload, status: "pending" as const, createdAt: clock.now() };
+  const base = {
+    accountId: account.id,
+    caseId: target.caseId,
+    kind,
+    payload,
+    status: "pending" as const,
+    createdAt: clock.now(),
+  };
   const rows: OutboxRow[] = [];
   if (target.vnEmail) rows.push({ ...base, id: newId(), channel: "email", recipient: target.vnEmail });
   if (target.vnPhone && sms.offered) rows.push({ ...base, id: newId(), channel: "sms", recipient: target.vnPhone });
   // Without an SMS provider no SMS is offered (smsSent false) rather than a row that could never go out.
-  else if (target.vnPhone) console.warn(JSON.stringify({ event: "sms.not_offered", caseId: target.caseId, kind, reason: sms.reason }));
+  else if (target.vnPhone)
+    console.warn(JSON.stringify({ event: "sms.not_offered", caseId: target.caseId, kind, reason: sms.reason }));
   return rows;
 }
 

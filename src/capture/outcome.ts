@@ -18,15 +18,27 @@ export interface AttemptOutcome {
 }
 
 function transition(env: Env, { caseRow }: PageSession, name: TransitionName) {
-  return unwrap(caseLockFor(env, caseRow.accountId, caseRow.caseNumber).transition(caseRow.accountId, caseRow.id, name, { actor: "capture" }));
+  return unwrap(
+    caseLockFor(env, caseRow.accountId, caseRow.caseNumber).transition(caseRow.accountId, caseRow.id, name, {
+      actor: "capture",
+    }),
+  );
 }
 
 /** Marks the photo's scene completed (once) and records `capture_scene_completed`. */
 export async function completeSceneOf(env: Env, ps: PageSession, receipt: PhotoReceipt): Promise<void> {
   if (receipt.scenePosition === null || (!receipt.sceneCheck.passed && !receipt.overridden)) return;
   const db = getDb(env.DB);
-  const marked = await db.update(captureScenes).set({ completedAt: clock.now() })
-    .where(and(eq(captureScenes.caseId, ps.caseRow.id), eq(captureScenes.position, receipt.scenePosition), isNull(captureScenes.completedAt)))
+  const marked = await db
+    .update(captureScenes)
+    .set({ completedAt: clock.now() })
+    .where(
+      and(
+        eq(captureScenes.caseId, ps.caseRow.id),
+        eq(captureScenes.position, receipt.scenePosition),
+        isNull(captureScenes.completedAt),
+      ),
+    )
     .returning();
   if (marked.length === 0) return; // already completed by an earlier shot of this attempt
   try {
@@ -43,9 +55,13 @@ export async function overrideScene(env: Env, ps: PageSession, photoId: string):
   const photo = (await attemptPhotos(db, ps)).find((p) => p.id === photoId);
   if (!photo) throw new ApiError(404, "not-found", "This photo is not part of the current attempt.");
   const checks = photo.checks as unknown as PhotoChecks & { sceneOverride?: boolean };
-  if (checks.scene.status !== "fail") throw new ApiError(409, "scene-passed", "This photo passed the scene check; nothing to override.");
+  if (checks.scene.status !== "fail")
+    throw new ApiError(409, "scene-passed", "This photo passed the scene check; nothing to override.");
   const verdict = photo.verdict === "scene_failed" ? "scene_override" : photo.verdict;
-  await db.update(capturePhotos).set({ checks: { ...checks, sceneOverride: true }, verdict }).where(eq(capturePhotos.id, photo.id));
+  await db
+    .update(capturePhotos)
+    .set({ checks: { ...checks, sceneOverride: true }, verdict })
+    .where(eq(capturePhotos.id, photo.id));
   const receipt = receiptOf({ ...photo, checks: { ...checks, sceneOverride: true } });
   await completeSceneOf(env, ps, receipt);
   return receipt;
@@ -62,14 +78,20 @@ export async function finishAttempt(env: Env, ps: PageSession): Promise<AttemptO
   await requireComplete(env, ps, photos);
   const attempt = ps.session.attemptCount + 1;
   // Compare-and-set on the counter: two "send" taps can never count one attempt twice.
-  const claimed = await db.update(captureSessions).set({ attemptCount: attempt })
-    .where(and(eq(captureSessions.id, ps.session.id), eq(captureSessions.attemptCount, attempt - 1))).returning();
+  const claimed = await db
+    .update(captureSessions)
+    .set({ attemptCount: attempt })
+    .where(and(eq(captureSessions.id, ps.session.id), eq(captureSessions.attemptCount, attempt - 1)))
+    .returning();
   if (claimed.length === 0) throw new ApiError(409, "attempt-already-sent", "These photos were already sent.");
   const name = decide(photos, attempt);
   try {
     await transition(env, ps, name);
   } catch (err) {
-    await db.update(captureSessions).set({ attemptCount: attempt - 1 }).where(eq(captureSessions.id, ps.session.id));
+    await db
+      .update(captureSessions)
+      .set({ attemptCount: attempt - 1 })
+      .where(eq(captureSessions.id, ps.session.id));
     throw err;
   }
   if (name === "attemptFailed") {
@@ -83,7 +105,8 @@ export async function finishAttempt(env: Env, ps: PageSession): Promise<AttemptO
 /** The lifecycle step for a finished attempt's photos (pure; exported for tests). */
 export function decide(photos: Pick<PhotoRow, "verdict" | "checks">[], attempt: number): TransitionName {
   const checks = photos.map((p) => p.checks as unknown as PhotoChecks & { sceneOverride?: boolean });
-  if (photos.some((p) => p.verdict === "suspicious")) return attempt >= PHOTO_LIMITS.maxAttempts ? "resultNichtIoFinal" : "attemptFailed";
+  if (photos.some((p) => p.verdict === "suspicious"))
+    return attempt >= PHOTO_LIMITS.maxAttempts ? "resultNichtIoFinal" : "attemptFailed";
   const located = checks.filter((c) => c.location.status !== "unknown");
   if (located.length === 0 || checks.some((c) => c.location.status === "fail")) return "resultGpsSuspicious";
   if (checks.some((c) => c.sceneOverride)) return "resultSceneOverride";
@@ -94,7 +117,10 @@ async function requireComplete(env: Env, ps: PageSession, photos: PhotoRow[]) {
   const scenes = await getDb(env.DB).select().from(captureScenes).where(eq(captureScenes.caseId, ps.caseRow.id));
   if (scenes.length > 0) {
     const open = scenes.filter((s) => !s.completedAt).map((s) => s.position);
-    if (open.length > 0) throw new ApiError(409, "scenes-incomplete", `Scenes ${open.join(", ")} still need a photo.`, { body: { missingScenes: open } });
+    if (open.length > 0)
+      throw new ApiError(409, "scenes-incomplete", `Scenes ${open.join(", ")} still need a photo.`, {
+        body: { missingScenes: open },
+      });
   } else if (!photos.some((p) => p.verdict !== "scene_failed")) {
     throw new ApiError(409, "no-photos", "Take at least one usable photo first.");
   }
@@ -104,4 +130,3 @@ async function requireComplete(env: Env, ps: PageSession, photos: PhotoRow[]) {
 export async function policyholderChoice(env: Env, ps: PageSession, choice: "inspection" | "withdraw"): Promise<void> {
   await transition(env, ps, choice === "inspection" ? "inspectionRequested" : "claimWithdrawn");
 }
-

@@ -42,11 +42,19 @@ export function linkRefusal(state: Exclude<LinkState, "open">): ApiError {
     case "unknown":
       return new ApiError(404, "link-not-found", "This capture link does not exist.");
     case "superseded":
-      return new ApiError(410, "link-superseded", "This link has been replaced by a newer one. Nothing was accepted; please use the most recent message you received.");
+      return new ApiError(
+        410,
+        "link-superseded",
+        "This link has been replaced by a newer one. Nothing was accepted; please use the most recent message you received.",
+      );
     case "closed":
       return new ApiError(410, "case-closed", "This case is closed. Nothing was accepted.");
     case "finished":
-      return new ApiError(409, "capture-finished", "The photos of this case have been handed in and are being reviewed. Nothing further is accepted.");
+      return new ApiError(
+        409,
+        "capture-finished",
+        "The photos of this case have been handed in and are being reviewed. Nothing further is accepted.",
+      );
   }
 }
 

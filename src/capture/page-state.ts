@@ -24,10 +24,18 @@ export async function pageState(env: Env, ps: PageSession): Promise<PageState> {
   ]);
   return {
     customNote: ps.caseRow.customNote,
-    scenes: scenes.map((s) => ({ position: s.position, description: s.description, completed: s.completedAt !== null })),
+    scenes: scenes.map((s) => ({
+      position: s.position,
+      description: s.description,
+      completed: s.completedAt !== null,
+    })),
     attempt: ps.session.attemptCount + 1,
     maxAttempts: PHOTO_LIMITS.maxAttempts,
     photos: photos.map(receiptOf),
-    limits: { chunkBytes: PHOTO_LIMITS.chunkBytes, maxBytes: PHOTO_LIMITS.maxBytes, freeSeriesMax: PHOTO_LIMITS.freeSeriesMax },
+    limits: {
+      chunkBytes: PHOTO_LIMITS.chunkBytes,
+      maxBytes: PHOTO_LIMITS.maxBytes,
+      freeSeriesMax: PHOTO_LIMITS.freeSeriesMax,
+    },
   };
 }

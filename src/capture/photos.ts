@@ -40,11 +40,18 @@ export type PhotoRow = typeof capturePhotos.$inferSelect;
 export async function issueNonce(env: Env, { session }: PageSession): Promise<{ nonce: string; issuedAt: number }> {
   const db = getDb(env.DB);
   const now = clock.nowMs();
-  const [recent] = await db.select({ n: count() }).from(captureNonces).where(and(eq(captureNonces.sessionId, session.id), gte(captureNonces.issuedAt, new Date(now - PHOTO_LIMITS.windowMs))));
+  const [recent] = await db
+    .select({ n: count() })
+    .from(captureNonces)
+    .where(
+      and(eq(captureNonces.sessionId, session.id), gte(captureNonces.issuedAt, new Date(now - PHOTO_LIMITS.windowMs))),
+    );
   const [total] = await db.select({ n: count() }).from(captureNonces).where(eq(captureNonces.sessionId, session.id));
   if (recent.n >= PHOTO_LIMITS.noncesPerWindow || total.n >= PHOTO_LIMITS.noncesPerSession) {
     const retry = total.n >= PHOTO_LIMITS.noncesPerSession ? 86_400 : Math.ceil(PHOTO_LIMITS.windowMs / 1000);
-    throw new ApiError(429, "too-many-shots", "Too many photos in a short time. Please wait a few minutes.", { headers: { "retry-after": String(retry) } });
+    throw new ApiError(429, "too-many-shots", "Too many photos in a short time. Please wait a few minutes.", {
+      headers: { "retry-after": String(retry) },
+    });
   }
   const nonce = newToken(16);
   await db.insert(captureNonces).values({ nonce, sessionId: session.id, issuedAt: new Date(now) });
@@ -52,11 +59,23 @@ export async function issueNonce(env: Env, { session }: PageSession): Promise<{ 
 }
 
 /** Stores one chunk of a shot's upload (idempotent: a resent chunk overwrites itself). */
-export async function storeChunk(env: Env, ps: PageSession, nonce: string, index: number, body: ArrayBuffer): Promise<void> {
+export async function storeChunk(
+  env: Env,
+  ps: PageSession,
+  nonce: string,
+  index: number,
+  body: ArrayBuffer,
+): Promise<void> {
   await usableNonce(getDb(env.DB), ps, nonce);
-  if (!Number.isInteger(index) || index < 0 || index >= maxChunks()) throw new ApiError(413, "too-large", `A photo may have at most ${maxChunks()} chunks (${PHOTO_LIMITS.maxBytes} bytes).`);
+  if (!Number.isInteger(index) || index < 0 || index >= maxChunks())
+    throw new ApiError(
+      413,
+      "too-large",
+      `A photo may have at most ${maxChunks()} chunks (${PHOTO_LIMITS.maxBytes} bytes).`,
+    );
   if (body.byteLength === 0) throw new ApiError(400, "empty-chunk", "The chunk is empty.");
-  if (body.byteLength > PHOTO_LIMITS.chunkBytes) throw new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
+  if (body.byteLength > PHOTO_LIMITS.chunkBytes)
+    throw new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
   const key = chunkKey(ps, nonce, index);
   // A retried chunk that already arrived whole is not written again.
   const existing = await env.BUCKET.head(key);
@@ -76,11 +95,21 @@ export async function receivedChunks(env: Env, ps: PageSession, nonce: string): 
  * same hash: the answer got lost on the way) returns the stored receipt; anything else with a
  * used, expired or foreign nonce is refused and nothing stored is touched.
  */
-export async function completeShot(env: Env, ps: PageSession, nonce: string, att: ShotAttestation, network: NetworkLocation | null): Promise<PhotoReceipt> {
+export async function completeShot(
+  env: Env,
+  ps: PageSession,
+  nonce: string,
+  att: ShotAttestation,
+  network: NetworkLocation | null,
+): Promise<PhotoReceipt> {
   const db = getDb(env.DB);
-  const row = await db.query.captureNonces.findFirst({ where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, ps.session.id)) });
+  const row = await db.query.captureNonces.findFirst({
+    where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, ps.session.id)),
+  });
   if (row?.usedAt) {
-    const stored = await db.query.capturePhotos.findFirst({ where: and(eq(capturePhotos.nonce, nonce), eq(capturePhotos.sessionId, ps.session.id)) });
+    const stored = await db.query.capturePhotos.findFirst({
+      where: and(eq(capturePhotos.nonce, nonce), eq(capturePhotos.sessionId, ps.session.id)),
+    });
     if (stored && stored.sha256 === att.sha256) return receiptOf(stored);
   }
   const issued = await usableNonce(db, ps, nonce);
@@ -90,39 +119,87 @@ export async function completeShot(env: Env, ps: PageSession, nonce: string, att
   if (!type) throw new ApiError(415, "not-an-image", "The upload is not a JPEG or PNG image.");
   const info = readImageInfo(bytes);
   if (!info) throw new ApiError(422, "unreadable-image", "The image header cannot be read.");
-  if (info.width * info.height > PHOTO_LIMITS.maxPixels) throw new ApiError(413, "too-many-pixels", `The image has more than ${PHOTO_LIMITS.maxPixels} pixels.`);
+  if (info.width * info.height > PHOTO_LIMITS.maxPixels)
+    throw new ApiError(413, "too-many-pixels", `The image has more than ${PHOTO_LIMITS.maxPixels} pixels.`);
   const sha256 = await sha256Hex(bytes);
   const earlier = await sessionPhotos(db, ps.session.id);
   const receivedAt = clock.nowMs();
-  let result;
+  let result: Awaited<ReturnType<typeof runPhotoChecks>>;
   try {
     result = await runPhotoChecks({
-      bytes, info, sha256, network, receivedAt,
+      bytes,
+      info,
+      sha256,
+      network,
+      receivedAt,
       recapture: recaptureDetectors.pick(env.CAPTURE_RECAPTURE_DETECTOR ?? "combined"),
-      attestation: { cameraLabel: att.cameraLabel, trackWidth: att.trackWidth, trackHeight: att.trackHeight, capturedAt: att.capturedAt, declaredSha256: att.sha256 },
+      attestation: {
+        cameraLabel: att.cameraLabel,
+        trackWidth: att.trackWidth,
+        trackHeight: att.trackHeight,
+        capturedAt: att.capturedAt,
+        declaredSha256: att.sha256,
+      },
       position: att.position,
       nonceIssuedAt: issued.getTime(),
-      earlier: earlier.map((p) => ({ sha256: p.sha256, frameDigest: String(p.checks.frameDigest ?? ""), position: positionOf(p) })),
+      earlier: earlier.map((p) => ({
+        sha256: p.sha256,
+        frameDigest: String(p.checks.frameDigest ?? ""),
+        position: positionOf(p),
+      })),
     });
   } catch {
     throw new ApiError(422, "undecodable-image", "The image data is corrupt and cannot be decoded.");
   }
   // Consume the nonce only now: a refused upload leaves it usable for a corrected retry.
-  const consumed = await db.update(captureNonces).set({ usedAt: new Date(receivedAt) }).where(and(eq(captureNonces.nonce, nonce), isNull(captureNonces.usedAt))).returning();
+  const consumed = await db
+    .update(captureNonces)
+    .set({ usedAt: new Date(receivedAt) })
+    .where(and(eq(captureNonces.nonce, nonce), isNull(captureNonces.usedAt)))
+    .returning();
   if (consumed.length === 0) throw new ApiError(409, "nonce-replayed", "This shot was already sent. Take a new photo.");
 
   const photoId = newId();
   const r2Key = `capture/${ps.caseRow.id}/${ps.session.id}/${photoId}.${type === "jpeg" ? "jpg" : "png"}`;
-  const attestation = { nonce, nonceIssuedAt: issued.getTime(), capturedAt: att.capturedAt, receivedAt, cameraLabel: att.cameraLabel, deviceLabel: att.deviceLabel, track: { width: att.trackWidth, height: att.trackHeight }, position: att.position, declaredSha256: att.sha256, sha256, network };
+  const attestation = {
+    nonce,
+    nonceIssuedAt: issued.getTime(),
+    capturedAt: att.capturedAt,
+    receivedAt,
+    cameraLabel: att.cameraLabel,
+    deviceLabel: att.deviceLabel,
+    track: { width: att.trackWidth, height: att.trackHeight },
+    position: att.position,
+    declaredSha256: att.sha256,
+    sha256,
+    network,
+  };
   await env.BUCKET.put(r2Key, bytes, {
     httpMetadata: { contentType: type === "jpeg" ? "image/jpeg" : "image/png" },
-    customMetadata: { nonce, sha256, capturedAt: String(att.capturedAt), caseId: ps.caseRow.id, sessionId: ps.session.id },
+    customMetadata: {
+      nonce,
+      sha256,
+      capturedAt: String(att.capturedAt),
+      caseId: ps.caseRow.id,
+      sessionId: ps.session.id,
+    },
   });
   const photo = {
-    id: photoId, caseId: ps.caseRow.id, sessionId: ps.session.id, scenePosition: att.scenePosition,
-    attempt: ps.session.attemptCount + 1, r2Key, sha256, nonce, capturedAt: new Date(att.capturedAt),
-    attestation, checks: { ...result.checks, frameDigest: result.frameDigest, sceneOverride: false },
-    verdict: result.verdict, latitude: att.position?.latitude ?? null, longitude: att.position?.longitude ?? null, createdAt: new Date(receivedAt),
+    id: photoId,
+    caseId: ps.caseRow.id,
+    sessionId: ps.session.id,
+    scenePosition: att.scenePosition,
+    attempt: ps.session.attemptCount + 1,
+    r2Key,
+    sha256,
+    nonce,
+    capturedAt: new Date(att.capturedAt),
+    attestation,
+    checks: { ...result.checks, frameDigest: result.frameDigest, sceneOverride: false },
+    verdict: result.verdict,
+    latitude: att.position?.latitude ?? null,
+    longitude: att.position?.longitude ?? null,
+    createdAt: new Date(receivedAt),
   };
   await db.insert(capturePhotos).values(photo);
   await deleteChunks(env, ps, nonce, att.chunks);
@@ -131,7 +208,9 @@ export async function completeShot(env: Env, ps: PageSession, nonce: string, att
 
 /** The photos of the session's current attempt, oldest first. */
 export function attemptPhotos(db: Db, ps: PageSession): Promise<PhotoRow[]> {
-  return db.select().from(capturePhotos)
+  return db
+    .select()
+    .from(capturePhotos)
     .where(and(eq(capturePhotos.sessionId, ps.session.id), eq(capturePhotos.attempt, ps.session.attemptCount + 1)))
     .orderBy(asc(capturePhotos.createdAt));
 }
@@ -154,44 +233,76 @@ export function positionOf(photo: PhotoRow): Position | null {
 export const verdictOfRow = (photo: PhotoRow) => photo.verdict as PhotoVerdict;
 
 function sessionPhotos(db: Db, sessionId: string): Promise<PhotoRow[]> {
-  return db.select().from(capturePhotos).where(eq(capturePhotos.sessionId, sessionId)).orderBy(asc(capturePhotos.createdAt));
+  return db
+    .select()
+    .from(capturePhotos)
+    .where(eq(capturePhotos.sessionId, sessionId))
+    .orderBy(asc(capturePhotos.createdAt));
 }
 
 /** The nonce's issue time if it belongs to this session, is unused and fresh; else the refusal. */
 async function usableNonce(db: Db, { session }: PageSession, nonce: string): Promise<Date> {
-  const row = await db.query.captureNonces.findFirst({ where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, session.id)) });
-  if (!row) throw new ApiError(400, "unknown-nonce", "This shot was not requested by the capture page. Take a new photo.");
+  const row = await db.query.captureNonces.findFirst({
+    where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, session.id)),
+  });
+  if (!row)
+    throw new ApiError(400, "unknown-nonce", "This shot was not requested by the capture page. Take a new photo.");
   if (row.usedAt) throw new ApiError(409, "nonce-replayed", "This shot was already sent. Take a new photo.");
-  if (clock.nowMs() - row.issuedAt.getTime() > PHOTO_LIMITS.nonceTtlMs) throw new ApiError(410, "nonce-expired", "This shot is too old to be sent. Take a new photo.");
+  if (clock.nowMs() - row.issuedAt.getTime() > PHOTO_LIMITS.nonceTtlMs)
+    throw new ApiError(410, "nonce-expired", "This shot is too old to be sent. Take a new photo.");
   return row.issuedAt;
 }
 
 async function validateScene(db: Db, ps: PageSession, position: number | null) {
-  const scenes = await db.select({ position: captureScenes.position }).from(captureScenes).where(eq(captureScenes.caseId, ps.caseRow.id));
-  if (scenes.length === 0 && position !== null) throw new ApiError(400, "validation-error", "This case has no scenes.", { errors: [{ field: "scenePosition", message: "must be null" }] });
+  const scenes = await db
+    .select({ position: captureScenes.position })
+    .from(captureScenes)
+    .where(eq(captureScenes.caseId, ps.caseRow.id));
+  if (scenes.length === 0 && position !== null)
+    throw new ApiError(400, "validation-error", "This case has no scenes.", {
+      errors: [{ field: "scenePosition", message: "must be null" }],
+    });
   if (scenes.length === 0 && (await attemptPhotos(db, ps)).length >= PHOTO_LIMITS.freeSeriesMax) {
-    throw new ApiError(409, "series-full", `A series holds at most ${PHOTO_LIMITS.freeSeriesMax} photos. Please send them.`);
+    throw new ApiError(
+      409,
+      "series-full",
+      `A series holds at most ${PHOTO_LIMITS.freeSeriesMax} photos. Please send them.`,
+    );
   }
-  if (scenes.length > 0 && !scenes.some((s) => s.position === position)) throw new ApiError(400, "validation-error", "Unknown scene.", { errors: [{ field: "scenePosition", message: "is not a scene of this case" }] });
+  if (scenes.length > 0 && !scenes.some((s) => s.position === position))
+    throw new ApiError(400, "validation-error", "Unknown scene.", {
+      errors: [{ field: "scenePosition", message: "is not a scene of this case" }],
+    });
 }
 
 async function assemble(env: Env, ps: PageSession, nonce: string, chunks: number): Promise<Uint8Array> {
-  if (!Number.isInteger(chunks) || chunks < 1 || chunks > maxChunks()) throw new ApiError(413, "too-large", `A photo may be at most ${PHOTO_LIMITS.maxBytes} bytes.`);
+  if (!Number.isInteger(chunks) || chunks < 1 || chunks > maxChunks())
+    throw new ApiError(413, "too-large", `A photo may be at most ${PHOTO_LIMITS.maxBytes} bytes.`);
   const parts: Uint8Array[] = [];
   const missing: number[] = [];
   let size = 0;
   for (let i = 0; i < chunks; i++) {
     const object = await env.BUCKET.get(chunkKey(ps, nonce, i));
-    if (!object) { missing.push(i); continue; }
+    if (!object) {
+      missing.push(i);
+      continue;
+    }
     const part = new Uint8Array(await object.arrayBuffer());
     size += part.length;
-    if (size > PHOTO_LIMITS.maxBytes) throw new ApiError(413, "too-large", `A photo may be at most ${PHOTO_LIMITS.maxBytes} bytes.`);
+    if (size > PHOTO_LIMITS.maxBytes)
+      throw new ApiError(413, "too-large", `A photo may be at most ${PHOTO_LIMITS.maxBytes} bytes.`);
     parts.push(part);
   }
-  if (missing.length > 0) throw new ApiError(409, "upload-incomplete", `Chunks ${missing.join(", ")} have not arrived yet.`, { body: { missing } });
+  if (missing.length > 0)
+    throw new ApiError(409, "upload-incomplete", `Chunks ${missing.join(", ")} have not arrived yet.`, {
+      body: { missing },
+    });
   const out = new Uint8Array(size);
   let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.length; }
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
   return out;
 }
 

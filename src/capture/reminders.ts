@@ -24,7 +24,8 @@ export function dueReminderStep(
   policy: ReminderSettings | null,
   now: Date,
 ): TransitionName | null {
-  if (!policy || !row.remindersEnabled || row.closed || (row.status !== "sent" && row.status !== "reminder")) return null;
+  if (!policy || !row.remindersEnabled || row.closed || (row.status !== "sent" && row.status !== "reminder"))
+    return null;
   const last = row.lastReminderAt && row.lastReminderAt > linkIssuedAt ? row.lastReminderAt : linkIssuedAt;
   const wait = row.reminderCount === 0 ? policy.firstAfterHours : policy.followupAfterHours;
   if (now.getTime() < last.getTime() + wait * HOUR_MS) return null;
@@ -57,7 +58,13 @@ export async function remindLocked(env: Env, accountId: string, caseId: string):
     await transitionLocked(env, accountId, caseId, step, { actor: "system" });
     return "escalated";
   }
-  const messages = invitationRows(account, { ...row, caseId }, captureLink(env.PUBLIC_BASE_URL, session.token), "reminder", smsOffer(env));
+  const messages = invitationRows(
+    account,
+    { ...row, caseId },
+    captureLink(env.PUBLIC_BASE_URL, session.token),
+    "reminder",
+    smsOffer(env),
+  );
   await transitionLocked(env, accountId, caseId, step, {
     actor: "system",
     casePatch: { reminderCount: row.reminderCount + 1, lastReminderAt: now },

@@ -1,7 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "../db/client";
-import { captureCases, captureEvents, captureScenes, captureSessions, outbox, type CommunicationMode, type FinalDecision } from "../db/schema";
+import {
+  captureCases,
+  captureEvents,
+  captureScenes,
+  captureSessions,
+  outbox,
+  type CommunicationMode,
+  type FinalDecision,
+} from "../db/schema";
 import type { AccountRecord } from "../accounts/service";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
@@ -39,7 +47,11 @@ export interface CaseLinkView {
 export type CreateOutcome = { created: true; view: CaseLinkView } | { created: false; view: CaseLinkView };
 
 /** Creates the case unless one is open (call only under the case's CaseLock). */
-export async function createCaseLocked(env: Env, account: AccountRecord, input: CreateCaseInput): Promise<CreateOutcome> {
+export async function createCaseLocked(
+  env: Env,
+  account: AccountRecord,
+  input: CreateCaseInput,
+): Promise<CreateOutcome> {
   const db = getDb(env.DB);
   const existing = await findOpenCase(db, account.id, input.caseNumber);
   if (existing) return { created: false, view: await linkView(db, env, account, existing, []) };
@@ -64,13 +76,20 @@ export async function createCaseLocked(env: Env, account: AccountRecord, input: 
     updatedAt: now,
   };
   const messages = invitationRows(account, { ...caseRow, caseId }, link, "invitation", smsOffer(env));
-  const scenes = usableScenes(input.scenes).map((description, i) => ({ id: newId(), caseId, position: i + 1, description }));
+  const scenes = usableScenes(input.scenes).map((description, i) => ({
+    id: newId(),
+    caseId,
+    position: i + 1,
+    description,
+  }));
 
   // One D1 batch is one transaction: the case exists completely or not at all.
   await db.batch([
     db.insert(captureCases).values(caseRow),
     db.insert(captureSessions).values(session),
-    db.insert(captureEvents).values({ id: newId(), caseId, seq: 1, timestamp: now, action: "capture_triggered", actor: "API" }),
+    db
+      .insert(captureEvents)
+      .values({ id: newId(), caseId, seq: 1, timestamp: now, action: "capture_triggered", actor: "API" }),
     ...scenes.map((scene) => db.insert(captureScenes).values(scene)),
     ...messages.map((row) => db.insert(outbox).values(row)),
   ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -88,16 +107,27 @@ export interface TransitionOptions {
 }
 
 /** Applies a lifecycle transition and appends its event (call only under the case's CaseLock). */
-export async function transitionLocked(env: Env, accountId: string, caseId: string, name: TransitionName, opts: TransitionOptions): Promise<CaseRow> {
+export async function transitionLocked(
+  env: Env,
+  accountId: string,
+  caseId: string,
+  name: TransitionName,
+  opts: TransitionOptions,
+): Promise<CaseRow> {
   const db = getDb(env.DB);
   const current = await findCaseById(db, accountId, caseId);
   if (!current) throw new ApiError(404, "not-found", "Capture case was not found.");
   const now = clock.now();
   const next = nextState(current, name, now, opts.decision);
   if (!next) {
-    throw new ApiError(409, "transition-not-allowed", `The case is ${current.status}; "${transitions[name].action}" is not possible now.`, {
-      body: { ticketId: current.id, caseStatus: current.status },
-    });
+    throw new ApiError(
+      409,
+      "transition-not-allowed",
+      `The case is ${current.status}; "${transitions[name].action}" is not possible now.`,
+      {
+        body: { ticketId: current.id, caseStatus: current.status },
+      },
+    );
   }
   const seq = await nextEventSeq(db, caseId);
   const closing = next.closed && !current.closed;
@@ -108,9 +138,16 @@ export async function transitionLocked(env: Env, accountId: string, caseId: stri
       .update(captureCases)
       .set({ ...next, ...opts.casePatch, updatedAt: now })
       .where(and(eq(captureCases.id, caseId), eq(captureCases.status, current.status))),
-    db.insert(captureEvents).values({ id: newId(), caseId, seq, timestamp: now, action: transitions[name].action, actor: opts.actor }),
+    db
+      .insert(captureEvents)
+      .values({ id: newId(), caseId, seq, timestamp: now, action: transitions[name].action, actor: opts.actor }),
     ...(closing
-      ? [db.update(captureSessions).set({ finalStatus: "closed" }).where(and(eq(captureSessions.caseId, caseId), eq(captureSessions.finalStatus, "open")))]
+      ? [
+          db
+            .update(captureSessions)
+            .set({ finalStatus: "closed" })
+            .where(and(eq(captureSessions.caseId, caseId), eq(captureSessions.finalStatus, "open"))),
+        ]
       : []),
     ...(push ? [push.statement] : []),
     ...(opts.statements ?? []),
@@ -120,13 +157,25 @@ export async function transitionLocked(env: Env, accountId: string, caseId: stri
 }
 
 /** Re-trigger (DESIGN §15): new session and link, the old link stops working (call under CaseLock). */
-export async function retriggerLocked(env: Env, account: AccountRecord, caseId: string, actor: Actor): Promise<CaseLinkView> {
+export async function retriggerLocked(
+  env: Env,
+  account: AccountRecord,
+  caseId: string,
+  actor: Actor,
+): Promise<CaseLinkView> {
   const db = getDb(env.DB);
   const current = await findCaseById(db, account.id, caseId);
   if (!current) throw new ApiError(404, "not-found", "Capture case was not found.");
   const previous = await findCurrentSession(db, caseId);
   const now = clock.now();
-  const session = { id: newId(), caseId, sessionNumber: (previous?.sessionNumber ?? 0) + 1, token: newToken(), triggeredAt: now, finalStatus: "open" };
+  const session = {
+    id: newId(),
+    caseId,
+    sessionNumber: (previous?.sessionNumber ?? 0) + 1,
+    token: newToken(),
+    triggeredAt: now,
+    finalStatus: "open",
+  };
   const link = captureLink(env.PUBLIC_BASE_URL, session.token);
   const messages = invitationRows(account, { ...current, caseId }, link, "invitation", smsOffer(env));
   await transitionLocked(env, account.id, caseId, "retrigger", {
@@ -134,7 +183,12 @@ export async function retriggerLocked(env: Env, account: AccountRecord, caseId: 
     casePatch: { retriggerCount: current.retriggerCount + 1 },
     statements: [
       ...(previous
-        ? [db.update(captureSessions).set({ supersededAt: now, finalStatus: "superseded" }).where(eq(captureSessions.id, previous.id))]
+        ? [
+            db
+              .update(captureSessions)
+              .set({ supersededAt: now, finalStatus: "superseded" })
+              .where(eq(captureSessions.id, previous.id)),
+          ]
         : []),
       db.insert(captureSessions).values(session),
       ...messages.map((row) => db.insert(outbox).values(row)),
@@ -144,12 +198,24 @@ export async function retriggerLocked(env: Env, account: AccountRecord, caseId: 
   return viewOf(current, session.id, link, account, messages);
 }
 
-async function linkView(db: Db, env: Env, account: AccountRecord, row: CaseRow, messages: OutboxRow[]): Promise<CaseLinkView> {
+async function linkView(
+  db: Db,
+  env: Env,
+  account: AccountRecord,
+  row: CaseRow,
+  messages: OutboxRow[],
+): Promise<CaseLinkView> {
   const session = await findCurrentSession(db, row.id);
   return viewOf(row, session!.id, captureLink(env.PUBLIC_BASE_URL, session!.token), account, messages);
 }
 
-function viewOf(row: { id: string; caseNumber: string }, sessionId: string, link: string, account: AccountRecord, messages: readonly OutboxRow[]): CaseLinkView {
+function viewOf(
+  row: { id: string; caseNumber: string },
+  sessionId: string,
+  link: string,
+  account: AccountRecord,
+  messages: readonly OutboxRow[],
+): CaseLinkView {
   return {
     ticketId: row.id,
     caseNumber: row.caseNumber,

@@ -33,7 +33,10 @@ export async function statusView(db: Db, env: Env, row: CaseRow, communicationMo
       finalStatus: s.finalStatus ?? "open",
     })),
     scenes: scenes.map((s) => ({ description: s.description, completed: s.completedAt !== null })),
-    resultPush: lastPush && lastPush.status !== "pending" ? { status: lastPush.status, at: isoWithOffset(lastPush.at)!, statusCode: lastPush.statusCode ?? 0 } : null,
+    resultPush:
+      lastPush && lastPush.status !== "pending"
+        ? { status: lastPush.status, at: isoWithOffset(lastPush.at)!, statusCode: lastPush.statusCode ?? 0 }
+        : null,
     events: events.map((e) => ({ timestamp: isoWithOffset(e.timestamp)!, action: e.action, actor: e.actor })),
   };
 }

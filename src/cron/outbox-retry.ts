@@ -19,5 +19,6 @@ export async function retryPendingNotifications(env: Env): Promise<void> {
   const exhausted = stale.filter((row) => row.attempts >= MAX_NOTIFICATION_ATTEMPTS);
   const retry = stale.filter((row) => row.attempts < MAX_NOTIFICATION_ATTEMPTS);
   for (const row of exhausted) await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, row.id));
-  if (retry.length > 0) await env.JOBS.sendBatch(retry.map((row) => ({ body: { type: "notification" as const, outboxId: row.id } })));
+  if (retry.length > 0)
+    await env.JOBS.sendBatch(retry.map((row) => ({ body: { type: "notification" as const, outboxId: row.id } })));
 }

@@ -17,12 +17,23 @@ const BATCH = 200;
 export async function retryLostPushes(env: Env): Promise<void> {
   const now = clock.nowMs();
   const rows = await getDb(env.DB)
-    .select({ id: pushDeliveries.id, status: pushDeliveries.status, attempts: pushDeliveries.attempts, at: pushDeliveries.at })
+    .select({
+      id: pushDeliveries.id,
+      status: pushDeliveries.status,
+      attempts: pushDeliveries.attempts,
+      at: pushDeliveries.at,
+    })
     .from(pushDeliveries)
-    .where(and(inArray(pushDeliveries.status, ["pending", "retrying"]), lt(pushDeliveries.at, new Date(now - GRACE_MS))))
+    .where(
+      and(inArray(pushDeliveries.status, ["pending", "retrying"]), lt(pushDeliveries.at, new Date(now - GRACE_MS))),
+    )
     .orderBy(asc(pushDeliveries.at))
     .limit(BATCH);
-  const overdue = rows.filter((r) => r.at.getTime() + (r.attempts > 0 ? retryDelayS(r.attempts) * 1000 : 0) + GRACE_MS < now);
+  const overdue = rows.filter(
+    (r) => r.at.getTime() + (r.attempts > 0 ? retryDelayS(r.attempts) * 1000 : 0) + GRACE_MS < now,
+  );
   if (overdue.length === 0) return;
-  await env.JOBS.sendBatch(overdue.map((r) => ({ body: { type: "push" as const, deliveryId: r.id, attempt: r.attempts + 1 } })));
+  await env.JOBS.sendBatch(
+    overdue.map((r) => ({ body: { type: "push" as const, deliveryId: r.id, attempt: r.attempts + 1 } })),
+  );
 }

@@ -10,8 +10,17 @@ const BATCH = 200;
 export async function sweepDownloads(env: Env): Promise<void> {
   const cutoff = new Date(clock.nowMs() - limits(env).retentionS * 1000);
   const db = getDb(env.DB);
-  const stale = await db.select({ id: downloads.id, r2Key: downloads.r2Key }).from(downloads).where(lt(downloads.createdAt, cutoff)).limit(BATCH);
+  const stale = await db
+    .select({ id: downloads.id, r2Key: downloads.r2Key })
+    .from(downloads)
+    .where(lt(downloads.createdAt, cutoff))
+    .limit(BATCH);
   if (stale.length === 0) return;
   await env.BUCKET.delete(stale.map((d) => d.r2Key));
-  await db.delete(downloads).where(inArray(downloads.id, stale.map((d) => d.id)));
+  await db.delete(downloads).where(
+    inArray(
+      downloads.id,
+      stale.map((d) => d.id),
+    ),
+  );
 }

@@ -16,10 +16,19 @@ const BATCH = 200;
 export async function sweepUploads(env: Env): Promise<void> {
   const cutoff = new Date(clock.nowMs() - limits(env).retentionS * 1000);
   const db = getDb(env.DB);
-  const stale = await db.select({ storageKey: uploads.storageKey }).from(uploads).where(lt(uploads.createdAt, cutoff)).limit(BATCH);
+  const stale = await db
+    .select({ storageKey: uploads.storageKey })
+    .from(uploads)
+    .where(lt(uploads.createdAt, cutoff))
+    .limit(BATCH);
   if (stale.length > 0) {
     await env.BUCKET.delete(stale.map((u) => uploadObjectKey(u.storageKey)));
-    await db.delete(uploads).where(inArray(uploads.storageKey, stale.map((u) => u.storageKey)));
+    await db.delete(uploads).where(
+      inArray(
+        uploads.storageKey,
+        stale.map((u) => u.storageKey),
+      ),
+    );
   }
   const inputs = await env.BUCKET.list({ prefix: "staging/", limit: BATCH });
   const orphaned = inputs.objects.filter((o) => o.uploaded < cutoff).map((o) => o.key);

@@ -19,20 +19,19 @@ export function timingSafeEqual(a: string, b: string): boolean {
 }
 
 export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
 const PBKDF2_ITERATIONS = 100_000; // workerd caps PBKDF2 at 100k iterations.
 
 /** Password hash for claims handlers: `pbkdf2$<iterations>$<salt hex>$<hash hex>`. */
-export async function hashPassword(password: string, salt = crypto.getRandomValues(new Uint8Array(16))): Promise<string> {
+export async function hashPassword(
+  password: string,
+  salt = crypto.getRandomValues(new Uint8Array(16)),
+): Promise<string> {
   const hash = await pbkdf2(password, salt, PBKDF2_ITERATIONS);
   return `pbkdf2$${PBKDF2_ITERATIONS}$${toHex(salt)}$${hash}`;
 }

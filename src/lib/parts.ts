@@ -20,7 +20,8 @@ export class Parts<T> {
   /** The implementation named by the setting; an unknown name is a deployment error naming the setting. */
   pick(name: string | undefined): T {
     const implementation = name === undefined ? undefined : this.implementations.get(name);
-    if (implementation === undefined) throw new SettingsError(`${this.setting} is "${name}"; known: ${[...this.implementations.keys()].join(", ")}`);
+    if (implementation === undefined)
+      throw new SettingsError(`${this.setting} is "${name}"; known: ${[...this.implementations.keys()].join(", ")}`);
     return implementation;
   }
 

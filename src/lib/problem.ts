@@ -40,7 +40,13 @@ export class ApiError extends HTTPException {
   }
 }
 
-export function problemBody(status: number, code: string, detail: string, requestId: string, extra: Record<string, unknown> = {}) {
+export function problemBody(
+  status: number,
+  code: string,
+  detail: string,
+  requestId: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     type: `urn:capture-verify:problem:${code}`,
     title: TITLES[status] ?? "Error",
@@ -73,7 +79,10 @@ export function handleError(err: Error, c: Context): Response {
     return problemResponse(c, new ApiError(status, code, err.message || TITLES[status] || "Error"));
   }
   console.error("unhandled error", c.get("requestId"), err);
-  return problemResponse(c, new ApiError(500, "internal", "An internal error occurred. Quote the request id to support."));
+  return problemResponse(
+    c,
+    new ApiError(500, "internal", "An internal error occurred. Quote the request id to support."),
+  );
 }
 
 /**
@@ -84,9 +93,13 @@ export function handleError(err: Error, c: Context): Response {
 function unreadableBody(err: HTTPException): ApiError | null {
   if (err.status !== 400) return null;
   if (/^Malformed FormData/i.test(err.message)) {
-    return invalid([{ field: "file", message: "the multipart/form-data body could not be read; send the ZIP as the part file" }], "The multipart body is malformed.");
+    return invalid(
+      [{ field: "file", message: "the multipart/form-data body could not be read; send the ZIP as the part file" }],
+      "The multipart body is malformed.",
+    );
   }
-  if (/^Malformed JSON/i.test(err.message)) return invalid([{ field: "body", message: "is not valid JSON" }], "The JSON body is malformed.");
+  if (/^Malformed JSON/i.test(err.message))
+    return invalid([{ field: "body", message: "is not valid JSON" }], "The JSON body is malformed.");
   return invalid([{ field: "body", message: "could not be read" }]);
 }
 

@@ -12,7 +12,12 @@ export const RATE_LIMIT_PERIOD_S = 60;
  * binding, or when the limiter itself fails, the request goes through: a rate limit must never be
  * the reason an insurer's or a policyholder's normal request fails.
  */
-export async function enforceRateLimit(limiter: RateLimit | undefined, what: "API key" | "capture link", credential: string, request: Request): Promise<void> {
+export async function enforceRateLimit(
+  limiter: RateLimit | undefined,
+  what: "API key" | "capture link",
+  credential: string,
+  request: Request,
+): Promise<void> {
   if (!limiter) return;
   let allowed = true;
   try {
@@ -22,7 +27,12 @@ export async function enforceRateLimit(limiter: RateLimit | undefined, what: "AP
   }
   if (allowed) return;
   await drainUnread(request);
-  throw new ApiError(429, "rate-limited", `Too many requests for this ${what}; retry after ${RATE_LIMIT_PERIOD_S} seconds.`, {
-    headers: { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
-  });
+  throw new ApiError(
+    429,
+    "rate-limited",
+    `Too many requests for this ${what}; retry after ${RATE_LIMIT_PERIOD_S} seconds.`,
+    {
+      headers: { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
+    },
+  );
 }

@@ -39,6 +39,7 @@ function canonical(method: string, path: string, expires: number): string {
 
 /** The HMAC key of every signed link (secret SIGNING_SECRET); without it signed links are unavailable (503). */
 export function signingSecret(env: Env): string {
-  if (!env.SIGNING_SECRET) throw new ApiError(503, "signing-unavailable", "Signed links are not configured (SIGNING_SECRET).");
+  if (!env.SIGNING_SECRET)
+    throw new ApiError(503, "signing-unavailable", "Signed links are not configured (SIGNING_SECRET).");
   return env.SIGNING_SECRET;
 }

@@ -7,7 +7,10 @@ import { recordDeadLetters } from "./dead-letter";
 /** The dead-letter queue of JOBS (wrangler.toml). */
 export const DEAD_LETTER_QUEUE = "capture-verify-dlq";
 
-type Handler<T extends JobMessage["type"]> = (env: Env, body: Extract<JobMessage, { type: T }>) => Promise<"done" | "retry">;
+type Handler<T extends JobMessage["type"]> = (
+  env: Env,
+  body: Extract<JobMessage, { type: T }>,
+) => Promise<"done" | "retry">;
 
 const handlers: { [T in JobMessage["type"]]: Handler<T> } = {
   notification: (env, body) => deliverNotification(env, body.outboxId),

@@ -14,10 +14,25 @@ import { JobMessageSchema } from "./messages";
 export async function recordDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = getDb(env.DB);
   for (const message of batch.messages) {
-    await db.insert(failedJobs).values({ id: newId(), messageId: message.id, queue: batch.queue, body: message.body ?? null, attempts: message.attempts, failedAt: clock.now() });
+    await db.insert(failedJobs).values({
+      id: newId(),
+      messageId: message.id,
+      queue: batch.queue,
+      body: message.body ?? null,
+      attempts: message.attempts,
+      failedAt: clock.now(),
+    });
     const parsed = JobMessageSchema.safeParse(message.body);
-    if (parsed.success && parsed.data.type === "notification") await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, parsed.data.outboxId));
-    console.error(JSON.stringify({ event: "job.dead-letter", queue: batch.queue, messageId: message.id, attempts: message.attempts }));
+    if (parsed.success && parsed.data.type === "notification")
+      await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, parsed.data.outboxId));
+    console.error(
+      JSON.stringify({
+        event: "job.dead-letter",
+        queue: batch.queue,
+        messageId: message.id,
+        attempts: message.attempts,
+      }),
+    );
     message.ack();
   }
 }

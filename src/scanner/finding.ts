@@ -4,7 +4,13 @@ import type { Finding, Language, SuspicionLevel } from "./types";
 export type FindingText = Record<Language, { title: string; explanation: string }>;
 
 /** Builds a finding in the request's language; evidence stays language-neutral. */
-export function finding(language: Language, code: string, level: SuspicionLevel, text: FindingText, evidence: Record<string, unknown> = {}): Finding {
+export function finding(
+  language: Language,
+  code: string,
+  level: SuspicionLevel,
+  text: FindingText,
+  evidence: Record<string, unknown> = {},
+): Finding {
   return { code, level, ...text[language], evidence };
 }
 

@@ -16,9 +16,14 @@ export function parseIssueDate(raw: string, now: Date): IssueDateCheck {
   const dayFirst = DAY_FIRST.exec(raw);
   const yearFirst = dayFirst ? null : YEAR_FIRST.exec(raw);
   if (!dayFirst && !yearFirst) {
-    return { ok: false, message: "must be DD.MM.YYYY, DD-MM-YYYY, DD/MM/YYYY, YYYY-MM-DD or YYYY.MM.DD, optionally followed by HH:MM:SS" };
+    return {
+      ok: false,
+      message: "must be DD.MM.YYYY, DD-MM-YYYY, DD/MM/YYYY, YYYY-MM-DD or YYYY.MM.DD, optionally followed by HH:MM:SS",
+    };
   }
-  const [day, month, year] = dayFirst ? [dayFirst[1], dayFirst[3], dayFirst[4]] : [yearFirst![4], yearFirst![3], yearFirst![1]];
+  const [day, month, year] = dayFirst
+    ? [dayFirst[1], dayFirst[3], dayFirst[4]]
+    : [yearFirst![4], yearFirst![3], yearFirst![1]];
   const time = (dayFirst ?? yearFirst)!.slice(5, 8).map((t) => (t === undefined ? 0 : Number(t)));
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), time[0], time[1], time[2]));
   const real =
@@ -29,6 +34,7 @@ export function parseIssueDate(raw: string, now: Date): IssueDateCheck {
     time[1] <= 59 &&
     time[2] <= 59;
   if (!real) return { ok: false, message: "is not a real calendar date and time" };
-  if (date.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) return { ok: false, message: `may not be more than ${MAX_DAYS_AHEAD} days in the future` };
+  if (date.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000)
+    return { ok: false, message: `may not be more than ${MAX_DAYS_AHEAD} days in the future` };
   return { ok: true, date };
 }

@@ -9,7 +9,15 @@ export type Language = (typeof languages)[number];
 export type FileKind = "jpeg" | "png" | "pdf" | "webp" | "heic" | "tiff" | "unknown";
 
 /** Attachment categories of spec 2.6. */
-export const attachmentCategories = ["analysis_report", "enfsi_report", "heatmaps", "thumbnails", "downloads", "pdf_versions", "pdf_diffs"] as const;
+export const attachmentCategories = [
+  "analysis_report",
+  "enfsi_report",
+  "heatmaps",
+  "thumbnails",
+  "downloads",
+  "pdf_versions",
+  "pdf_diffs",
+] as const;
 export type AttachmentCategory = (typeof attachmentCategories)[number];
 
 /** One file under analysis: from the ZIP, or extracted from a parent (PDF page image). */

@@ -21,17 +21,32 @@ beforeAll(async () => {
   y4m.screen = join(videos, "screen.y4m");
   y4m.blurred = join(videos, "blurred.y4m");
   writeY4m(y4m.real, loadPhoto(`${DATA}/mate-backgrounds/Dune.jpg`, VIDEO.width, VIDEO.height, 120), VIDEO);
-  writeY4m(y4m.screen, onScreen(loadPhoto(`${DATA}/opencv-doc/leuvenA.jpg`, 640, 360, 0), VIDEO.width + 120, VIDEO.height), VIDEO);
-  writeY4m(y4m.blurred, loadPhoto(`${DATA}/opencv-doc/text_defocus.jpg`, VIDEO.width, VIDEO.height, 40), { ...VIDEO, frames: 20 });
+  writeY4m(
+    y4m.screen,
+    onScreen(loadPhoto(`${DATA}/opencv-doc/leuvenA.jpg`, 640, 360, 0), VIDEO.width + 120, VIDEO.height),
+    VIDEO,
+  );
+  writeY4m(y4m.blurred, loadPhoto(`${DATA}/opencv-doc/text_defocus.jpg`, VIDEO.width, VIDEO.height, 40), {
+    ...VIDEO,
+    frames: 20,
+  });
   server = await startDevServer();
 });
 
 /** The stored per-photo results of a case, read from the local D1. */
 function checksOf(caseId: string) {
-  const rows = server.query<{ verdict: string; checks: string }>(`select verdict, checks from capture_photos where case_id = '${caseId}' order by created_at`);
+  const rows = server.query<{ verdict: string; checks: string }>(
+    `select verdict, checks from capture_photos where case_id = '${caseId}' order by created_at`,
+  );
   return rows.map((r) => {
     const checks = JSON.parse(r.checks) as Record<string, { status: string; reasons: { code: string }[] }>;
-    return { verdict: r.verdict, recapture: checks.recapture.status, camera: checks.camera.status, location: checks.location.status, cameraReasons: checks.camera.reasons.map((x) => x.code) };
+    return {
+      verdict: r.verdict,
+      recapture: checks.recapture.status,
+      camera: checks.camera.status,
+      location: checks.location.status,
+      cameraReasons: checks.camera.reasons.map((x) => x.code),
+    };
   });
 }
 
@@ -57,13 +72,24 @@ describe("a live camera pointed at a real scene", () => {
       await shoot(page, "04-all-taken");
       await page.click("#finish");
       await page.locator("#result").waitFor({ state: "visible" });
-      expect(await textOf(page, "#result-text"), JSON.stringify(await caseStatus(server.base, c.apiKey, c.ticketId))).toBe("Your photos have been received. There is nothing more to do.");
+      expect(
+        await textOf(page, "#result-text"),
+        JSON.stringify(await caseStatus(server.base, c.apiKey, c.ticketId)),
+      ).toBe("Your photos have been received. There is nothing more to do.");
       await shoot(page, "05-done-io");
       const s = await caseStatus(server.base, c.apiKey, c.ticketId);
       expect(s).toMatchObject({ status: "closed", lastResult: "io", finalDecision: "closed_io", attemptCount: 1 });
-      expect(s.events.map((e) => e.action)).toEqual(["capture_triggered", "capture_scene_completed", "capture_scene_completed", "capture_scene_completed", "capture_result_io"]);
+      expect(s.events.map((e) => e.action)).toEqual([
+        "capture_triggered",
+        "capture_scene_completed",
+        "capture_scene_completed",
+        "capture_scene_completed",
+        "capture_result_io",
+      ]);
       const stored = checksOf(c.ticketId);
-      expect(stored.map((p) => [p.verdict, p.recapture, p.camera, p.location])).toEqual(Array(3).fill(["ok", "pass", "pass", "pass"]));
+      expect(stored.map((p) => [p.verdict, p.recapture, p.camera, p.location])).toEqual(
+        Array(3).fill(["ok", "pass", "pass", "pass"]),
+      );
       await page.goto(c.captureLink);
       expect(await textOf(page, "h1")).toBe("This case is closed");
       await shoot(page, "06-closed");
@@ -130,7 +156,11 @@ describe("a live camera pointed at a screen", () => {
       expect(stored.map((p) => [p.verdict, p.recapture])).toEqual(Array(9).fill(["suspicious", "fail"]));
       // The fake camera loops its 12 s video: later shots may repeat an earlier frame (and, the
       // canvas encoder being deterministic, even its bytes) exactly.
-      expect(stored.flatMap((p) => p.cameraReasons).filter((code) => code !== "identical_frame" && code !== "duplicate_file")).toEqual([]);
+      expect(
+        stored
+          .flatMap((p) => p.cameraReasons)
+          .filter((code) => code !== "identical_frame" && code !== "duplicate_file"),
+      ).toEqual([]);
     } finally {
       await chrome.close();
     }
@@ -151,7 +181,10 @@ describe("a blurred scene: the page warns, the policyholder may send anyway", ()
       await page.click("#finish");
       await page.locator("#result").waitFor({ state: "visible" });
       const s = await caseStatus(server.base, c.apiKey, c.ticketId);
-      expect({ status: s.status, lastResult: s.lastResult }, JSON.stringify(s.events)).toEqual({ status: "manual", lastResult: "io_scene_override" });
+      expect({ status: s.status, lastResult: s.lastResult }, JSON.stringify(s.events)).toEqual({
+        status: "manual",
+        lastResult: "io_scene_override",
+      });
     } finally {
       await chrome.close();
     }
@@ -160,7 +193,12 @@ describe("a blurred scene: the page warns, the policyholder may send anyway", ()
 
 describe("the policyholder's other options, each with a confirmation", () => {
   it.each([
-    ["inspection", "inspection_requested", "11-confirm-inspection", "Your request for an on-site inspection has been received. We will contact you."],
+    [
+      "inspection",
+      "inspection_requested",
+      "11-confirm-inspection",
+      "Your request for an on-site inspection has been received. We will contact you.",
+    ],
     ["withdraw", "claim_withdrawn", "12-confirm-withdraw", "Your claim has been withdrawn."],
   ])("%s reaches manual / %s", async (button, lastResult, shotName, doneText) => {
     const c = await newCase(server.base, SCENES);
@@ -183,7 +221,11 @@ describe("the policyholder's other options, each with a confirmation", () => {
 describe("a superseded link", () => {
   it("shows a clear page (Polish) and the old link accepts nothing", async () => {
     const c = await newCase(server.base, SCENES);
-    const re = await fetch(`${server.base}/capture/retrigger`, { method: "POST", headers: { "x-api-key": c.apiKey, "content-type": "application/json" }, body: JSON.stringify({ ticketId: c.ticketId }) });
+    const re = await fetch(`${server.base}/capture/retrigger`, {
+      method: "POST",
+      headers: { "x-api-key": c.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ ticketId: c.ticketId }),
+    });
     expect(re.status).toBe(200);
     const chrome = await launchWithCamera(y4m.real);
     try {

@@ -33,14 +33,34 @@ export async function startDevServer(): Promise<DevServer> {
   const persist = mkdtempSync(join(tmpdir(), "capture-e2e-"));
   const base = `http://127.0.0.1:${port}`;
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" };
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { env, encoding: "utf8" });
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    { env, encoding: "utf8" },
+  );
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr || migrate.stdout}`);
   const child: ChildProcess = spawn(
     "npx",
-    ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persist, "--show-interactive-dev-session=false",
-      "--var", `ADMIN_TOKEN:${ADMIN_TOKEN}`, "--var", `PUBLIC_BASE_URL:${base}`, "--var", "SIGNING_SECRET:e2e-signing-secret-0123456789abcdef",
+    [
+      "wrangler",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--persist-to",
+      persist,
+      "--show-interactive-dev-session=false",
+      "--var",
+      `ADMIN_TOKEN:${ADMIN_TOKEN}`,
+      "--var",
+      `PUBLIC_BASE_URL:${base}`,
+      "--var",
+      "SIGNING_SECRET:e2e-signing-secret-0123456789abcdef",
       // wrangler dev's request.cf is a fixed placeholder (Austin, TX), not this machine's location.
-      "--var", "CAPTURE_NETWORK_LOCATION:off"],
+      "--var",
+      "CAPTURE_NETWORK_LOCATION:off",
+    ],
     { env, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let log = "";
@@ -49,7 +69,11 @@ export async function startDevServer(): Promise<DevServer> {
   const stop = async () => {
     if (process.env.E2E_SERVER_LOG) console.log(log);
     if (child.exitCode === null) {
-      try { process.kill(-child.pid!, "SIGTERM"); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        /* already gone */
+      }
       await new Promise((r) => setTimeout(r, 500));
     }
     rmSync(persist, { recursive: true, force: true });
@@ -60,7 +84,9 @@ export async function startDevServer(): Promise<DevServer> {
     try {
       const res = await fetch(`${base}/c/assets/capture.css`);
       if (res.ok) return { base, stop, query: (sql) => queryD1(persist, sql, env) };
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   await stop();
@@ -68,7 +94,11 @@ export async function startDevServer(): Promise<DevServer> {
 }
 
 function queryD1<T>(persist: string, sql: string, env: NodeJS.ProcessEnv): T[] {
-  const out = spawnSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql], { env, encoding: "utf8" });
+  const out = spawnSync(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql],
+    { env, encoding: "utf8" },
+  );
   if (out.status !== 0) throw new Error(`d1 execute failed: ${out.stderr || out.stdout}`);
   return (JSON.parse(out.stdout) as { results: T[] }[])[0].results;
 }

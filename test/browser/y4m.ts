@@ -19,7 +19,8 @@ export interface VideoOptions {
 export function loadPhoto(path: string, width: number, height: number, pan: number): Rgba {
   const image = PhotonImage.new_from_byteslice(new Uint8Array(readFileSync(path)));
   const scale = Math.max((width + pan) / image.get_width(), height / image.get_height());
-  const w = Math.ceil(image.get_width() * scale), h = Math.ceil(image.get_height() * scale);
+  const w = Math.ceil(image.get_width() * scale),
+    h = Math.ceil(image.get_height() * scale);
   const scaled = resize(image, w, h, SamplingFilter.Lanczos3);
   const out = { data: scaled.get_raw_pixels(), width: w, height: h };
   image.free();
@@ -39,16 +40,22 @@ export function writeY4m(path: string, source: Rgba, opts: VideoOptions): void {
   const maxPan = Math.max(0, source.width - W);
   let seed = 12345;
   const noise = () => {
-    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
     return ((seed >>> 0) / 4294967296 - 0.5) * 4;
   };
   for (let f = 0; f < frames; f++) {
     const offset = maxPan === 0 ? 0 : Math.round((f / Math.max(1, frames - 1)) * maxPan);
-    const y = new Uint8Array(W * H), u = new Uint8Array((W / 2) * (H / 2)), v = new Uint8Array((W / 2) * (H / 2));
+    const y = new Uint8Array(W * H),
+      u = new Uint8Array((W / 2) * (H / 2)),
+      v = new Uint8Array((W / 2) * (H / 2));
     for (let r = 0; r < H; r++) {
       for (let c = 0; c < W; c++) {
-        const p = ((Math.min(r, source.height - 1) * source.width) + c + offset) * 4;
-        const R = source.data[p], G = source.data[p + 1], B = source.data[p + 2];
+        const p = (Math.min(r, source.height - 1) * source.width + c + offset) * 4;
+        const R = source.data[p],
+          G = source.data[p + 1],
+          B = source.data[p + 2];
         y[r * W + c] = clamp(0.299 * R + 0.587 * G + 0.114 * B + noise());
         if (r % 2 === 0 && c % 2 === 0) {
           const i = (r / 2) * (W / 2) + c / 2;

@@ -17,7 +17,19 @@ describe("a clean attempt over three scenes closes the case as io", () => {
     const finish = await pageFetch(c.token, "/finish", { method: "POST" });
     expect(await finish.json()).toEqual({ outcome: "io", attemptsLeft: 0 });
     const s = await status(c.apiKey, c.ticketId);
-    expect(s).toMatchObject({ status: "closed", lastResult: "io", finalDecision: "closed_io", closed: true, attemptCount: 1 });
-    expect(s.events.map((e) => e.action)).toEqual(["capture_triggered", "capture_scene_completed", "capture_scene_completed", "capture_scene_completed", "capture_result_io"]);
+    expect(s).toMatchObject({
+      status: "closed",
+      lastResult: "io",
+      finalDecision: "closed_io",
+      closed: true,
+      attemptCount: 1,
+    });
+    expect(s.events.map((e) => e.action)).toEqual([
+      "capture_triggered",
+      "capture_scene_completed",
+      "capture_scene_completed",
+      "capture_scene_completed",
+      "capture_result_io",
+    ]);
   });
 });

@@ -3,11 +3,24 @@ import dune from "../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import leuven from "../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import cups from "../../../shared/data/photos/plasma-workspace-wallpapers/ColorfulCups-2560x1600.jpg?inline";
 import defocus from "../../../shared/data/photos/opencv-doc/text_defocus.jpg?inline";
-import { asCanvasJpeg, bytesOf, newCase, pageFetch, screenPhotoJpeg, sendShot, status, type ShotOptions } from "./support";
+import {
+  asCanvasJpeg,
+  bytesOf,
+  newCase,
+  pageFetch,
+  screenPhotoJpeg,
+  sendShot,
+  status,
+  type ShotOptions,
+} from "./support";
 
 const REAL = [dune, leuven, cups];
 
-async function walkScenes(token: string, photos: { jpeg: Uint8Array; width: number; height: number }[], opts: ShotOptions = {}) {
+async function walkScenes(
+  token: string,
+  photos: { jpeg: Uint8Array; width: number; height: number }[],
+  opts: ShotOptions = {},
+) {
   for (const [i, p] of photos.entries()) {
     const res = await sendShot(token, p.jpeg, p, { scenePosition: i + 1, ...opts });
     expect(res.status).toBe(201);
@@ -20,9 +33,18 @@ describe("attempts: photos of a screen fail the attempt; the third failure is fi
     const c = await newCase();
     const outcomes = [];
     for (let attempt = 0; attempt < 3; attempt++) {
-      outcomes.push(await walkScenes(c.token, REAL.map((p, i) => ({ jpeg: screenPhotoJpeg(p, 2.7 + attempt * 0.2 + i * 0.15), width: 1024, height: 768 }))));
+      outcomes.push(
+        await walkScenes(
+          c.token,
+          REAL.map((p, i) => ({ jpeg: screenPhotoJpeg(p, 2.7 + attempt * 0.2 + i * 0.15), width: 1024, height: 768 })),
+        ),
+      );
     }
-    expect(outcomes).toEqual([{ outcome: "retry", attemptsLeft: 2 }, { outcome: "retry", attemptsLeft: 1 }, { outcome: "manual", attemptsLeft: 0 }]);
+    expect(outcomes).toEqual([
+      { outcome: "retry", attemptsLeft: 2 },
+      { outcome: "retry", attemptsLeft: 1 },
+      { outcome: "manual", attemptsLeft: 0 },
+    ]);
     const s = await status(c.apiKey, c.ticketId);
     expect(s).toMatchObject({ status: "manual", lastResult: "nicht_io", attemptCount: 3, closed: false });
     const actions = s.events.map((e) => e.action);
@@ -36,7 +58,13 @@ describe("attempts: photos of a screen fail the attempt; the third failure is fi
 describe("outcomes that go to a person (manual)", () => {
   it("no position shared → io_gps_suspicious", async () => {
     const c = await newCase();
-    expect(await walkScenes(c.token, REAL.map((p) => asCanvasJpeg(bytesOf(p))), { position: null })).toEqual({ outcome: "manual", attemptsLeft: 0 });
+    expect(
+      await walkScenes(
+        c.token,
+        REAL.map((p) => asCanvasJpeg(bytesOf(p))),
+        { position: null },
+      ),
+    ).toEqual({ outcome: "manual", attemptsLeft: 0 });
     expect(await status(c.apiKey, c.ticketId)).toMatchObject({ status: "manual", lastResult: "io_gps_suspicious" });
   });
 
@@ -44,7 +72,12 @@ describe("outcomes that go to a person (manual)", () => {
     const c = await newCase();
     const photos = REAL.map((p) => asCanvasJpeg(bytesOf(p)));
     for (const [i, p] of photos.entries()) {
-      const position = { latitude: i === 2 ? 48.1 : 52.52, longitude: i === 2 ? 11.6 : 13.4, accuracy: 10, timestamp: Date.now() };
+      const position = {
+        latitude: i === 2 ? 48.1 : 52.52,
+        longitude: i === 2 ? 11.6 : 13.4,
+        accuracy: 10,
+        timestamp: Date.now(),
+      };
       await sendShot(c.token, p.jpeg, p, { scenePosition: i + 1, position });
     }
     await pageFetch(c.token, "/finish", { method: "POST" });
@@ -66,7 +99,10 @@ describe("outcomes that go to a person (manual)", () => {
       const shot = asCanvasJpeg(bytesOf(p));
       await sendShot(c.token, shot.jpeg, shot, { scenePosition: i + 2 });
     }
-    expect(await (await pageFetch(c.token, "/finish", { method: "POST" })).json()).toEqual({ outcome: "manual", attemptsLeft: 0 });
+    expect(await (await pageFetch(c.token, "/finish", { method: "POST" })).json()).toEqual({
+      outcome: "manual",
+      attemptsLeft: 0,
+    });
     expect(await status(c.apiKey, c.ticketId)).toMatchObject({ status: "manual", lastResult: "io_scene_override" });
   });
 
@@ -93,6 +129,9 @@ describe("a free series (no scenes)", () => {
     const p = asCanvasJpeg(bytesOf(dune));
     expect((await pageFetch(c.token, "/finish", { method: "POST" })).status).toBe(409);
     expect((await sendShot(c.token, p.jpeg, p, { scenePosition: null })).status).toBe(201);
-    expect(await (await pageFetch(c.token, "/finish", { method: "POST" })).json()).toEqual({ outcome: "io", attemptsLeft: 0 });
+    expect(await (await pageFetch(c.token, "/finish", { method: "POST" })).json()).toEqual({
+      outcome: "io",
+      attemptsLeft: 0,
+    });
   });
 });

@@ -4,7 +4,8 @@ import dune from "../../../shared/data/photos/mate-backgrounds/Dune.jpg?inline";
 import { BASE } from "../helpers";
 import { asCanvasJpeg, bytesOf, newCase, pageFetch, sendShot } from "./support";
 
-const get = (token: string, headers: Record<string, string> = {}, query = "") => SELF.fetch(`${BASE}/c/${token}${query}`, { headers });
+const get = (token: string, headers: Record<string, string> = {}, query = "") =>
+  SELF.fetch(`${BASE}/c/${token}${query}`, { headers });
 
 describe("GET /c/{token}: the capture page", () => {
   it("is server-rendered with the custom note, the scenes and every step", async () => {
@@ -14,14 +15,21 @@ describe("GET /c/{token}: the capture page", () => {
     const page = await res.text();
     expect(page).toContain('<html lang="en">');
     expect(page).toContain("Please include the dent on the left door.");
-    expect(page).toMatch(/<li data-position="1">Front of the car<\/li><li data-position="2">Damage close up<\/li><li data-position="3">Number plate<\/li>/);
-    for (const id of ["intro", "camera", "preview", "ready", "result", "confirm", "inspection", "withdraw"]) expect(page).toContain(`id="${id}"`);
+    expect(page).toMatch(
+      /<li data-position="1">Front of the car<\/li><li data-position="2">Damage close up<\/li><li data-position="3">Number plate<\/li>/,
+    );
+    for (const id of ["intro", "camera", "preview", "ready", "result", "confirm", "inspection", "withdraw"])
+      expect(page).toContain(`id="${id}"`);
   });
 
   it("speaks German, English or Polish by Accept-Language, and the switch (?lang) wins", async () => {
     const c = await newCase();
-    expect(await (await get(c.token, { "accept-language": "de-DE,de;q=0.9,en;q=0.5" })).text()).toContain("Fotos für Ihren Schaden");
-    expect(await (await get(c.token, { "accept-language": "fr-FR, pl;q=0.8, en;q=0.3" })).text()).toContain("Zdjęcia do Twojej szkody");
+    expect(await (await get(c.token, { "accept-language": "de-DE,de;q=0.9,en;q=0.5" })).text()).toContain(
+      "Fotos für Ihren Schaden",
+    );
+    expect(await (await get(c.token, { "accept-language": "fr-FR, pl;q=0.8, en;q=0.3" })).text()).toContain(
+      "Zdjęcia do Twojej szkody",
+    );
     expect(await (await get(c.token, { "accept-language": "de" }, "?lang=pl")).text()).toContain('<html lang="pl">');
     const page = await (await get(c.token, { "accept-language": "de" })).text();
     expect(page).toContain(`href="/c/${c.token}?lang=en"`);

@@ -7,14 +7,20 @@ import type { FinishAnswer, PageState, PhotoReceipt } from "../../src/pages/capt
 import { BASE } from "../helpers";
 
 // The browser sources as text (Vite `?raw`), keyed by path: what scripts/build-browser.mjs digests.
-const sources = import.meta.glob("../../src/pages/capture/browser/*.ts", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const sources = import.meta.glob("../../src/pages/capture/browser/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 /** The same digest as `sourceDigest` in scripts/build-browser.mjs: name, NUL, text, NUL; sorted by name. */
 async function sourceDigest(): Promise<string> {
   const files = Object.entries(sources).map(([path, text]) => [path.slice(path.lastIndexOf("/") + 1), text] as const);
   files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const bytes = new TextEncoder().encode(files.map(([name, text]) => `${name}\0${text}\0`).join(""));
-  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 describe("the capture page's script (src/pages/capture/browser/, bundled by scripts/build-browser.mjs)", () => {
@@ -33,7 +39,9 @@ describe("the capture page's script (src/pages/capture/browser/, bundled by scri
     const js = await (await SELF.fetch(`${BASE}/c/assets/capture.js`)).text();
     const built = /sources sha256 ([0-9a-f]{64})/.exec(js.slice(0, js.indexOf("\n")))?.[1];
     expect(built, "the bundle's first line names the digest of the sources it was built from").toBeDefined();
-    expect(built, "src/pages/capture/assets/capture.bundle.js is out of date: run `npm run build:browser`").toBe(await sourceDigest());
+    expect(built, "src/pages/capture/assets/capture.bundle.js is out of date: run `npm run build:browser`").toBe(
+      await sourceDigest(),
+    );
   });
 
   it("reads the shapes the server sends (contract.ts follows PageState, PhotoReceipt and AttemptOutcome)", () => {

@@ -50,7 +50,9 @@ export function rgbaToJpeg(rgba: { data: Uint8Array; width: number; height: numb
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
 }
 
 export const POSITION = { latitude: 52.52, longitude: 13.405, accuracy: 12, timestamp: Date.now() };
@@ -59,7 +61,15 @@ export const POSITION = { latitude: 52.52, longitude: 13.405, accuracy: 12, time
 export async function newCase(scenes: string[] = ["Front of the car", "Damage close up", "Number plate"]) {
   const { apiKey } = await createAccount();
   const caseNumber = uniqueCaseNumber("CP");
-  const res = await postJson("/capture/link", { caseNumber, scenes: scenes.map((description) => ({ description })), customNote: "Please include the dent on the left door." }, { "x-api-key": apiKey });
+  const res = await postJson(
+    "/capture/link",
+    {
+      caseNumber,
+      scenes: scenes.map((description) => ({ description })),
+      customNote: "Please include the dent on the left door.",
+    },
+    { "x-api-key": apiKey },
+  );
   const body = await res.json<{ captureLink: string; ticketId: string }>();
   const token = body.captureLink.split("/c/")[1];
   return { apiKey, caseNumber, token, ticketId: body.ticketId };
@@ -67,7 +77,15 @@ export async function newCase(scenes: string[] = ["Front of the car", "Damage cl
 
 export async function status(apiKey: string, ticketId: string) {
   const res = await SELF.fetch(`${BASE}/capture/status?ticketId=${ticketId}`, { headers: { "x-api-key": apiKey } });
-  return res.json<{ status: string; lastResult: string; attemptCount: number; closed: boolean; finalDecision: string | null; scenes: { completed: boolean }[]; events: { action: string; actor: string }[] }>();
+  return res.json<{
+    status: string;
+    lastResult: string;
+    attemptCount: number;
+    closed: boolean;
+    finalDecision: string | null;
+    scenes: { completed: boolean }[];
+    events: { action: string; actor: string }[];
+  }>();
 }
 
 export function pageFetch(token: string, path: string, init: RequestInit = {}) {
@@ -93,12 +111,20 @@ export interface ShotOptions {
 }
 
 /** Uploads `jpeg` as the page does (chunks + complete) and returns the complete response. */
-export async function sendShot(token: string, jpeg: Uint8Array, size: { width: number; height: number }, opts: ShotOptions = {}) {
+export async function sendShot(
+  token: string,
+  jpeg: Uint8Array,
+  size: { width: number; height: number },
+  opts: ShotOptions = {},
+) {
   const n = opts.nonce ?? (await nonce(token));
   const chunkBytes = 256 * 1024;
   const chunks = Math.max(1, Math.ceil(jpeg.length / chunkBytes));
   for (let i = 0; i < (opts.onlyComplete ? 0 : chunks); i++) {
-    const res = await pageFetch(token, `/uploads/${n}/${i}`, { method: "PUT", body: jpeg.slice(i * chunkBytes, (i + 1) * chunkBytes) });
+    const res = await pageFetch(token, `/uploads/${n}/${i}`, {
+      method: "PUT",
+      body: jpeg.slice(i * chunkBytes, (i + 1) * chunkBytes),
+    });
     if (res.status !== 204) return res;
   }
   return pageFetch(token, `/uploads/${n}/complete`, {

@@ -20,16 +20,33 @@ async function sentInvitation() {
   cleanups.push(mailProviders.add(name, { send: async (_env, mail) => void sent.push(mail) }));
   const recipient = `jan-${crypto.randomUUID().slice(0, 8)}@example.pl`;
   const { apiKey } = await createAccount({ communicationMode: "provider_versand" });
-  const res = await postJson("/capture/link", { caseNumber: uniqueCaseNumber("BOUNCE"), vnName: "Jan", vnEmail: recipient }, { "x-api-key": apiKey });
+  const res = await postJson(
+    "/capture/link",
+    { caseNumber: uniqueCaseNumber("BOUNCE"), vnName: "Jan", vnEmail: recipient },
+    { "x-api-key": apiKey },
+  );
   const { ticketId } = await res.json<{ ticketId: string }>();
-  const row = async () => (await env.DB.prepare("SELECT id, status, attempts FROM outbox WHERE case_id = ?").bind(ticketId).first<{ id: string; status: string; attempts: number }>())!;
-  await vi.waitFor(async () => { if ((await row()).attempts === 0) throw new Error("not yet"); }, { timeout: 60_000, interval: 200 });
+  const row = async () =>
+    (await env.DB.prepare("SELECT id, status, attempts FROM outbox WHERE case_id = ?")
+      .bind(ticketId)
+      .first<{ id: string; status: string; attempts: number }>())!;
+  await vi.waitFor(
+    async () => {
+      if ((await row()).attempts === 0) throw new Error("not yet");
+    },
+    { timeout: 60_000, interval: 200 },
+  );
   const { id } = await row();
-  const batch = createMessageBatch("capture-verify-jobs", [{ id: `n-${id}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId: id } }]);
+  const batch = createMessageBatch("capture-verify-jobs", [
+    { id: `n-${id}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId: id } },
+  ]);
   await worker.queue(batch, { ...env, MAIL_FROM: FROM, MAIL_PROVIDER: name } as unknown as Env);
   await getQueueResult(batch, createExecutionContext());
   expect((await row()).status).toBe("sent");
-  const status = async () => (await SELF.fetch(`${BASE}/capture/status?ticketId=${ticketId}`, { headers: { "x-api-key": apiKey } })).json<{ events: { action: string; actor: string }[] }>();
+  const status = async () =>
+    (await SELF.fetch(`${BASE}/capture/status?ticketId=${ticketId}`, { headers: { "x-api-key": apiKey } })).json<{
+      events: { action: string; actor: string }[];
+    }>();
   return { outboxId: id, recipient, raw: sent[0].raw, row, status };
 }
 
@@ -88,7 +105,12 @@ function inbound(raw: string) {
     from: "MAILER-DAEMON@mx.example.net",
     to: FROM,
     headers: new Headers(),
-    raw: new ReadableStream({ start: (c) => { c.enqueue(bytes); c.close(); } }),
+    raw: new ReadableStream({
+      start: (c) => {
+        c.enqueue(bytes);
+        c.close();
+      },
+    }),
     rawSize: bytes.length,
     setReject: vi.fn(),
     forward: vi.fn(),
@@ -125,7 +147,9 @@ describe("bounces", () => {
     const c = await sentInvitation();
     const log = vi.spyOn(console, "log");
     await receive(dsn(c.recipient, c.raw.split(/\r?\n\r?\n/)[0], "delayed"));
-    await receive(`From: jan@example.pl\r\nTo: ${FROM}\r\nSubject: Re: Bitte\r\nMessage-ID: <r1@example.pl>\r\n\r\nDanke, mache ich.\r\n`);
+    await receive(
+      `From: jan@example.pl\r\nTo: ${FROM}\r\nSubject: Re: Bitte\r\nMessage-ID: <r1@example.pl>\r\n\r\nDanke, mache ich.\r\n`,
+    );
     expect((await c.row()).status).toBe("sent");
     expect((await c.status()).events.some((e) => e.action === "invitation_bounced")).toBe(false);
     const logged = log.mock.calls.map((call) => String(call[0])).join("\n");

@@ -11,7 +11,12 @@ async function expectFieldError(body: unknown, field: string) {
   const res = await postJson("/capture/link", body, { "x-api-key": apiKey });
   expect(res.status).toBe(400);
   expect(res.headers.get("content-type")).toBe("application/problem+json");
-  const problem = await res.json<{ type: string; title: string; status: number; errors: { field: string; message: string }[] }>();
+  const problem = await res.json<{
+    type: string;
+    title: string;
+    status: number;
+    errors: { field: string; message: string }[];
+  }>();
   expect(problem.status).toBe(400);
   expect(problem.errors.map((e) => e.field)).toContain(field);
 }
@@ -59,7 +64,11 @@ describe("malformed requests get a clear 4xx, never a 500", () => {
   });
 
   it("a body over 64 KB is 413", async () => {
-    const res = await postJson("/capture/link", { caseNumber: uniqueCaseNumber(), customNote: "z".repeat(70_000) }, { "x-api-key": apiKey });
+    const res = await postJson(
+      "/capture/link",
+      { caseNumber: uniqueCaseNumber(), customNote: "z".repeat(70_000) },
+      { "x-api-key": apiKey },
+    );
     expect(res.status).toBe(413);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
   });

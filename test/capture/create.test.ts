@@ -16,7 +16,14 @@ describe("POST /capture/link creates a case (spec 2.1, 2.3, 4.1)", () => {
     expect(res.status).toBe(201);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = await res.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(["captureLink", "caseNumber", "communicationMode", "notificationStatus", "sessionId", "ticketId"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "captureLink",
+      "caseNumber",
+      "communicationMode",
+      "notificationStatus",
+      "sessionId",
+      "ticketId",
+    ]);
     expect(body.ticketId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.caseNumber).toBe(caseNumber);
@@ -31,7 +38,11 @@ describe("POST /capture/link creates a case (spec 2.1, 2.3, 4.1)", () => {
   });
 
   it("accepts Authorization: Bearer as well as x-api-key", async () => {
-    const res = await postJson("/capture/link", { caseNumber: uniqueCaseNumber() }, { authorization: `Bearer ${apiKey}` });
+    const res = await postJson(
+      "/capture/link",
+      { caseNumber: uniqueCaseNumber() },
+      { authorization: `Bearer ${apiKey}` },
+    );
     expect(res.status).toBe(201);
   });
 });
@@ -46,7 +57,9 @@ describe("scenes: first 3 used, descriptions of 5 to 100 characters", () => {
       { description: "Fourth scene is never used" },
     ];
     await postJson("/capture/link", { caseNumber, scenes }, auth());
-    const status = await SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, { headers: auth() });
+    const status = await SELF.fetch(`${BASE}/capture/status?caseNumber=${encodeURIComponent(caseNumber)}`, {
+      headers: auth(),
+    });
     const body = await status.json<{ scenes: unknown[] }>();
     expect(body.scenes).toEqual([
       { description: "Front of the car", completed: false },
@@ -56,15 +69,23 @@ describe("scenes: first 3 used, descriptions of 5 to 100 characters", () => {
 
   it("ignores a description of 101 characters and keeps one of exactly 5", async () => {
     const caseNumber = uniqueCaseNumber();
-    await postJson("/capture/link", { caseNumber, scenes: [{ description: "y".repeat(101) }, { description: "12345" }] }, auth());
-    const body = await (await SELF.fetch(`${BASE}/capture/status?caseNumber=${caseNumber}`, { headers: auth() })).json<{ scenes: unknown[] }>();
+    await postJson(
+      "/capture/link",
+      { caseNumber, scenes: [{ description: "y".repeat(101) }, { description: "12345" }] },
+      auth(),
+    );
+    const body = await (await SELF.fetch(`${BASE}/capture/status?caseNumber=${caseNumber}`, { headers: auth() })).json<{
+      scenes: unknown[];
+    }>();
     expect(body.scenes).toEqual([{ description: "12345", completed: false }]);
   });
 
   it("without scenes the case has none (free series)", async () => {
     const caseNumber = uniqueCaseNumber();
     await postJson("/capture/link", { caseNumber }, auth());
-    const body = await (await SELF.fetch(`${BASE}/capture/status?caseNumber=${caseNumber}`, { headers: auth() })).json<{ scenes: unknown[] }>();
+    const body = await (await SELF.fetch(`${BASE}/capture/status?caseNumber=${caseNumber}`, { headers: auth() })).json<{
+      scenes: unknown[];
+    }>();
     expect(body.scenes).toEqual([]);
   });
 });
@@ -90,13 +111,17 @@ describe("one open case per case number (spec 3 rule 1, 4.1 rule 1, DESIGN §3)"
 
   it("20 parallel creates give one 201 and nineteen 409 with the same ticketId", async () => {
     const caseNumber = uniqueCaseNumber("PAR");
-    const responses = await Promise.all(Array.from({ length: 20 }, () => postJson("/capture/link", { caseNumber }, auth())));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => postJson("/capture/link", { caseNumber }, auth())),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     const bodies = await Promise.all(responses.map((r) => r.json<{ ticketId: string }>()));
     expect(new Set(bodies.map((b) => b.ticketId)).size).toBe(1);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM capture_cases WHERE case_number = ?").bind(caseNumber).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM capture_cases WHERE case_number = ?")
+      .bind(caseNumber)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(1);
   });
 
@@ -122,10 +147,10 @@ describe("communication mode comes from the account (spec 2.2, 4.1 rule 3)", () 
     expect(body.communicationMode).toBe("provider_versand");
     // The tests have no SMS credentials: SMS is not offered (test/capture/sms.test.ts covers SMS).
     expect(body.notificationStatus).toEqual({ emailSent: true, smsSent: false });
-    const rows = await env.DB.prepare("SELECT channel, recipient, kind FROM outbox WHERE case_id = ? ORDER BY channel").bind(body.ticketId).all();
-    expect(rows.results).toEqual([
-      { channel: "email", recipient: "erika@example.com", kind: "invitation" },
-    ]);
+    const rows = await env.DB.prepare("SELECT channel, recipient, kind FROM outbox WHERE case_id = ? ORDER BY channel")
+      .bind(body.ticketId)
+      .all();
+    expect(rows.results).toEqual([{ channel: "email", recipient: "erika@example.com", kind: "invitation" }]);
   });
 
   it("provider_versand requires vnName and vnEmail or vnPhone", async () => {
@@ -141,7 +166,9 @@ describe("communication mode comes from the account (spec 2.2, 4.1 rule 3)", () 
     const res = await postJson("/capture/link", { caseNumber, vnName: "A", vnEmail: "a@example.com" }, auth());
     const body = await res.json<{ ticketId: string; notificationStatus: unknown }>();
     expect(body.notificationStatus).toEqual({ emailSent: false, smsSent: false });
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE case_id = ?").bind(body.ticketId).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE case_id = ?")
+      .bind(body.ticketId)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(0);
   });
 });

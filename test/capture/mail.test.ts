@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  SELF,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import PostalMime from "postal-mime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
@@ -16,26 +23,52 @@ afterEach(() => cleanups.splice(0).forEach((undo) => undo()));
 function capturingProvider(fail = false) {
   const sent: OutgoingMail[] = [];
   const name = `test-${crypto.randomUUID()}`;
-  cleanups.push(mailProviders.add(name, { send: async (_env, mail) => { if (fail) throw new Error("provider down"); sent.push(mail); } }));
+  cleanups.push(
+    mailProviders.add(name, {
+      send: async (_env, mail) => {
+        if (fail) throw new Error("provider down");
+        sent.push(mail);
+      },
+    }),
+  );
   return { sent, env: { ...env, MAIL_FROM: FROM, MAIL_PROVIDER: name } as unknown as Env };
 }
 
 /** A provider_versand case; returns its outbox rows once the real queue has had its (provider-less) go at them. */
 async function invitedCase(language: "de" | "en" | "pl", extra: Record<string, unknown> = {}) {
   const { apiKey } = await createAccount({ communicationMode: "provider_versand", language });
-  const res = await postJson("/capture/link", { caseNumber: uniqueCaseNumber("MAIL"), vnName: "Jan Kowalski", vnEmail: "jan@example.pl", vnPhone: "+48501234567", ...extra }, { "x-api-key": apiKey });
+  const res = await postJson(
+    "/capture/link",
+    {
+      caseNumber: uniqueCaseNumber("MAIL"),
+      vnName: "Jan Kowalski",
+      vnEmail: "jan@example.pl",
+      vnPhone: "+48501234567",
+      ...extra,
+    },
+    { "x-api-key": apiKey },
+  );
   expect(res.status).toBe(201);
   const { ticketId, captureLink } = await res.json<{ ticketId: string; captureLink: string }>();
   const rows = () =>
-    env.DB.prepare("SELECT id, channel, status, attempts FROM outbox WHERE case_id = ? ORDER BY channel").bind(ticketId).all<{ id: string; channel: string; status: string; attempts: number }>();
+    env.DB.prepare("SELECT id, channel, status, attempts FROM outbox WHERE case_id = ? ORDER BY channel")
+      .bind(ticketId)
+      .all<{ id: string; channel: string; status: string; attempts: number }>();
   // The queue delivers the invitation at once with the test run's settings (no mail provider): wait for that, so the
   // attempts driven below never race it.
-  await vi.waitFor(async () => { if ((await rows()).results.some((r) => r.attempts === 0)) throw new Error("not yet"); }, { timeout: 60_000, interval: 200 });
+  await vi.waitFor(
+    async () => {
+      if ((await rows()).results.some((r) => r.attempts === 0)) throw new Error("not yet");
+    },
+    { timeout: 60_000, interval: 200 },
+  );
   return { ticketId, captureLink, rows: async () => (await rows()).results };
 }
 
 async function drive(outboxId: string, testEnv: Env) {
-  const batch = createMessageBatch("capture-verify-jobs", [{ id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } }]);
+  const batch = createMessageBatch("capture-verify-jobs", [
+    { id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, testEnv);
   return getQueueResult(batch, ctx);
@@ -47,7 +80,13 @@ describe("the message", () => {
     ["en", "Please take photos of your damage", "Hello Jan,", "Take photos"],
     ["pl", "Prosimy o zdjęcia szkody", "Dzień dobry Jan,", "Zrób zdjęcia"],
   ] as const)("%s: subject, greeting, link in text and HTML", (language, subject, greeting, button) => {
-    const mail = renderMail({ kind: "invitation", language, link: "https://capture.test/c/abc", vnName: "Jan", customNote: null });
+    const mail = renderMail({
+      kind: "invitation",
+      language,
+      link: "https://capture.test/c/abc",
+      vnName: "Jan",
+      customNote: null,
+    });
     expect(mail.subject).toBe(subject);
     expect(mail.text.split("\n")[0]).toBe(greeting);
     expect(mail.text).toContain("https://capture.test/c/abc");
@@ -57,14 +96,22 @@ describe("the message", () => {
   });
 
   it("a reminder has its own subject and words", () => {
-    expect(renderMail({ kind: "reminder", language: "de", link: "https://x.test/c/1", vnName: null, customNote: null })).toMatchObject({
+    expect(
+      renderMail({ kind: "reminder", language: "de", link: "https://x.test/c/1", vnName: null, customNote: null }),
+    ).toMatchObject({
       subject: "Erinnerung: Fotos zu Ihrem Schaden",
       text: expect.stringMatching(/^Guten Tag,\n\nWir haben noch keine Fotos/),
     });
   });
 
   it("name and note are escaped in the HTML part, kept as written in the text part", () => {
-    const mail = renderMail({ kind: "invitation", language: "en", link: "https://x.test/c/1", vnName: "<b>Eve</b>", customNote: 'Bring "the" <script>x</script>' });
+    const mail = renderMail({
+      kind: "invitation",
+      language: "en",
+      link: "https://x.test/c/1",
+      vnName: "<b>Eve</b>",
+      customNote: 'Bring "the" <script>x</script>',
+    });
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).not.toContain("<b>Eve</b>");
     expect(mail.html).toContain("&#60;script&#62;");
@@ -72,7 +119,13 @@ describe("the message", () => {
   });
 
   it("the MIME message (mimetext) parses back to the same subject, text and HTML, in UTF-8", async () => {
-    const rendered = renderMail({ kind: "invitation", language: "pl", link: "https://capture.test/c/ąę", vnName: "Łucja Żółć", customNote: "Proszę sfotografować tył pojazdu." });
+    const rendered = renderMail({
+      kind: "invitation",
+      language: "pl",
+      link: "https://capture.test/c/ąę",
+      vnName: "Łucja Żółć",
+      customNote: "Proszę sfotografować tył pojazdu.",
+    });
     const raw = buildMime({ from: FROM, to: "lucja@example.pl", messageId: "row-1", rendered });
     expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m);
     const parsed = await PostalMime.parse(raw);
@@ -118,11 +171,18 @@ describe("sending invitations", () => {
     const email = (await c.rows()).find((r) => r.channel === "email")!;
     const result = await drive(email.id, testEnv);
     expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual([`n-${email.id}`]);
-    expect((await c.rows()).find((r) => r.channel === "email")).toMatchObject({ status: "pending", attempts: email.attempts + 1 });
+    expect((await c.rows()).find((r) => r.channel === "email")).toMatchObject({
+      status: "pending",
+      attempts: email.attempts + 1,
+    });
   });
 
   it("the account language is an admin setting (de, en, pl)", async () => {
-    const res = await SELF.fetch(`${BASE}/admin/accounts`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: "X", communicationMode: "eigenversand", language: "fr" }) });
+    const res = await SELF.fetch(`${BASE}/admin/accounts`, {
+      method: "POST",
+      headers: ADMIN,
+      body: JSON.stringify({ name: "X", communicationMode: "eigenversand", language: "fr" }),
+    });
     expect(res.status).toBe(400);
     expect((await res.json<{ errors: { field: string }[] }>()).errors[0].field).toBe("language");
   });

@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
@@ -7,16 +14,24 @@ import { createAccount, postJson, uniqueCaseNumber } from "../helpers";
 
 async function providerCase() {
   const { apiKey } = await createAccount({ communicationMode: "provider_versand" });
-  const res = await postJson("/capture/link", { caseNumber: uniqueCaseNumber(), vnName: "Jan Kowalski", vnEmail: "jan@example.pl" }, { "x-api-key": apiKey });
+  const res = await postJson(
+    "/capture/link",
+    { caseNumber: uniqueCaseNumber(), vnName: "Jan Kowalski", vnEmail: "jan@example.pl" },
+    { "x-api-key": apiKey },
+  );
   const { ticketId } = await res.json<{ ticketId: string }>();
-  const row = await env.DB.prepare("SELECT id, status, attempts FROM outbox WHERE case_id = ?").bind(ticketId).first<{ id: string; status: string; attempts: number }>();
+  const row = await env.DB.prepare("SELECT id, status, attempts FROM outbox WHERE case_id = ?")
+    .bind(ticketId)
+    .first<{ id: string; status: string; attempts: number }>();
   return row!;
 }
 
 describe("invitations are never lost (outbox + queue)", () => {
   it("the consumer acks a notification and, with no provider connected, leaves it pending", async () => {
     const row = await providerCase();
-    const batch = createMessageBatch("capture-verify-jobs", [{ id: "m1", timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId: row.id } }]);
+    const batch = createMessageBatch("capture-verify-jobs", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId: row.id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
@@ -26,7 +41,9 @@ describe("invitations are never lost (outbox + queue)", () => {
   });
 
   it("a malformed message is acked and dropped, not retried forever", async () => {
-    const batch = createMessageBatch("capture-verify-jobs", [{ id: "bad", timestamp: new Date(), attempts: 1, body: { type: "nonsense" } }]);
+    const batch = createMessageBatch("capture-verify-jobs", [
+      { id: "bad", timestamp: new Date(), attempts: 1, body: { type: "nonsense" } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["bad"]);
@@ -43,7 +60,9 @@ describe("invitations are never lost (outbox + queue)", () => {
     } finally {
       clock.reset();
     }
-    const after = await env.DB.prepare("SELECT status FROM outbox WHERE id = ?").bind(row.id).first<{ status: string }>();
+    const after = await env.DB.prepare("SELECT status FROM outbox WHERE id = ?")
+      .bind(row.id)
+      .first<{ status: string }>();
     expect(after?.status).toBe("failed");
   });
 });
@@ -65,12 +84,22 @@ describe("the database itself refuses a second open case", () => {
 describe("the dead-letter queue records what failed every retry", () => {
   it("a notification that reached the DLQ is stored in failed_jobs and its outbox row marked failed", async () => {
     const row = await providerCase();
-    const batch = createMessageBatch("capture-verify-dlq", [{ id: "dead-1", timestamp: new Date(), attempts: 11, body: { type: "notification", outboxId: row.id } }]);
+    const batch = createMessageBatch("capture-verify-dlq", [
+      { id: "dead-1", timestamp: new Date(), attempts: 11, body: { type: "notification", outboxId: row.id } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dead-1"]);
-    const failed = await env.DB.prepare("SELECT queue, body, attempts FROM failed_jobs WHERE message_id = 'dead-1'").first<{ queue: string; body: string; attempts: number }>();
-    expect(failed).toEqual({ queue: "capture-verify-dlq", body: JSON.stringify({ type: "notification", outboxId: row.id }), attempts: 11 });
-    expect(await env.DB.prepare("SELECT status FROM outbox WHERE id = ?").bind(row.id).first()).toEqual({ status: "failed" });
+    const failed = await env.DB.prepare(
+      "SELECT queue, body, attempts FROM failed_jobs WHERE message_id = 'dead-1'",
+    ).first<{ queue: string; body: string; attempts: number }>();
+    expect(failed).toEqual({
+      queue: "capture-verify-dlq",
+      body: JSON.stringify({ type: "notification", outboxId: row.id }),
+      attempts: 11,
+    });
+    expect(await env.DB.prepare("SELECT status FROM outbox WHERE id = ?").bind(row.id).first()).toEqual({
+      status: "failed",
+    });
   });
 });

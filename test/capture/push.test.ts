@@ -1,4 +1,12 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, SELF, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  SELF,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
@@ -53,9 +61,16 @@ function receiver(statuses: (number | "hang")[]): Received[] {
 async function openCase(push: { url: string; secret: string } | null = { url: RECEIVER, secret: SECRET }) {
   const { accountId, apiKey } = await createAccount(push ? { push } : {});
   const caseNumber = uniqueCaseNumber("PUSH");
-  const { ticketId } = await (await postJson("/capture/link", { caseNumber }, { "x-api-key": apiKey })).json<{ ticketId: string }>();
+  const { ticketId } = await (await postJson("/capture/link", { caseNumber }, { "x-api-key": apiKey })).json<{
+    ticketId: string;
+  }>();
   const transition = (name: TransitionName, decision?: FinalDecision) =>
-    unwrap(caseLockFor(env as Env, accountId, caseNumber).transition(accountId, ticketId, name, { actor: name === "manualClose" ? "handler:test" : "capture", decision }));
+    unwrap(
+      caseLockFor(env as Env, accountId, caseNumber).transition(accountId, ticketId, name, {
+        actor: name === "manualClose" ? "handler:test" : "capture",
+        decision,
+      }),
+    );
   const status = async () =>
     (await SELF.fetch(`${BASE}/capture/status?ticketId=${ticketId}`, { headers: { "x-api-key": apiKey } })).json<{
       resultPush: { status: string; at: string; statusCode: number } | null;
@@ -87,14 +102,17 @@ async function firstAttemptDone(ticketId: string) {
 async function driveAttempt(deliveryId: string, attempt: number) {
   const queued: { body: unknown; options?: QueueSendOptions }[] = [];
   const jobs = { send: async (body: unknown, options?: QueueSendOptions) => void queued.push({ body, options }) };
-  const batch = createMessageBatch("capture-verify-jobs", [{ id: `push-${attempt}`, timestamp: new Date(), attempts: 1, body: { type: "push", deliveryId, attempt } }]);
+  const batch = createMessageBatch("capture-verify-jobs", [
+    { id: `push-${attempt}`, timestamp: new Date(), attempts: 1, body: { type: "push", deliveryId, attempt } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, { ...env, JOBS: jobs } as unknown as Env);
   expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([`push-${attempt}`]);
   return queued;
 }
 
-const pushEvents = (events: { action: string; actor: string }[]) => events.filter((e) => e.action.startsWith("feedback_"));
+const pushEvents = (events: { action: string; actor: string }[]) =>
+  events.filter((e) => e.action.startsWith("feedback_"));
 
 describe("result push on close (happy path)", () => {
   it("an automatic close (closed_io) is pushed once, signed as Standard Webhooks, and shows as delivered", async () => {
@@ -127,11 +145,15 @@ describe("result push on close (happy path)", () => {
         sessions: [expect.objectContaining({ sessionNumber: 1, finalStatus: "closed" })],
       },
     });
-    expect((payload as { timestamp: string; data: { closedAt: string } }).timestamp).toBe((payload as { data: { closedAt: string } }).data.closedAt);
+    expect((payload as { timestamp: string; data: { closedAt: string } }).timestamp).toBe(
+      (payload as { data: { closedAt: string } }).data.closedAt,
+    );
 
     const status = await c.status();
     expect(status.resultPush).toEqual({ status: "delivered", at: expect.stringMatching(/\+00:00$/), statusCode: 204 });
-    expect(pushEvents(status.events)).toEqual([{ timestamp: expect.any(String), action: "feedback_pushed", actor: "system" }]);
+    expect(pushEvents(status.events)).toEqual([
+      { timestamp: expect.any(String), action: "feedback_pushed", actor: "system" },
+    ]);
   });
 
   it("a wrong secret, a changed body or a stale timestamp fail verification", async () => {
@@ -140,10 +162,16 @@ describe("result push on close (happy path)", () => {
     await c.close();
     await firstAttemptDone(c.ticketId);
     const { headers, body } = received[0];
-    expect(() => new Webhook("whsec_" + btoa("another-secret-of-24-bytes!!")).verify(body, headers)).toThrow(WebhookVerificationError);
-    expect(() => new Webhook(SECRET).verify(body.replace('"io"', '"nicht_io"'), headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(`whsec_${btoa("another-secret-of-24-bytes!!")}`).verify(body, headers)).toThrow(
+      WebhookVerificationError,
+    );
+    expect(() => new Webhook(SECRET).verify(body.replace('"io"', '"nicht_io"'), headers)).toThrow(
+      WebhookVerificationError,
+    );
     const old = String(Number(headers["webhook-timestamp"]) - 10 * 60);
-    expect(() => new Webhook(SECRET).verify(body, { ...headers, "webhook-timestamp": old })).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(SECRET).verify(body, { ...headers, "webhook-timestamp": old })).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it("a handler's close (manually_closed) pushes its decision through the same hook", async () => {
@@ -152,8 +180,14 @@ describe("result push on close (happy path)", () => {
     await c.transition("inspectionRequested");
     await c.transition("manualClose", "manuell_geprueft");
     await firstAttemptDone(c.ticketId);
-    const payload = new Webhook(SECRET).verify(received[0].body, received[0].headers) as { data: Record<string, unknown> };
-    expect(payload.data).toMatchObject({ status: "closed", lastResult: "inspection_requested", finalDecision: "manuell_geprueft" });
+    const payload = new Webhook(SECRET).verify(received[0].body, received[0].headers) as {
+      data: Record<string, unknown>;
+    };
+    expect(payload.data).toMatchObject({
+      status: "closed",
+      lastResult: "inspection_requested",
+      finalDecision: "manuell_geprueft",
+    });
   });
 
   it("an account without a push URL gets no push; resultPush stays null", async () => {
@@ -179,14 +213,20 @@ describe("retries", () => {
     expect(pushEvents(status.events).map((e) => e.action)).toEqual(["feedback_push_failed"]);
 
     const afterSecond = await driveAttempt(first.id, 2);
-    expect(afterSecond).toEqual([{ body: { type: "push", deliveryId: first.id, attempt: 3 }, options: { delaySeconds: 60 } }]);
+    expect(afterSecond).toEqual([
+      { body: { type: "push", deliveryId: first.id, attempt: 3 }, options: { delaySeconds: 60 } },
+    ]);
     status = await c.status();
     expect(status.resultPush).toMatchObject({ status: "retrying", statusCode: 502 });
 
     expect(await driveAttempt(first.id, 3)).toEqual([]);
     status = await c.status();
     expect(status.resultPush).toMatchObject({ status: "delivered", statusCode: 200 });
-    expect(pushEvents(status.events).map((e) => e.action)).toEqual(["feedback_push_failed", "feedback_push_failed", "feedback_pushed"]);
+    expect(pushEvents(status.events).map((e) => e.action)).toEqual([
+      "feedback_push_failed",
+      "feedback_push_failed",
+      "feedback_pushed",
+    ]);
 
     expect(received.map((r) => r.headers["webhook-id"])).toEqual([first.id, first.id, first.id]);
     for (const r of received) expect(() => new Webhook(SECRET).verify(r.body, r.headers)).not.toThrow();
@@ -248,19 +288,36 @@ describe("lost messages", () => {
   it("the cron re-queues a push whose next attempt is overdue, and only that one", async () => {
     const c = await openCase(null);
     const insert = (id: string, status: string, attempts: number) =>
-      env.DB.prepare("INSERT INTO push_deliveries (id, case_id, status, attempts, at) VALUES (?, ?, ?, ?, ?)").bind(id, c.ticketId, status, attempts, clock.nowMs()).run();
-    const [lostFirst, lostRetry, waiting, done] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+      env.DB.prepare("INSERT INTO push_deliveries (id, case_id, status, attempts, at) VALUES (?, ?, ?, ?, ?)")
+        .bind(id, c.ticketId, status, attempts, clock.nowMs())
+        .run();
+    const [lostFirst, lostRetry, waiting, done] = [
+      crypto.randomUUID(),
+      crypto.randomUUID(),
+      crypto.randomUUID(),
+      crypto.randomUUID(),
+    ];
     await insert(lostFirst, "pending", 0);
     await insert(lostRetry, "retrying", 1); // its next attempt was due 30 s later
     await insert(waiting, "retrying", 10); // next attempt in 4 h: not lost
     await insert(done, "delivered", 1);
     clock.advance(16 * 60 * 1000);
     const batches: { body: { type: string; deliveryId?: string; attempt?: number } }[][] = [];
-    const jobs = { send: async () => undefined, sendBatch: async (messages: (typeof batches)[number]) => void batches.push(messages) };
+    const jobs = {
+      send: async () => undefined,
+      sendBatch: async (messages: (typeof batches)[number]) => void batches.push(messages),
+    };
     const ctx = createExecutionContext();
-    worker.scheduled(createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }), { ...env, JOBS: jobs } as unknown as Env, ctx);
+    worker.scheduled(
+      createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
+      { ...env, JOBS: jobs } as unknown as Env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
-    const mine = batches.flat().map((m) => m.body).filter((b) => b.type === "push" && [lostFirst, lostRetry, waiting, done].includes(b.deliveryId!));
+    const mine = batches
+      .flat()
+      .map((m) => m.body)
+      .filter((b) => b.type === "push" && [lostFirst, lostRetry, waiting, done].includes(b.deliveryId!));
     expect(mine).toEqual([
       { type: "push", deliveryId: lostFirst, attempt: 1 },
       { type: "push", deliveryId: lostRetry, attempt: 2 },
@@ -304,10 +361,17 @@ describe("push targets", () => {
   });
 
   it("the admin API refuses a target this deployment would not call, and a secret that is not whsec_", async () => {
-    const create = (push: unknown) => SELF.fetch(`${BASE}/admin/accounts`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: "X", communicationMode: "eigenversand", push }) });
+    const create = (push: unknown) =>
+      SELF.fetch(`${BASE}/admin/accounts`, {
+        method: "POST",
+        headers: ADMIN,
+        body: JSON.stringify({ name: "X", communicationMode: "eigenversand", push }),
+      });
     const local = await create({ url: "http://127.0.0.1:9000/hook", secret: SECRET });
     expect(local.status).toBe(400);
-    expect((await local.json<{ errors: unknown[] }>()).errors).toEqual([{ field: "push.url", message: "must be https" }]);
+    expect((await local.json<{ errors: unknown[] }>()).errors).toEqual([
+      { field: "push.url", message: "must be https" },
+    ]);
     const metadata = await create({ url: "https://169.254.169.254/", secret: SECRET });
     expect((await metadata.json<{ errors: { field: string }[] }>()).errors[0].field).toBe("push.url");
     const plain = await create({ url: RECEIVER, secret: "0123456789abcdef0123" });

@@ -19,7 +19,9 @@ async function cron() {
   await waitOnExecutionContext(ctx);
 }
 
-async function newCase(opts: { mode?: "provider_versand" | "eigenversand"; reminders?: boolean; policy?: typeof POLICY | null } = {}) {
+async function newCase(
+  opts: { mode?: "provider_versand" | "eigenversand"; reminders?: boolean; policy?: typeof POLICY | null } = {},
+) {
   const { accountId, apiKey } = await createAccount({
     communicationMode: opts.mode ?? "provider_versand",
     ...(opts.policy !== null && { reminders: opts.policy ?? POLICY }),
@@ -27,7 +29,13 @@ async function newCase(opts: { mode?: "provider_versand" | "eigenversand"; remin
   const caseNumber = uniqueCaseNumber("REM");
   const res = await postJson(
     "/capture/link",
-    { caseNumber, vnName: "Jan Kowalski", vnEmail: "jan@example.pl", vnPhone: "+48501234567", reminders: opts.reminders ?? true },
+    {
+      caseNumber,
+      vnName: "Jan Kowalski",
+      vnEmail: "jan@example.pl",
+      vnPhone: "+48501234567",
+      reminders: opts.reminders ?? true,
+    },
     { "x-api-key": apiKey },
   );
   expect(res.status).toBe(201);
@@ -40,12 +48,19 @@ async function newCase(opts: { mode?: "provider_versand" | "eigenversand"; remin
       events: { action: string; actor: string }[];
     }>();
   const reminders = async () =>
-    (await env.DB.prepare("SELECT channel, recipient, payload FROM outbox WHERE case_id = ? AND kind = 'reminder' ORDER BY created_at, channel").bind(ticketId).all<{ channel: string; recipient: string; payload: string }>()).results;
+    (
+      await env.DB.prepare(
+        "SELECT channel, recipient, payload FROM outbox WHERE case_id = ? AND kind = 'reminder' ORDER BY created_at, channel",
+      )
+        .bind(ticketId)
+        .all<{ channel: string; recipient: string; payload: string }>()
+    ).results;
   const lock = () => caseLockFor(env as Env, accountId, caseNumber);
   return { accountId, apiKey, caseNumber, ticketId, status, reminders, lock };
 }
 
-const reminderActions = (events: { action: string }[]) => events.map((e) => e.action).filter((a) => a.startsWith("reminder_") || a === "escalated_to_manual");
+const reminderActions = (events: { action: string }[]) =>
+  events.map((e) => e.action).filter((a) => a.startsWith("reminder_") || a === "escalated_to_manual");
 
 describe("reminders by cron (provider_versand)", () => {
   it("first reminder, follow-up, then escalation to manual, each on time and once", async () => {
@@ -80,7 +95,11 @@ describe("reminders by cron (provider_versand)", () => {
     await cron();
     status = await c.status();
     expect(status).toMatchObject({ status: "manual", reminderCount: 2 });
-    expect(reminderActions(status.events)).toEqual(["reminder_sent_auto_first", "reminder_sent_auto_followup", "escalated_to_manual"]);
+    expect(reminderActions(status.events)).toEqual([
+      "reminder_sent_auto_first",
+      "reminder_sent_auto_followup",
+      "escalated_to_manual",
+    ]);
     expect(await c.reminders()).toHaveLength(2); // escalation sends nothing to the policyholder
 
     clock.advance(100 * HOUR);
@@ -125,7 +144,9 @@ describe("no reminder where none is owed", () => {
     const status = await c.status();
     expect(status).toMatchObject({ status: "reminder", reminderCount: 1 });
     expect(reminderActions(status.events)).toEqual(["reminder_sent_auto_first"]);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE case_id = ?").bind(c.ticketId).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE case_id = ?").bind(c.ticketId).first()).toEqual(
+      { n: 0 },
+    );
   });
 
   it("a case created without reminders: true, or an account without a policy, gets none", async () => {

@@ -12,16 +12,25 @@ beforeAll(async () => {
 describe("re-trigger issues a new link (spec 3 rule 2, DESIGN §15)", () => {
   it("created, re-triggered twice: 3 sessions, retriggerCount 2, events in order, first link superseded", async () => {
     const caseNumber = uniqueCaseNumber();
-    const created = await (await postJson("/capture/link", { caseNumber }, auth())).json<{ ticketId: string; captureLink: string; sessionId: string }>();
+    const created = await (await postJson("/capture/link", { caseNumber }, auth())).json<{
+      ticketId: string;
+      captureLink: string;
+      sessionId: string;
+    }>();
     const r1 = await postJson("/capture/retrigger", { ticketId: created.ticketId }, auth());
     expect(r1.status).toBe(200);
     const second = await r1.json<{ captureLink: string; sessionId: string; ticketId: string }>();
-    const third = await (await postJson("/capture/retrigger", { caseNumber }, auth())).json<{ captureLink: string; sessionId: string }>();
+    const third = await (await postJson("/capture/retrigger", { caseNumber }, auth())).json<{
+      captureLink: string;
+      sessionId: string;
+    }>();
 
     expect(second.ticketId).toBe(created.ticketId);
     expect(new Set([created.captureLink, second.captureLink, third.captureLink]).size).toBe(3);
 
-    const status = await (await SELF.fetch(`${BASE}/capture/status?ticketId=${created.ticketId}`, { headers: auth() })).json<{
+    const status = await (
+      await SELF.fetch(`${BASE}/capture/status?ticketId=${created.ticketId}`, { headers: auth() })
+    ).json<{
       status: string;
       retriggerCount: number;
       captureLink: string;
@@ -50,7 +59,9 @@ describe("re-trigger issues a new link (spec 3 rule 2, DESIGN §15)", () => {
 
   it("a re-trigger of an unknown or foreign case is 404", async () => {
     const other = await createAccount();
-    const foreign = await (await postJson("/capture/link", { caseNumber: uniqueCaseNumber() }, { "x-api-key": other.apiKey })).json<{ ticketId: string }>();
+    const foreign = await (
+      await postJson("/capture/link", { caseNumber: uniqueCaseNumber() }, { "x-api-key": other.apiKey })
+    ).json<{ ticketId: string }>();
     expect((await postJson("/capture/retrigger", { ticketId: foreign.ticketId }, auth())).status).toBe(404);
     expect((await postJson("/capture/retrigger", { caseNumber: "NO-SUCH-CASE" }, auth())).status).toBe(404);
   });
@@ -67,9 +78,17 @@ describe("a closed case stays closed (DESIGN §15)", () => {
     const { caseLockFor, unwrap } = await import("../../src/capture/case-lock");
     const { accountForKey } = await import("../../src/accounts/auth");
     const caseNumber = uniqueCaseNumber();
-    const created = await (await postJson("/capture/link", { caseNumber }, auth())).json<{ ticketId: string; captureLink: string }>();
+    const created = await (await postJson("/capture/link", { caseNumber }, auth())).json<{
+      ticketId: string;
+      captureLink: string;
+    }>();
     const account = (await accountForKey(env.DB, apiKey))!;
-    await unwrap(caseLockFor(env, account.id, caseNumber).transition(account.id, created.ticketId, "manualClose", { actor: "handler:test", decision: "sonstiges" }));
+    await unwrap(
+      caseLockFor(env, account.id, caseNumber).transition(account.id, created.ticketId, "manualClose", {
+        actor: "handler:test",
+        decision: "sonstiges",
+      }),
+    );
 
     const res = await postJson("/capture/retrigger", { ticketId: created.ticketId }, auth());
     expect(res.status).toBe(409);

@@ -21,7 +21,12 @@ import { createAccount, postJson, uniqueCaseNumber } from "../helpers";
 const SID = "AC0123456789abcdef0123456789abcdef";
 const TOKEN = "test-sms-token";
 const SMS_URL = `https://sms.test/2010-04-01/Accounts/${SID}/Messages.json`;
-const SMS_ENV = { SMS_API_BASE_URL: "https://sms.test/", SMS_ACCOUNT_SID: SID, SMS_AUTH_TOKEN: TOKEN, SMS_FROM: "+4930123456" };
+const SMS_ENV = {
+  SMS_API_BASE_URL: "https://sms.test/",
+  SMS_ACCOUNT_SID: SID,
+  SMS_AUTH_TOKEN: TOKEN,
+  SMS_FROM: "+4930123456",
+};
 const server = setupServer();
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
@@ -43,7 +48,15 @@ function provider(statuses: number[]): Received[] {
     http.post(SMS_URL, async ({ request }) => {
       received.push({ headers: Object.fromEntries(request.headers), form: new URLSearchParams(await request.text()) });
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)];
-      if (status >= 400) return HttpResponse.json({ code: status === 400 ? 21211 : 20500, message: status === 400 ? "The 'To' number is not a valid phone number." : "Internal error", status }, { status });
+      if (status >= 400)
+        return HttpResponse.json(
+          {
+            code: status === 400 ? 21211 : 20500,
+            message: status === 400 ? "The 'To' number is not a valid phone number." : "Internal error",
+            status,
+          },
+          { status },
+        );
       return HttpResponse.json({ sid: `SM${received.length}`, status: "queued" }, { status });
     }),
   );
@@ -55,22 +68,49 @@ function provider(statuses: number[]): Received[] {
  * by its CaseLock with those settings, so with `sms` the test adds the SMS row exactly as a
  * deployment with credentials writes it (invitationRows with SMS offered) and drives it itself.
  */
-async function invitedCase(sms: Partial<Env> | null, language: "de" | "en" | "pl" = "de", extra: Record<string, unknown> = {}) {
+async function invitedCase(
+  sms: Partial<Env> | null,
+  language: "de" | "en" | "pl" = "de",
+  extra: Record<string, unknown> = {},
+) {
   const { accountId, apiKey } = await createAccount({ communicationMode: "provider_versand", language });
-  const input: Record<string, unknown> = { caseNumber: uniqueCaseNumber("SMS"), vnName: "Jan Kowalski", vnPhone: "+48501234567", ...extra };
+  const input: Record<string, unknown> = {
+    caseNumber: uniqueCaseNumber("SMS"),
+    vnName: "Jan Kowalski",
+    vnPhone: "+48501234567",
+    ...extra,
+  };
   const res = await postJson("/capture/link", input, { "x-api-key": apiKey });
   expect(res.status).toBe(201);
-  const body = await res.json<{ ticketId: string; captureLink: string; notificationStatus: { emailSent: boolean; smsSent: boolean } }>();
+  const body = await res.json<{
+    ticketId: string;
+    captureLink: string;
+    notificationStatus: { emailSent: boolean; smsSent: boolean };
+  }>();
   const testEnv = { ...env, ...sms } as unknown as Env;
   let smsRows: OutboxRow[] = [];
   if (sms) {
     const account = { id: accountId, communicationMode: "provider_versand", language } as unknown as AccountRecord;
-    smsRows = invitationRows(account, { caseId: body.ticketId, vnName: "Jan Kowalski", vnEmail: null, vnPhone: "+48501234567", customNote: (input.customNote as string | undefined) ?? null }, body.captureLink, "invitation", smsOffer(testEnv));
+    smsRows = invitationRows(
+      account,
+      {
+        caseId: body.ticketId,
+        vnName: "Jan Kowalski",
+        vnEmail: null,
+        vnPhone: "+48501234567",
+        customNote: (input.customNote as string | undefined) ?? null,
+      },
+      body.captureLink,
+      "invitation",
+      smsOffer(testEnv),
+    );
     await getDb(env.DB).insert(outbox).values(smsRows);
   }
   const rows = async () =>
     (
-      await env.DB.prepare("SELECT id, channel, status, attempts, payload FROM outbox WHERE case_id = ? AND channel = 'sms'")
+      await env.DB.prepare(
+        "SELECT id, channel, status, attempts, payload FROM outbox WHERE case_id = ? AND channel = 'sms'",
+      )
         .bind(body.ticketId)
         .all<{ id: string; channel: string; status: string; attempts: number; payload: string }>()
     ).results;
@@ -78,7 +118,9 @@ async function invitedCase(sms: Partial<Env> | null, language: "de" | "en" | "pl
 }
 
 async function drive(outboxId: string, testEnv: Env) {
-  const batch = createMessageBatch("capture-verify-jobs", [{ id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } }]);
+  const batch = createMessageBatch("capture-verify-jobs", [
+    { id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch, testEnv);
   return getQueueResult(batch, ctx);
@@ -97,20 +139,28 @@ describe("SMS length", () => {
   it("UCS-2 as soon as one character is outside GSM-7: 70 in one part, 67 per part", () => {
     expect(smsLength(`${"a".repeat(69)}ę`)).toEqual({ encoding: "UCS-2", units: 70, segments: 1 });
     expect(smsLength(`${"a".repeat(70)}ę`)).toEqual({ encoding: "UCS-2", units: 71, segments: 2 });
-    expect(smsLength("a".repeat(134) + "ł").segments).toBe(3);
+    expect(smsLength(`${"a".repeat(134)}ł`).segments).toBe(3);
   });
 
   it("a long note is shortened (never the link), and stays within the part limit in both encodings", () => {
     const link = "https://capture.test/c/abcdefghijklmnopqrstuvwxyz0123456789";
     for (const language of ["de", "pl"] as const) {
-      const sms = renderSms("invitation", { link, language, customNote: "Bitte fotografieren Sie auch die Rückseite des Fahrzeugs. ".repeat(20) });
+      const sms = renderSms("invitation", {
+        link,
+        language,
+        customNote: "Bitte fotografieren Sie auch die Rückseite des Fahrzeugs. ".repeat(20),
+      });
       expect(sms.body).toContain(link);
       expect(sms.body.endsWith("...")).toBe(true);
       expect(sms.segments).toBe(MAX_SMS_SEGMENTS);
       expect(sms.encoding).toBe(language === "de" ? "GSM-7" : "UCS-2");
     }
     expect(fitSms("short", "note")).toBe("short\nnote");
-    expect(renderSms("reminder", { link, language: "en", customNote: null })).toMatchObject({ body: `Reminder: please take the photos of your damage: ${link}`, segments: 1, encoding: "GSM-7" });
+    expect(renderSms("reminder", { link, language: "en", customNote: null })).toMatchObject({
+      body: `Reminder: please take the photos of your damage: ${link}`,
+      segments: 1,
+      encoding: "GSM-7",
+    });
   });
 });
 
@@ -118,9 +168,15 @@ describe("sending SMS", () => {
   it("SMS is offered only with complete credentials (or SMS_PROVIDER=none switches it off)", () => {
     const offer = (settings: Partial<Env>) => smsOffer({ ...env, ...settings } as unknown as Env);
     expect(offer(SMS_ENV)).toEqual({ offered: true, reason: undefined });
-    expect(offer({ SMS_ACCOUNT_SID: SID, SMS_AUTH_TOKEN: TOKEN })).toEqual({ offered: false, reason: "no SMS credentials (SMS_FROM missing)" });
+    expect(offer({ SMS_ACCOUNT_SID: SID, SMS_AUTH_TOKEN: TOKEN })).toEqual({
+      offered: false,
+      reason: "no SMS credentials (SMS_FROM missing)",
+    });
     expect(offer({ ...SMS_ENV, SMS_PROVIDER: "none" })).toEqual({ offered: false, reason: "SMS_PROVIDER is none" });
-    expect(offer({ SMS_PROVIDER: "twilio", SMS_ACCOUNT_SID: SID })).toMatchObject({ offered: false, reason: "SMS_PROVIDER is twilio but SMS_AUTH_TOKEN, SMS_FROM missing" });
+    expect(offer({ SMS_PROVIDER: "twilio", SMS_ACCOUNT_SID: SID })).toMatchObject({
+      offered: false,
+      reason: "SMS_PROVIDER is twilio but SMS_AUTH_TOKEN, SMS_FROM missing",
+    });
   });
 
   it("without credentials no SMS is offered: smsSent false, no SMS row, the reason logged", async () => {
@@ -128,7 +184,9 @@ describe("sending SMS", () => {
     const c = await invitedCase(null, "de", { vnEmail: "jan@example.pl" });
     expect(c.notificationStatus).toEqual({ emailSent: true, smsSent: false });
     expect(await c.rows()).toEqual([]);
-    expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toMatch(/"event":"sms.not_offered".*no SMS credentials/);
+    expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).toMatch(
+      /"event":"sms.not_offered".*no SMS credentials/,
+    );
   });
 
   it("with credentials: form-encoded POST with Basic auth, To/From/Body with the link, row sent with its part count", async () => {

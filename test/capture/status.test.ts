@@ -15,14 +15,34 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
 describe("GET /capture/status returns the 2.4 record (spec 4.2)", () => {
   it("by ticketId, with every field of spec 2.4", async () => {
     const caseNumber = uniqueCaseNumber();
-    const created = await (await postJson("/capture/link", { caseNumber, scenes: [{ description: "Damage close-up" }] }, auth())).json<Record<string, string>>();
+    const created = await (
+      await postJson("/capture/link", { caseNumber, scenes: [{ description: "Damage close-up" }] }, auth())
+    ).json<Record<string, string>>();
     const res = await getStatus(`ticketId=${created.ticketId}`);
     expect(res.status).toBe(200);
-    const body = await res.json<Record<string, unknown> & { sessions: Record<string, unknown>[]; events: Record<string, unknown>[] }>();
+    const body = await res.json<
+      Record<string, unknown> & { sessions: Record<string, unknown>[]; events: Record<string, unknown>[] }
+    >();
     expect(Object.keys(body).sort()).toEqual(
       [
-        "attemptCount", "captureLink", "caseNumber", "closed", "closedAt", "communicationMode", "createdAt", "events", "finalDecision",
-        "lastResult", "reminderCount", "resultPush", "retriggerCount", "scenes", "sessions", "status", "ticketId", "updatedAt",
+        "attemptCount",
+        "captureLink",
+        "caseNumber",
+        "closed",
+        "closedAt",
+        "communicationMode",
+        "createdAt",
+        "events",
+        "finalDecision",
+        "lastResult",
+        "reminderCount",
+        "resultPush",
+        "retriggerCount",
+        "scenes",
+        "sessions",
+        "status",
+        "ticketId",
+        "updatedAt",
       ].sort(),
     );
     expect(body).toMatchObject({
@@ -44,7 +64,14 @@ describe("GET /capture/status returns the 2.4 record (spec 4.2)", () => {
     expect(body.createdAt).toMatch(ISO_WITH_OFFSET);
     expect(body.updatedAt).toMatch(ISO_WITH_OFFSET);
     expect(body.sessions).toEqual([
-      { sessionNumber: 1, sessionId: created.sessionId, captureLink: created.captureLink, triggeredAt: body.createdAt, attemptCount: 0, finalStatus: "open" },
+      {
+        sessionNumber: 1,
+        sessionId: created.sessionId,
+        captureLink: created.captureLink,
+        triggeredAt: body.createdAt,
+        attemptCount: 0,
+        finalStatus: "open",
+      },
     ]);
     expect(body.events).toEqual([{ timestamp: body.createdAt, action: "capture_triggered", actor: "API" }]);
   });
@@ -52,15 +79,22 @@ describe("GET /capture/status returns the 2.4 record (spec 4.2)", () => {
   it("by URL-encoded caseNumber with slashes", async () => {
     const caseNumber = `${uniqueCaseNumber()}/A B/ü`;
     const created = await (await postJson("/capture/link", { caseNumber }, auth())).json<{ ticketId: string }>();
-    const body = await (await getStatus(`caseNumber=${encodeURIComponent(caseNumber)}`)).json<{ ticketId: string; caseNumber: string }>();
+    const body = await (await getStatus(`caseNumber=${encodeURIComponent(caseNumber)}`)).json<{
+      ticketId: string;
+      caseNumber: string;
+    }>();
     expect(body).toMatchObject({ ticketId: created.ticketId, caseNumber });
   });
 
   it("ticketId wins when both are given", async () => {
-    const a = await (await postJson("/capture/link", { caseNumber: uniqueCaseNumber() }, auth())).json<{ ticketId: string }>();
+    const a = await (await postJson("/capture/link", { caseNumber: uniqueCaseNumber() }, auth())).json<{
+      ticketId: string;
+    }>();
     const otherCaseNumber = uniqueCaseNumber();
     await postJson("/capture/link", { caseNumber: otherCaseNumber }, auth());
-    const body = await (await getStatus(`ticketId=${a.ticketId}&caseNumber=${otherCaseNumber}`)).json<{ ticketId: string }>();
+    const body = await (await getStatus(`ticketId=${a.ticketId}&caseNumber=${otherCaseNumber}`)).json<{
+      ticketId: string;
+    }>();
     expect(body.ticketId).toBe(a.ticketId);
   });
 
@@ -72,7 +106,12 @@ describe("GET /capture/status returns the 2.4 record (spec 4.2)", () => {
     const { caseLockFor, unwrap } = await import("../../src/capture/case-lock");
     const { accountForKey } = await import("../../src/accounts/auth");
     const account = (await accountForKey(env.DB, apiKey))!;
-    await unwrap(caseLockFor(env, account.id, caseNumber).transition(account.id, first.ticketId, "manualClose", { actor: "handler:test", decision: "manuell_geprueft" }));
+    await unwrap(
+      caseLockFor(env, account.id, caseNumber).transition(account.id, first.ticketId, "manualClose", {
+        actor: "handler:test",
+        decision: "manuell_geprueft",
+      }),
+    );
     const second = await (await postJson("/capture/link", { caseNumber }, auth())).json<{ ticketId: string }>();
     expect(second.ticketId).not.toBe(first.ticketId);
 
@@ -99,7 +138,9 @@ describe("status errors", () => {
   it("another account's ticket and case number are 404, never revealed", async () => {
     const other = await createAccount();
     const caseNumber = uniqueCaseNumber();
-    const created = await (await postJson("/capture/link", { caseNumber }, { "x-api-key": other.apiKey })).json<{ ticketId: string }>();
+    const created = await (await postJson("/capture/link", { caseNumber }, { "x-api-key": other.apiKey })).json<{
+      ticketId: string;
+    }>();
     const byTicket = await getStatus(`ticketId=${created.ticketId}`);
     const byNumber = await getStatus(`caseNumber=${caseNumber}`);
     expect(byTicket.status).toBe(404);

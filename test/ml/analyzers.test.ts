@@ -17,14 +17,17 @@ import { context, fixturePng, scanFile, sharedFile } from "./fixtures";
 const brokenModel = (model: ModelFile): ModelFile => ({
   identity: { ...model.identity, name: `${model.identity.name}-broken` },
   bytes: new TextEncoder().encode("this is not an ONNX model").buffer as ArrayBuffer,
-  fullSha256: "broken-" + model.fullSha256,
+  fullSha256: `broken-${model.fullSha256}`,
 });
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 
 describe("both learned detectors are registered with their model identity", () => {
   it("carry name, version and a 12-digit sha256 prefix for modelVersions", () => {
-    for (const [analyzer, model] of [[recaptureAnalyzer, recaptureModel], [manipulationAnalyzer, manipulationModel]] as const) {
+    for (const [analyzer, model] of [
+      [recaptureAnalyzer, recaptureModel],
+      [manipulationAnalyzer, manipulationModel],
+    ] as const) {
       expect(analyzers).toContain(analyzer);
       expect(analyzer.model).toEqual(model.identity);
       expect(analyzer.model?.sha256).toMatch(/^[0-9a-f]{12}$/);
@@ -34,9 +37,18 @@ describe("both learned detectors are registered with their model identity", () =
 
 describe("a corrupt or unsupported image never reaches a model", () => {
   const cases = [
-    { what: "truncated JPEG (exif-samples corrupted.jpg)", file: () => scanFile("corrupted.jpg", sharedFile("exif-samples/jpg/corrupted.jpg"), "jpeg") },
-    { what: "JPEG cut after its header", file: () => scanFile("cut.jpg", sharedFile("photos/opencv-doc/board.jpg").slice(0, 2000), "jpeg") },
-    { what: "PNG with nothing after the signature", file: () => scanFile("empty.png", new Uint8Array([...PNG_SIGNATURE, 0x0d, 0x0a, 0x1a, 0x0a]), "png") },
+    {
+      what: "truncated JPEG (exif-samples corrupted.jpg)",
+      file: () => scanFile("corrupted.jpg", sharedFile("exif-samples/jpg/corrupted.jpg"), "jpeg"),
+    },
+    {
+      what: "JPEG cut after its header",
+      file: () => scanFile("cut.jpg", sharedFile("photos/opencv-doc/board.jpg").slice(0, 2000), "jpeg"),
+    },
+    {
+      what: "PNG with nothing after the signature",
+      file: () => scanFile("empty.png", new Uint8Array([...PNG_SIGNATURE, 0x0d, 0x0a, 0x1a, 0x0a]), "png"),
+    },
     { what: "PNG header claiming 100000 × 100000 pixels", file: () => scanFile("bomb.png", hugePngHeader(), "png") },
   ];
   for (const { what, file } of cases) {
@@ -64,7 +76,10 @@ describe("a corrupt or unsupported image never reaches a model", () => {
 describe("a model failure degrades to '-' for that detector, not a failed request", () => {
   it("an unloadable model gives a '-' finding naming the model", async () => {
     const photo = scanFile("leuvenA.jpg", sharedFile("photos/opencv-doc/leuvenA.jpg"), "jpeg");
-    for (const analyzer of [createRecaptureAnalyzer(brokenModel(recaptureModel)), createManipulationAnalyzer(brokenModel(manipulationModel))]) {
+    for (const analyzer of [
+      createRecaptureAnalyzer(brokenModel(recaptureModel)),
+      createManipulationAnalyzer(brokenModel(manipulationModel)),
+    ]) {
       const result = await analyzer.analyze(photo, context);
       expect(result.assessed).toBe(false);
       expect(result.findings[0]).toMatchObject({ level: "-", code: expect.stringMatching(/-model-failed$/) });
@@ -78,7 +93,10 @@ describe("a model failure degrades to '-' for that detector, not a failed reques
       yield { ok: true as const, file: photo };
     }
     const stored: Attachment[] = [];
-    const result = await runPipeline(items(), context, async (a) => (stored.push(a), `${a.category}/${a.name}`), [thumbnailAnalyzer, createRecaptureAnalyzer(brokenModel(recaptureModel))]);
+    const result = await runPipeline(items(), context, async (a) => (stored.push(a), `${a.category}/${a.name}`), [
+      thumbnailAnalyzer,
+      createRecaptureAnalyzer(brokenModel(recaptureModel)),
+    ]);
     const file = result.Files["leuvenA.jpg"];
     expect(file.suspicion_level).toBe("Green");
     expect(file.findings.map((f) => [f.code, f.level])).toContainEqual(["recapture-model-failed", "-"]);
@@ -87,7 +105,10 @@ describe("a model failure degrades to '-' for that detector, not a failed reques
 
 describe("recapture analyzer on real bytes", () => {
   it("a real (held-out) photo stays below Yellow and gets a Green verdict and a PNG heatmap", async () => {
-    const result = await recaptureAnalyzer.analyze(scanFile("real-crop.png", fixturePng("real-crop.png"), "png"), context);
+    const result = await recaptureAnalyzer.analyze(
+      scanFile("real-crop.png", fixturePng("real-crop.png"), "png"),
+      context,
+    );
     expect(result.assessed).toBe(true);
     expect(result.findings[0].code).toBe("recapture-not-found");
     expect(result.metadata?.probability).toBeLessThan(RECAPTURE_THRESHOLDS.yellow);
@@ -95,7 +116,10 @@ describe("recapture analyzer on real bytes", () => {
   });
 
   it("simulated screen photos are flagged, with the examined share in the explanation", async () => {
-    const result = await recaptureAnalyzer.analyze(scanFile("screen-tiles.png", fixturePng("screen-tiles.png"), "png"), context);
+    const result = await recaptureAnalyzer.analyze(
+      scanFile("screen-tiles.png", fixturePng("screen-tiles.png"), "png"),
+      context,
+    );
     expect(result.findings[0].code).toBe("recapture-suspected");
     expect(["Yellow", "Red"]).toContain(result.findings[0].level);
     expect(result.findings[0].explanation).toMatch(/\d+ of \d+ examined image areas/);
@@ -110,7 +134,10 @@ describe("recapture analyzer on real bytes", () => {
 
 describe("manipulation analyzer on real bytes", () => {
   it("gives a verdict, a score and a heatmap PNG with hatched unjudgeable areas", async () => {
-    const result = await manipulationAnalyzer.analyze(scanFile("screen-tiles.png", fixturePng("screen-tiles.png"), "png"), context);
+    const result = await manipulationAnalyzer.analyze(
+      scanFile("screen-tiles.png", fixturePng("screen-tiles.png"), "png"),
+      context,
+    );
     expect(result.assessed).toBe(true);
     expect(["manipulation-model-clear", "manipulation-model-region"]).toContain(result.findings[0].code);
     const meta = result.metadata as { score: number; judgedShare: number };

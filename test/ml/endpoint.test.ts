@@ -27,7 +27,12 @@ describe("POST /v2/scanner runs the learned detectors on images in the ZIP", () 
       "street.png": fixturePng("real-crop.png"),
       "broken.jpg": sharedFile("exif-samples/jpg/corrupted.jpg"),
     });
-    const res = await postScanner({ apiKey, caseNumber: scanCase("ML"), zip: archive, headers: { accept: "application/json", language: "en" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase("ML"),
+      zip: archive,
+      headers: { accept: "application/json", language: "en" },
+    });
     expect(res.status).toBe(200);
     const body = await res.json<{ Files: Record<string, FileResult>; modelVersions: Record<string, string> }>();
 
@@ -42,7 +47,11 @@ describe("POST /v2/scanner runs the learned detectors on images in the ZIP", () 
 
     expect(body.Files["broken.jpg"].suspicion_level).toBe("-");
 
-    expect(body.modelVersions["recapture-model"]).toContain(`recapture-cnn ${recaptureModel.identity.version} (sha256 ${recaptureModel.identity.sha256})`);
-    expect(body.modelVersions["manipulation-model"]).toContain(`manipulation-fcn ${manipulationModel.identity.version} (sha256 ${manipulationModel.identity.sha256})`);
+    expect(body.modelVersions["recapture-model"]).toContain(
+      `recapture-cnn ${recaptureModel.identity.version} (sha256 ${recaptureModel.identity.sha256})`,
+    );
+    expect(body.modelVersions["manipulation-model"]).toContain(
+      `manipulation-fcn ${manipulationModel.identity.version} (sha256 ${manipulationModel.identity.sha256})`,
+    );
   }, 120_000);
 });

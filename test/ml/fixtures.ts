@@ -5,9 +5,16 @@
  */
 import type { ScanContext, ScanFile } from "../../src/scanner/types";
 
-const pngs = import.meta.glob("./fixtures/*.png", { query: "?inline", import: "default", eager: true }) as Record<string, string>;
+const pngs = import.meta.glob("./fixtures/*.png", { query: "?inline", import: "default", eager: true }) as Record<
+  string,
+  string
+>;
 const shared = import.meta.glob(
-  ["../../../shared/data/photos/opencv-doc/{leuvenA,board,ela_original}.jpg", "../../../shared/data/exif-samples/jpg/{corrupted,Canon_40D}.jpg", "../../../shared/data/exif-samples/jpg/tests/42_IndexError.jpg"],
+  [
+    "../../../shared/data/photos/opencv-doc/{leuvenA,board,ela_original}.jpg",
+    "../../../shared/data/exif-samples/jpg/{corrupted,Canon_40D}.jpg",
+    "../../../shared/data/exif-samples/jpg/tests/42_IndexError.jpg",
+  ],
   { query: "?inline", import: "default", eager: true },
 ) as Record<string, string>;
 
@@ -36,4 +43,9 @@ export function scanFile(name: string, bytes: Uint8Array, kind: ScanFile["kind"]
   return { name, bytes, kind, mimeType, sha256: "0".repeat(64), size: bytes.length };
 }
 
-export const context: ScanContext = { language: "en", issueDate: null, now: new Date("2026-11-22T00:00:00Z"), caseNumber: "ML-TEST-1" };
+export const context: ScanContext = {
+  language: "en",
+  issueDate: null,
+  now: new Date("2026-11-22T00:00:00Z"),
+  caseNumber: "ML-TEST-1",
+};

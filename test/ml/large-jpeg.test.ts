@@ -36,7 +36,14 @@ describe("the row cursor over a baseline JPEG", () => {
     image.free();
     const source = decodeToSource(bytes);
     const stride = source.width * 4;
-    for (const [y, count] of [[0, 16], [5, 128], [300, 3], [400, 163], [10, 40], [0, source.height]]) {
+    for (const [y, count] of [
+      [0, 16],
+      [5, 128],
+      [300, 3],
+      [400, 163],
+      [10, 40],
+      [0, source.height],
+    ]) {
       expect(differing(source.rows(y, count), reference.subarray(y * stride, (y + count) * stride))).toBe(0);
     }
     source.close();
@@ -96,10 +103,15 @@ describe("damage behind a valid header is reported, never thrown", () => {
 
 describe("an image photon may not decode and no strip decoder reads (over the cap, interlaced PNG)", () => {
   it("has no thumbnail but does not close the gate: the other detectors still run", async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0x0f, 0xa0, 0, 0, 0x0b, 0xb8, 8, 6, 0, 0, 1, 0, 0, 0, 0]);
+    const png = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0x0f, 0xa0, 0, 0, 0x0b,
+      0xb8, 8, 6, 0, 0, 1, 0, 0, 0, 0,
+    ]);
     const result = await thumbnailAnalyzer.analyze(scanFile("big.png", png, "png"), context);
     expect(result.assessed).toBe(true);
-    expect(result.findings).toMatchObject([{ code: "thumbnail-too-large", level: "-", evidence: { width: 4000, height: 3000, maxPixels: MAX_PIXEL_DECODE } }]);
+    expect(result.findings).toMatchObject([
+      { code: "thumbnail-too-large", level: "-", evidence: { width: 4000, height: 3000, maxPixels: MAX_PIXEL_DECODE } },
+    ]);
     expect(result.attachments).toBeUndefined();
   });
 });

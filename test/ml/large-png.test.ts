@@ -54,7 +54,9 @@ describe("a non-interlaced PNG above photon's pixel cap", () => {
       const fromPng = await analyzer.analyze(png(), context);
       const fromJpeg = await analyzer.analyze(jpeg(), context);
       expect(fromPng.assessed, analyzer.id).toBe(true);
-      expect(fromPng.findings.map((f) => [f.code, f.level, f.evidence])).toEqual(fromJpeg.findings.map((f) => [f.code, f.level, f.evidence]));
+      expect(fromPng.findings.map((f) => [f.code, f.level, f.evidence])).toEqual(
+        fromJpeg.findings.map((f) => [f.code, f.level, f.evidence]),
+      );
     }
   });
 
@@ -86,7 +88,10 @@ describe("damage in a large PNG is reported, never thrown", () => {
   };
 
   it("the thumbnail gate reports `image-undecodable` and both models `undecodable`", async () => {
-    expect(await thumbnailAnalyzer.analyze(cut(), context)).toMatchObject({ assessed: false, findings: [{ code: "image-undecodable", level: "-" }] });
+    expect(await thumbnailAnalyzer.analyze(cut(), context)).toMatchObject({
+      assessed: false,
+      findings: [{ code: "image-undecodable", level: "-" }],
+    });
     for (const analyzer of [recaptureAnalyzer, manipulationAnalyzer]) {
       const result = await analyzer.analyze(cut(), context);
       expect(result.findings[0], analyzer.id).toMatchObject({ level: "-", evidence: { reason: "undecodable" } });
@@ -94,6 +99,9 @@ describe("damage in a large PNG is reported, never thrown", () => {
   });
 
   it("the block maps say why they are missing", async () => {
-    expect(await blockMaps(cut().bytes)).toMatchObject({ ok: false, reason: expect.stringMatching(/^image data is damaged: the image data ends in row \d+ of 3024/) });
+    expect(await blockMaps(cut().bytes)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^image data is damaged: the image data ends in row \d+ of 3024/),
+    });
   });
 });

@@ -29,9 +29,15 @@ describe("manipulation inference in workerd matches the Python export", () => {
       source.close();
       expect([scaled.factor, scaled.width, scaled.height]).toEqual([expected.factor, expected.width, expected.height]);
       const actual = [...tiles(scaled)];
-      expect(actual.map((t) => [t.x, t.y, t.width, t.height])).toEqual(expected.tiles.map((t) => [t.x, t.y, t.width, t.height]));
+      expect(actual.map((t) => [t.x, t.y, t.width, t.height])).toEqual(
+        expected.tiles.map((t) => [t.x, t.y, t.width, t.height]),
+      );
       for (const [i, tile] of actual.entries()) {
-        const out = await runModel(manipulationModel, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, ["heatmap", "score"]);
+        const out = await runModel(
+          manipulationModel,
+          { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] },
+          ["heatmap", "score"],
+        );
         expect(Math.abs(out.score.data[0] - expected.tiles[i].score)).toBeLessThan(TOLERANCE);
         const sample = expected.tiles[i].heatSample;
         sample.forEach((value, k) => expect(Math.abs(out.heatmap.data[k * 7] - value)).toBeLessThan(TOLERANCE));
@@ -58,7 +64,8 @@ describe("manipulation inference in workerd matches the Python export", () => {
       for (let x = 0; x < scaled.width; x++) {
         for (let c = 0; c < 3; c++) {
           let sum = 0;
-          for (let dy = 0; dy < 3; dy++) for (let dx = 0; dx < 3; dx++) sum += data[((y * 3 + dy) * width + x * 3 + dx) * 4 + c];
+          for (let dy = 0; dy < 3; dy++)
+            for (let dx = 0; dx < 3; dx++) sum += data[((y * 3 + dy) * width + x * 3 + dx) * 4 + c];
           worst = Math.max(worst, Math.abs(scaled.rgb[(y * scaled.width + x) * 3 + c] - sum / 9));
         }
       }

@@ -30,7 +30,9 @@ describe("recapture inference in workerd matches the Python export", () => {
         expect(result.patches.map((p) => [p.x, p.y])).toEqual(expected.origins);
         expect(result.flat.length).toBe(expected.flat);
         expect(result.patches.length).toBeGreaterThan(0);
-        result.patches.forEach((patch, i) => expect(Math.abs(patch.probability - expected.probabilities[i])).toBeLessThan(TOLERANCE));
+        result.patches.forEach((patch, i) =>
+          expect(Math.abs(patch.probability - expected.probabilities[i])).toBeLessThan(TOLERANCE),
+        );
         expect(Math.abs((result.probability ?? NaN) - expected.probability)).toBeLessThan(TOLERANCE);
       } finally {
         source.close();

@@ -11,11 +11,19 @@ import { addAnalyzerSet, slowAnalyzer, slowFile } from "./slow-analyzer";
 // Real detectors on real files through the gate and its units, on a shared 2-core machine.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
 
-type ScanBody = { suspicion_level: string; Files: Record<string, { suspicion_level: string; findings: { code: string }[] }> };
+type ScanBody = {
+  suspicion_level: string;
+  Files: Record<string, { suspicion_level: string; findings: { code: string }[] }>;
+};
 
 /** A different small scan for each n: photos, a PDF and a damaged JPEG in turn. */
 function nthArchive(n: number): Uint8Array {
-  const kinds: Record<string, Uint8Array>[] = [{ "photo.jpg": samples.canon }, { "photo.jpg": samples.nikon }, { "invoice.pdf": samples.pdf }, { "a.jpg": samples.canon, "b.jpg": samples.nikon, "damaged.jpg": samples.corruptJpeg }];
+  const kinds: Record<string, Uint8Array>[] = [
+    { "photo.jpg": samples.canon },
+    { "photo.jpg": samples.nikon },
+    { "invoice.pdf": samples.pdf },
+    { "a.jpg": samples.canon, "b.jpg": samples.nikon, "damaged.jpg": samples.corruptJpeg },
+  ];
   return zip(kinds[n % kinds.length]);
 }
 
@@ -24,7 +32,16 @@ beforeAll(async () => {
   unregister = addAnalyzerSet("execution-test", slowAnalyzer);
   // Instantiating the models' wasm blocks the isolate for seconds once per test file: not what is under test.
   const { apiKey } = await createAccount({ name: "Execution warm-up" });
-  expect((await postScanner({ apiKey, caseNumber: scanCase("WARM"), zip: zip({ "a.jpg": samples.canon }), headers: { accept: "application/json" } })).status).toBe(200);
+  expect(
+    (
+      await postScanner({
+        apiKey,
+        caseNumber: scanCase("WARM"),
+        zip: zip({ "a.jpg": samples.canon }),
+        headers: { accept: "application/json" },
+      })
+    ).status,
+  ).toBe(200);
 });
 afterAll(() => unregister());
 
@@ -32,7 +49,12 @@ describe("scans one after another and at once all finish (DESIGN §19, default A
   it("30 different scans in a row: every one 200 with its files", async () => {
     const { apiKey } = await createAccount({ name: "Sequential" });
     for (let n = 0; n < 30; n++) {
-      const res = await postScanner({ apiKey, caseNumber: scanCase("SEQ"), zip: nthArchive(n), headers: { accept: "application/json" } });
+      const res = await postScanner({
+        apiKey,
+        caseNumber: scanCase("SEQ"),
+        zip: nthArchive(n),
+        headers: { accept: "application/json" },
+      });
       expect(res.status, `scan ${n}`).toBe(200);
       const body = await res.json<ScanBody>();
       expect(Object.keys(body.Files).length).toBeGreaterThan(0);
@@ -41,7 +63,16 @@ describe("scans one after another and at once all finish (DESIGN §19, default A
 
   it("8 different scans at once: every one 200", async () => {
     const { apiKey } = await createAccount({ name: "Concurrent" });
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => postScanner({ apiKey, caseNumber: scanCase("PAR"), zip: nthArchive(n), headers: { accept: "application/json" } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        postScanner({
+          apiKey,
+          caseNumber: scanCase("PAR"),
+          zip: nthArchive(n),
+          headers: { accept: "application/json" },
+        }),
+      ),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
   });
 });
@@ -50,7 +81,13 @@ describe("a file whose analysis hangs is `-` with a timeout finding; the request
   it("the other files keep their levels", async () => {
     const { apiKey } = await createAccount({ name: "Hang" });
     const bindings = { ...env, FILE_TIMEOUT_S: "2", ANALYZERS: "execution-test" };
-    const res = await postScanner({ apiKey, caseNumber: scanCase("HANG"), zip: zip({ "photo.jpg": samples.canon, "stuck.bin": slowFile(30_000) }), headers: { accept: "application/json" }, bindings });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase("HANG"),
+      zip: zip({ "photo.jpg": samples.canon, "stuck.bin": slowFile(30_000) }),
+      headers: { accept: "application/json" },
+      bindings,
+    });
     expect(res.status).toBe(200);
     const body = await res.json<ScanBody>();
     expect(body.Files["stuck.bin"].suspicion_level).toBe("-");
@@ -74,14 +111,41 @@ describe("a unit that fails is retried, then its file is `-` (the run is still d
       stagingPrefix,
       analyzers: "all",
       items: [
-        { ok: true, file: { name: "ok.jpg", key: `${stagingPrefix}in/0`, kind: "jpeg", mimeType: "image/jpeg", sha256: "a", size: samples.nikon.length } },
-        { ok: true, file: { name: "gone.jpg", key: `${stagingPrefix}in/missing`, kind: "jpeg", mimeType: "image/jpeg", sha256: "b", size: 10 } },
+        {
+          ok: true,
+          file: {
+            name: "ok.jpg",
+            key: `${stagingPrefix}in/0`,
+            kind: "jpeg",
+            mimeType: "image/jpeg",
+            sha256: "a",
+            size: samples.nikon.length,
+          },
+        },
+        {
+          ok: true,
+          file: {
+            name: "gone.jpg",
+            key: `${stagingPrefix}in/missing`,
+            kind: "jpeg",
+            mimeType: "image/jpeg",
+            sha256: "b",
+            size: 10,
+          },
+        },
       ],
     };
-    const outcome = await gateFor(env, job.digest).request(job, { timeoutS: 120, fileTimeoutS: 60, concurrency: 2, resultCache: false });
+    const outcome = await gateFor(env, job.digest).request(job, {
+      timeoutS: 120,
+      fileTimeoutS: 60,
+      concurrency: 2,
+      resultCache: false,
+    });
     expect(outcome.kind).toBe("result");
     const stored = await loadResult(env.BUCKET, (outcome as { resultKey: string }).resultKey);
-    expect(stored!.Files["gone.jpg"].findings).toEqual([expect.objectContaining({ code: "file-analysis-failed", level: "-", evidence: { attempts: 3 } })]);
+    expect(stored!.Files["gone.jpg"].findings).toEqual([
+      expect.objectContaining({ code: "file-analysis-failed", level: "-", evidence: { attempts: 3 } }),
+    ]);
     expect(stored!.Files["ok.jpg"].suspicion_level).not.toBe("-");
     // Staged inputs and unit outputs are removed once the run has ended.
     expect((await env.BUCKET.list({ prefix: stagingPrefix })).objects).toHaveLength(0);
@@ -94,11 +158,19 @@ describe("a run whose deadline alarm is lost is looked after by the next identic
     const caseNumber = scanCase("ALARM");
     const archive = zip({ "photo.jpg": samples.nikon, "slow.bin": slowFile(8_000) });
     const bindings = { ...env, ANALYSIS_TIMEOUT_S: "1", ANALYZERS: "execution-test" };
-    expect((await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings })).status).toBe(504);
-    const row = await env.DB.prepare("SELECT digest FROM analyses WHERE account_id = ?").bind(accountId).first<{ digest: string }>();
+    expect(
+      (await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings }))
+        .status,
+    ).toBe(504);
+    const row = await env.DB.prepare("SELECT digest FROM analyses WHERE account_id = ?")
+      .bind(accountId)
+      .first<{ digest: string }>();
     const gate = gateFor(env, row!.digest);
     await runInDurableObject(gate, (_instance, state) => state.storage.deleteAlarm());
-    expect((await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings })).status).toBe(202);
+    expect(
+      (await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings }))
+        .status,
+    ).toBe(202);
     expect(await runInDurableObject(gate, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
   });
 });

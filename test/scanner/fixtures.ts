@@ -11,7 +11,21 @@ export const samples = {
   corruptJpeg: fromDataUrl(corruptJpeg),
   pdf: fromDataUrl(minimalPdf),
   /** An ISO-BMFF `ftyp` box with brand heic, as every HEIC file starts (Vite cannot inline .HEIC). */
-  heic: new Uint8Array([0, 0, 0, 24, ...new TextEncoder().encode("ftypheic"), 0, 0, 0, 0, ...new TextEncoder().encode("mif1heic"), 1, 2, 3]),
+  heic: new Uint8Array([
+    0,
+    0,
+    0,
+    24,
+    ...new TextEncoder().encode("ftypheic"),
+    0,
+    0,
+    0,
+    0,
+    ...new TextEncoder().encode("mif1heic"),
+    1,
+    2,
+    3,
+  ]),
 };
 
 function fromDataUrl(url: string): Uint8Array {
@@ -25,4 +39,3 @@ export function zip(files: Record<string, Uint8Array>, level: 0 | 6 = 6): Uint8A
   for (const [name, bytes] of Object.entries(files)) entries[name] = [bytes, { level }];
   return zipSync(entries);
 }
-

@@ -40,26 +40,61 @@ const pick = <T>(r: Rand, xs: readonly T[]) => xs[int(r, xs.length)];
 /** Positions of a 4-byte signature (PK\x03\x04 local, PK\x01\x02 central, PK\x05\x06 end). */
 function find(bytes: Uint8Array, sig: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i + 4 <= bytes.length; i++) if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === sig >> 8 && bytes[i + 3] === (sig & 255)) out.push(i);
+  for (let i = 0; i + 4 <= bytes.length; i++)
+    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === sig >> 8 && bytes[i + 3] === (sig & 255))
+      out.push(i);
   return out;
 }
 
 /** Overwrites a little-endian field with a hostile value (0, max, off by one, random). */
 function setField(r: Rand, bytes: Uint8Array, at: number, size: 2 | 4): void {
   const max = size === 2 ? 0xffff : 0xffffffff;
-  const old = size === 2 ? bytes[at] | (bytes[at + 1] << 8) : (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+  const old =
+    size === 2
+      ? bytes[at] | (bytes[at + 1] << 8)
+      : (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
   const value = pick(r, [0, max, old + 1, old - 1, int(r, max), 1000, 0x7fffffff & max, old * 1000])! >>> 0;
   for (let k = 0; k < size; k++) bytes[at + k] = (value >>> (8 * k)) & 255;
 }
 
 /** ZIP fields by offset from their header: [offset, size]. */
-const LOCAL_FIELDS: [number, 2 | 4][] = [[4, 2], [6, 2], [8, 2], [14, 4], [18, 4], [22, 4], [26, 2], [28, 2]];
-const CENTRAL_FIELDS: [number, 2 | 4][] = [[6, 2], [8, 2], [10, 2], [16, 4], [20, 4], [24, 4], [28, 2], [30, 2], [32, 2], [42, 4]];
-const END_FIELDS: [number, 2 | 4][] = [[8, 2], [10, 2], [12, 4], [16, 4], [20, 2]];
+const LOCAL_FIELDS: [number, 2 | 4][] = [
+  [4, 2],
+  [6, 2],
+  [8, 2],
+  [14, 4],
+  [18, 4],
+  [22, 4],
+  [26, 2],
+  [28, 2],
+];
+const CENTRAL_FIELDS: [number, 2 | 4][] = [
+  [6, 2],
+  [8, 2],
+  [10, 2],
+  [16, 4],
+  [20, 4],
+  [24, 4],
+  [28, 2],
+  [30, 2],
+  [32, 2],
+  [42, 4],
+];
+const END_FIELDS: [number, 2 | 4][] = [
+  [8, 2],
+  [10, 2],
+  [12, 4],
+  [16, 4],
+  [20, 2],
+];
 
 function mutateZipHeader(r: Rand, bytes: Uint8Array): string {
   const out = bytes.slice();
-  const [sig, fields, label] = pick(r, [[0x0304, LOCAL_FIELDS, "local"], [0x0102, CENTRAL_FIELDS, "central"], [0x0506, END_FIELDS, "end"]] as const);
+  const [sig, fields, label] = pick(r, [
+    [0x0304, LOCAL_FIELDS, "local"],
+    [0x0102, CENTRAL_FIELDS, "central"],
+    [0x0506, END_FIELDS, "end"],
+  ] as const);
   const at = pick(r, find(out, sig));
   if (at === undefined) return "no header";
   const [offset, size] = pick(r, fields);
@@ -73,7 +108,15 @@ function mutateLength(r: Rand, bytes: Uint8Array): Uint8Array {
   const out = bytes.slice();
   if (out[0] === 0xff && out[1] === 0xd8) {
     const markers: number[] = [];
-    for (let i = 2; i + 3 < out.length && markers.length < 40; i++) if (out[i] === 0xff && out[i + 1] >= 0xc0 && out[i + 1] !== 0xff && out[i + 1] !== 0xd9 && !(out[i + 1] >= 0xd0 && out[i + 1] <= 0xd7)) markers.push(i);
+    for (let i = 2; i + 3 < out.length && markers.length < 40; i++)
+      if (
+        out[i] === 0xff &&
+        out[i + 1] >= 0xc0 &&
+        out[i + 1] !== 0xff &&
+        out[i + 1] !== 0xd9 &&
+        !(out[i + 1] >= 0xd0 && out[i + 1] <= 0xd7)
+      )
+        markers.push(i);
     const at = pick(r, markers);
     if (at !== undefined) {
       const v = pick(r, [0, 1, 2, 0xffff, int(r, 0x10000)]);
@@ -89,7 +132,9 @@ function mutateLength(r: Rand, bytes: Uint8Array): Uint8Array {
     return out;
   }
   const text = new TextDecoder("latin1").decode(out);
-  const replaced = text.replace(/\/Length \d+|startxref\s+\d+|\d{10} 00000 n/, (m) => m.replace(/\d+/, String(pick(r, [0, 1, 999999999, int(r, out.length * 2)]))));
+  const replaced = text.replace(/\/Length \d+|startxref\s+\d+|\d{10} 00000 n/, (m) =>
+    m.replace(/\d+/, String(pick(r, [0, 1, 999999999, int(r, out.length * 2)]))),
+  );
   return Uint8Array.from(replaced, (c) => c.charCodeAt(0));
 }
 
@@ -150,7 +195,12 @@ function heavyZips(): [string, Uint8Array][] {
 async function send(label: string, body: Uint8Array, key: string): Promise<string | null> {
   let res: Response;
   try {
-    res = await postScanner({ apiKey: key, caseNumber: scanCase("FZ"), zip: body, headers: { accept: "application/json" } });
+    res = await postScanner({
+      apiKey: key,
+      caseNumber: scanCase("FZ"),
+      zip: body,
+      headers: { accept: "application/json" },
+    });
   } catch (error) {
     return `${label}: fetch threw ${String(error).slice(0, 200)}`;
   }
@@ -184,7 +234,12 @@ async function sendAll(cases: [string, Uint8Array][]): Promise<string[]> {
 }
 
 async function normalScanWorks(key: string): Promise<void> {
-  const res = await postScanner({ apiKey: key, caseNumber: scanCase("OK"), zip: zip({ "front.jpg": samples.canon }), headers: { accept: "application/json" } });
+  const res = await postScanner({
+    apiKey: key,
+    caseNumber: scanCase("OK"),
+    zip: zip({ "front.jpg": samples.canon }),
+    headers: { accept: "application/json" },
+  });
   expect(res.status).toBe(200);
   const body = await res.json<{ Files: Record<string, { suspicion_level: string }> }>();
   expect(Object.keys(body.Files)).toContain("front.jpg");
@@ -202,7 +257,12 @@ describe("POST /v2/scanner under seeded fuzzing", () => {
     expect(await sendAll(heavyZips())).toEqual([]);
     // The compression bomb is "-" with a finding that says why (it used to come back Green).
     const [, bomb] = heavyZips()[0];
-    const res = await postScanner({ apiKey: keys[1], caseNumber: scanCase("BOMB"), zip: bomb, headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey: keys[1],
+      caseNumber: scanCase("BOMB"),
+      zip: bomb,
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(200);
     const body = await res.json<{ Files: Record<string, { suspicion_level: string; findings: { code: string }[] }> }>();
     expect(body.Files["bomb.pdf"].suspicion_level).toBe("-");
@@ -221,7 +281,12 @@ describe("one account's heavy inputs do not break another account's requests", (
     for (let i = 0; i < 6; i++) {
       const link = await postJson("/capture/link", { caseNumber: uniqueCaseNumber("VICTIM") }, { "x-api-key": victim });
       if (link.status !== 201) outcomes.push(`capture/link ${link.status}: ${(await link.text()).slice(0, 200)}`);
-      const scan = await postScanner({ apiKey: victim, caseNumber: scanCase("VICTIM"), zip: zip({ [`v${i}.jpg`]: H.flatJpeg(64, 64), "doc.pdf": samples.pdf }), headers: { accept: "application/json" } });
+      const scan = await postScanner({
+        apiKey: victim,
+        caseNumber: scanCase("VICTIM"),
+        zip: zip({ [`v${i}.jpg`]: H.flatJpeg(64, 64), "doc.pdf": samples.pdf }),
+        headers: { accept: "application/json" },
+      });
       if (scan.status !== 200) outcomes.push(`scan ${scan.status}: ${(await scan.text()).slice(0, 200)}`);
       else await scan.arrayBuffer();
     }

@@ -12,19 +12,30 @@ import { addAnalyzerSet, slowAnalyzer, slowFile } from "./slow-analyzer";
 const TIMEOUT_S = 3;
 const shortEnv = { ...env, ANALYSIS_TIMEOUT_S: String(TIMEOUT_S), ANALYZERS: "gate-test" };
 
-function scanDirect(apiKey: string, caseNumber: string, archive: Uint8Array, bindings: typeof env = shortEnv): Promise<Response> {
+function scanDirect(
+  apiKey: string,
+  caseNumber: string,
+  archive: Uint8Array,
+  bindings: typeof env = shortEnv,
+): Promise<Response> {
   return postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" }, bindings });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function ledgerRows(accountId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM usage_ledger WHERE account_id = ?").bind(accountId).first<{ n: number }>();
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM usage_ledger WHERE account_id = ?")
+    .bind(accountId)
+    .first<{ n: number }>();
   return row!.n;
 }
 
 async function analysesFor(accountId: string, caseNumber: string): Promise<{ status: string }[]> {
-  const { results } = await env.DB.prepare("SELECT status FROM analyses WHERE account_id = ? AND case_number = ? ORDER BY created_at").bind(accountId, caseNumber).all<{ status: string }>();
+  const { results } = await env.DB.prepare(
+    "SELECT status FROM analyses WHERE account_id = ? AND case_number = ? ORDER BY created_at",
+  )
+    .bind(accountId, caseNumber)
+    .all<{ status: string }>();
   return results;
 }
 

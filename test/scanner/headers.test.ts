@@ -19,7 +19,11 @@ async function fieldsOf(res: Response): Promise<string[]> {
   return (body.errors ?? []).map((e) => e.field);
 }
 
-const pad = (d: Date) => ({ dd: String(d.getUTCDate()).padStart(2, "0"), mm: String(d.getUTCMonth() + 1).padStart(2, "0"), yyyy: String(d.getUTCFullYear()) });
+const pad = (d: Date) => ({
+  dd: String(d.getUTCDate()).padStart(2, "0"),
+  mm: String(d.getUTCMonth() + 1).padStart(2, "0"),
+  yyyy: String(d.getUTCFullYear()),
+});
 const daysAhead = (days: number) => new Date(Date.now() + days * 86_400_000);
 
 describe("x-api-key: only the header, exactly 40 characters", () => {
@@ -28,7 +32,10 @@ describe("x-api-key: only the header, exactly 40 characters", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toContain("x-api-key");
   });
-  it.each([["39", 39], ["41", 41]])("%s characters is 400 on field x-api-key", async (_n, length) => {
+  it.each([
+    ["39", 39],
+    ["41", 41],
+  ])("%s characters is 400 on field x-api-key", async (_n, length) => {
     const res = await postScanner({ apiKey: "k".repeat(length), caseNumber: scanCase(), zip: archive });
     expect(res.status).toBe(400);
     expect(await fieldsOf(res)).toEqual(["x-api-key"]);
@@ -37,7 +44,10 @@ describe("x-api-key: only the header, exactly 40 characters", () => {
     expect((await postScanner({ apiKey: "k".repeat(40), caseNumber: scanCase(), zip: archive })).status).toBe(401);
   });
   it("the Bearer form is not accepted on /v2", async () => {
-    const res = await SELF.fetch(`${BASE}/v2/scanner`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, caseNumber: scanCase() } });
+    const res = await SELF.fetch(`${BASE}/v2/scanner`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, caseNumber: scanCase() },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -52,8 +62,13 @@ describe("caseNumber: 4 to 50 characters", () => {
     expect(res.status).toBe(status);
     expect(await fieldsOf(res)).toEqual(["caseNumber"]);
   });
-  it.each([["4 characters", "abcd"], ["50 characters with a slash", `A/${"x".repeat(48)}`]])("%s is accepted", async (_name, caseNumber) => {
-    expect((await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" } })).status).toBe(200);
+  it.each([
+    ["4 characters", "abcd"],
+    ["50 characters with a slash", `A/${"x".repeat(48)}`],
+  ])("%s is accepted", async (_name, caseNumber) => {
+    expect(
+      (await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json" } })).status,
+    ).toBe(200);
   });
 });
 
@@ -68,7 +83,16 @@ describe("issueDate: five formats, optional time, real dates, at most 5 days ahe
     ["with time", "01.03.2024 23:59:59"],
     ["leap day", "29.02.2024"],
   ])("%s is accepted", async (_name, issueDate) => {
-    expect((await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { issueDate, accept: "application/json" } })).status).toBe(200);
+    expect(
+      (
+        await postScanner({
+          apiKey,
+          caseNumber: scanCase(),
+          zip: archive,
+          headers: { issueDate, accept: "application/json" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   const later = pad(daysAhead(6));
@@ -90,28 +114,58 @@ describe("issueDate: five formats, optional time, real dates, at most 5 days ahe
 
 describe("language, contactEmail, Accept", () => {
   it.each(["de", "en", "pl", "EN"])("language %s is accepted", async (language) => {
-    expect((await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { language, accept: "application/json" } })).status).toBe(200);
+    expect(
+      (
+        await postScanner({
+          apiKey,
+          caseNumber: scanCase(),
+          zip: archive,
+          headers: { language, accept: "application/json" },
+        })
+      ).status,
+    ).toBe(200);
   });
   it("language fr is 400", async () => {
     const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { language: "fr" } });
     expect(await fieldsOf(res)).toEqual(["language"]);
   });
   it("the default language is German", async () => {
-    const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.nikon, "n.txt": new Uint8Array([1, 2, 3]) }), headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase(),
+      zip: zip({ "a.jpg": samples.nikon, "n.txt": new Uint8Array([1, 2, 3]) }),
+      headers: { accept: "application/json" },
+    });
     const body = await res.json<{ Files: Record<string, { findings: { title: string }[] }> }>();
     expect(body.Files["n.txt"].findings[0].title).toBe("Dateityp nicht unterstützt");
   });
   it("contactEmail must be an e-mail address", async () => {
     const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { contactEmail: "nope@" } });
     expect(await fieldsOf(res)).toEqual(["contactEmail"]);
-    expect((await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { contactEmail: "claims@insurer.example", accept: "application/json" } })).status).toBe(200);
+    expect(
+      (
+        await postScanner({
+          apiKey,
+          caseNumber: scanCase(),
+          zip: archive,
+          headers: { contactEmail: "claims@insurer.example", accept: "application/json" },
+        })
+      ).status,
+    ).toBe(200);
   });
   it("every invalid header is reported at once", async () => {
-    const res = await postScanner({ apiKey, caseNumber: "ab", zip: archive, headers: { language: "xx", issueDate: "yesterday" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: "ab",
+      zip: archive,
+      headers: { language: "xx", issueDate: "yesterday" },
+    });
     expect((await fieldsOf(res)).sort()).toEqual(["caseNumber", "issueDate", "language"]);
   });
   it("Accept: text/html is 406", async () => {
-    expect((await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { accept: "text/html" } })).status).toBe(406);
+    expect(
+      (await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: { accept: "text/html" } })).status,
+    ).toBe(406);
   });
   it.each([[undefined], ["*/*"], ["multipart/mixed"]])("Accept %s gives multipart/mixed", async (accept) => {
     const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: archive, headers: accept ? { accept } : {} });
@@ -137,7 +191,11 @@ describe("file XOR storage_key; direct uploads below DIRECT_UPLOAD_MAX_BYTES", (
     expect((await res.json<{ detail: string }>()).detail).toContain("/v2/getUploadUrl");
   });
   it("a raw ZIP body (not multipart) is 415 and says how to send it", async () => {
-    const res = await SELF.fetch(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: scanCase(), "content-type": "application/zip" }, body: archive });
+    const res = await SELF.fetch(`${BASE}/v2/scanner`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey, caseNumber: scanCase(), "content-type": "application/zip" },
+      body: archive,
+    });
     expect(res.status).toBe(415);
     const { detail } = await res.json<{ detail: string }>();
     expect(detail).toContain('multipart/form-data in the part "file"');
@@ -147,7 +205,11 @@ describe("file XOR storage_key; direct uploads below DIRECT_UPLOAD_MAX_BYTES", (
   it("a text field named file is 400", async () => {
     const form = new FormData();
     form.append("file", "not a file");
-    const res = await SELF.fetch(`${BASE}/v2/scanner`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber: scanCase() }, body: form });
+    const res = await SELF.fetch(`${BASE}/v2/scanner`, {
+      method: "POST",
+      headers: { "x-api-key": apiKey, caseNumber: scanCase() },
+      body: form,
+    });
     expect(res.status).toBe(400);
   });
 });

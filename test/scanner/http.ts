@@ -1,4 +1,4 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, type env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../src/index";
 import { BASE } from "../helpers";
 
@@ -7,8 +7,19 @@ import { BASE } from "../helpers";
  * fetch handler is called directly with them (a shorter timeout, another analyzer set); the Worker
  * hands its settings to the gate and units with the job.
  */
-export function postScanner(opts: { apiKey?: string; caseNumber?: string; zip?: Uint8Array; storageKey?: string; headers?: Record<string, string>; bindings?: typeof env }): Promise<Response> {
-  const headers: Record<string, string> = { ...(opts.apiKey !== undefined && { "x-api-key": opts.apiKey }), ...(opts.caseNumber !== undefined && { caseNumber: opts.caseNumber }), ...opts.headers };
+export function postScanner(opts: {
+  apiKey?: string;
+  caseNumber?: string;
+  zip?: Uint8Array;
+  storageKey?: string;
+  headers?: Record<string, string>;
+  bindings?: typeof env;
+}): Promise<Response> {
+  const headers: Record<string, string> = {
+    ...(opts.apiKey !== undefined && { "x-api-key": opts.apiKey }),
+    ...(opts.caseNumber !== undefined && { caseNumber: opts.caseNumber }),
+    ...opts.headers,
+  };
   let body: FormData | undefined;
   if (opts.zip) {
     body = new FormData();

@@ -16,7 +16,11 @@ async function refusal(bytes: Uint8Array): Promise<string> {
 
 describe("files are typed by magic bytes, not by extension", () => {
   it("reports kinds, sizes and SHA-256 of every entry", async () => {
-    const manifest = await archiveManifest(memorySource(zip({ "a.png": samples.canon, "scan.jpg": samples.pdf, "notes.txt": new TextEncoder().encode("hello") })));
+    const manifest = await archiveManifest(
+      memorySource(
+        zip({ "a.png": samples.canon, "scan.jpg": samples.pdf, "notes.txt": new TextEncoder().encode("hello") }),
+      ),
+    );
     expect(manifest.map((m) => [m.name, m.kind, m.size])).toEqual([
       ["a.png", "jpeg", samples.canon.length],
       ["scan.jpg", "pdf", samples.pdf.length],
@@ -33,7 +37,12 @@ describe("files are typed by magic bytes, not by extension", () => {
 
 describe("archive hygiene: directories and OS litter are skipped, nesting is one level", () => {
   it("skips directories, __MACOSX and ._ files", async () => {
-    const bytes = zipSync({ "photos/": new Uint8Array(0), "photos/a.jpg": samples.canon, "__MACOSX/photos/._a.jpg": new Uint8Array(10), ".DS_Store": new Uint8Array(4) });
+    const bytes = zipSync({
+      "photos/": new Uint8Array(0),
+      "photos/a.jpg": samples.canon,
+      "__MACOSX/photos/._a.jpg": new Uint8Array(10),
+      ".DS_Store": new Uint8Array(4),
+    });
     expect((await archiveManifest(memorySource(bytes))).map((m) => m.name)).toEqual(["photos/a.jpg"]);
   });
 
@@ -61,7 +70,9 @@ describe("hostile archives are refused with 422 before anything large is inflate
   });
 
   it("10,000 entries", async () => {
-    const many = zipSync(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}.txt`, new Uint8Array(1)])));
+    const many = zipSync(
+      Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}.txt`, new Uint8Array(1)])),
+    );
     expect(await refusal(many)).toBe("422 zip-too-many-entries");
   });
 
@@ -95,7 +106,9 @@ describe("hostile archives are refused with 422 before anything large is inflate
   });
 
   it("an archive without a single supported file", async () => {
-    expect(await refusal(zip({ "readme.txt": new TextEncoder().encode("just text") }))).toBe("422 zip-no-supported-file");
+    expect(await refusal(zip({ "readme.txt": new TextEncoder().encode("just text") }))).toBe(
+      "422 zip-no-supported-file",
+    );
   });
 
   it("an entry whose header understates its size", async () => {
@@ -110,7 +123,8 @@ describe("a damaged entry is one broken file, not a failed request", () => {
     const bytes = zip({ "a.jpg": samples.canon, "b.jpg": samples.nikon }, 0);
     bytes[200] ^= 0xff; // inside a.jpg's stored data
     const items = [];
-    for await (const item of intakeArchive(memorySource(bytes))) items.push(item.ok ? item.file.name : `broken:${item.name}:${item.problem}`);
+    for await (const item of intakeArchive(memorySource(bytes)))
+      items.push(item.ok ? item.file.name : `broken:${item.name}:${item.problem}`);
     expect(items).toEqual(["broken:a.jpg:corrupt", "b.jpg"]);
   });
 });

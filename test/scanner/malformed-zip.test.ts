@@ -23,7 +23,8 @@ interface ScanBody {
   Files: Record<string, { suspicion_level: string; findings: { code: string }[] }>;
 }
 
-const scan = (bytes: Uint8Array) => postScanner({ apiKey, caseNumber: scanCase("MZ"), zip: bytes, headers: { accept: "application/json" } });
+const scan = (bytes: Uint8Array) =>
+  postScanner({ apiKey, caseNumber: scanCase("MZ"), zip: bytes, headers: { accept: "application/json" } });
 
 /** Offsets of every record with this signature. */
 function records(bytes: Uint8Array, signature: number): number[] {
@@ -75,12 +76,17 @@ describe("a local header whose name or extra length runs past the end of the arc
     const bytes = twoFiles();
     const second = records(bytes, LOCAL)[1];
     // Extra length up to just past the next local header: inside the archive, but contradicting the directory.
-    await expectBrokenFile(await scan(patched(bytes, 28, 2, second - 30 - 5 - samples.canon.length + 1)), "a.jpg", "zip-entry-corrupt");
+    await expectBrokenFile(
+      await scan(patched(bytes, 28, 2, second - 30 - 5 - samples.canon.length + 1)),
+      "a.jpg",
+      "zip-entry-corrupt",
+    );
   });
 });
 
 describe("unusual compression methods give a `-` file or a clear 422, never a 500", () => {
-  const centralMethod = (bytes: Uint8Array, method: number) => patched(bytes, records(bytes, CENTRAL)[0] + 10, 2, method);
+  const centralMethod = (bytes: Uint8Array, method: number) =>
+    patched(bytes, records(bytes, CENTRAL)[0] + 10, 2, method);
   const localMethod = (bytes: Uint8Array, method: number) => patched(bytes, 8, 2, method);
 
   it.each([
@@ -114,11 +120,29 @@ describe("every size, offset, length, flag and method field set to 0 or 0xFF… 
   const end = records(base, END)[0];
   const fields: [string, number, 2 | 4][] = [
     // Versions, times and attributes are never read; these are the fields intake trusts or checks.
-    ...[6, 8, 14, 18, 22, 26, 28].map((o): [string, number, 2 | 4] => [`local+${o}`, local + o, [14, 18, 22].includes(o) ? 4 : 2]),
-    ...[8, 10, 16, 20, 24, 28, 30, 32, 42].map((o): [string, number, 2 | 4] => [`central+${o}`, central + o, [16, 20, 24, 42].includes(o) ? 4 : 2]),
+    ...[6, 8, 14, 18, 22, 26, 28].map((o): [string, number, 2 | 4] => [
+      `local+${o}`,
+      local + o,
+      [14, 18, 22].includes(o) ? 4 : 2,
+    ]),
+    ...[8, 10, 16, 20, 24, 28, 30, 32, 42].map((o): [string, number, 2 | 4] => [
+      `central+${o}`,
+      central + o,
+      [16, 20, 24, 42].includes(o) ? 4 : 2,
+    ]),
     ...[4, 8, 10, 12, 16, 20].map((o): [string, number, 2 | 4] => [`end+${o}`, end + o, [12, 16].includes(o) ? 4 : 2]),
   ];
-  const known = ["not-a-zip", "zip-truncated", "zip-multi-disk", "zip-too-many-entries", "zip-bomb", "zip-encrypted", "zip-unsafe-name", "zip-duplicate-name", "zip-no-supported-file"];
+  const known = [
+    "not-a-zip",
+    "zip-truncated",
+    "zip-multi-disk",
+    "zip-too-many-entries",
+    "zip-bomb",
+    "zip-encrypted",
+    "zip-unsafe-name",
+    "zip-duplicate-name",
+    "zip-no-supported-file",
+  ];
 
   it.each(fields)("%s", async (_name, at, width) => {
     const max = width === 2 ? 0xffff : 0xffffffff;
@@ -126,7 +150,8 @@ describe("every size, offset, length, flag and method field set to 0 or 0xFF… 
       const res = await scan(patched(base, at, width, value));
       const outcome = `${at}=${value} → ${res.status}`;
       expect([200, 422], outcome).toContain(res.status);
-      if (res.status === 422) expect(known, outcome).toContain((await res.json<Problem>()).type.replace("urn:capture-verify:problem:", ""));
+      if (res.status === 422)
+        expect(known, outcome).toContain((await res.json<Problem>()).type.replace("urn:capture-verify:problem:", ""));
       else await res.body?.cancel();
     }
   });

@@ -15,7 +15,11 @@ import { canonicalRequest, expectedSignature } from "./sigv4";
  * handler is called directly with the test bindings plus the R2_S3_* secrets.
  */
 const ACCOUNT = "0123456789abcdef0123456789abcdef";
-const CREDENTIALS = { R2_S3_ACCESS_KEY_ID: "test-access-key-id", R2_S3_SECRET_ACCESS_KEY: "test-secret-access-key-0123456789", R2_S3_BUCKET: "capture-verify" };
+const CREDENTIALS = {
+  R2_S3_ACCESS_KEY_ID: "test-access-key-id",
+  R2_S3_SECRET_ACCESS_KEY: "test-secret-access-key-0123456789",
+  R2_S3_BUCKET: "capture-verify",
+};
 const s3Env = { ...env, R2_S3_ACCOUNT_ID: ACCOUNT, ...CREDENTIALS };
 type Bindings = typeof env;
 
@@ -39,7 +43,10 @@ async function call(request: Request, bindings: Bindings): Promise<Response> {
 }
 
 async function getUploadUrl(caseNumber: string, bindings: Bindings = s3Env) {
-  const res = await call(new Request(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber } }), bindings);
+  const res = await call(
+    new Request(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber } }),
+    bindings,
+  );
   expect(res.status).toBe(200);
   return res.json<{ upload_url: string; storage_key: string }>();
 }
@@ -62,7 +69,9 @@ describe("the independent SigV4 check", () => {
   it("reproduces the presigned-URL example of the AWS S3 documentation", async () => {
     const url =
       "https://examplebucket.s3.amazonaws.com/test.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host";
-    expect(await expectedSignature({ url, method: "GET" }, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe("aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404");
+    expect(await expectedSignature({ url, method: "GET" }, "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe(
+      "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404",
+    );
   });
 });
 
@@ -79,7 +88,9 @@ describe("POST /v2/getUploadUrl with R2 S3 credentials", () => {
     const q = Object.fromEntries(url.searchParams);
     const amzDate = q["X-Amz-Date"];
     expect(amzDate).toMatch(/^\d{8}T\d{6}Z$/);
-    const signedAt = Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z"));
+    const signedAt = Date.parse(
+      amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z"),
+    );
     expect(Math.abs(signedAt - clock.nowMs())).toBeLessThan(5_000);
     expect(q).toEqual({
       "X-Amz-Algorithm": "AWS4-HMAC-SHA256",
@@ -89,11 +100,18 @@ describe("POST /v2/getUploadUrl with R2 S3 credentials", () => {
       "X-Amz-SignedHeaders": "content-type;host",
       "X-Amz-Signature": expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(canonicalRequest(zipPut(body.upload_url)).split("\n").slice(0, 2)).toEqual(["PUT", `/capture-verify/uploads/${body.storage_key}`]);
-    expect(q["X-Amz-Signature"]).toBe(await expectedSignature(zipPut(body.upload_url), CREDENTIALS.R2_S3_SECRET_ACCESS_KEY));
+    expect(canonicalRequest(zipPut(body.upload_url)).split("\n").slice(0, 2)).toEqual([
+      "PUT",
+      `/capture-verify/uploads/${body.storage_key}`,
+    ]);
+    expect(q["X-Amz-Signature"]).toBe(
+      await expectedSignature(zipPut(body.upload_url), CREDENTIALS.R2_S3_SECRET_ACCESS_KEY),
+    );
 
     // The D1 record is the same as for a Worker URL: account, caseNumber, expiry, nothing uploaded yet.
-    const row = await env.DB.prepare("SELECT case_number, expires_at, uploaded_at FROM uploads WHERE storage_key = ?").bind(body.storage_key).first<{ case_number: string; expires_at: number; uploaded_at: number | null }>();
+    const row = await env.DB.prepare("SELECT case_number, expires_at, uploaded_at FROM uploads WHERE storage_key = ?")
+      .bind(body.storage_key)
+      .first<{ case_number: string; expires_at: number; uploaded_at: number | null }>();
     expect(row).toEqual({ case_number: caseNumber, expires_at: signedAt + 600_000, uploaded_at: null });
   });
 
@@ -103,7 +121,10 @@ describe("POST /v2/getUploadUrl with R2 S3 credentials", () => {
     const otherKey = upload_url.replace("/uploads/", "/uploads/x");
     const variants = [
       expectedSignature({ ...zipPut(upload_url), method: "GET" }, CREDENTIALS.R2_S3_SECRET_ACCESS_KEY),
-      expectedSignature({ ...zipPut(upload_url), headers: { "content-type": "application/octet-stream" } }, CREDENTIALS.R2_S3_SECRET_ACCESS_KEY),
+      expectedSignature(
+        { ...zipPut(upload_url), headers: { "content-type": "application/octet-stream" } },
+        CREDENTIALS.R2_S3_SECRET_ACCESS_KEY,
+      ),
       expectedSignature(zipPut(otherKey), CREDENTIALS.R2_S3_SECRET_ACCESS_KEY),
       expectedSignature(zipPut(upload_url), "another-secret"),
     ];
@@ -113,25 +134,55 @@ describe("POST /v2/getUploadUrl with R2 S3 credentials", () => {
   it("uses R2_S3_ENDPOINT instead of the account host when that is configured", async () => {
     const bindings = { ...env, R2_S3_ENDPOINT: `https://${ACCOUNT}.eu.r2.cloudflarestorage.com`, ...CREDENTIALS };
     const { upload_url, storage_key } = await getUploadUrl(scanCase("S3"), bindings);
-    expect(upload_url.startsWith(`https://${ACCOUNT}.eu.r2.cloudflarestorage.com/capture-verify/uploads/${storage_key}?`)).toBe(true);
-    expect(new URL(upload_url).searchParams.get("X-Amz-Signature")).toBe(await expectedSignature(zipPut(upload_url), CREDENTIALS.R2_S3_SECRET_ACCESS_KEY));
+    expect(
+      upload_url.startsWith(`https://${ACCOUNT}.eu.r2.cloudflarestorage.com/capture-verify/uploads/${storage_key}?`),
+    ).toBe(true);
+    expect(new URL(upload_url).searchParams.get("X-Amz-Signature")).toBe(
+      await expectedSignature(zipPut(upload_url), CREDENTIALS.R2_S3_SECRET_ACCESS_KEY),
+    );
   });
 
   it("without R2_S3_* the URL is the Worker's own signed PUT, as before", async () => {
     const { upload_url, storage_key } = await getUploadUrl(scanCase("S3"), env);
-    expect(upload_url).toMatch(new RegExp(`^https://capture\\.test/v2/uploads/${storage_key}\\?expires=\\d+&sig=[0-9a-f]{64}$`));
+    expect(upload_url).toMatch(
+      new RegExp(`^https://capture\\.test/v2/uploads/${storage_key}\\?expires=\\d+&sig=[0-9a-f]{64}$`),
+    );
   });
 });
 
 describe("a half-set configuration falls back to the Worker URL and logs why", () => {
   const cases: [string, Partial<Bindings>, string][] = [
-    ["only an access key", { R2_S3_ACCESS_KEY_ID: "id" }, "R2_S3_SECRET_ACCESS_KEY is not set; R2_S3_BUCKET is not set; R2_S3_ACCOUNT_ID or R2_S3_ENDPOINT is not set"],
+    [
+      "only an access key",
+      { R2_S3_ACCESS_KEY_ID: "id" },
+      "R2_S3_SECRET_ACCESS_KEY is not set; R2_S3_BUCKET is not set; R2_S3_ACCOUNT_ID or R2_S3_ENDPOINT is not set",
+    ],
     ["no account id or endpoint", { ...CREDENTIALS }, "R2_S3_ACCOUNT_ID or R2_S3_ENDPOINT is not set"],
-    ["a malformed account id", { ...CREDENTIALS, R2_S3_ACCOUNT_ID: "my-account" }, "R2_S3_ACCOUNT_ID is not a 32-character hexadecimal account id"],
-    ["both account id and endpoint", { ...CREDENTIALS, R2_S3_ACCOUNT_ID: ACCOUNT, R2_S3_ENDPOINT: "https://r2.example" }, "set either R2_S3_ACCOUNT_ID or R2_S3_ENDPOINT, not both"],
-    ["an endpoint with a path", { ...CREDENTIALS, R2_S3_ENDPOINT: "https://r2.example/bucket" }, "R2_S3_ENDPOINT is not an https origin (https://host, no path or query)"],
-    ["a plain-http endpoint", { ...CREDENTIALS, R2_S3_ENDPOINT: "http://r2.example" }, "R2_S3_ENDPOINT is not an https origin (https://host, no path or query)"],
-    ["an invalid bucket name", { ...CREDENTIALS, R2_S3_ACCOUNT_ID: ACCOUNT, R2_S3_BUCKET: "Capture_Verify" }, "R2_S3_BUCKET is not a valid R2 bucket name"],
+    [
+      "a malformed account id",
+      { ...CREDENTIALS, R2_S3_ACCOUNT_ID: "my-account" },
+      "R2_S3_ACCOUNT_ID is not a 32-character hexadecimal account id",
+    ],
+    [
+      "both account id and endpoint",
+      { ...CREDENTIALS, R2_S3_ACCOUNT_ID: ACCOUNT, R2_S3_ENDPOINT: "https://r2.example" },
+      "set either R2_S3_ACCOUNT_ID or R2_S3_ENDPOINT, not both",
+    ],
+    [
+      "an endpoint with a path",
+      { ...CREDENTIALS, R2_S3_ENDPOINT: "https://r2.example/bucket" },
+      "R2_S3_ENDPOINT is not an https origin (https://host, no path or query)",
+    ],
+    [
+      "a plain-http endpoint",
+      { ...CREDENTIALS, R2_S3_ENDPOINT: "http://r2.example" },
+      "R2_S3_ENDPOINT is not an https origin (https://host, no path or query)",
+    ],
+    [
+      "an invalid bucket name",
+      { ...CREDENTIALS, R2_S3_ACCOUNT_ID: ACCOUNT, R2_S3_BUCKET: "Capture_Verify" },
+      "R2_S3_BUCKET is not a valid R2 bucket name",
+    ],
   ];
   it.each(cases)("%s", async (_, partial, problems) => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -165,7 +216,9 @@ describe("scan with the storage_key of an R2 S3 upload", () => {
     expect(res.status).toBe(200);
     expect(Object.keys((await res.json<{ Files: Record<string, unknown> }>()).Files)).toEqual(["a.jpg", "b.jpg"]);
     expect(await env.BUCKET.head(`uploads/${storage_key}`)).toBeNull();
-    const row = await env.DB.prepare("SELECT size, uploaded_at, consumed_at FROM uploads WHERE storage_key = ?").bind(storage_key).first<{ size: number; uploaded_at: number | null; consumed_at: number | null }>();
+    const row = await env.DB.prepare("SELECT size, uploaded_at, consumed_at FROM uploads WHERE storage_key = ?")
+      .bind(storage_key)
+      .first<{ size: number; uploaded_at: number | null; consumed_at: number | null }>();
     expect(row!.size).toBe(archive.length);
     expect(row!.uploaded_at).not.toBeNull();
     expect(row!.consumed_at).not.toBeNull();

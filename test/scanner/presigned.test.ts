@@ -17,7 +17,10 @@ beforeAll(async () => {
 afterEach(() => clock.reset());
 
 async function getUploadUrl(caseNumber: string, key = apiKey) {
-  const res = await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": key, caseNumber } });
+  const res = await SELF.fetch(`${BASE}/v2/getUploadUrl`, {
+    method: "POST",
+    headers: { "x-api-key": key, caseNumber },
+  });
   return { res, body: res.status === 200 ? await res.json<{ upload_url: string; storage_key: string }>() : null };
 }
 
@@ -29,7 +32,8 @@ function put(url: string, bytes: Uint8Array, contentType = "application/zip") {
 function largeZip(): Uint8Array {
   const padding = crypto.getRandomValues(new Uint8Array(65536));
   const filler = new Uint8Array(10_600_000);
-  for (let at = 0; at < filler.length; at += padding.length) filler.set(padding.subarray(0, Math.min(padding.length, filler.length - at)), at);
+  for (let at = 0; at < filler.length; at += padding.length)
+    filler.set(padding.subarray(0, Math.min(padding.length, filler.length - at)), at);
   return zip({ "a.jpg": samples.canon, "b.jpg": samples.nikon, "padding.bin": filler }, 0);
 }
 
@@ -38,13 +42,17 @@ describe("POST /v2/getUploadUrl (spec 2.5, 4.3)", () => {
     const { res, body } = await getUploadUrl(scanCase("UP"));
     expect(res.status).toBe(200);
     expect(body!.storage_key).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(body!.upload_url).toMatch(new RegExp(`^https://capture\\.test/v2/uploads/${body!.storage_key}\\?expires=\\d+&sig=[0-9a-f]{64}$`));
+    expect(body!.upload_url).toMatch(
+      new RegExp(`^https://capture\\.test/v2/uploads/${body!.storage_key}\\?expires=\\d+&sig=[0-9a-f]{64}$`),
+    );
     const expires = Number(new URL(body!.upload_url).searchParams.get("expires"));
     expect(expires * 1000 - Date.now()).toBeGreaterThan(590_000);
     expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(600_000);
   });
   it("needs a key and a caseNumber of 4 to 50 characters", async () => {
-    expect((await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { caseNumber: "ABCD" } })).status).toBe(401);
+    expect(
+      (await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { caseNumber: "ABCD" } })).status,
+    ).toBe(401);
     expect((await getUploadUrl("abc")).res.status).toBe(400);
     expect((await getUploadUrl("x".repeat(51))).res.status).toBe(400);
   });
@@ -60,7 +68,12 @@ describe("the whole presigned flow: URL, PUT, scanner with storage_key", () => {
     expect(stored.status).toBe(200);
     expect((await env.BUCKET.head(`uploads/${body!.storage_key}`))!.size).toBe(archive.length);
 
-    const res = await postScanner({ apiKey, caseNumber, storageKey: body!.storage_key, headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber,
+      storageKey: body!.storage_key,
+      headers: { accept: "application/json" },
+    });
     expect(res.status).toBe(200);
     const result = await res.json<{ Files: Record<string, { suspicion_level: string }> }>();
     expect(Object.keys(result.Files)).toEqual(["a.jpg", "b.jpg", "padding.bin"]);

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { unzipSync } from "fflate";
 import { parseMultipartStream } from "@remix-run/multipart-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, createAccount } from "../helpers";
+import { createAccount } from "../helpers";
 import type { Analyzer } from "../../src/scanner/types";
 import { samples, zip } from "./fixtures";
 import { postScanner as postWithBindings, scanCase } from "./http";
@@ -27,7 +27,11 @@ const bigAttachmentAnalyzer: Analyzer = {
     const bytes = new Uint8Array(size);
     bytes.set(samples.pdf);
     bytes.fill(0x25, samples.pdf.length); // "%%%…": a PDF comment after %%EOF
-    return { assessed: false, findings: [], attachments: [{ category: "pdf_versions", name: `${file.name}.v1.pdf`, contentType: "application/pdf", bytes }] };
+    return {
+      assessed: false,
+      findings: [],
+      attachments: [{ category: "pdf_versions", name: `${file.name}.v1.pdf`, contentType: "application/pdf", bytes }],
+    };
   },
 };
 
@@ -39,7 +43,10 @@ let unregister: () => void;
 let apiKey: string;
 beforeAll(async () => {
   unregister = addAnalyzerSet("responses-test", bigAttachmentAnalyzer);
-  ({ apiKey } = await createAccount({ name: "Responses", features: { crossFileAnalyses: true, agenticRecommendation: true, pdfReportMapping: true } }));
+  ({ apiKey } = await createAccount({
+    name: "Responses",
+    features: { crossFileAnalyses: true, agenticRecommendation: true, pdfReportMapping: true },
+  }));
 });
 afterAll(() => unregister());
 
@@ -48,14 +55,24 @@ async function parseMultipart(res: Response): Promise<{ headers: Record<string, 
   const boundary = /boundary=([^;]+)/.exec(res.headers.get("content-type")!)![1];
   const parts: { headers: Record<string, string>; body: Uint8Array }[] = [];
   for await (const part of parseMultipartStream(res.body!, { boundary, maxFileSize: 20 * 1024 * 1024 })) {
-    parts.push({ headers: { "content-type": part.headers["content-type"] ?? "", "content-disposition": part.headers["content-disposition"] ?? "" }, body: part.bytes });
+    parts.push({
+      headers: {
+        "content-type": part.headers["content-type"] ?? "",
+        "content-disposition": part.headers["content-disposition"] ?? "",
+      },
+      body: part.bytes,
+    });
   }
   return parts;
 }
 
 describe("multipart/mixed: JSON first, then one ZIP per category (DESIGN §13)", () => {
   it("parses part by part; every inner ZIP opens and holds PNG thumbnails", async () => {
-    const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.canon, "b.jpg": samples.nikon }) });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase(),
+      zip: zip({ "a.jpg": samples.canon, "b.jpg": samples.nikon }),
+    });
     expect(res.status).toBe(200);
     const parts = await parseMultipart(res);
     expect(parts[0].headers["content-type"]).toContain("application/json");
@@ -78,8 +95,18 @@ describe("multipart/mixed: JSON first, then one ZIP per category (DESIGN §13)",
 
 describe("JSON mode: base64 attachments by category; add-ons when the account has them", () => {
   it("decodes to valid PNG and PDF files", async () => {
-    const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.canon, "big.bin": new TextEncoder().encode(`${BIG_MARKER}200000`) }), headers: { accept: "application/json" } });
-    const body = await res.json<{ attachments: Record<string, { name: string; data: string }[]>; cross_file_analyses: unknown; agenticRecommendation: { action: string }; pdfReportMapping: unknown }>();
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase(),
+      zip: zip({ "a.jpg": samples.canon, "big.bin": new TextEncoder().encode(`${BIG_MARKER}200000`) }),
+      headers: { accept: "application/json" },
+    });
+    const body = await res.json<{
+      attachments: Record<string, { name: string; data: string }[]>;
+      cross_file_analyses: unknown;
+      agenticRecommendation: { action: string };
+      pdfReportMapping: unknown;
+    }>();
     const decode = (data: string) => Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
     for (const list of Object.values(body.attachments)) {
       for (const a of list) {
@@ -98,23 +125,46 @@ describe("JSON mode: base64 attachments by category; add-ons when the account ha
   });
 
   it("reports byte-identical files across the request", async () => {
-    const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.canon, "copy/a-again.jpg": samples.canon }), headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase(),
+      zip: zip({ "a.jpg": samples.canon, "copy/a-again.jpg": samples.canon }),
+      headers: { accept: "application/json" },
+    });
     const body = await res.json<{ cross_file_analyses: { identicalFiles: { files: string[] }[] } }>();
     expect(body.cross_file_analyses.identicalFiles[0].files.sort()).toEqual(["a.jpg", "copy/a-again.jpg"]);
   });
 
   it("add-ons are absent when the account does not have them", async () => {
     const { apiKey: plainKey } = await createAccount({ name: "Plain" });
-    const body = await (await postScanner({ apiKey: plainKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.nikon }), headers: { accept: "application/json" } })).json<Record<string, unknown>>();
-    for (const key of ["cross_file_analyses", "agenticRecommendation", "pdfReportMapping", "attachmentDownloadUrl"]) expect(key in body).toBe(false);
+    const body = await (
+      await postScanner({
+        apiKey: plainKey,
+        caseNumber: scanCase(),
+        zip: zip({ "a.jpg": samples.nikon }),
+        headers: { accept: "application/json" },
+      })
+    ).json<Record<string, unknown>>();
+    for (const key of ["cross_file_analyses", "agenticRecommendation", "pdfReportMapping", "attachmentDownloadUrl"])
+      expect(key in body).toBe(false);
   });
 });
 
 describe("inline payload cap: largest attachments dropped, X-Payload-Truncated: true", () => {
-  const bigArchive = () => zip({ "a.jpg": samples.canon, "big1.bin": new TextEncoder().encode(`${BIG_MARKER}5000000`), "big2.bin": new TextEncoder().encode(`${BIG_MARKER}6000000`) });
+  const bigArchive = () =>
+    zip({
+      "a.jpg": samples.canon,
+      "big1.bin": new TextEncoder().encode(`${BIG_MARKER}5000000`),
+      "big2.bin": new TextEncoder().encode(`${BIG_MARKER}6000000`),
+    });
 
   it("JSON mode keeps what fits", async () => {
-    const res = await postScanner({ apiKey, caseNumber: scanCase(), zip: bigArchive(), headers: { accept: "application/json" } });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase(),
+      zip: bigArchive(),
+      headers: { accept: "application/json" },
+    });
     expect(res.headers.get("x-payload-truncated")).toBe("true");
     const text = await res.text();
     expect(text.length).toBeLessThan(9_000_000);
@@ -136,17 +186,33 @@ describe("inline payload cap: largest attachments dropped, X-Payload-Truncated: 
 describe("presigned download: attachments.zip behind a signed link (spec 4.4, DESIGN §12)", () => {
   it("answers plain JSON even for Accept multipart, and the link serves the bundle without a key", async () => {
     const { apiKey: dlKey } = await createAccount({ name: "Downloads", features: { presignedDownload: true } });
-    const res = await postScanner({ apiKey: dlKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.canon, "big.bin": new TextEncoder().encode(`${BIG_MARKER}12000000`) }), headers: { accept: "multipart/mixed" } });
+    const res = await postScanner({
+      apiKey: dlKey,
+      caseNumber: scanCase(),
+      zip: zip({ "a.jpg": samples.canon, "big.bin": new TextEncoder().encode(`${BIG_MARKER}12000000`) }),
+      headers: { accept: "multipart/mixed" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = await res.json<{ attachmentDownloadUrl: string; attachments?: unknown }>();
     expect(body.attachments).toBeUndefined();
-    expect(body.attachmentDownloadUrl).toMatch(/^https:\/\/capture\.test\/v2\/downloads\/[0-9a-f-]{36}\/attachments\.zip\?expires=\d+&sig=[0-9a-f]{64}$/);
+    expect(body.attachmentDownloadUrl).toMatch(
+      /^https:\/\/capture\.test\/v2\/downloads\/[0-9a-f-]{36}\/attachments\.zip\?expires=\d+&sig=[0-9a-f]{64}$/,
+    );
     const download = await SELF.fetch(body.attachmentDownloadUrl);
     expect(download.status).toBe(200);
     const outer = unzipSync(new Uint8Array(await download.arrayBuffer()));
     expect(Object.keys(outer)).toEqual(expect.arrayContaining(["pdf_versions.zip", "thumbnails.zip"]));
-    for (const name of Object.keys(outer)) expect(["analysis_report.zip", "enfsi_report.zip", "heatmaps.zip", "thumbnails.zip", "reverse_search_downloads.zip", "pdf_versions.zip", "pdf_diffs.zip"]).toContain(name);
+    for (const name of Object.keys(outer))
+      expect([
+        "analysis_report.zip",
+        "enfsi_report.zip",
+        "heatmaps.zip",
+        "thumbnails.zip",
+        "reverse_search_downloads.zip",
+        "pdf_versions.zip",
+        "pdf_diffs.zip",
+      ]).toContain(name);
     // The 9 MB cap does not apply here: the 12 MB attachment is inside.
     expect(unzipSync(outer["pdf_versions.zip"])["big.bin.v1.pdf"].length).toBe(12_000_000);
     expect(Object.keys(unzipSync(outer["thumbnails.zip"]))).toEqual(["a.jpg.thumb.png"]);
@@ -179,7 +245,16 @@ describe("hostile archives over HTTP: a clear 4xx fast, and the service keeps se
       expect(res.status).toBe(422);
       expect(Date.now() - started).toBeLessThan(2000);
     }
-    expect((await postScanner({ apiKey, caseNumber: scanCase(), zip: zip({ "a.jpg": samples.nikon }), headers: { accept: "application/json" } })).status).toBe(200);
+    expect(
+      (
+        await postScanner({
+          apiKey,
+          caseNumber: scanCase(),
+          zip: zip({ "a.jpg": samples.nikon }),
+          headers: { accept: "application/json" },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("encrypted entries → 422", async () => {

@@ -13,7 +13,19 @@ beforeAll(async () => {
 
 interface ScanBody {
   suspicion_level: string;
-  Files: Record<string, { suspicion_level: string; type: string; mimeType: string; sha256: string | null; size: number; findings: { code: string; level: string; title: string }[]; attachments: string[]; metadata: Record<string, unknown> }>;
+  Files: Record<
+    string,
+    {
+      suspicion_level: string;
+      type: string;
+      mimeType: string;
+      sha256: string | null;
+      size: number;
+      findings: { code: string; level: string; title: string }[];
+      attachments: string[];
+      metadata: Record<string, unknown>;
+    }
+  >;
   caseNumber: string;
   sessionId: string;
   modelVersions: Record<string, string>;
@@ -26,8 +38,18 @@ interface ScanBody {
 describe("POST /v2/scanner analyses every file of a direct upload (spec 4.4, 2.6, DESIGN §18)", () => {
   it("returns per-file results, overall level, tokens, model versions and base64 thumbnails", async () => {
     const caseNumber = scanCase();
-    const archive = zip({ "front.jpg": samples.canon, "docs/invoice.pdf": samples.pdf, "broken.jpg": samples.corruptJpeg, "notes.txt": new TextEncoder().encode("hi") });
-    const res = await postScanner({ apiKey, caseNumber, zip: archive, headers: { accept: "application/json", language: "en" } });
+    const archive = zip({
+      "front.jpg": samples.canon,
+      "docs/invoice.pdf": samples.pdf,
+      "broken.jpg": samples.corruptJpeg,
+      "notes.txt": new TextEncoder().encode("hi"),
+    });
+    const res = await postScanner({
+      apiKey,
+      caseNumber,
+      zip: archive,
+      headers: { accept: "application/json", language: "en" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = await res.json<ScanBody>();
@@ -35,7 +57,9 @@ describe("POST /v2/scanner analyses every file of a direct upload (spec 4.4, 2.6
     expect(body.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.etag).toBeNull();
     expect(body.pdfEditingToolsBlacklist).toBeNull();
-    expect(Object.keys(body.Files).sort()).toEqual(expect.arrayContaining(["broken.jpg", "docs/invoice.pdf", "front.jpg", "notes.txt"]));
+    expect(Object.keys(body.Files).sort()).toEqual(
+      expect.arrayContaining(["broken.jpg", "docs/invoice.pdf", "front.jpg", "notes.txt"]),
+    );
     const front = body.Files["front.jpg"];
     expect(front).toMatchObject({ type: "image", mimeType: "image/jpeg", size: samples.canon.length });
     expect(front.suspicion_level).not.toBe("-");
@@ -43,7 +67,10 @@ describe("POST /v2/scanner analyses every file of a direct upload (spec 4.4, 2.6
     expect(body.Files["broken.jpg"].suspicion_level).toBe("-");
     expect(body.Files["broken.jpg"].findings[0].code).toMatch(/^file-(truncated|malformed)$|^image-undecodable$/);
     expect(body.Files["notes.txt"]).toMatchObject({ suspicion_level: "-", type: "other" });
-    expect(body.Files["notes.txt"].findings[0]).toMatchObject({ code: "file-type-unsupported", title: "File type not supported" });
+    expect(body.Files["notes.txt"].findings[0]).toMatchObject({
+      code: "file-type-unsupported",
+      title: "File type not supported",
+    });
     expect(body.modelVersions).toMatchObject({ "file-type": "1.0.0", thumbnail: "1.3.0" });
     expect(body.tokensConsumed).toBeGreaterThan(0);
     const thumb = body.attachments!.thumbnails.find((a) => a.name === "front.jpg.thumb.png")!;

@@ -14,7 +14,8 @@ async function hmac(key: ArrayBuffer | Uint8Array, text: string): Promise<ArrayB
 }
 
 /** RFC 3986 unreserved characters stay, everything else is %XX (as SigV4 requires). */
-const uriEncode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const uriEncode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The parts of a presigned URL and the request a client would send with it. */
 export interface PresignedRequest {
@@ -34,7 +35,9 @@ export function canonicalRequest({ url, method, headers = {} }: PresignedRequest
     .map(([name, value]) => `${name}=${value}`)
     .join("&");
   const signed = (parsed.searchParams.get("X-Amz-SignedHeaders") ?? "").split(";");
-  const headerLines = signed.map((name) => `${name}:${(name === "host" ? parsed.host : (headers[name] ?? "")).trim().replace(/\s+/g, " ")}\n`).join("");
+  const headerLines = signed
+    .map((name) => `${name}:${(name === "host" ? parsed.host : (headers[name] ?? "")).trim().replace(/\s+/g, " ")}\n`)
+    .join("");
   return [method, parsed.pathname, query, headerLines, signed.join(";"), "UNSIGNED-PAYLOAD"].join("\n");
 }
 

@@ -21,8 +21,14 @@ describe("cron: unconsumed uploads are deleted after 24 h (spec 4.3)", () => {
   it("keeps a fresh upload, deletes it and its key once RETENTION_S has passed", async () => {
     const { apiKey } = await createAccount({ name: "Sweeps" });
     const caseNumber = scanCase("SW");
-    const { upload_url, storage_key } = await (await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber } })).json<{ upload_url: string; storage_key: string }>();
-    await SELF.fetch(upload_url, { method: "PUT", headers: { "content-type": "application/zip" }, body: zip({ "a.jpg": samples.canon }) });
+    const { upload_url, storage_key } = await (
+      await SELF.fetch(`${BASE}/v2/getUploadUrl`, { method: "POST", headers: { "x-api-key": apiKey, caseNumber } })
+    ).json<{ upload_url: string; storage_key: string }>();
+    await SELF.fetch(upload_url, {
+      method: "PUT",
+      headers: { "content-type": "application/zip" },
+      body: zip({ "a.jpg": samples.canon }),
+    });
     await runCron();
     expect(await env.BUCKET.head(`uploads/${storage_key}`)).not.toBeNull();
 

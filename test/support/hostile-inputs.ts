@@ -99,7 +99,11 @@ function adlerOfRun(byte: number, count: number): number {
 export function zlibRun(size: number, byte = 0): Uint8Array {
   const data = deflateRun(size, byte);
   const adler = adlerOfRun(byte, deflateRunSize(size));
-  return concat([Uint8Array.of(0x78, 0x01), data, Uint8Array.of(adler >>> 24, (adler >>> 16) & 255, (adler >>> 8) & 255, adler & 255)]);
+  return concat([
+    Uint8Array.of(0x78, 0x01),
+    data,
+    Uint8Array.of(adler >>> 24, (adler >>> 16) & 255, (adler >>> 8) & 255, adler & 255),
+  ]);
 }
 
 // ---------------------------------------------------------------- JPEG
@@ -117,7 +121,8 @@ function segment(marker: number, payload: number[]): number[] {
 export function flatJpeg(width: number, height: number): Uint8Array {
   const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
   const header = [
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xdb, [0x00, ...new Array(64).fill(1)]),
     ...segment(0xc0, [8, height >> 8, height & 255, width >> 8, width & 255, 1, 1, 0x11, 0]),
     ...segment(0xc4, [0x00, 1, ...new Array(15).fill(0), 0x00]),
@@ -164,19 +169,35 @@ function ihdr(width: number, height: number, colorType = 2): Uint8Array {
 
 /** A 100 × 100 RGB PNG whose IDAT inflates to `inflated` bytes (the picture needs 30 100). */
 export function pngIdatBomb(inflated: number): Uint8Array {
-  return concat([PNG_SIGNATURE, ihdr(100, 100), pngChunk("IDAT", zlibRun(inflated)), pngChunk("IEND", new Uint8Array(0))]);
+  return concat([
+    PNG_SIGNATURE,
+    ihdr(100, 100),
+    pngChunk("IDAT", zlibRun(inflated)),
+    pngChunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 /** A valid 16 × 16 PNG with a zTXt "Comment" chunk that inflates to `inflated` bytes of spaces. */
 export function pngTextBomb(inflated: number): Uint8Array {
   const rows = zlibRun(16 * (1 + 16 * 3) - 1); // a little more than the picture needs: harmless
   const ztxt = concat([latin1("Comment\0\0"), zlibRun(inflated, 0x20)]);
-  return concat([PNG_SIGNATURE, ihdr(16, 16), pngChunk("zTXt", ztxt), pngChunk("IDAT", rows), pngChunk("IEND", new Uint8Array(0))]);
+  return concat([
+    PNG_SIGNATURE,
+    ihdr(16, 16),
+    pngChunk("zTXt", ztxt),
+    pngChunk("IDAT", rows),
+    pngChunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 /** A PNG whose IHDR claims `width × height` (flat rows: deflate packs them tightly) — a real picture. */
 export function flatPng(width: number, height: number): Uint8Array {
-  return concat([PNG_SIGNATURE, ihdr(width, height, 0), pngChunk("IDAT", zlibRun(height * (width + 1) - 1)), pngChunk("IEND", new Uint8Array(0))]);
+  return concat([
+    PNG_SIGNATURE,
+    ihdr(width, height, 0),
+    pngChunk("IDAT", zlibRun(height * (width + 1) - 1)),
+    pngChunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 // ---------------------------------------------------------------- PDF
@@ -194,7 +215,9 @@ export function assemblePdf(objects: PdfObject[], trailer = "/Root 1 0 R"): Uint
   const offsets: number[] = [];
   objects.forEach((o, i) => {
     offsets.push(at);
-    const head = o.stream ? `${i + 1} 0 obj\n${o.body.replace(/>>\s*$/, ` /Length ${o.stream.length} >>`)}\nstream\n` : `${i + 1} 0 obj\n${o.body}\nendobj\n`;
+    const head = o.stream
+      ? `${i + 1} 0 obj\n${o.body.replace(/>>\s*$/, ` /Length ${o.stream.length} >>`)}\nstream\n`
+      : `${i + 1} 0 obj\n${o.body}\nendobj\n`;
     const piece = o.stream ? concat([latin1(head), o.stream, latin1("\nendstream\nendobj\n")]) : latin1(head);
     parts.push(piece);
     at += piece.length;
@@ -209,29 +232,48 @@ const PAGES = { body: "<< /Type /Pages /Kids [3 0 R] /Count 1 >>" };
 const FONT = "/Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >>";
 
 function page(resources: string, contents = "4 0 R"): PdfObject {
-  return { body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << ${resources} >> /Contents ${contents} >>` };
+  return {
+    body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Resources << ${resources} >> /Contents ${contents} >>`,
+  };
 }
 
 const DRAW_IMAGE = latin1("q 600 0 0 800 0 0 cm /Im1 Do Q\n");
 
 /** One page covered by one image XObject `Im1` (object 5) with the given dictionary entries and data. */
 export function pdfWithImage(imageDict: string, data: Uint8Array): Uint8Array {
-  return assemblePdf([CATALOG, PAGES, page("/XObject << /Im1 5 0 R >>"), { body: "<< >>", stream: DRAW_IMAGE }, { body: `<< /Type /XObject /Subtype /Image ${imageDict} >>`, stream: data }]);
+  return assemblePdf([
+    CATALOG,
+    PAGES,
+    page("/XObject << /Im1 5 0 R >>"),
+    { body: "<< >>", stream: DRAW_IMAGE },
+    { body: `<< /Type /XObject /Subtype /Image ${imageDict} >>`, stream: data },
+  ]);
 }
 
 /** A scanned page whose JPEG is `jpeg` (a real or a lying JPEG) declaring `width × height`. */
 export function pdfWithJpeg(jpeg: Uint8Array, width: number, height: number): Uint8Array {
-  return pdfWithImage(`/Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
+  return pdfWithImage(
+    `/Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode`,
+    jpeg,
+  );
 }
 
 /** An RGB image XObject declaring `width × height` whose FlateDecode data inflates to `inflated` bytes. */
 export function pdfFlateImageBomb(inflated: number, width = 10_000, height = 10_000): Uint8Array {
-  return pdfWithImage(`/Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, zlibRun(inflated));
+  return pdfWithImage(
+    `/Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`,
+    zlibRun(inflated),
+  );
 }
 
 /** A page whose content stream inflates to `inflated` bytes of spaces; `filter` as written in the stream dictionary. */
 export function pdfContentBomb(inflated: number, filter = "/FlateDecode"): Uint8Array {
-  return assemblePdf([CATALOG, PAGES, page(FONT), { body: `<< /Filter ${filter} >>`, stream: zlibRun(inflated, 0x20) }]);
+  return assemblePdf([
+    CATALOG,
+    PAGES,
+    page(FONT),
+    { body: `<< /Filter ${filter} >>`, stream: zlibRun(inflated, 0x20) },
+  ]);
 }
 
 /** An XMP metadata stream (catalog /Metadata) inflating to `inflated` bytes of spaces. */
@@ -252,7 +294,10 @@ export function pdfFormBomb(inflated: number): Uint8Array {
     PAGES,
     page("/XObject << /Fm1 5 0 R >>"),
     { body: "<< >>", stream: latin1("/Fm1 Do\n") },
-    { body: "<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Filter /FlateDecode >>", stream: zlibRun(inflated, 0x20) },
+    {
+      body: "<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Filter /FlateDecode >>",
+      stream: zlibRun(inflated, 0x20),
+    },
   ]);
 }
 
@@ -283,7 +328,11 @@ export function pdfWithRevisions(count: number): Uint8Array {
     const pageObj = latin1(`3 0 obj\n${page(FONT, `${content} 0 R`).body}\nendobj\n`);
     const contentAt = pageAt + pageObj.length;
     const data = text(k);
-    const contentObj = concat([latin1(`${content} 0 obj\n<< /Length ${data.length} >>\nstream\n`), data, latin1("\nendstream\nendobj\n")]);
+    const contentObj = concat([
+      latin1(`${content} 0 obj\n<< /Length ${data.length} >>\nstream\n`),
+      data,
+      latin1("\nendstream\nendobj\n"),
+    ]);
     const xrefAt = contentAt + contentObj.length;
     const xref = latin1(
       `xref\n3 1\n${String(pageAt).padStart(10, "0")} 00000 n \n${content} 1\n${String(contentAt).padStart(10, "0")} 00000 n \n` +

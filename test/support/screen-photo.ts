@@ -33,11 +33,14 @@ export function photographScreen(source: Rgba, options: ScreenOptions): Rgba {
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       // Camera pixel → screen coordinates (rotated about the centre).
-      const cx = x - W / 2, cy = y - H / 2;
+      const cx = x - W / 2,
+        cy = y - H / 2;
       const sx = (cx * cos - cy * sin) / pitch + screenW / 2;
       const sy = (cx * sin + cy * cos) / pitch + screenH / 2;
-      const px = Math.floor(sx), py = Math.floor(sy);
-      const fx = sx - px, fy = sy - py;
+      const px = Math.floor(sx),
+        py = Math.floor(sy);
+      const fx = sx - px,
+        fy = sy - py;
       const channel = Math.min(2, Math.floor(fx * 3));
       const lit = fy < 0.82 && (fx * 3) % 1 < 0.8 ? 1 : 0.06; // black matrix between cells
       const srcX = Math.min(source.width - 1, Math.max(0, Math.floor((px / screenW) * source.width)));
@@ -60,10 +63,12 @@ function blur(raw: Float32Array, W: number, H: number): Float32Array {
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       for (let ch = 0; ch < 3; ch++) {
-        let sum = 0, weight = 0;
+        let sum = 0,
+          weight = 0;
         for (let dy = -1; dy <= 1; dy++) {
           for (let dx = -1; dx <= 1; dx++) {
-            const yy = y + dy, xx = x + dx;
+            const yy = y + dy,
+              xx = x + dx;
             if (yy < 0 || yy >= H || xx < 0 || xx >= W) continue;
             const w = k[dy + 1] * k[dx + 1];
             sum += raw[(yy * W + xx) * 3 + ch] * w;
@@ -80,7 +85,9 @@ function blur(raw: Float32Array, W: number, H: number): Float32Array {
 function toRgba(rgb: Float32Array, W: number, H: number, seed: number): Uint8Array {
   let state = seed >>> 0 || 1;
   const noise = () => {
-    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
     return ((state >>> 0) / 4294967296 - 0.5) * 6;
   };
   const out = new Uint8Array(W * H * 4);

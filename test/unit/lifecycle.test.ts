@@ -13,7 +13,13 @@ const state = (status: CaseState["status"], extra: Partial<CaseState> = {}): Cas
 
 describe("case lifecycle (DESIGN §15)", () => {
   it("result io closes the case with closed_io", () => {
-    expect(nextState(state("sent"), "resultIo", now)).toEqual({ status: "closed", lastResult: "io", finalDecision: "closed_io", closed: true, closedAt: now });
+    expect(nextState(state("sent"), "resultIo", now)).toEqual({
+      status: "closed",
+      lastResult: "io",
+      finalDecision: "closed_io",
+      closed: true,
+      closedAt: now,
+    });
   });
 
   it.each<[TransitionName, string]>([
@@ -38,20 +44,29 @@ describe("case lifecycle (DESIGN §15)", () => {
 
   it("a handler closes any open case, but only with a decision", () => {
     for (const status of ["sent", "reminder", "manual"] as const) {
-      expect(nextState(state(status), "manualClose", now, "betrug_bestaetigt")).toMatchObject({ status: "closed", finalDecision: "betrug_bestaetigt", closed: true });
+      expect(nextState(state(status), "manualClose", now, "betrug_bestaetigt")).toMatchObject({
+        status: "closed",
+        finalDecision: "betrug_bestaetigt",
+        closed: true,
+      });
       expect(nextState(state(status), "manualClose", now)).toBeNull();
     }
   });
 
   it("a closed case stays closed: no transition leaves it except recording push outcomes and bounces", () => {
     const closed = state("closed", { finalDecision: "closed_io", closedAt: now });
-    const allowed = (Object.keys(transitions) as TransitionName[]).filter((name) => nextState(closed, name, now, "sonstiges") !== null);
+    const allowed = (Object.keys(transitions) as TransitionName[]).filter(
+      (name) => nextState(closed, name, now, "sonstiges") !== null,
+    );
     expect(allowed.sort()).toEqual(["notificationBounced", "pushDelivered", "pushFailed"]);
     expect(nextState(closed, "pushDelivered", now)).toEqual(closed);
   });
 
   it("re-trigger resets a manual case to sent and pending", () => {
-    expect(nextState(state("manual", { lastResult: "nicht_io" }), "retrigger", now)).toMatchObject({ status: "sent", lastResult: "pending" });
+    expect(nextState(state("manual", { lastResult: "nicht_io" }), "retrigger", now)).toMatchObject({
+      status: "sent",
+      lastResult: "pending",
+    });
   });
 
   it("a failed attempt with tries left keeps the column and records nicht_io", () => {

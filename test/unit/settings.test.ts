@@ -4,7 +4,12 @@ import { limits, SettingsError } from "../../src/env";
 
 describe("settings are parsed and checked once (DESIGN §8)", () => {
   it("reads the numeric vars as numbers", () => {
-    expect(limits(env)).toMatchObject({ analysisTimeoutS: 120, fileTimeoutS: 90, analysisUnitConcurrency: 3, directUploadMaxBytes: 10485760 });
+    expect(limits(env)).toMatchObject({
+      analysisTimeoutS: 120,
+      fileTimeoutS: 90,
+      analysisUnitConcurrency: 3,
+      directUploadMaxBytes: 10485760,
+    });
   });
 
   it("a missing or misspelt var fails with its name instead of becoming NaN", () => {

@@ -72,27 +72,44 @@ export async function editAmountIncrementally(original: Uint8Array, from: string
  * Incremental update that adds a second content stream to the page: a white box over `from`
  * and `to` written on top — the classic "paste over" forgery.
  */
-export async function whiteBoxIncrementally(original: Uint8Array, box: { x: number; y: number; w: number; h: number }, to: string, size = 12): Promise<Uint8Array> {
+export async function whiteBoxIncrementally(
+  original: Uint8Array,
+  box: { x: number; y: number; w: number; h: number },
+  to: string,
+  size = 12,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(original, { updateMetadata: false });
   const page = doc.getPage(0);
   const fontKey = page.node.Resources()?.lookup(PDFName.of("Font"));
   // A page without fonts (a scan) gets the box only drawn with an unresolved font name: the text is not shown.
-  const firstFont = (fontKey && "keys" in fontKey ? (fontKey as unknown as { keys(): PDFName[] }).keys()[0] : undefined) ?? PDFName.of("F1");
+  const firstFont =
+    (fontKey && "keys" in fontKey ? (fontKey as unknown as { keys(): PDFName[] }).keys()[0] : undefined) ??
+    PDFName.of("F1");
   const overlay = `q 1 1 1 rg ${box.x} ${box.y} ${box.w} ${box.h} re f Q\nBT ${firstFont.toString()} ${size} Tf 0 0 0 rg ${box.x + 1} ${box.y + 3} Td <${hex(to)}> Tj ET\n`;
   const trailer = trailerOf(doc, original);
   const overlayRef = PDFRef.of(trailer.size);
   const pageRef = doc.getPage(0).ref;
   const contents = page.node.get(PDFName.of("Contents"));
   const existing = contents instanceof PDFArray ? contents.asArray().map(String) : [String(contents)];
-  const pageDict = page.node.toString().replace(/\/Contents\s+(\[[^\]]*\]|\d+ \d+ R)/, `/Contents [${existing.join(" ")} ${overlayRef.toString()}]`);
-  return appendUpdate(original, [
-    { ref: overlayRef, body: streamObject(overlay) },
-    { ref: pageRef, body: pageDict },
-  ], trailer);
+  const pageDict = page.node
+    .toString()
+    .replace(/\/Contents\s+(\[[^\]]*\]|\d+ \d+ R)/, `/Contents [${existing.join(" ")} ${overlayRef.toString()}]`);
+  return appendUpdate(
+    original,
+    [
+      { ref: overlayRef, body: streamObject(overlay) },
+      { ref: pageRef, body: pageDict },
+    ],
+    trailer,
+  );
 }
 
 /** The same white box and new text, but saved by pdf-lib as a whole new file (one revision). */
-export async function whiteBoxRewritten(original: Uint8Array, box: { x: number; y: number; w: number; h: number }, to: string): Promise<Uint8Array> {
+export async function whiteBoxRewritten(
+  original: Uint8Array,
+  box: { x: number; y: number; w: number; h: number },
+  to: string,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.load(original, { updateMetadata: false });
   const page = doc.getPage(0);
   const font = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -115,15 +132,23 @@ export interface TrailerRefs {
 export function trailerOf(doc: PDFDocument, bytes?: Uint8Array): TrailerRefs {
   const { Root, Info } = doc.context.trailerInfo;
   const last = bytes ? splitRevisions(bytes).revisions.at(-1)?.sections[0]?.trailer : undefined;
-  const declared = last ? asNumber(dictGet(last, "Size")) ?? 0 : 0;
-  return { root: String(Root), info: Info ? String(Info) : undefined, size: Math.max(doc.context.largestObjectNumber + 1, declared) };
+  const declared = last ? (asNumber(dictGet(last, "Size")) ?? 0) : 0;
+  return {
+    root: String(Root),
+    info: Info ? String(Info) : undefined,
+    size: Math.max(doc.context.largestObjectNumber + 1, declared),
+  };
 }
 
 /**
  * Appends a classic incremental update (objects, xref table, trailer with /Prev) to a PDF; the
  * original may end in an xref table or an xref stream.
  */
-export function appendUpdate(original: Uint8Array, objects: { ref: PDFRef; body: string }[], trailer: TrailerRefs): Uint8Array {
+export function appendUpdate(
+  original: Uint8Array,
+  objects: { ref: PDFRef; body: string }[],
+  trailer: TrailerRefs,
+): Uint8Array {
   const tail = new TextDecoder("latin1").decode(original.subarray(Math.max(0, original.length - 1024)));
   const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail)?.[1]);
   if (!Number.isFinite(prev)) throw new Error("original does not end with startxref/%%EOF");
@@ -138,7 +163,8 @@ export function appendUpdate(original: Uint8Array, objects: { ref: PDFRef; body:
   }
   const xrefAt = original.length + text.length;
   text += "xref\n0 1\n0000000000 65535 f \n";
-  for (const [num, off] of offsets.sort((a, b) => a[0] - b[0])) text += `${num} 1\n${String(off).padStart(10, "0")} 00000 n \n`;
+  for (const [num, off] of offsets.sort((a, b) => a[0] - b[0]))
+    text += `${num} 1\n${String(off).padStart(10, "0")} 00000 n \n`;
   text += `trailer\n<< /Size ${size} /Root ${root}${info ? ` /Info ${info}` : ""} /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
   const out = new Uint8Array(original.length + text.length);
   out.set(original);
@@ -163,11 +189,18 @@ export async function appendPageIncrementally(original: Uint8Array, line: string
   const kids = pages.Kids().asArray().map(String);
   const fontKey = fonts && "keys" in fonts ? (fonts as unknown as { keys(): PDFName[] }).keys()[0].toString() : "/F1";
   const content = `BT ${fontKey} 12 Tf 50 780 Td <${hex(line)}> Tj ET`;
-  const pagesBody = pages.toString().replace(/\/Kids\s*\[[^\]]*\]/, `/Kids [${[...kids, pageRef.toString()].join(" ")}]`).replace(/\/Count\s+\d+/, `/Count ${kids.length + 1}`);
+  const pagesBody = pages
+    .toString()
+    .replace(/\/Kids\s*\[[^\]]*\]/, `/Kids [${[...kids, pageRef.toString()].join(" ")}]`)
+    .replace(/\/Count\s+\d+/, `/Count ${kids.length + 1}`);
   const pageBody = `<< /Type /Page /Parent ${pagesRef.toString()} /MediaBox [0 0 595 842] /Resources << /Font ${fonts ? fonts.toString() : "<< >>"} >> /Contents ${contentRef.toString()} >>`;
-  return appendUpdate(original, [
-    { ref: contentRef, body: streamObject(content) },
-    { ref: pageRef, body: pageBody },
-    { ref: pagesRef, body: pagesBody },
-  ], { ...trailerOf(doc, original), size: next + 2 });
+  return appendUpdate(
+    original,
+    [
+      { ref: contentRef, body: streamObject(content) },
+      { ref: pageRef, body: pageBody },
+      { ref: pagesRef, body: pagesBody },
+    ],
+    { ...trailerOf(doc, original), size: next + 2 },
+  );
 }

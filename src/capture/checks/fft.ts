@@ -15,13 +15,17 @@ export function fft1d(re: Float64Array, im: Float64Array): void {
     const wr = Math.cos(angle);
     const wi = Math.sin(angle);
     for (let i = 0; i < n; i += len) {
-      let cr = 1, ci = 0;
+      let cr = 1,
+        ci = 0;
       for (let k = 0; k < len / 2; k++) {
-        const a = i + k, b = a + len / 2;
+        const a = i + k,
+          b = a + len / 2;
         const tr = re[b] * cr - im[b] * ci;
         const ti = re[b] * ci + im[b] * cr;
-        re[b] = re[a] - tr; im[b] = im[a] - ti;
-        re[a] += tr; im[a] += ti;
+        re[b] = re[a] - tr;
+        im[b] = im[a] - ti;
+        re[a] += tr;
+        im[a] += ti;
         const next = cr * wr - ci * wi;
         ci = cr * wi + ci * wr;
         cr = next;
@@ -34,7 +38,8 @@ export function fft1d(re: Float64Array, im: Float64Array): void {
 export function powerSpectrum2d(field: Float64Array, n: number): Float64Array {
   const re = Float64Array.from(field);
   const im = new Float64Array(n * n);
-  const rowRe = new Float64Array(n), rowIm = new Float64Array(n);
+  const rowRe = new Float64Array(n),
+    rowIm = new Float64Array(n);
   for (let pass = 0; pass < 2; pass++) {
     for (let line = 0; line < n; line++) {
       for (let k = 0; k < n; k++) {

@@ -9,7 +9,18 @@ export interface ImageBytesInfo {
   softwareHints: string[];
 }
 
-const SOFTWARE = ["photoshop", "gimp", "lightroom", "snapseed", "picsart", "affinity", "paint.net", "pixelmator", "faceapp", "facetune"];
+const SOFTWARE = [
+  "photoshop",
+  "gimp",
+  "lightroom",
+  "snapseed",
+  "picsart",
+  "affinity",
+  "paint.net",
+  "pixelmator",
+  "faceapp",
+  "facetune",
+];
 
 /** The image type by magic bytes, or null: the declared content type is never trusted. */
 export function sniffImageType(bytes: Uint8Array): "jpeg" | "png" | null {
@@ -37,7 +48,13 @@ function readPng(bytes: Uint8Array): ImageBytesInfo | null {
     if (["eXIf", "iTXt", "tEXt", "zTXt", "iCCP"].includes(name)) segments.push(name);
     at += 12 + length;
   }
-  return { type: "png", width: view.getUint32(16), height: view.getUint32(20), metadataSegments: segments, softwareHints: softwareIn(bytes.subarray(0, 65536)) };
+  return {
+    type: "png",
+    width: view.getUint32(16),
+    height: view.getUint32(20),
+    metadataSegments: segments,
+    softwareHints: softwareIn(bytes.subarray(0, 65536)),
+  };
 }
 
 function readJpeg(bytes: Uint8Array): ImageBytesInfo | null {
@@ -47,7 +64,10 @@ function readJpeg(bytes: Uint8Array): ImageBytesInfo | null {
   while (at + 4 <= bytes.length) {
     if (bytes[at] !== 0xff) return null;
     const marker = bytes[at + 1];
-    if (marker === 0xff) { at += 1; continue; }
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
     const length = (bytes[at + 2] << 8) | bytes[at + 3];
     const body = bytes.subarray(at + 4, at + 2 + length);
     const name = segmentName(marker, body);
@@ -58,7 +78,13 @@ function readJpeg(bytes: Uint8Array): ImageBytesInfo | null {
     // SOF0..SOF15 except DHT (C4), JPG (C8), DAC (CC) carry the frame size.
     if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
       if (body.length < 5) return null;
-      return { type: "jpeg", height: (body[1] << 8) | body[2], width: (body[3] << 8) | body[4], metadataSegments: segments, softwareHints: [...hints] };
+      return {
+        type: "jpeg",
+        height: (body[1] << 8) | body[2],
+        width: (body[3] << 8) | body[4],
+        metadataSegments: segments,
+        softwareHints: [...hints],
+      };
     }
     if (marker === 0xda) return null; // scan before frame header: broken file
     at += 2 + length;

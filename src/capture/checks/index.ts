@@ -33,7 +33,9 @@ export interface CheckInput {
 }
 
 /** Runs every check on one photo. Throws only when the bytes cannot be decoded. */
-export async function runPhotoChecks(input: CheckInput): Promise<{ checks: PhotoChecks; verdict: PhotoVerdict; frameDigest: string }> {
+export async function runPhotoChecks(
+  input: CheckInput,
+): Promise<{ checks: PhotoChecks; verdict: PhotoVerdict; frameDigest: string }> {
   const decoded = decodePhoto(input.bytes);
   const frameDigest = await sha256Hex(greyThumbnail(decoded.overview));
   const checks: PhotoChecks = {
@@ -47,7 +49,11 @@ export async function runPhotoChecks(input: CheckInput): Promise<{ checks: Photo
       earlier: input.earlier,
     }),
     recapture: await checkRecapture(decoded.detail, input.recapture),
-    location: checkLocation(input.position, input.network, input.earlier.flatMap((p) => (p.position ? [p.position] : []))),
+    location: checkLocation(
+      input.position,
+      input.network,
+      input.earlier.flatMap((p) => (p.position ? [p.position] : [])),
+    ),
   };
   return { checks, verdict: verdictOf(checks), frameDigest };
 }
@@ -63,9 +69,12 @@ function greyThumbnail(image: RgbaImage): Uint8Array {
   const out = new Uint8Array(64 * 64);
   for (let ty = 0; ty < 64; ty++) {
     for (let tx = 0; tx < 64; tx++) {
-      const x0 = Math.floor((tx * image.width) / 64), x1 = Math.max(x0 + 1, Math.floor(((tx + 1) * image.width) / 64));
-      const y0 = Math.floor((ty * image.height) / 64), y1 = Math.max(y0 + 1, Math.floor(((ty + 1) * image.height) / 64));
-      let sum = 0, count = 0;
+      const x0 = Math.floor((tx * image.width) / 64),
+        x1 = Math.max(x0 + 1, Math.floor(((tx + 1) * image.width) / 64));
+      const y0 = Math.floor((ty * image.height) / 64),
+        y1 = Math.max(y0 + 1, Math.floor(((ty + 1) * image.height) / 64));
+      let sum = 0,
+        count = 0;
       for (let y = y0; y < y1; y++) {
         for (let x = x0; x < x1; x++) {
           const p = (y * image.width + x) * 4;

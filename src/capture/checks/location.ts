@@ -32,22 +32,40 @@ export const LOCATION_LIMITS = {
  * Location plausibility of one shot: a position at all, not a spoofed-looking one, near the
  * network location, and reachable from the session's other shots.
  */
-export function checkLocation(position: Position | null, network: NetworkLocation | null, earlier: Position[]): CheckResult {
+export function checkLocation(
+  position: Position | null,
+  network: NetworkLocation | null,
+  earlier: Position[],
+): CheckResult {
   const evidence: Record<string, unknown> = { position, network: network ?? "unavailable" };
-  if (!position) return { status: "unknown", reasons: [{ code: "no_position", message: "The policyholder did not share a position." }], evidence };
+  if (!position)
+    return {
+      status: "unknown",
+      reasons: [{ code: "no_position", message: "The policyholder did not share a position." }],
+      evidence,
+    };
   const reasons: CheckReason[] = [...spoofSigns(position)];
   if (network) {
     const km = distanceKm(position, network);
     evidence.networkDistanceKm = Math.round(km);
     if (km > LOCATION_LIMITS.maxNetworkDistanceKm + position.accuracy / 1000) {
-      reasons.push({ code: "far_from_network", message: `The phone reports a position ${Math.round(km)} km from where its internet connection is located.` });
+      reasons.push({
+        code: "far_from_network",
+        message: `The phone reports a position ${Math.round(km)} km from where its internet connection is located.`,
+      });
     }
   }
   for (const other of earlier) {
     const km = distanceKm(position, other);
     const hours = Math.max(Math.abs(position.timestamp - other.timestamp), 1000) / 3_600_000;
-    if (km > LOCATION_LIMITS.minMoveKm + (position.accuracy + other.accuracy) / 1000 && km / hours > LOCATION_LIMITS.maxSpeedKmh) {
-      reasons.push({ code: "impossible_move", message: `Between two shots the position jumped ${Math.round(km)} km in ${Math.round(hours * 60)} min.` });
+    if (
+      km > LOCATION_LIMITS.minMoveKm + (position.accuracy + other.accuracy) / 1000 &&
+      km / hours > LOCATION_LIMITS.maxSpeedKmh
+    ) {
+      reasons.push({
+        code: "impossible_move",
+        message: `Between two shots the position jumped ${Math.round(km)} km in ${Math.round(hours * 60)} min.`,
+      });
       break;
     }
   }
@@ -58,15 +76,31 @@ function spoofSigns(p: Position): CheckReason[] {
   const reasons: CheckReason[] = [];
   const valid = Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180 && Number.isFinite(p.accuracy);
   if (!valid) return [{ code: "invalid_position", message: "The reported position is not a valid coordinate." }];
-  if (p.accuracy <= 0) reasons.push({ code: "perfect_accuracy", message: "The position claims perfect accuracy, which no real receiver gives: typical of mocked locations." });
-  if (p.accuracy > LOCATION_LIMITS.maxAccuracyM) reasons.push({ code: "too_inaccurate", message: `The position is only accurate to ${Math.round(p.accuracy / 1000)} km.` });
-  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01) reasons.push({ code: "null_island", message: "The position is 0°, 0° — a default value, not a real fix." });
-  else if (Number.isInteger(p.latitude) && Number.isInteger(p.longitude)) reasons.push({ code: "round_coordinates", message: "The coordinates are whole degrees, as typed in rather than measured." });
+  if (p.accuracy <= 0)
+    reasons.push({
+      code: "perfect_accuracy",
+      message: "The position claims perfect accuracy, which no real receiver gives: typical of mocked locations.",
+    });
+  if (p.accuracy > LOCATION_LIMITS.maxAccuracyM)
+    reasons.push({
+      code: "too_inaccurate",
+      message: `The position is only accurate to ${Math.round(p.accuracy / 1000)} km.`,
+    });
+  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01)
+    reasons.push({ code: "null_island", message: "The position is 0°, 0° — a default value, not a real fix." });
+  else if (Number.isInteger(p.latitude) && Number.isInteger(p.longitude))
+    reasons.push({
+      code: "round_coordinates",
+      message: "The coordinates are whole degrees, as typed in rather than measured.",
+    });
   return reasons;
 }
 
 /** Great-circle distance (haversine), km. */
-export function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+export function distanceKm(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;

@@ -23,10 +23,21 @@ export interface RecaptureDetector {
 }
 
 /** The recapture detector of the capture checks, by setting `CAPTURE_RECAPTURE_DETECTOR` (default `combined`). */
-export const recaptureDetectors = new Parts<RecaptureDetector>("CAPTURE_RECAPTURE_DETECTOR", { combined: combinedRecapture, learned: learnedRecapture, classical: classicalRecapture });
+export const recaptureDetectors = new Parts<RecaptureDetector>("CAPTURE_RECAPTURE_DETECTOR", {
+  combined: combinedRecapture,
+  learned: learnedRecapture,
+  classical: classicalRecapture,
+});
 
 /** Recapture check: is this a photo of a screen or a printout rather than of the scene? */
-export async function checkRecapture(detail: RgbaImage, detector: RecaptureDetector = combinedRecapture): Promise<CheckResult> {
+export async function checkRecapture(
+  detail: RgbaImage,
+  detector: RecaptureDetector = combinedRecapture,
+): Promise<CheckResult> {
   const verdict = await detector.detect(detail);
-  return fromReasons(verdict.recaptured ? verdict.cues : [], { detector: detector.name, score: verdict.score, ...verdict.evidence });
+  return fromReasons(verdict.recaptured ? verdict.cues : [], {
+    detector: detector.name,
+    score: verdict.score,
+    ...verdict.evidence,
+  });
 }

@@ -34,10 +34,16 @@ export const classicalRecapture: RecaptureDetector = {
     const chromaDetailRatio = round(detailEnergy(chroma, n) / Math.max(1e-6, detailEnergy(luma, n)));
     const cues: CheckReason[] = [];
     if (lumaPeaks.count >= RECAPTURE_LIMITS.minLumaPeaks) {
-      cues.push({ code: "periodic_pattern", message: `A regular fine pattern (moiré or a pixel grid) runs through the picture: ${lumaPeaks.count} isolated frequency peaks where a natural scene shows none.` });
+      cues.push({
+        code: "periodic_pattern",
+        message: `A regular fine pattern (moiré or a pixel grid) runs through the picture: ${lumaPeaks.count} isolated frequency peaks where a natural scene shows none.`,
+      });
     }
     if (chromaPeaks.count >= RECAPTURE_LIMITS.minChromaPeaks) {
-      cues.push({ code: "colour_moire", message: `Colour fringes repeat in a regular pattern (${chromaPeaks.count} colour frequency peaks), typical of a screen's red/green/blue sub-pixels.` });
+      cues.push({
+        code: "colour_moire",
+        message: `Colour fringes repeat in a regular pattern (${chromaPeaks.count} colour frequency peaks), typical of a screen's red/green/blue sub-pixels.`,
+      });
     }
     const score = Math.min(
       1,
@@ -50,7 +56,14 @@ export const classicalRecapture: RecaptureDetector = {
       recaptured: cues.length > 0,
       score: round(score),
       cues,
-      evidence: { side: n, lumaPeaks: lumaPeaks.count, lumaTopExcess: lumaPeaks.top, chromaPeaks: chromaPeaks.count, chromaTopExcess: chromaPeaks.top, chromaDetailRatio },
+      evidence: {
+        side: n,
+        lumaPeaks: lumaPeaks.count,
+        lumaTopExcess: lumaPeaks.top,
+        chromaPeaks: chromaPeaks.count,
+        chromaTopExcess: chromaPeaks.top,
+        chromaDetailRatio,
+      },
     };
   },
 };
@@ -70,9 +83,11 @@ function centreFields(image: RgbaImage, n: number) {
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       const p = ((y0 + r) * image.width + x0 + c) * 4;
-      const R = image.data[p], G = image.data[p + 1], B = image.data[p + 2];
+      const R = image.data[p],
+        G = image.data[p + 1],
+        B = image.data[p + 2];
       luma[r * n + c] = 0.299 * R + 0.587 * G + 0.114 * B;
-      chroma[r * n + c] = (R - G) - (B - G) * 0.5;
+      chroma[r * n + c] = R - G - (B - G) * 0.5;
     }
   }
   return { luma, chroma };
@@ -90,11 +105,13 @@ function countPeaks(field: Float64Array, n: number): { count: number; top: numbe
   const table = summedArea(logs, n);
   const half = n / 2;
   const minRadius = Math.max(4, n / 32);
-  let count = 0, top = 0;
+  let count = 0,
+    top = 0;
   // Upper half-plane only (the spectrum of a real field is symmetric), away from the wrap-around.
   for (let v = 5; v <= half - 5; v++) {
     for (let u = 5; u < n - 5; u++) {
-      const fu = signed(u, n), fv = signed(v, n);
+      const fu = signed(u, n),
+        fv = signed(v, n);
       const r = Math.hypot(fu, fv);
       if (r < minRadius || r > half - 5 || excluded(fu, fv, n)) continue;
       const around = (boxSum(table, n, u, v, 4) - boxSum(table, n, u, v, 1)) / (81 - 9);
@@ -121,7 +138,10 @@ function summedArea(values: Float64Array, n: number): Float64Array {
 /** Sum over the (2k+1)² box centred on (u, v). */
 function boxSum(t: Float64Array, n: number, u: number, v: number, k: number): number {
   const w = n + 1;
-  const x0 = u - k, x1 = u + k + 1, y0 = v - k, y1 = v + k + 1;
+  const x0 = u - k,
+    x1 = u + k + 1,
+    y0 = v - k,
+    y1 = v + k + 1;
   return t[y1 * w + x1] - t[y0 * w + x1] - t[y1 * w + x0] + t[y0 * w + x0];
 }
 

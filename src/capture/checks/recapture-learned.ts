@@ -17,7 +17,14 @@ export const learnedRecapture: RecaptureDetector = {
     return {
       recaptured,
       score: Math.round(probability * 1000) / 1000,
-      cues: recaptured ? [{ code: "model_screen", message: `The recapture model rates this as a photo of a screen or printout (${Math.round(probability * 100)} %).` }] : [],
+      cues: recaptured
+        ? [
+            {
+              code: "model_screen",
+              message: `The recapture model rates this as a photo of a screen or printout (${Math.round(probability * 100)} %).`,
+            },
+          ]
+        : [],
       evidence: { model: result.model, patches: result.patches.length, flatPatches: result.flat.length },
     };
   },

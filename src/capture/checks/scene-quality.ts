@@ -22,10 +22,14 @@ export const SCENE_LIMITS = {
 export function checkSceneQuality(overview: RgbaImage): CheckResult {
   const m = sceneMeasures(overview);
   const reasons: CheckReason[] = [];
-  if (m.sharpness < SCENE_LIMITS.minSharpness) reasons.push({ code: "blurry", message: "The photo is blurred: no sharp edges were found." });
-  if (m.meanLuma < SCENE_LIMITS.minMeanLuma || m.darkShare > SCENE_LIMITS.maxClipped) reasons.push({ code: "too_dark", message: "The photo is too dark." });
-  if (m.meanLuma > SCENE_LIMITS.maxMeanLuma || m.brightShare > SCENE_LIMITS.maxClipped) reasons.push({ code: "too_bright", message: "The photo is overexposed." });
-  if (m.contrast < SCENE_LIMITS.minContrast || m.edgeShare < SCENE_LIMITS.minEdgeShare) reasons.push({ code: "no_content", message: "The photo shows too little: it is nearly uniform." });
+  if (m.sharpness < SCENE_LIMITS.minSharpness)
+    reasons.push({ code: "blurry", message: "The photo is blurred: no sharp edges were found." });
+  if (m.meanLuma < SCENE_LIMITS.minMeanLuma || m.darkShare > SCENE_LIMITS.maxClipped)
+    reasons.push({ code: "too_dark", message: "The photo is too dark." });
+  if (m.meanLuma > SCENE_LIMITS.maxMeanLuma || m.brightShare > SCENE_LIMITS.maxClipped)
+    reasons.push({ code: "too_bright", message: "The photo is overexposed." });
+  if (m.contrast < SCENE_LIMITS.minContrast || m.edgeShare < SCENE_LIMITS.minEdgeShare)
+    reasons.push({ code: "no_content", message: "The photo shows too little: it is nearly uniform." });
   return fromReasons(reasons, m);
 }
 
@@ -33,7 +37,10 @@ export function checkSceneQuality(overview: RgbaImage): CheckResult {
 export function sceneMeasures(image: RgbaImage) {
   const y = luma(image);
   const { width: w, height: h } = image;
-  let sum = 0, sumSq = 0, dark = 0, bright = 0;
+  let sum = 0,
+    sumSq = 0,
+    dark = 0,
+    bright = 0;
   for (const v of y) {
     sum += v;
     sumSq += v * v;
@@ -42,7 +49,10 @@ export function sceneMeasures(image: RgbaImage) {
   }
   const n = y.length;
   const mean = sum / n;
-  let lapSum = 0, lapSq = 0, edges = 0, count = 0;
+  let lapSum = 0,
+    lapSq = 0,
+    edges = 0,
+    count = 0;
   for (let r = 1; r < h - 1; r++) {
     for (let c = 1; c < w - 1; c++) {
       const i = r * w + c;

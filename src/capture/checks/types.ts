@@ -22,7 +22,11 @@ export interface RgbaImage {
   height: number;
 }
 
-export const pass = (evidence: Record<string, unknown> = {}): CheckResult => ({ status: "pass", reasons: [], evidence });
+export const pass = (evidence: Record<string, unknown> = {}): CheckResult => ({
+  status: "pass",
+  reasons: [],
+  evidence,
+});
 
 /** `fail` when there is at least one reason, else `pass`. */
 export function fromReasons(reasons: CheckReason[], evidence: Record<string, unknown>): CheckResult {

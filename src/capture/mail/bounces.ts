@@ -14,21 +14,31 @@ interface DsnRecipient {
   status: string | null;
 }
 
-const decode = (content: ArrayBuffer | Uint8Array | string) => (typeof content === "string" ? content : new TextDecoder().decode(content));
+const decode = (content: ArrayBuffer | Uint8Array | string) =>
+  typeof content === "string" ? content : new TextDecoder().decode(content);
 
 /** `rfc822; jan@example.pl` → `jan@example.pl` (lower case). */
-const address = (value: string | undefined) => value?.replace(/^[^;]*;\s*/, "").replace(/^<|>$/g, "").trim().toLowerCase() || null;
+const address = (value: string | undefined) =>
+  value
+    ?.replace(/^[^;]*;\s*/, "")
+    .replace(/^<|>$/g, "")
+    .trim()
+    .toLowerCase() || null;
 
 /** The recipient blocks of a delivery-status part: header-like fields, blocks separated by blank lines, the first is per message. */
 export function parseDeliveryStatus(text: string): DsnRecipient[] {
-  const blocks = text.replace(/\r\n/g, "\n").replace(/\n[ \t]+/g, " ").split(/\n\s*\n/).map((block) => {
-    const fields = new Map<string, string>();
-    for (const line of block.split("\n")) {
-      const m = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
-      if (m) fields.set(m[1].toLowerCase(), m[2].trim());
-    }
-    return fields;
-  });
+  const blocks = text
+    .replace(/\r\n/g, "\n")
+    .replace(/\n[ \t]+/g, " ")
+    .split(/\n\s*\n/)
+    .map((block) => {
+      const fields = new Map<string, string>();
+      for (const line of block.split("\n")) {
+        const m = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
+        if (m) fields.set(m[1].toLowerCase(), m[2].trim());
+      }
+      return fields;
+    });
   return blocks
     .filter((f) => f.has("final-recipient") || f.has("action"))
     .map((f) => ({
@@ -45,8 +55,13 @@ export function parseDeliveryStatus(text: string): DsnRecipient[] {
  */
 export function deliveryReport(email: Email, raw: string) {
   const contentType = email.headers.find((h) => h.key === "content-type")?.value ?? "";
-  const statusPart = email.attachments.find((a) => a.mimeType.toLowerCase() === "message/delivery-status" || a.mimeType.toLowerCase() === "message/global-delivery-status");
-  const isReport = /^multipart\/report\b/i.test(contentType) && /report-type\s*=\s*"?delivery-status/i.test(contentType);
+  const statusPart = email.attachments.find(
+    (a) =>
+      a.mimeType.toLowerCase() === "message/delivery-status" ||
+      a.mimeType.toLowerCase() === "message/global-delivery-status",
+  );
+  const isReport =
+    /^multipart\/report\b/i.test(contentType) && /report-type\s*=\s*"?delivery-status/i.test(contentType);
   if (!statusPart && !isReport) return null;
   const recipients = statusPart ? parseDeliveryStatus(decode(statusPart.content)) : [];
   // The returned headers (text/rfc822-headers) or message (message/rfc822), and the raw text as a fallback.
@@ -55,7 +70,10 @@ export function deliveryReport(email: Email, raw: string) {
     .map((a) => decode(a.content))
     .concat(raw)
     .join("\n");
-  const outboxId = /^X-Outbox-Id:\s*([A-Za-z0-9-]+)\s*$/im.exec(returned)?.[1] ?? /^Message-ID:\s*<([0-9a-f-]{36})@[^>]*>\s*$/im.exec(returned)?.[1] ?? null;
+  const outboxId =
+    /^X-Outbox-Id:\s*([A-Za-z0-9-]+)\s*$/im.exec(returned)?.[1] ??
+    /^Message-ID:\s*<([0-9a-f-]{36})@[^>]*>\s*$/im.exec(returned)?.[1] ??
+    null;
   return { recipients, outboxId };
 }
 
@@ -76,14 +94,26 @@ export async function handleInboundMail(message: ForwardableEmailMessage, env: E
   }
   const failed = report.recipients.filter((r) => r.action === "failed");
   if (failed.length === 0 && report.recipients.length > 0) {
-    console.log(JSON.stringify({ event: "mail.inbound_ignored", reason: `delivery status ${report.recipients.map((r) => r.action).join(", ")}` }));
+    console.log(
+      JSON.stringify({
+        event: "mail.inbound_ignored",
+        reason: `delivery status ${report.recipients.map((r) => r.action).join(", ")}`,
+      }),
+    );
     return;
   }
   const db = getDb(env.DB);
-  let row = report.outboxId ? await db.query.outbox.findFirst({ where: and(eq(outbox.id, report.outboxId), eq(outbox.channel, "email")) }) : undefined;
+  let row = report.outboxId
+    ? await db.query.outbox.findFirst({ where: and(eq(outbox.id, report.outboxId), eq(outbox.channel, "email")) })
+    : undefined;
   if (!row) {
-    for (const recipient of failed.flatMap((r) => [r.originalRecipient, r.finalRecipient]).filter((a): a is string => !!a)) {
-      row = await db.query.outbox.findFirst({ where: and(eq(outbox.channel, "email"), eq(outbox.status, "sent"), eq(outbox.recipient, recipient)), orderBy: desc(outbox.sentAt) });
+    for (const recipient of failed
+      .flatMap((r) => [r.originalRecipient, r.finalRecipient])
+      .filter((a): a is string => !!a)) {
+      row = await db.query.outbox.findFirst({
+        where: and(eq(outbox.channel, "email"), eq(outbox.status, "sent"), eq(outbox.recipient, recipient)),
+        orderBy: desc(outbox.sentAt),
+      });
       if (row) break;
     }
   }

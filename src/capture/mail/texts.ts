@@ -18,8 +18,10 @@ export const mailTexts: Record<MailLanguage, MailTexts> = {
     subject: { invitation: "Bitte fotografieren Sie Ihren Schaden", reminder: "Erinnerung: Fotos zu Ihrem Schaden" },
     greeting: (name) => (name ? `Guten Tag ${name},` : "Guten Tag,"),
     intro: {
-      invitation: "Ihre Versicherung bittet Sie, den Schaden mit Ihrem Smartphone zu fotografieren. Öffnen Sie dazu den folgenden Link; die Seite führt Sie Schritt für Schritt.",
-      reminder: "Wir haben noch keine Fotos zu Ihrem Schaden erhalten. Öffnen Sie bitte den folgenden Link, um sie jetzt aufzunehmen.",
+      invitation:
+        "Ihre Versicherung bittet Sie, den Schaden mit Ihrem Smartphone zu fotografieren. Öffnen Sie dazu den folgenden Link; die Seite führt Sie Schritt für Schritt.",
+      reminder:
+        "Wir haben noch keine Fotos zu Ihrem Schaden erhalten. Öffnen Sie bitte den folgenden Link, um sie jetzt aufzunehmen.",
     },
     button: "Fotos aufnehmen",
     linkHint: "Falls der Knopf nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:",
@@ -30,7 +32,8 @@ export const mailTexts: Record<MailLanguage, MailTexts> = {
     subject: { invitation: "Please take photos of your damage", reminder: "Reminder: photos of your damage" },
     greeting: (name) => (name ? `Hello ${name},` : "Hello,"),
     intro: {
-      invitation: "Your insurer asks you to take photos of the damage with your smartphone. Open the link below; the page guides you step by step.",
+      invitation:
+        "Your insurer asks you to take photos of the damage with your smartphone. Open the link below; the page guides you step by step.",
       reminder: "We have not received any photos of your damage yet. Please open the link below to take them now.",
     },
     button: "Take photos",
@@ -42,7 +45,8 @@ export const mailTexts: Record<MailLanguage, MailTexts> = {
     subject: { invitation: "Prosimy o zdjęcia szkody", reminder: "Przypomnienie: zdjęcia szkody" },
     greeting: (name) => (name ? `Dzień dobry ${name},` : "Dzień dobry,"),
     intro: {
-      invitation: "Twój ubezpieczyciel prosi o wykonanie zdjęć szkody smartfonem. Otwórz poniższy link; strona poprowadzi Cię krok po kroku.",
+      invitation:
+        "Twój ubezpieczyciel prosi o wykonanie zdjęć szkody smartfonem. Otwórz poniższy link; strona poprowadzi Cię krok po kroku.",
       reminder: "Nie otrzymaliśmy jeszcze zdjęć szkody. Otwórz poniższy link, aby wykonać je teraz.",
     },
     button: "Zrób zdjęcia",

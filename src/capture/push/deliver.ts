@@ -17,7 +17,12 @@ import { pushTargetProblem } from "./target";
  * the 24 h window ends queues the next attempt with its backoff; after it the push is `failed`.
  * The push secret is never logged; logs carry ids, host and status code only.
  */
-export async function deliverPush(env: Env, deliveryId: string, attempt: number, timeoutMs = PUSH_ATTEMPT_TIMEOUT_MS): Promise<"done"> {
+export async function deliverPush(
+  env: Env,
+  deliveryId: string,
+  attempt: number,
+  timeoutMs = PUSH_ATTEMPT_TIMEOUT_MS,
+): Promise<"done"> {
   const db = getDb(env.DB);
   const row = await db.query.pushDeliveries.findFirst({ where: eq(pushDeliveries.id, deliveryId) });
   if (!row || row.attempts !== attempt - 1 || (row.status !== "pending" && row.status !== "retrying")) return "done";
@@ -25,8 +30,16 @@ export async function deliverPush(env: Env, deliveryId: string, attempt: number,
   const account = caseRow && (await db.query.accounts.findFirst({ where: eq(accounts.id, caseRow.accountId) }));
   if (!caseRow || !account) return "done";
 
-  const claimed = await db.update(pushDeliveries).set({ attempts: attempt })
-    .where(and(eq(pushDeliveries.id, deliveryId), eq(pushDeliveries.attempts, attempt - 1), inArray(pushDeliveries.status, ["pending", "retrying"])))
+  const claimed = await db
+    .update(pushDeliveries)
+    .set({ attempts: attempt })
+    .where(
+      and(
+        eq(pushDeliveries.id, deliveryId),
+        eq(pushDeliveries.attempts, attempt - 1),
+        inArray(pushDeliveries.status, ["pending", "retrying"]),
+      ),
+    )
     .returning({ id: pushDeliveries.id });
   if (claimed.length === 0) return "done";
 
@@ -35,7 +48,8 @@ export async function deliverPush(env: Env, deliveryId: string, attempt: number,
     unwrap(caseLockFor(env, account.id, caseRow.caseNumber).recordPush(account.id, caseRow.id, deliveryId, outcome));
 
   // A push URL removed or made unreachable after the close: a settings problem that retries will not fix.
-  const problem = !account.pushUrl || !account.pushSecret ? "push is no longer configured" : pushTargetProblem(account.pushUrl, env);
+  const problem =
+    !account.pushUrl || !account.pushSecret ? "push is no longer configured" : pushTargetProblem(account.pushUrl, env);
   if (problem) {
     console.warn(JSON.stringify({ event: "push.refused", ...log, reason: problem }));
     await record({ status: "failed", statusCode: null });
@@ -44,12 +58,17 @@ export async function deliverPush(env: Env, deliveryId: string, attempt: number,
 
   const body = JSON.stringify(await pushPayload(db, env, caseRow, account.communicationMode));
   const timestamp = Math.floor(clock.nowMs() / 1000);
-  const statusCode = await post(account.pushUrl!, {
-    "content-type": "application/json",
-    "webhook-id": deliveryId,
-    "webhook-timestamp": String(timestamp),
-    "webhook-signature": await signWebhook(account.pushSecret!, deliveryId, timestamp, body),
-  }, body, timeoutMs);
+  const statusCode = await post(
+    account.pushUrl!,
+    {
+      "content-type": "application/json",
+      "webhook-id": deliveryId,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": await signWebhook(account.pushSecret!, deliveryId, timestamp, body),
+    },
+    body,
+    timeoutMs,
+  );
   const host = new URL(account.pushUrl!).host;
 
   if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
@@ -72,9 +91,20 @@ export async function deliverPush(env: Env, deliveryId: string, attempt: number,
 }
 
 /** POSTs once; the status code, or null when no answer came in time. Redirects are not followed. */
-async function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number | null> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<number | null> {
   try {
-    const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await res.body?.cancel();
     return res.status;
   } catch {

@@ -15,10 +15,21 @@ export interface PushOutcome {
  * Writes an attempt's outcome to its delivery row and appends `feedback_pushed` or
  * `feedback_push_failed` in one batch (call only under the case's CaseLock, like every change).
  */
-export async function recordPushLocked(env: Env, accountId: string, caseId: string, deliveryId: string, outcome: PushOutcome): Promise<void> {
+export async function recordPushLocked(
+  env: Env,
+  accountId: string,
+  caseId: string,
+  deliveryId: string,
+  outcome: PushOutcome,
+): Promise<void> {
   const db = getDb(env.DB);
   await transitionLocked(env, accountId, caseId, outcome.status === "delivered" ? "pushDelivered" : "pushFailed", {
     actor: "system",
-    statements: [db.update(pushDeliveries).set({ status: outcome.status, statusCode: outcome.statusCode, at: clock.now() }).where(eq(pushDeliveries.id, deliveryId))],
+    statements: [
+      db
+        .update(pushDeliveries)
+        .set({ status: outcome.status, statusCode: outcome.statusCode, at: clock.now() })
+        .where(eq(pushDeliveries.id, deliveryId)),
+    ],
   });
 }

@@ -24,11 +24,19 @@ export function retryDelayS(attempt: number): number {
  * (the cron re-queues a row whose message never arrived). Its id is the `webhook-id` of every
  * attempt. Null when the account has no push URL.
  */
-export async function pushOnClose(db: Db, accountId: string, caseId: string, now: Date): Promise<{ deliveryId: string; statement: BatchItem<"sqlite"> } | null> {
+export async function pushOnClose(
+  db: Db,
+  accountId: string,
+  caseId: string,
+  now: Date,
+): Promise<{ deliveryId: string; statement: BatchItem<"sqlite"> } | null> {
   const account = await db.query.accounts.findFirst({ where: eq(accounts.id, accountId), columns: { pushUrl: true } });
   if (!account?.pushUrl) return null;
   const deliveryId = newId();
-  return { deliveryId, statement: db.insert(pushDeliveries).values({ id: deliveryId, caseId, status: "pending", attempts: 0, at: now }) };
+  return {
+    deliveryId,
+    statement: db.insert(pushDeliveries).values({ id: deliveryId, caseId, status: "pending", attempts: 0, at: now }),
+  };
 }
 
 /** Queues attempt `attempt` of a delivery; a failed send is left to the cron (src/cron/push-retry.ts). */

@@ -22,7 +22,9 @@ export function secretKeyBytes(secret: string): Uint8Array<ArrayBuffer> {
 
 /** The `webhook-signature` header value for one attempt. */
 export async function signWebhook(secret: string, id: string, timestampS: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", secretKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", secretKeyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${id}.${timestampS}.${body}`)));
   return `v1,${btoa(String.fromCharCode(...mac))}`;
 }

@@ -25,7 +25,8 @@ export function pushTargetProblem(url: string, env: Pick<Env, "PUBLIC_BASE_URL" 
     return "not a URL";
   }
   if (parsed.username || parsed.password) return "credentials in the URL are not allowed";
-  if (pushTargetsOpen(env)) return parsed.protocol === "https:" || parsed.protocol === "http:" ? null : "must be http(s)";
+  if (pushTargetsOpen(env))
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? null : "must be http(s)";
   if (parsed.protocol !== "https:") return "must be https";
   if (isPrivateHost(parsed.hostname)) return "loopback, private and link-local addresses are not allowed";
   return null;
@@ -34,7 +35,8 @@ export function pushTargetProblem(url: string, env: Pick<Env, "PUBLIC_BASE_URL" 
 /** Loopback, private, link-local, shared, reserved or multicast: an address a push must not reach. */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return true;
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal"))
+    return true;
   if (host.startsWith("[")) return isPrivateIpv6(host.slice(1, -1));
   // The URL parser already turned every IPv4 spelling (decimal, hex, short) into dotted quads.
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);

@@ -36,7 +36,11 @@ const twilio: SmsProvider = {
     form.set("Body", sms.body);
     const res = await fetch(`${base}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`, {
       method: "POST",
-      headers: { authorization: `Basic ${btoa(`${sid}:${env.SMS_AUTH_TOKEN}`)}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      headers: {
+        authorization: `Basic ${btoa(`${sid}:${env.SMS_AUTH_TOKEN}`)}`,
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
       body: form.toString(),
       signal: AbortSignal.timeout(15_000),
     });
@@ -64,11 +68,19 @@ export const smsProviders = new Parts<SmsProvider | null>("SMS_PROVIDER", { none
 const CREDENTIALS = ["SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM"] as const;
 
 /** Whether SMS can be offered, and why not. */
-export function smsAvailability(env: Env): { provider: SmsProvider; reason?: undefined } | { provider: null; reason: string } {
+export function smsAvailability(
+  env: Env,
+): { provider: SmsProvider; reason?: undefined } | { provider: null; reason: string } {
   const missing = CREDENTIALS.filter((name) => !env[name]);
   const name = env.SMS_PROVIDER || (missing.length === 0 ? "twilio" : "none");
   const provider = smsProviders.pick(name);
-  if (provider && name === "twilio" && missing.length > 0) return { provider: null, reason: `SMS_PROVIDER is twilio but ${missing.join(", ")} missing` };
+  if (provider && name === "twilio" && missing.length > 0)
+    return { provider: null, reason: `SMS_PROVIDER is twilio but ${missing.join(", ")} missing` };
   if (provider) return { provider };
-  return { provider: null, reason: env.SMS_PROVIDER ? `SMS_PROVIDER is ${env.SMS_PROVIDER}` : `no SMS credentials (${missing.join(", ")} missing)` };
+  return {
+    provider: null,
+    reason: env.SMS_PROVIDER
+      ? `SMS_PROVIDER is ${env.SMS_PROVIDER}`
+      : `no SMS credentials (${missing.join(", ")} missing)`,
+  };
 }

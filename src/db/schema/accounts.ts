@@ -13,7 +13,9 @@ export const accounts = sqliteTable("accounts", {
   pushSecret: text("push_secret"),
   reminders: text("reminders", { mode: "json" }).$type<ReminderSettings | null>(),
   /** Language of the policyholder's e-mails (invitations, reminders): de, en or pl. */
-  language: text("language", { enum: ["de", "en", "pl"] }).notNull().default("de"),
+  language: text("language", { enum: ["de", "en", "pl"] })
+    .notNull()
+    .default("de"),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
 
@@ -28,7 +30,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     keyHash: text("key_hash").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
@@ -44,7 +48,9 @@ export const handlers = sqliteTable(
   "handlers",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     email: text("email").notNull(),
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
@@ -60,7 +66,9 @@ export const handlers = sqliteTable(
 /** Board login sessions; only the token hash is stored. */
 export const handlerSessions = sqliteTable("handler_sessions", {
   tokenHash: text("token_hash").primaryKey(),
-  handlerId: text("handler_id").notNull().references(() => handlers.id),
+  handlerId: text("handler_id")
+    .notNull()
+    .references(() => handlers.id),
   csrfToken: text("csrf_token").notNull(),
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
 });

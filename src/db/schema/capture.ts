@@ -24,7 +24,9 @@ export const captureCases = sqliteTable(
   "capture_cases",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     caseNumber: text("case_number").notNull(),
     status: text("status", { enum: caseStatuses }).notNull(),
     closed: integer("closed", { mode: "boolean" }).notNull().default(false),
@@ -58,7 +60,9 @@ export const captureSessions = sqliteTable(
   "capture_sessions",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
     sessionNumber: integer("session_number").notNull(),
     token: text("token").notNull(),
     triggeredAt: integer("triggered_at", { mode: "timestamp_ms" }).notNull(),
@@ -77,7 +81,9 @@ export const captureScenes = sqliteTable(
   "capture_scenes",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
     position: integer("position").notNull(),
     description: text("description").notNull(),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
@@ -90,7 +96,9 @@ export const captureEvents = sqliteTable(
   "capture_events",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
     seq: integer("seq").notNull(),
     timestamp: integer("timestamp", { mode: "timestamp_ms" }).notNull(),
     action: text("action").notNull(),
@@ -104,8 +112,12 @@ export const capturePhotos = sqliteTable(
   "capture_photos",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
-    sessionId: text("session_id").notNull().references(() => captureSessions.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => captureSessions.id),
     scenePosition: integer("scene_position"),
     attempt: integer("attempt").notNull(),
     r2Key: text("r2_key").notNull(),
@@ -125,7 +137,9 @@ export const capturePhotos = sqliteTable(
 /** One-time nonces issued to the capture page, one per shot. */
 export const captureNonces = sqliteTable("capture_nonces", {
   nonce: text("nonce").primaryKey(),
-  sessionId: text("session_id").notNull().references(() => captureSessions.id),
+  sessionId: text("session_id")
+    .notNull()
+    .references(() => captureSessions.id),
   issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
   usedAt: integer("used_at", { mode: "timestamp_ms" }),
 });
@@ -133,7 +147,9 @@ export const captureNonces = sqliteTable("capture_nonces", {
 /** Internal notes of claims handlers: board only, never in an API response (spec 2.4). */
 export const caseNotes = sqliteTable("case_notes", {
   id: text("id").primaryKey(),
-  caseId: text("case_id").notNull().references(() => captureCases.id),
+  caseId: text("case_id")
+    .notNull()
+    .references(() => captureCases.id),
   handlerId: text("handler_id").notNull(),
   body: text("body").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -144,8 +160,12 @@ export const outbox = sqliteTable(
   "outbox",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
     kind: text("kind", { enum: ["invitation", "reminder"] }).notNull(),
     channel: text("channel", { enum: ["email", "sms"] }).notNull(),
     recipient: text("recipient").notNull(),
@@ -166,7 +186,9 @@ export const pushDeliveries = sqliteTable(
   "push_deliveries",
   {
     id: text("id").primaryKey(),
-    caseId: text("case_id").notNull().references(() => captureCases.id),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
     status: text("status", { enum: ["pending", "delivered", "retrying", "failed"] }).notNull(),
     statusCode: integer("status_code"),
     attempts: integer("attempts").notNull().default(0),

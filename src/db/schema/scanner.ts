@@ -6,7 +6,9 @@ export const uploads = sqliteTable(
   "uploads",
   {
     storageKey: text("storage_key").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     caseNumber: text("case_number").notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" }),
@@ -27,7 +29,9 @@ export const analyses = sqliteTable(
   "analyses",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     digest: text("digest").notNull(),
     caseNumber: text("case_number").notNull(),
     status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
@@ -45,8 +49,12 @@ export const usageLedger = sqliteTable(
   "usage_ledger",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
-    analysisId: text("analysis_id").notNull().references(() => analyses.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    analysisId: text("analysis_id")
+      .notNull()
+      .references(() => analyses.id),
     tokens: integer("tokens").notNull(),
     deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }).notNull(),
   },
@@ -56,7 +64,9 @@ export const usageLedger = sqliteTable(
 /** Downloadable attachment bundles (DESIGN §12), deleted after retention. */
 export const downloads = sqliteTable("downloads", {
   id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id),
   analysisId: text("analysis_id").notNull(),
   r2Key: text("r2_key").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -67,7 +77,9 @@ export const perceptualHashes = sqliteTable(
   "perceptual_hashes",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     hash: text("hash").notNull(),
     sha256: text("sha256").notNull(),
     caseNumber: text("case_number").notNull(),

@@ -21,7 +21,8 @@ capturePageApi.use("*", async (c, next) => {
   await enforceRateLimit(c.env.CAPTURE_TOKEN_RATE_LIMITER, "capture link", c.req.param("token") ?? "", c.req.raw);
   if (c.req.method !== "GET") {
     const origin = c.req.header("origin");
-    if (origin && origin !== new URL(c.req.url).origin) throw new ApiError(403, "foreign-origin", "Requests from other sites are not accepted.");
+    if (origin && origin !== new URL(c.req.url).origin)
+      throw new ApiError(403, "foreign-origin", "Requests from other sites are not accepted.");
   }
   await next();
   c.res.headers.set("cache-control", "no-store");
@@ -64,11 +65,15 @@ async function readBounded(request: Request, limit: number): Promise<ArrayBuffer
   }
   const out = new Uint8Array(size);
   let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.byteLength; }
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
   return out.buffer;
 }
 
-const chunkTooLarge = () => new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
+const chunkTooLarge = () =>
+  new ApiError(413, "chunk-too-large", `A chunk may be at most ${PHOTO_LIMITS.chunkBytes} bytes.`);
 
 const position = z.object({
   latitude: z.number().finite(),
@@ -117,7 +122,8 @@ capturePageApi.post("/withdraw", async (c) => {
 
 function nonceParam(c: Context<AppEnv>): string {
   const nonce = c.req.param("nonce") ?? "";
-  if (!NONCE.test(nonce)) throw new ApiError(400, "unknown-nonce", "This shot was not requested by the capture page. Take a new photo.");
+  if (!NONCE.test(nonce))
+    throw new ApiError(400, "unknown-nonce", "This shot was not requested by the capture page. Take a new photo.");
   return nonce;
 }
 

@@ -14,8 +14,14 @@ export const capturePages = new Hono<AppEnv>();
 
 const ASSET_HEADERS = { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" };
 
-capturePages.get("/assets/capture.js", () => new Response(CAPTURE_JS, { headers: { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" } }));
-capturePages.get("/assets/capture.css", () => new Response(CAPTURE_CSS, { headers: { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" } }));
+capturePages.get(
+  "/assets/capture.js",
+  () => new Response(CAPTURE_JS, { headers: { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" } }),
+);
+capturePages.get(
+  "/assets/capture.css",
+  () => new Response(CAPTURE_CSS, { headers: { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" } }),
+);
 
 capturePages.route("/:token", capturePageApi);
 

@@ -4,7 +4,13 @@ import { LANGUAGES, MESSAGES, type Messages, type PageLanguage } from "./i18n";
 /** Cache-busting version of the page assets (change when capture.js / capture.css change). */
 export const ASSET_VERSION = "3";
 
-function document(lang: PageLanguage, title: string, body: RawHtml, status: number, langHref: (l: PageLanguage) => string): Response {
+function document(
+  lang: PageLanguage,
+  title: string,
+  body: RawHtml,
+  status: number,
+  langHref: (l: PageLanguage) => string,
+): Response {
   const m = MESSAGES[lang];
   const doc = html`<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -17,13 +23,30 @@ ${body}</body></html>`;
 }
 
 /** A page that only explains (unknown, replaced, closed, handed-in links). */
-export function messagePage(lang: PageLanguage, status: number, title: keyof Messages, text: keyof Messages, langHref: (l: PageLanguage) => string): Response {
+export function messagePage(
+  lang: PageLanguage,
+  status: number,
+  title: keyof Messages,
+  text: keyof Messages,
+  langHref: (l: PageLanguage) => string,
+): Response {
   const m = MESSAGES[lang];
-  return document(lang, m[title], html`<main id="main" class="message" data-state="${String(title)}"><h1>${m[title]}</h1><p>${m[text]}</p></main>`, status, langHref);
+  return document(
+    lang,
+    m[title],
+    html`<main id="main" class="message" data-state="${String(title)}"><h1>${m[title]}</h1><p>${m[text]}</p></main>`,
+    status,
+    langHref,
+  );
 }
 
 /** The capture page itself: every step is in the HTML; capture.js shows one at a time. */
-export function capturePage(lang: PageLanguage, token: string, view: { customNote: string | null; scenes: { position: number; description: string; completed: boolean }[] }, langHref: (l: PageLanguage) => string): Response {
+export function capturePage(
+  lang: PageLanguage,
+  token: string,
+  view: { customNote: string | null; scenes: { position: number; description: string; completed: boolean }[] },
+  langHref: (l: PageLanguage) => string,
+): Response {
   const m = MESSAGES[lang];
   const body = html`<main id="app" data-token="${token}" data-lang="${lang}" data-msgs="${JSON.stringify(m)}">
 <h1 id="title" tabindex="-1">${m.title}</h1>

@@ -7,7 +7,13 @@ import { createAccount, createHandler, issueApiKey, updateAccount } from "../../
 import { errorResponses } from "../openapi-common";
 import { pushTargetProblem } from "../../capture/push/target";
 import type { Env } from "../../env";
-import { AccountCreateSchema, AccountCreatedSchema, AccountIdParam, AccountPatchSchema, HandlerCreateSchema } from "./schema";
+import {
+  AccountCreateSchema,
+  AccountCreatedSchema,
+  AccountIdParam,
+  AccountPatchSchema,
+  HandlerCreateSchema,
+} from "./schema";
 
 /** Admin API (DESIGN §6): `Authorization: Bearer <ADMIN_TOKEN>`; absent token = disabled. */
 const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
@@ -15,7 +21,9 @@ const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   if (!token) throw new ApiError(404, "not-found", "The admin API is disabled.");
   const presented = c.req.header("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? "";
   if (!timingSafeEqual(presented, token)) {
-    throw new ApiError(401, "unauthorized", "Admin token required.", { headers: { "WWW-Authenticate": 'Bearer realm="admin"' } });
+    throw new ApiError(401, "unauthorized", "Admin token required.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="admin"' },
+    });
   }
   await next();
 });
@@ -39,7 +47,13 @@ adminRoutes.openapi(
     tags: ["admin"],
     security,
     request: { body: json(AccountCreateSchema) },
-    responses: { 201: { description: "Created; the key is shown once.", content: { "application/json": { schema: AccountCreatedSchema } } }, ...errorResponses },
+    responses: {
+      201: {
+        description: "Created; the key is shown once.",
+        content: { "application/json": { schema: AccountCreatedSchema } },
+      },
+      ...errorResponses,
+    },
   }),
   async (c) => {
     const body = c.req.valid("json");
@@ -55,7 +69,10 @@ adminRoutes.openapi(
     tags: ["admin"],
     security,
     request: { params: AccountIdParam, body: json(AccountPatchSchema) },
-    responses: { 200: { description: "Updated account.", content: { "application/json": { schema: z.object({}).passthrough() } } }, ...errorResponses },
+    responses: {
+      200: { description: "Updated account.", content: { "application/json": { schema: z.object({}).passthrough() } } },
+      ...errorResponses,
+    },
   }),
   async (c) => {
     const body = c.req.valid("json");
@@ -71,7 +88,13 @@ adminRoutes.openapi(
     tags: ["admin"],
     security,
     request: { params: AccountIdParam },
-    responses: { 201: { description: "A new key, shown once.", content: { "application/json": { schema: z.object({ apiKey: z.string() }) } } }, ...errorResponses },
+    responses: {
+      201: {
+        description: "A new key, shown once.",
+        content: { "application/json": { schema: z.object({ apiKey: z.string() }) } },
+      },
+      ...errorResponses,
+    },
   }),
   async (c) => c.json({ apiKey: await issueApiKey(c.env.DB, c.req.valid("param").id) }, 201),
 );
@@ -84,7 +107,12 @@ adminRoutes.openapi(
     security,
     request: { params: AccountIdParam, body: json(HandlerCreateSchema) },
     responses: {
-      201: { description: "Handler created.", content: { "application/json": { schema: z.object({ handlerId: z.string(), email: z.string(), name: z.string() }) } } },
+      201: {
+        description: "Handler created.",
+        content: {
+          "application/json": { schema: z.object({ handlerId: z.string(), email: z.string(), name: z.string() }) },
+        },
+      },
       ...errorResponses,
     },
   }),

@@ -4,7 +4,12 @@ import { featureNames } from "../../accounts/service";
 import { isValidPushSecret } from "../../capture/push/signature";
 
 const features = z
-  .object(Object.fromEntries(featureNames.map((name) => [name, z.boolean().optional()])) as Record<(typeof featureNames)[number], z.ZodOptional<z.ZodBoolean>>)
+  .object(
+    Object.fromEntries(featureNames.map((name) => [name, z.boolean().optional()])) as Record<
+      (typeof featureNames)[number],
+      z.ZodOptional<z.ZodBoolean>
+    >,
+  )
   .strict();
 
 /** Result push target and its Standard Webhooks secret (DESIGN §14); where it may point is checked against the deployment's PUSH_TARGETS. */
@@ -17,8 +22,14 @@ const push = z
 
 const reminders = z
   .object({
-    firstAfterHours: z.number().positive().max(24 * 30),
-    followupAfterHours: z.number().positive().max(24 * 30),
+    firstAfterHours: z
+      .number()
+      .positive()
+      .max(24 * 30),
+    followupAfterHours: z
+      .number()
+      .positive()
+      .max(24 * 30),
     maxReminders: z.number().int().min(0).max(10),
   })
   .strict();
@@ -38,7 +49,9 @@ export const AccountCreateSchema = z
 
 export const AccountPatchSchema = AccountCreateSchema.partial().openapi("AccountPatch");
 
-export const AccountCreatedSchema = z.object({ accountId: z.string(), apiKey: z.string().length(40) }).openapi("AccountCreated");
+export const AccountCreatedSchema = z
+  .object({ accountId: z.string(), apiKey: z.string().length(40) })
+  .openapi("AccountCreated");
 
 export const HandlerCreateSchema = z
   .object({ email: z.email(), password: z.string().min(10).max(200), name: z.string().min(1).max(200) })

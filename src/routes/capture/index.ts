@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import { requireApiKey } from "../../accounts/auth";
 import { caseLockFor, unwrap } from "../../capture/case-lock";
 import { resolveCase } from "../../capture/lookup";
@@ -27,7 +27,10 @@ captureRoutes.openapi(
     request: { body: { ...json(CreateCaseSchema), required: true } },
     responses: {
       201: { description: "Case created.", ...json(CaseLinkSchema) },
-      409: { description: "An open case exists for the case number; its link is in the body.", content: { "application/problem+json": { schema: ProblemSchema } } },
+      409: {
+        description: "An open case exists for the case number; its link is in the body.",
+        content: { "application/problem+json": { schema: ProblemSchema } },
+      },
       ...errorResponses,
     },
   }),
@@ -67,7 +70,8 @@ captureRoutes.openapi(
     path: "/retrigger",
     tags: ["capture"],
     summary: "Issue a new link for an open case",
-    description: "Adds a session, increases retriggerCount and invalidates the previous link. A closed case answers 409.",
+    description:
+      "Adds a session, increases retriggerCount and invalidates the previous link. A closed case answers 409.",
     security: captureSecurity,
     request: { body: { ...json(RetriggerSchema), required: true } },
     responses: {

@@ -11,7 +11,9 @@ const caseNumber = normalizedCaseNumber()
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters")
   .openapi({ description: "The caller's case number. Slashes are allowed.", example: "SCH-2026/00042" });
 
-const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an international number in E.164 format, e.g. +4915112345678");
+const e164 = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, "must be an international number in E.164 format, e.g. +4915112345678");
 
 /** Spec 2.1. Unknown fields are refused so typos (e.g. `reminder`) do not pass silently. */
 export const CreateCaseSchema = z
@@ -84,12 +86,22 @@ export const CaseStatusSchema = z
 export const StatusQuerySchema = z
   .object({
     ticketId: z.string().max(100).optional().openapi({ description: "Exactly this case; wins over caseNumber." }),
-    caseNumber: normalizedCaseNumber().min(1).max(100).optional().openapi({ description: "URL-encoded; the most recent case for it. Trimmed and NFC-normalised like on create." }),
+    caseNumber: normalizedCaseNumber()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: "URL-encoded; the most recent case for it. Trimmed and NFC-normalised like on create." }),
   })
-  .refine((q) => q.ticketId !== undefined || q.caseNumber !== undefined, { message: "Pass ticketId or caseNumber.", path: ["ticketId"] });
+  .refine((q) => q.ticketId !== undefined || q.caseNumber !== undefined, {
+    message: "Pass ticketId or caseNumber.",
+    path: ["ticketId"],
+  });
 
 export const RetriggerSchema = z
   .object({ ticketId: z.string().max(100).optional(), caseNumber: caseNumber.optional() })
   .strict()
-  .refine((b) => b.ticketId !== undefined || b.caseNumber !== undefined, { message: "Pass ticketId or caseNumber.", path: ["ticketId"] })
+  .refine((b) => b.ticketId !== undefined || b.caseNumber !== undefined, {
+    message: "Pass ticketId or caseNumber.",
+    path: ["ticketId"],
+  })
   .openapi("CaptureRetrigger");

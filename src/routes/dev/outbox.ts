@@ -48,6 +48,6 @@ ${items.join("\n") || "<p>No messages yet.</p>"}
 devOutbox.get("/outbox/:file{[0-9a-f-]+\\.eml}", async (c) => {
   const id = c.req.param("file").replace(/\.eml$/, "");
   const row = await getDb(c.env.DB).query.outbox.findFirst({ where: eq(outbox.id, id) });
-  if (!row || row.channel !== "email") throw new ApiError(404, "not-found", "No such message.");
+  if (row?.channel !== "email") throw new ApiError(404, "not-found", "No such message.");
   return c.body(outboxMime(row, c.env.MAIL_FROM ?? "capture@localhost"), 200, { "content-type": "message/rfc822" });
 });

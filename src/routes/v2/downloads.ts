@@ -11,10 +11,14 @@ downloadsRoute.openapi(
     path: "/downloads/{id}/attachments.zip",
     tags: ["file verification"],
     summary: "attachmentDownloadUrl target (spec 4.4, DESIGN §12)",
-    description: "No API key: the link is signed (expires, sig) and valid 12 hours; the file is deleted after 24 hours.",
+    description:
+      "No API key: the link is signed (expires, sig) and valid 12 hours; the file is deleted after 24 hours.",
     request: { params: z.object({ id: z.string() }), query: z.object({ expires: z.string(), sig: z.string() }) },
     responses: {
-      200: { description: "attachments.zip", content: { "application/zip": { schema: z.string().openapi({ format: "binary" }) } } },
+      200: {
+        description: "attachments.zip",
+        content: { "application/zip": { schema: z.string().openapi({ format: "binary" }) } },
+      },
       403: problem("The signature is not valid."),
       410: problem("The link has expired or the file was deleted."),
       ...errorResponses,

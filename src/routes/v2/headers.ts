@@ -19,7 +19,8 @@ export function caseNumberErrors(value: string | undefined): FieldError[] {
   if (value === undefined || value === "") return [{ field: "caseNumber", message: "is required" }];
   const length = [...value].length;
   if (length < 4 || length > 50) return [{ field: "caseNumber", message: "must be 4 to 50 characters" }];
-  if (/[\u0000-\u001f\u007f]/.test(value)) return [{ field: "caseNumber", message: "must not contain control characters" }];
+  if (/[\u0000-\u001f\u007f]/.test(value))
+    return [{ field: "caseNumber", message: "must not contain control characters" }];
   return [];
 }
 
@@ -38,10 +39,12 @@ export function parseScanHeaders(headers: Headers, now: Date, presignedDownload:
   }
 
   const rawLanguage = headers.get("language")?.toLowerCase() ?? "de";
-  if (!(languages as readonly string[]).includes(rawLanguage)) errors.push({ field: "language", message: "must be de, en or pl" });
+  if (!(languages as readonly string[]).includes(rawLanguage))
+    errors.push({ field: "language", message: "must be de, en or pl" });
 
   const contactEmail = headers.get("contactEmail");
-  if (contactEmail !== null && !email.safeParse(contactEmail).success) errors.push({ field: "contactEmail", message: "must be an e-mail address" });
+  if (contactEmail !== null && !email.safeParse(contactEmail).success)
+    errors.push({ field: "contactEmail", message: "must be an e-mail address" });
 
   if (errors.length) throw invalid(errors);
   const mode = negotiate(headers.get("accept"));

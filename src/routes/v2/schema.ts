@@ -8,7 +8,13 @@ export const UploadUrlSchema = z
   })
   .openapi("UploadUrl");
 
-const FindingSchema = z.object({ code: z.string(), level: z.string(), title: z.string(), explanation: z.string(), evidence: z.record(z.string(), z.unknown()) });
+const FindingSchema = z.object({
+  code: z.string(),
+  level: z.string(),
+  title: z.string(),
+  explanation: z.string(),
+  evidence: z.record(z.string(), z.unknown()),
+});
 
 /** DESIGN §18. */
 export const FileResultSchema = z
@@ -41,25 +47,47 @@ export const ScanResultSchema = z
     etag: z.string().nullable(),
     pdfEditingToolsBlacklist: z.array(z.string()).nullable(),
     attachments: z
-      .record(z.string(), z.array(z.object({ name: z.string(), contentType: z.string(), size: z.number().int(), data: z.string().openapi({ format: "byte" }) })))
+      .record(
+        z.string(),
+        z.array(
+          z.object({
+            name: z.string(),
+            contentType: z.string(),
+            size: z.number().int(),
+            data: z.string().openapi({ format: "byte" }),
+          }),
+        ),
+      )
       .optional(),
   })
   .openapi("ScanResult");
 
 export const ScanQuerySchema = z.object({
-  storage_key: z.string().optional().openapi({ description: "The key from POST /v2/getUploadUrl (ZIPs of 10 MB to 50 MB)." }),
+  storage_key: z
+    .string()
+    .optional()
+    .openapi({ description: "The key from POST /v2/getUploadUrl (ZIPs of 10 MB to 50 MB)." }),
 });
 
 export const ScanFormSchema = z.object({
   file: z.any().optional().openapi({ type: "string", format: "binary", description: "The ZIP archive (below 10 MB)." }),
 });
 
-const header = (name: string, description: string, required = false) => ({ in: "header" as const, name, required, description, schema: { type: "string" as const } });
+const header = (name: string, description: string, required = false) => ({
+  in: "header" as const,
+  name,
+  required,
+  description,
+  schema: { type: "string" as const },
+});
 
 /** The headers of spec 4.4, documented here and validated by parseScanHeaders (all violations at once). */
 export const scanHeaderParameters = [
   header("caseNumber", "4 to 50 characters.", true),
-  header("issueDate", "DD.MM.YYYY, DD-MM-YYYY, DD/MM/YYYY, YYYY-MM-DD or YYYY.MM.DD, optionally followed by HH:MM:SS; not more than 5 days ahead."),
+  header(
+    "issueDate",
+    "DD.MM.YYYY, DD-MM-YYYY, DD/MM/YYYY, YYYY-MM-DD or YYYY.MM.DD, optionally followed by HH:MM:SS; not more than 5 days ahead.",
+  ),
   header("language", "de, en or pl; default de."),
   header("contactEmail", "Contact address for result notifications."),
   header("Accept", "application/json, multipart/mixed or */* (default multipart/mixed)."),

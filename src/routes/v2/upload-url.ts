@@ -17,8 +17,19 @@ uploadUrlRoute.openapi(
     summary: "Get a signed upload URL for a ZIP of 10 to 50 MB (spec 4.3)",
     security: apiKeySecurity,
     middleware: [requireApiKey({ bearer: false, exactLength: 40 })] as const,
-    parameters: [{ in: "header", name: "caseNumber", required: true, description: "4 to 50 characters after trimming and NFC normalisation; send the same value to /v2/scanner.", schema: { type: "string" } }],
-    responses: { 200: { description: "The upload URL.", content: { "application/json": { schema: UploadUrlSchema } } }, ...errorResponses },
+    parameters: [
+      {
+        in: "header",
+        name: "caseNumber",
+        required: true,
+        description: "4 to 50 characters after trimming and NFC normalisation; send the same value to /v2/scanner.",
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      200: { description: "The upload URL.", content: { "application/json": { schema: UploadUrlSchema } } },
+      ...errorResponses,
+    },
   }),
   async (c) => {
     const caseNumber = caseNumberHeader(c.req.raw.headers);

@@ -4,7 +4,16 @@ import { analyzers as registeredAnalyzers } from "../forensics/registry";
 import type { IntakeItem } from "../intake";
 import { analyzerFailed, extractionFailed } from "./pipeline-findings";
 import { priceOf } from "./pricing";
-import type { Analyzer, AnalyzerResult, Attachment, Finding, Language, ScanContext, ScanFile, SuspicionLevel } from "../types";
+import type {
+  Analyzer,
+  AnalyzerResult,
+  Attachment,
+  Finding,
+  Language,
+  ScanContext,
+  ScanFile,
+  SuspicionLevel,
+} from "../types";
 
 /** The per-file result of DESIGN §18 (`Files[name]`). */
 export interface FileResult {
@@ -38,7 +47,12 @@ const MAX_EXTRACTION_DEPTH = 2;
  * then on the files they extract. Analyzer failures become `-` findings, never a failed request.
  * In-process reference of what the service spreads over units (src/scanner/execution/): tests and eval.
  */
-export async function runPipeline(items: AsyncIterable<IntakeItem>, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[] = registeredAnalyzers): Promise<PipelineResult> {
+export async function runPipeline(
+  items: AsyncIterable<IntakeItem>,
+  ctx: ScanContext,
+  sink: AttachmentSink,
+  analyzers: Analyzer[] = registeredAnalyzers,
+): Promise<PipelineResult> {
   const files: Record<string, FileResult> = {};
   let tokens = 0;
   for await (const item of items) {
@@ -71,7 +85,12 @@ export interface AnalyzerTiming {
 }
 
 /** Every applicable analyzer on one file, in registry order: its result, whether it was assessed, the files it contains. */
-export async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: AttachmentSink, analyzers: Analyzer[] = registeredAnalyzers) {
+export async function analyzeFile(
+  file: ScanFile,
+  ctx: ScanContext,
+  sink: AttachmentSink,
+  analyzers: Analyzer[] = registeredAnalyzers,
+) {
   const result = unassessedResult(file);
   const extracted: ScanFile[] = [];
   const timings: AnalyzerTiming[] = [];
@@ -82,7 +101,11 @@ export async function analyzeFile(file: ScanFile, ctx: ScanContext, sink: Attach
     await turn();
     const started = Date.now();
     const outcome = await runOne(analyzer, file, ctx);
-    timings.push({ analyzer: analyzer.id, ms: Date.now() - started, outcome: outcome.failed ? "failed" : outcome.assessed ? "assessed" : "not-assessed" });
+    timings.push({
+      analyzer: analyzer.id,
+      ms: Date.now() - started,
+      outcome: outcome.failed ? "failed" : outcome.assessed ? "assessed" : "not-assessed",
+    });
     result.findings.push(...outcome.findings);
     if (outcome.metadata) result.metadata[analyzer.id] = outcome.metadata;
     for (const attachment of outcome.attachments ?? []) result.attachments.push(await sink(attachment));
@@ -112,7 +135,11 @@ export function unassessedResult(file: Omit<ScanFile, "bytes">, findings: Findin
   };
 }
 
-async function runOne(analyzer: Analyzer, file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult & { failed?: true }> {
+async function runOne(
+  analyzer: Analyzer,
+  file: ScanFile,
+  ctx: ScanContext,
+): Promise<AnalyzerResult & { failed?: true }> {
   try {
     return await analyzer.analyze(file, ctx);
   } catch (err) {
@@ -129,7 +156,10 @@ function safeAppliesTo(analyzer: Analyzer, file: ScanFile): boolean {
   }
 }
 
-export function brokenResult(item: { size: number; problem: "corrupt" | "unsupported-compression" }, language: Language): FileResult {
+export function brokenResult(
+  item: { size: number; problem: "corrupt" | "unsupported-compression" },
+  language: Language,
+): FileResult {
   return {
     suspicion_level: "-",
     type: "other",
@@ -153,6 +183,9 @@ export function uniqueName(files: Record<string, FileResult>, name: string): str
 /** `modelVersions` (spec 2.6): every registered analyzer, with its learned model where it has one. */
 export function modelVersions(analyzers: Analyzer[]): Record<string, string> {
   return Object.fromEntries(
-    analyzers.map((a) => [a.id, a.model ? `${a.version}; ${a.model.name} ${a.model.version} (sha256 ${a.model.sha256})` : a.version]),
+    analyzers.map((a) => [
+      a.id,
+      a.model ? `${a.version}; ${a.model.name} ${a.model.version} (sha256 ${a.model.sha256})` : a.version,
+    ]),
   );
 }

@@ -7,7 +7,12 @@ const PER_ATTACHMENT_OVERHEAD = 512;
  * Keeps attachments within the inline payload cap (spec 8): drops the largest first until the
  * estimate fits. `encodedSize` is what one attachment costs in the chosen mode (base64 is 4/3).
  */
-export function fitToCap(attachments: StoredAttachment[], fixedBytes: number, cap: number, encodedSize: (size: number) => number) {
+export function fitToCap(
+  attachments: StoredAttachment[],
+  fixedBytes: number,
+  cap: number,
+  encodedSize: (size: number) => number,
+) {
   const kept = [...attachments].sort((a, b) => a.size - b.size);
   const dropped: StoredAttachment[] = [];
   const cost = (a: StoredAttachment) => encodedSize(a.size) + a.name.length * 2 + PER_ATTACHMENT_OVERHEAD;

@@ -7,7 +7,12 @@ export async function loadAttachments(bucket: R2Bucket, stored: StoredAttachment
   for (const a of stored) {
     const object = await bucket.get(a.key);
     if (!object) continue;
-    loaded.push({ category: a.category, name: a.name, contentType: a.contentType, bytes: new Uint8Array(await object.arrayBuffer()) });
+    loaded.push({
+      category: a.category,
+      name: a.name,
+      contentType: a.contentType,
+      bytes: new Uint8Array(await object.arrayBuffer()),
+    });
   }
   return loaded;
 }

@@ -8,7 +8,9 @@ import type { CategoryBundle } from "./bundles";
 export function multipartMixed(json: string, bundles: CategoryBundle[]): { body: Uint8Array; contentType: string } {
   const boundary = `capture-verify-${newToken(12)}`;
   const encoder = new TextEncoder();
-  const chunks: Uint8Array[] = [encoder.encode(`--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${json}\r\n`)];
+  const chunks: Uint8Array[] = [
+    encoder.encode(`--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${json}\r\n`),
+  ];
   for (const bundle of bundles) {
     chunks.push(
       encoder.encode(

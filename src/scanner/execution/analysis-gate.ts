@@ -80,7 +80,8 @@ export class AnalysisGate extends DurableObject<Env> {
       state = await this.state();
     }
     if (state?.status === "done" && (!state.delivered || opts.resultCache)) return this.deliver(state, false);
-    if (state?.status === "running") return this.waiters > 0 ? { kind: "busy" } : { kind: "running", retryAfterS: RETRY_AFTER_S };
+    if (state?.status === "running")
+      return this.waiters > 0 ? { kind: "busy" } : { kind: "running", retryAfterS: RETRY_AFTER_S };
     // A delivered result without resultCache or a failed run: this request starts afresh.
     if (state) await this.forget(state);
     return this.start(job, opts);
@@ -114,18 +115,31 @@ export class AnalysisGate extends DurableObject<Env> {
   }
 
   private async start(job: AnalysisJob, budget: RunBudget & { resultCache: boolean }): Promise<GateOutcome> {
-    const state: GateState = { status: "running", analysisId: newId(), job, budget: { timeoutS: budget.timeoutS, fileTimeoutS: budget.fileTimeoutS, concurrency: budget.concurrency }, startedAt: clock.nowMs(), delivered: false };
+    const state: GateState = {
+      status: "running",
+      analysisId: newId(),
+      job,
+      budget: { timeoutS: budget.timeoutS, fileTimeoutS: budget.fileTimeoutS, concurrency: budget.concurrency },
+      startedAt: clock.nowMs(),
+      delivered: false,
+    };
     this.waiters++;
     try {
       const finished = this.expect(state.analysisId);
       await this.ctx.storage.put("state", state);
       for (const [index, item] of job.items.entries()) {
-        if (item.ok) await this.saveUnit({ index, parent: null, depth: 0, file: item.file, status: "pending", attempt: 0 });
+        if (item.ok)
+          await this.saveUnit({ index, parent: null, depth: 0, file: item.file, status: "pending", attempt: 0 });
       }
       // The row exists before any unit can finish the run and update it.
-      await getDb(this.env.DB)
-        .insert(analyses)
-        .values({ id: state.analysisId, accountId: job.accountId, digest: job.digest, caseNumber: job.caseNumber, status: "running", createdAt: clock.now() });
+      await getDb(this.env.DB).insert(analyses).values({
+        id: state.analysisId,
+        accountId: job.accountId,
+        digest: job.digest,
+        caseNumber: job.caseNumber,
+        status: "running",
+        createdAt: clock.now(),
+      });
       logAnalysis("start", { analysisId: state.analysisId, files: job.items.length });
       await this.exclusive(() => this.advance(state));
       return await this.wait(finished, budget.timeoutS);
@@ -157,7 +171,19 @@ export class AnalysisGate extends DurableObject<Env> {
     const running: UnitRecord = { ...unit, status: "running", attempt, dispatchedAt: now, deadlineMs: now + fileMs };
     await this.saveUnit(running);
     const { job } = state;
-    const task = { analysisId: state.analysisId, digest: job.digest, index: unit.index, attempt, file: unit.file, language: job.language, issueDate: job.issueDate, caseNumber: job.caseNumber, stagingPrefix: job.stagingPrefix, analyzers: job.analyzers, nowMs: state.startedAt };
+    const task = {
+      analysisId: state.analysisId,
+      digest: job.digest,
+      index: unit.index,
+      attempt,
+      file: unit.file,
+      language: job.language,
+      issueDate: job.issueDate,
+      caseNumber: job.caseNumber,
+      stagingPrefix: job.stagingPrefix,
+      analyzers: job.analyzers,
+      nowMs: state.startedAt,
+    };
     try {
       await unitFor(this.env, state.analysisId, unit.index, attempt).start(task, fileMs);
     } catch (err) {
@@ -174,9 +200,15 @@ export class AnalysisGate extends DurableObject<Env> {
       if (unit.status !== "running" || (unit.deadlineMs ?? 0) > now) continue;
       const progress = await this.probe(state, unit);
       if (progress?.phase === "running") {
-        if (progress.startedAt + fileMs > now) await this.saveUnit({ ...unit, deadlineMs: progress.startedAt + fileMs });
+        if (progress.startedAt + fileMs > now)
+          await this.saveUnit({ ...unit, deadlineMs: progress.startedAt + fileMs });
         else {
-          logAnalysis("file-timeout", { analysisId: state.analysisId, unit: unit.index, attempt: unit.attempt, seconds: state.budget.fileTimeoutS });
+          logAnalysis("file-timeout", {
+            analysisId: state.analysisId,
+            unit: unit.index,
+            attempt: unit.attempt,
+            seconds: state.budget.fileTimeoutS,
+          });
           await this.saveUnit({ ...unit, status: "timeout" });
         }
       } else if (progress?.phase === "waiting" && now - (unit.dispatchedAt ?? now) < WAITING_BUDGETS * fileMs) {
@@ -207,7 +239,15 @@ export class AnalysisGate extends DurableObject<Env> {
   private async addExtracted(state: GateState, parent: UnitRecord, files: StagedFile[]): Promise<void> {
     const units = await this.units();
     let next = Math.max(state.job.items.length, ...units.keys()) + 1;
-    for (const file of files) await this.saveUnit({ index: next++, parent: parent.index, depth: parent.depth + 1, file, status: "pending", attempt: 0 });
+    for (const file of files)
+      await this.saveUnit({
+        index: next++,
+        parent: parent.index,
+        depth: parent.depth + 1,
+        file,
+        status: "pending",
+        attempt: 0,
+      });
   }
 
   private async settle(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
@@ -215,9 +255,26 @@ export class AnalysisGate extends DurableObject<Env> {
     try {
       const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.job, state.budget.fileTimeoutS);
       const { attachments, ...result } = gathered;
-      const resultKey = await saveResult(this.env.BUCKET, { ...result, modelVersions: modelVersions(analyzerSets.pick(state.job.analyzers)), analysisId: state.analysisId, caseNumber: state.job.caseNumber, attachments });
-      next = { ...state, status: "done", resultKey, tokens: result.tokensConsumed, suspicionLevel: result.suspicion_level };
-      logAnalysis("done", { analysisId: state.analysisId, files: Object.keys(result.Files).length, level: result.suspicion_level, ms: clock.nowMs() - state.startedAt });
+      const resultKey = await saveResult(this.env.BUCKET, {
+        ...result,
+        modelVersions: modelVersions(analyzerSets.pick(state.job.analyzers)),
+        analysisId: state.analysisId,
+        caseNumber: state.job.caseNumber,
+        attachments,
+      });
+      next = {
+        ...state,
+        status: "done",
+        resultKey,
+        tokens: result.tokensConsumed,
+        suspicionLevel: result.suspicion_level,
+      };
+      logAnalysis("done", {
+        analysisId: state.analysisId,
+        files: Object.keys(result.Files).length,
+        level: result.suspicion_level,
+        ms: clock.nowMs() - state.startedAt,
+      });
     } catch (err) {
       logAnalysis("failed", { analysisId: state.analysisId, error: String(err) });
       next = { ...state, status: "failed" };
@@ -228,7 +285,13 @@ export class AnalysisGate extends DurableObject<Env> {
     await deletePrefix(this.env.BUCKET, state.job.stagingPrefix);
     await getDb(this.env.DB)
       .update(analyses)
-      .set({ status: next.status, resultKey: next.resultKey ?? null, tokens: next.tokens ?? null, suspicionLevel: next.suspicionLevel ?? null, finishedAt: clock.now() })
+      .set({
+        status: next.status,
+        resultKey: next.resultKey ?? null,
+        tokens: next.tokens ?? null,
+        suspicionLevel: next.suspicionLevel ?? null,
+        finishedAt: clock.now(),
+      })
       .where(eq(analyses.id, state.analysisId));
     this.finished.get(state.analysisId)?.(next);
     this.finished.delete(state.analysisId);
@@ -246,7 +309,13 @@ export class AnalysisGate extends DurableObject<Env> {
 
   private async deliver(state: GateState, adoptedInput: boolean): Promise<GateOutcome> {
     await this.ctx.storage.put("state", { ...state, delivered: true });
-    return { kind: "result", analysisId: state.analysisId, resultKey: state.resultKey!, tokens: state.tokens!, adoptedInput };
+    return {
+      kind: "result",
+      analysisId: state.analysisId,
+      resultKey: state.resultKey!,
+      tokens: state.tokens!,
+      adoptedInput,
+    };
   }
 
   private async forget(state: GateState): Promise<void> {
@@ -274,7 +343,12 @@ export class AnalysisGate extends DurableObject<Env> {
 
   private async units(): Promise<Map<number, UnitRecord>> {
     const stored = await this.ctx.storage.list<UnitRecord>({ prefix: "unit:" });
-    return new Map([...stored.values()].map((u) => [u.index, u]).sort((a, b) => (a[0] as number) - (b[0] as number)) as [number, UnitRecord][]);
+    return new Map(
+      [...stored.values()].map((u) => [u.index, u]).sort((a, b) => (a[0] as number) - (b[0] as number)) as [
+        number,
+        UnitRecord,
+      ][],
+    );
   }
 
   private saveUnit(unit: UnitRecord): Promise<void> {

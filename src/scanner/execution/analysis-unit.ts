@@ -47,7 +47,12 @@ export class AnalysisUnit extends DurableObject<Env> {
     try {
       return await runUnit(this.env, task);
     } catch (err) {
-      logAnalysis("unit-error", { analysisId: task.analysisId, unit: task.index, attempt: task.attempt, error: String(err) });
+      logAnalysis("unit-error", {
+        analysisId: task.analysisId,
+        unit: task.index,
+        attempt: task.attempt,
+        error: String(err),
+      });
       return { ok: false, reason: String(err) };
     } finally {
       release();

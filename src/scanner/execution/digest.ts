@@ -16,6 +16,12 @@ export interface DigestInput {
  * their order and the ZIP container (compression, timestamps) do not matter, the contents do.
  */
 export async function requestDigest(input: DigestInput): Promise<string> {
-  const canonical = JSON.stringify([input.accountId, input.caseNumber, input.issueDate, input.language, [...input.fileHashes].sort()]);
+  const canonical = JSON.stringify([
+    input.accountId,
+    input.caseNumber,
+    input.issueDate,
+    input.language,
+    [...input.fileHashes].sort(),
+  ]);
   return sha256Hex(canonical);
 }

@@ -24,7 +24,13 @@ export interface UnitRecord {
  * The 2.6 result from the units' outputs: files in archive order, each followed by the files found
  * inside it; names and attachment names made unique across the run; timed-out and lost files `-`.
  */
-export async function gatherResult(bucket: R2Bucket, job: AnalysisJob, units: Map<number, UnitRecord>, ctx: { language: Language }, fileTimeoutS: number): Promise<PipelineResult & { attachments: StoredAttachment[] }> {
+export async function gatherResult(
+  bucket: R2Bucket,
+  job: AnalysisJob,
+  units: Map<number, UnitRecord>,
+  ctx: { language: Language },
+  fileTimeoutS: number,
+): Promise<PipelineResult & { attachments: StoredAttachment[] }> {
   const files: Record<string, FileResult> = {};
   const attachments: StoredAttachment[] = [];
   const taken = new Set<string>();
@@ -33,7 +39,13 @@ export async function gatherResult(bucket: R2Bucket, job: AnalysisJob, units: Ma
 
   const addUnit = async (unit: UnitRecord): Promise<void> => {
     const output = await readOutput(bucket, unit);
-    const result = output ? withUniqueAttachments(output, taken, attachments) : unassessedResult(unit.file, [unit.status === "timeout" ? fileTimedOut(ctx.language, fileTimeoutS) : fileAnalysisLost(ctx.language, unit.attempt)]);
+    const result = output
+      ? withUniqueAttachments(output, taken, attachments)
+      : unassessedResult(unit.file, [
+          unit.status === "timeout"
+            ? fileTimedOut(ctx.language, fileTimeoutS)
+            : fileAnalysisLost(ctx.language, unit.attempt),
+        ]);
     files[uniqueName(files, unit.file.name)] = result;
     tokens += priceOf(unit.file.kind, { extracted: unit.depth > 0, assessed: output?.assessed ?? false });
     for (const child of children.get(unit.index) ?? []) await addUnit(child);
@@ -46,7 +58,13 @@ export async function gatherResult(bucket: R2Bucket, job: AnalysisJob, units: Ma
       tokens += priceOf("broken", { extracted: false, assessed: false });
     }
   }
-  return { suspicion_level: highestLevel(Object.values(files).map((f) => f.suspicion_level)), Files: files, tokensConsumed: tokens, modelVersions: {}, attachments };
+  return {
+    suspicion_level: highestLevel(Object.values(files).map((f) => f.suspicion_level)),
+    Files: files,
+    tokensConsumed: tokens,
+    modelVersions: {},
+    attachments,
+  };
 }
 
 function childrenOf(units: Map<number, UnitRecord>): Map<number, UnitRecord[]> {

@@ -9,7 +9,9 @@ export interface StagedFile extends Omit<ScanFile, "bytes"> {
 }
 
 /** An archive entry: staged for analysis, or one that could not be extracted (reported as `-`). */
-export type StagedItem = { ok: true; file: StagedFile } | { ok: false; name: string; size: number; problem: "corrupt" | "unsupported-compression" };
+export type StagedItem =
+  | { ok: true; file: StagedFile }
+  | { ok: false; name: string; size: number; problem: "corrupt" | "unsupported-compression" };
 
 /** Everything needed to run one analysis: kept by the gate, its files analysed by units. */
 export interface AnalysisJob {

@@ -25,14 +25,23 @@ export const resultKeyOf = (analysisId: string) => `${prefix(analysisId)}result.
  * A sink that writes each attachment to R2 at once under `keyPrefix` + a counter, named uniquely
  * within its category. Keys never contain file names: names are the caller's, unbounded in length.
  */
-export function attachmentCollector(bucket: R2Bucket, keyPrefix: string): { sink: AttachmentSink; index: StoredAttachment[] } {
+export function attachmentCollector(
+  bucket: R2Bucket,
+  keyPrefix: string,
+): { sink: AttachmentSink; index: StoredAttachment[] } {
   const index: StoredAttachment[] = [];
   const taken = new Set<string>();
   const sink: AttachmentSink = async (attachment) => {
     const name = uniqueAttachmentName(taken, attachment.category, attachment.name);
     const key = `${keyPrefix}${index.length}`;
     await bucket.put(key, attachment.bytes, { httpMetadata: { contentType: attachment.contentType } });
-    index.push({ category: attachment.category, name, contentType: attachment.contentType, size: attachment.bytes.length, key });
+    index.push({
+      category: attachment.category,
+      name,
+      contentType: attachment.contentType,
+      size: attachment.bytes.length,
+      key,
+    });
     return `${attachment.category}/${name}`;
   };
   return { sink, index };

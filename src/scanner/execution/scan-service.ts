@@ -32,7 +32,12 @@ export type ScanInput = { kind: "direct"; bytes: Uint8Array } | { kind: "presign
  * file staged in R2 for its unit of work and hashed for the request digest — then the digest's gate
  * takes over, and its outcome becomes the response of spec 4.4 / §7.
  */
-export async function scan(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<Response> {
+export async function scan(
+  env: Env,
+  account: AccountRecord,
+  request: ScanRequest,
+  input: ScanInput,
+): Promise<Response> {
   const settings = limits(env);
   analyzerSets.pick(env.ANALYZERS);
   const { source, presignedKey } = await openInput(env, account, request, input);
@@ -49,7 +54,16 @@ export async function scan(env: Env, account: AccountRecord, request: ScanReques
       fileHashes: manifest.map((m) => m.sha256 ?? `unreadable:${m.size}`),
     });
     if (presignedKey) await claimUpload(env, presignedKey, digest);
-    const job: AnalysisJob = { accountId: account.id, caseNumber: request.caseNumber, digest, language: request.language, issueDate, stagingPrefix, items, analyzers: env.ANALYZERS };
+    const job: AnalysisJob = {
+      accountId: account.id,
+      caseNumber: request.caseNumber,
+      digest,
+      language: request.language,
+      issueDate,
+      stagingPrefix,
+      items,
+      analyzers: env.ANALYZERS,
+    };
     const outcome = await gateFor(env, digest).request(job, {
       timeoutS: settings.analysisTimeoutS,
       fileTimeoutS: settings.fileTimeoutS,
@@ -64,7 +78,12 @@ export async function scan(env: Env, account: AccountRecord, request: ScanReques
   }
 }
 
-async function openInput(env: Env, account: AccountRecord, request: ScanRequest, input: ScanInput): Promise<{ source: ZipSource; presignedKey: string | null }> {
+async function openInput(
+  env: Env,
+  account: AccountRecord,
+  request: ScanRequest,
+  input: ScanInput,
+): Promise<{ source: ZipSource; presignedKey: string | null }> {
   if (input.kind === "direct") return { source: memorySource(input.bytes), presignedKey: null };
   const upload = await resolveUpload(env, account.id, input.storageKey, request.caseNumber);
   const source = await r2Source(env.BUCKET, upload.objectKey);
@@ -72,7 +91,13 @@ async function openInput(env: Env, account: AccountRecord, request: ScanRequest,
   return { source, presignedKey: input.storageKey };
 }
 
-async function respond(env: Env, account: AccountRecord, request: ScanRequest, outcome: GateOutcome, presignedKey: string | null): Promise<Response> {
+async function respond(
+  env: Env,
+  account: AccountRecord,
+  request: ScanRequest,
+  outcome: GateOutcome,
+  presignedKey: string | null,
+): Promise<Response> {
   switch (outcome.kind) {
     case "result": {
       const stored = await loadResult(env.BUCKET, outcome.resultKey);
@@ -82,17 +107,35 @@ async function respond(env: Env, account: AccountRecord, request: ScanRequest, o
       return deliver(env, account, stored, { mode: request.mode, sessionId: newId(), language: request.language });
     }
     case "timeout":
-      throw new ApiError(504, "analysis-timeout", "The analysis takes longer than the request may wait; it goes on. Send the identical request again in about 30 seconds.", {
-        headers: { "Retry-After": "30" },
-      });
+      throw new ApiError(
+        504,
+        "analysis-timeout",
+        "The analysis takes longer than the request may wait; it goes on. Send the identical request again in about 30 seconds.",
+        {
+          headers: { "Retry-After": "30" },
+        },
+      );
     case "busy":
-      throw new ApiError(409, "analysis-in-progress", "The same files for this case number are being analysed for a caller who is still waiting. Do not retry; wait for that answer.");
+      throw new ApiError(
+        409,
+        "analysis-in-progress",
+        "The same files for this case number are being analysed for a caller who is still waiting. Do not retry; wait for that answer.",
+      );
     case "running":
       return Response.json(
-        { status: "running", caseNumber: request.caseNumber, detail: "The analysis is still running. Send the identical request again after Retry-After seconds.", retryAfter: outcome.retryAfterS },
+        {
+          status: "running",
+          caseNumber: request.caseNumber,
+          detail: "The analysis is still running. Send the identical request again after Retry-After seconds.",
+          retryAfter: outcome.retryAfterS,
+        },
         { status: 202, headers: { "Retry-After": String(outcome.retryAfterS) } },
       );
     case "failed":
-      throw new ApiError(500, "analysis-failed", "The analysis failed. Send the request again; quote the request id if it keeps failing.");
+      throw new ApiError(
+        500,
+        "analysis-failed",
+        "The analysis failed. Send the request again; quote the request id if it keeps failing.",
+      );
   }
 }

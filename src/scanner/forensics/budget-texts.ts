@@ -11,13 +11,25 @@ const mp = (pixels: number) => Math.round(pixels / 1e5) / 10;
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 
 /** A picture whose declared size is beyond the block-analysis budget (ELA, noise, copy-move, JPEG structure). */
-export function imageTooLargeText(check: { de: string; en: string; pl: string }, size: { width: number; height: number; maxPixels: number }): FindingText {
+export function imageTooLargeText(
+  check: { de: string; en: string; pl: string },
+  size: { width: number; height: number; maxPixels: number },
+): FindingText {
   const pixels = mp(size.width * size.height);
   const limit = mp(size.maxPixels);
   return {
-    de: { title: `${check.de}: Bild zu groß`, explanation: `Das Bild hat laut Dateikopf ${size.width} × ${size.height} Pixel (${pixels} MP). Bilder über ${limit} MP werden nicht blockweise analysiert, weil das den Speicher einer Analyse übersteigen würde; diese Prüfung wurde daher nicht durchgeführt.` },
-    en: { title: `${check.en}: picture too large`, explanation: `According to its header the picture has ${size.width} × ${size.height} pixels (${pixels} MP). Pictures above ${limit} MP are not analysed block by block because that would exceed the memory one analysis may use; this check was therefore not run.` },
-    pl: { title: `${check.pl}: obraz zbyt duży`, explanation: `Według nagłówka obraz ma ${size.width} × ${size.height} pikseli (${pixels} MP). Obrazy powyżej ${limit} MP nie są analizowane blok po bloku, ponieważ przekroczyłoby to pamięć dostępną dla jednej analizy; ta kontrola nie została więc wykonana.` },
+    de: {
+      title: `${check.de}: Bild zu groß`,
+      explanation: `Das Bild hat laut Dateikopf ${size.width} × ${size.height} Pixel (${pixels} MP). Bilder über ${limit} MP werden nicht blockweise analysiert, weil das den Speicher einer Analyse übersteigen würde; diese Prüfung wurde daher nicht durchgeführt.`,
+    },
+    en: {
+      title: `${check.en}: picture too large`,
+      explanation: `According to its header the picture has ${size.width} × ${size.height} pixels (${pixels} MP). Pictures above ${limit} MP are not analysed block by block because that would exceed the memory one analysis may use; this check was therefore not run.`,
+    },
+    pl: {
+      title: `${check.pl}: obraz zbyt duży`,
+      explanation: `Według nagłówka obraz ma ${size.width} × ${size.height} pikseli (${pixels} MP). Obrazy powyżej ${limit} MP nie są analizowane blok po bloku, ponieważ przekroczyłoby to pamięć dostępną dla jednej analizy; ta kontrola nie została więc wykonana.`,
+    },
   };
 }
 
@@ -30,24 +42,46 @@ export const blockChecks = {
 };
 
 /** A PDF with a compressed part (stream) that unpacks beyond the budget: it was not opened. */
-export function pdfUnpackBudgetText(v: { kind: "stream" | "image" | "total"; inflated: number; limit: number }): FindingText {
+export function pdfUnpackBudgetText(v: {
+  kind: "stream" | "image" | "total";
+  inflated: number;
+  limit: number;
+}): FindingText {
   const size = mb(v.inflated);
   const limit = mb(v.limit);
   const part = {
     stream: { de: "Ein komprimierter Teil", en: "A compressed part", pl: "Skompresowana część" },
     image: { de: "Ein eingebettetes Bild", en: "An embedded image", pl: "Osadzony obraz" },
-    total: { de: "Die komprimierten Teile zusammen", en: "The compressed parts together", pl: "Skompresowane części razem" },
+    total: {
+      de: "Die komprimierten Teile zusammen",
+      en: "The compressed parts together",
+      pl: "Skompresowane części razem",
+    },
   }[v.kind];
   return {
-    de: { title: "PDF nicht geprüft: entpackt zu groß", explanation: `${part.de} dieser PDF-Datei entpackt sich auf mehr als ${size} MB (erlaubt sind ${limit} MB${v.kind === "image" ? ", gemessen an der im Bild angegebenen Größe" : ""}). So etwas kommt in echten Rechnungen und Scans nicht vor, wohl aber in „Dekompressionsbomben“. Zum Schutz des Dienstes wurde die Datei nicht entpackt; ihr Inhalt wurde nicht geprüft.` },
-    en: { title: "PDF not checked: unpacks too large", explanation: `${part.en} of this PDF unpacks to more than ${size} MB (${limit} MB are allowed${v.kind === "image" ? ", measured against the size the image declares" : ""}). Real invoices and scans do not do this; "decompression bombs" do. To protect the service the file was not unpacked; its content was not checked.` },
-    pl: { title: "PDF niesprawdzony: po rozpakowaniu zbyt duży", explanation: `${part.pl} tego pliku PDF po rozpakowaniu zajmuje ponad ${size} MB (dozwolone ${limit} MB${v.kind === "image" ? ", w odniesieniu do rozmiaru zadeklarowanego w obrazie" : ""}). Prawdziwe faktury i skany tak nie wyglądają, „bomby dekompresyjne” owszem. Aby chronić usługę, pliku nie rozpakowano; jego treść nie została sprawdzona.` },
+    de: {
+      title: "PDF nicht geprüft: entpackt zu groß",
+      explanation: `${part.de} dieser PDF-Datei entpackt sich auf mehr als ${size} MB (erlaubt sind ${limit} MB${v.kind === "image" ? ", gemessen an der im Bild angegebenen Größe" : ""}). So etwas kommt in echten Rechnungen und Scans nicht vor, wohl aber in „Dekompressionsbomben“. Zum Schutz des Dienstes wurde die Datei nicht entpackt; ihr Inhalt wurde nicht geprüft.`,
+    },
+    en: {
+      title: "PDF not checked: unpacks too large",
+      explanation: `${part.en} of this PDF unpacks to more than ${size} MB (${limit} MB are allowed${v.kind === "image" ? ", measured against the size the image declares" : ""}). Real invoices and scans do not do this; "decompression bombs" do. To protect the service the file was not unpacked; its content was not checked.`,
+    },
+    pl: {
+      title: "PDF niesprawdzony: po rozpakowaniu zbyt duży",
+      explanation: `${part.pl} tego pliku PDF po rozpakowaniu zajmuje ponad ${size} MB (dozwolone ${limit} MB${v.kind === "image" ? ", w odniesieniu do rozmiaru zadeklarowanego w obrazie" : ""}). Prawdziwe faktury i skany tak nie wyglądają, „bomby dekompresyjne” owszem. Aby chronić usługę, pliku nie rozpakowano; jego treść nie została sprawdzona.`,
+    },
   };
 }
 
 /** The `-` finding of a PDF over its unpack budget (file-type's gate and pdf-structure give the same one). */
 export function pdfUnpackBudgetFinding(language: Language, v: Extract<StreamVerdict, { ok: false }>): Finding {
-  return finding(language, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(v), { part: v.kind, unpackedAtLeast: v.inflated, limit: v.limit, offset: v.offset });
+  return finding(language, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(v), {
+    part: v.kind,
+    unpackedAtLeast: v.inflated,
+    limit: v.limit,
+    offset: v.offset,
+  });
 }
 
 /** A PNG text chunk (zTXt/iTXt) that unpacks beyond the budget: only its beginning was read. */
@@ -55,8 +89,17 @@ export function pngTextTooLargeText(v: { keys: string[]; limit: number }): Findi
   const keys = v.keys.join(", ");
   const limit = mb(v.limit);
   return {
-    de: { title: "PNG-Text nur teilweise gelesen", explanation: `Der komprimierte Text „${keys}“ entpackt sich auf mehr als ${limit} MB. Zum Schutz des Dienstes wurde nur der Anfang gelesen; was danach steht, wurde nicht geprüft.` },
-    en: { title: "PNG text read only in part", explanation: `The compressed text "${keys}" unpacks to more than ${limit} MB. To protect the service only its beginning was read; whatever follows was not checked.` },
-    pl: { title: "Tekst PNG odczytany tylko częściowo", explanation: `Skompresowany tekst „${keys}” po rozpakowaniu zajmuje ponad ${limit} MB. Aby chronić usługę, odczytano tylko jego początek; dalsza część nie została sprawdzona.` },
+    de: {
+      title: "PNG-Text nur teilweise gelesen",
+      explanation: `Der komprimierte Text „${keys}“ entpackt sich auf mehr als ${limit} MB. Zum Schutz des Dienstes wurde nur der Anfang gelesen; was danach steht, wurde nicht geprüft.`,
+    },
+    en: {
+      title: "PNG text read only in part",
+      explanation: `The compressed text "${keys}" unpacks to more than ${limit} MB. To protect the service only its beginning was read; whatever follows was not checked.`,
+    },
+    pl: {
+      title: "Tekst PNG odczytany tylko częściowo",
+      explanation: `Skompresowany tekst „${keys}” po rozpakowaniu zajmuje ponad ${limit} MB. Aby chronić usługę, odczytano tylko jego początek; dalsza część nie została sprawdzona.`,
+    },
   };
 }

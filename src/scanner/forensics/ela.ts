@@ -18,31 +18,65 @@ const comma = (n: string) => n.replace(".", ",");
 /** Blocks flatter than this (pixel standard deviation) say nothing about compression history. */
 export const ELA_FLAT_ACTIVITY = 2;
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "ELA"). */
-export const ELA_THRESHOLDS: RegionThresholds = { blockScore: 0.8, minShare: 0.01, minBlocks: 24, redScore: 1.4, maxShare: 0.5 };
+export const ELA_THRESHOLDS: RegionThresholds = {
+  blockScore: 0.8,
+  minShare: 0.01,
+  minBlocks: 24,
+  redScore: 1.4,
+  maxShare: 0.5,
+};
 const MIN_BLOCKS = 64;
 
 /** Per-block ELA score (smoothed log2 ratio against texture peers; NaN = not judged). */
 export function elaScores(maps: BlockMaps): Float32Array {
   const reliable = new Uint8Array(maps.ela.length);
-  for (let i = 0; i < reliable.length; i++) reliable[i] = !maps.clipped[i] && maps.activity[i] >= ELA_FLAT_ACTIVITY ? 1 : 0;
+  for (let i = 0; i < reliable.length; i++)
+    reliable[i] = !maps.clipped[i] && maps.activity[i] >= ELA_FLAT_ACTIVITY ? 1 : 0;
   return smoothGrid(relativeToPeers(maps.ela, maps.activity, reliable), maps.blocksWide, maps.blocksHigh, 2);
 }
 
 const texts = {
   notAssessed: (reason: string): FindingText => ({
-    en: { title: "Error level analysis not possible", explanation: `The picture could not be analysed block by block (${reason}).` },
-    de: { title: "Fehlerniveau-Analyse nicht möglich", explanation: `Das Bild konnte nicht blockweise analysiert werden (${reason}).` },
-    pl: { title: "Analiza poziomu błędu niemożliwa", explanation: `Nie można było przeanalizować obrazu blok po bloku (${reason}).` },
+    en: {
+      title: "Error level analysis not possible",
+      explanation: `The picture could not be analysed block by block (${reason}).`,
+    },
+    de: {
+      title: "Fehlerniveau-Analyse nicht möglich",
+      explanation: `Das Bild konnte nicht blockweise analysiert werden (${reason}).`,
+    },
+    pl: {
+      title: "Analiza poziomu błędu niemożliwa",
+      explanation: `Nie można było przeanalizować obrazu blok po bloku (${reason}).`,
+    },
   }),
   region: (a: { ratio: number; share: number }): FindingText => ({
-    en: { title: "Area with a different compression history", explanation: `One area reacts to re-compression ${a.ratio.toFixed(1)}× as strongly as equally detailed parts of the same picture (${a.share} % of the picture). Inserted or retouched content often behaves like this. The heatmap shows the area in red; hatched areas could not be judged.` },
-    de: { title: "Bereich mit anderer Kompressionsgeschichte", explanation: `Ein Bereich reagiert ${comma(a.ratio.toFixed(1))}-mal so stark auf erneute Kompression wie gleich detaillierte Teile desselben Bildes (${comma(String(a.share))} % des Bildes). So verhalten sich oft eingefügte oder retuschierte Inhalte. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
-    pl: { title: "Obszar o innej historii kompresji", explanation: `Jeden obszar reaguje na ponowną kompresję ${comma(a.ratio.toFixed(1))} razy silniej niż równie szczegółowe części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Tak często zachowują się wstawione lub retuszowane treści. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
+    en: {
+      title: "Area with a different compression history",
+      explanation: `One area reacts to re-compression ${a.ratio.toFixed(1)}× as strongly as equally detailed parts of the same picture (${a.share} % of the picture). Inserted or retouched content often behaves like this. The heatmap shows the area in red; hatched areas could not be judged.`,
+    },
+    de: {
+      title: "Bereich mit anderer Kompressionsgeschichte",
+      explanation: `Ein Bereich reagiert ${comma(a.ratio.toFixed(1))}-mal so stark auf erneute Kompression wie gleich detaillierte Teile desselben Bildes (${comma(String(a.share))} % des Bildes). So verhalten sich oft eingefügte oder retuschierte Inhalte. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.`,
+    },
+    pl: {
+      title: "Obszar o innej historii kompresji",
+      explanation: `Jeden obszar reaguje na ponowną kompresję ${comma(a.ratio.toFixed(1))} razy silniej niż równie szczegółowe części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Tak często zachowują się wstawione lub retuszowane treści. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.`,
+    },
   }),
   uniform: (judged: number): FindingText => ({
-    en: { title: "Compression traces are uniform", explanation: `All judged parts of the picture (${judged} %) react alike to re-compression; no area stands out.` },
-    de: { title: "Kompressionsspuren sind einheitlich", explanation: `Alle beurteilten Teile des Bildes (${judged} %) reagieren gleich auf erneute Kompression; kein Bereich fällt auf.` },
-    pl: { title: "Ślady kompresji są jednolite", explanation: `Wszystkie oceniane części zdjęcia (${judged} %) reagują na ponowną kompresję tak samo; żaden obszar się nie wyróżnia.` },
+    en: {
+      title: "Compression traces are uniform",
+      explanation: `All judged parts of the picture (${judged} %) react alike to re-compression; no area stands out.`,
+    },
+    de: {
+      title: "Kompressionsspuren sind einheitlich",
+      explanation: `Alle beurteilten Teile des Bildes (${judged} %) reagieren gleich auf erneute Kompression; kein Bereich fällt auf.`,
+    },
+    pl: {
+      title: "Ślady kompresji są jednolite",
+      explanation: `Wszystkie oceniane części zdjęcia (${judged} %) reagują na ponowną kompresję tak samo; żaden obszar się nie wyróżnia.`,
+    },
   }),
 };
 
@@ -53,18 +87,46 @@ export const elaAnalyzer: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = await blockMaps(file.bytes);
     if (!result.ok) {
-      const text = result.tooLarge ? imageTooLargeText(blockChecks.ela, result.tooLarge) : texts.notAssessed(result.reason);
-      return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };
+      const text = result.tooLarge
+        ? imageTooLargeText(blockChecks.ela, result.tooLarge)
+        : texts.notAssessed(result.reason);
+      return {
+        assessed: false,
+        findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })],
+      };
     }
     const maps = result.maps;
-    if (maps.ela.length < MIN_BLOCKS) return { assessed: false, findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), { width: maps.width, height: maps.height })] };
+    if (maps.ela.length < MIN_BLOCKS)
+      return {
+        assessed: false,
+        findings: [
+          finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), {
+            width: maps.width,
+            height: maps.height,
+          }),
+        ],
+      };
     const scores = elaScores(maps);
     const verdict = judgeRegions(scores, maps, ELA_THRESHOLDS);
     const attachments = [heatmapAttachment(file.name, "ela", maps, scores, ELA_THRESHOLDS.redScore * 1.5)];
     const judged = Math.round(verdict.reliableShare * 100);
     const f = verdict.region
-      ? finding(ctx.language, "ELA_REGION", verdict.level, texts.region({ ratio: 2 ** verdict.region.meanScore, share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)) }), verdict.evidence)
+      ? finding(
+          ctx.language,
+          "ELA_REGION",
+          verdict.level,
+          texts.region({
+            ratio: 2 ** verdict.region.meanScore,
+            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
+          }),
+          verdict.evidence,
+        )
       : finding(ctx.language, "ELA_UNIFORM", "Green", texts.uniform(judged), verdict.evidence);
-    return { assessed: true, findings: [f], attachments, metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source } };
+    return {
+      assessed: true,
+      findings: [f],
+      attachments,
+      metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source },
+    };
   },
 };

@@ -26,7 +26,8 @@ export const fileTypeAnalyzer: Analyzer = {
   async analyze(file, ctx) {
     const facts = { kind: file.kind, mimeType: file.mimeType, sha256: file.sha256, size: file.size };
     if (file.kind === "unknown") return notAssessed(facts, unknownType(ctx.language, file));
-    if (file.kind === "webp" || file.kind === "heic" || file.kind === "tiff") return notAssessed(facts, notSupported(ctx.language, file.kind));
+    if (file.kind === "webp" || file.kind === "heic" || file.kind === "tiff")
+      return notAssessed(facts, notSupported(ctx.language, file.kind));
     const structure = structureOf(file);
     if (!structure.ok) return notAssessed(facts, broken(ctx.language, file.kind, structure.reason));
     const { ok: _ok, ...shape } = structure;
@@ -70,9 +71,21 @@ function unknownType(language: Language, file: ScanFile) {
     "file-type-unsupported",
     "-",
     {
-      de: { title: "Dateityp nicht unterstützt", explanation: "Der Inhalt ist weder JPEG, PNG noch PDF (am Dateianfang erkannt, nicht an der Endung). Die Datei wurde nicht geprüft." },
-      en: { title: "File type not supported", explanation: "The content is neither JPEG, PNG nor PDF (recognised from the first bytes, not the extension). The file was not checked." },
-      pl: { title: "Nieobsługiwany typ pliku", explanation: "Zawartość nie jest ani JPEG, ani PNG, ani PDF (rozpoznano po pierwszych bajtach, nie po rozszerzeniu). Plik nie został sprawdzony." },
+      de: {
+        title: "Dateityp nicht unterstützt",
+        explanation:
+          "Der Inhalt ist weder JPEG, PNG noch PDF (am Dateianfang erkannt, nicht an der Endung). Die Datei wurde nicht geprüft.",
+      },
+      en: {
+        title: "File type not supported",
+        explanation:
+          "The content is neither JPEG, PNG nor PDF (recognised from the first bytes, not the extension). The file was not checked.",
+      },
+      pl: {
+        title: "Nieobsługiwany typ pliku",
+        explanation:
+          "Zawartość nie jest ani JPEG, ani PNG, ani PDF (rozpoznano po pierwszych bajtach, nie po rozszerzeniu). Plik nie został sprawdzony.",
+      },
     },
     { firstBytes: head, size: file.size },
   );
@@ -85,9 +98,18 @@ function notSupported(language: Language, kind: FileKind) {
     "file-type-not-assessed",
     "-",
     {
-      de: { title: `${name} erkannt, nicht geprüft`, explanation: `Die Datei ist ein ${name}-Bild. Dieses Format kann derzeit nicht dekodiert und daher nicht geprüft werden; bitte als JPEG oder PNG senden.` },
-      en: { title: `${name} recognised, not checked`, explanation: `The file is a ${name} image. This format cannot be decoded yet and was therefore not checked; please send it as JPEG or PNG.` },
-      pl: { title: `Rozpoznano ${name}, nie sprawdzono`, explanation: `Plik jest obrazem ${name}. Tego formatu nie można jeszcze zdekodować, więc nie został sprawdzony; prosimy przesłać go jako JPEG lub PNG.` },
+      de: {
+        title: `${name} erkannt, nicht geprüft`,
+        explanation: `Die Datei ist ein ${name}-Bild. Dieses Format kann derzeit nicht dekodiert und daher nicht geprüft werden; bitte als JPEG oder PNG senden.`,
+      },
+      en: {
+        title: `${name} recognised, not checked`,
+        explanation: `The file is a ${name} image. This format cannot be decoded yet and was therefore not checked; please send it as JPEG or PNG.`,
+      },
+      pl: {
+        title: `Rozpoznano ${name}, nie sprawdzono`,
+        explanation: `Plik jest obrazem ${name}. Tego formatu nie można jeszcze zdekodować, więc nie został sprawdzony; prosimy przesłać go jako JPEG lub PNG.`,
+      },
     },
     { kind },
   );
@@ -96,17 +118,34 @@ function notSupported(language: Language, kind: FileKind) {
 function broken(language: Language, kind: FileKind, reason: "truncated" | "malformed") {
   const name = kind.toUpperCase();
   const why = {
-    truncated: { de: "ist abgeschnitten (das Dateiende fehlt)", en: "is truncated (its end is missing)", pl: "jest ucięty (brak końca pliku)" },
-    malformed: { de: "ist in seiner Struktur beschädigt", en: "has a damaged structure", pl: "ma uszkodzoną strukturę" },
+    truncated: {
+      de: "ist abgeschnitten (das Dateiende fehlt)",
+      en: "is truncated (its end is missing)",
+      pl: "jest ucięty (brak końca pliku)",
+    },
+    malformed: {
+      de: "ist in seiner Struktur beschädigt",
+      en: "has a damaged structure",
+      pl: "ma uszkodzoną strukturę",
+    },
   }[reason];
   return finding(
     language,
     `file-${reason}`,
     "-",
     {
-      de: { title: "Datei beschädigt", explanation: `Die ${name}-Datei ${why.de} und kann nicht zuverlässig gelesen werden. Sie wurde nicht geprüft.` },
-      en: { title: "File damaged", explanation: `The ${name} file ${why.en} and cannot be read reliably. It was not checked.` },
-      pl: { title: "Plik uszkodzony", explanation: `Plik ${name} ${why.pl} i nie można go wiarygodnie odczytać. Nie został sprawdzony.` },
+      de: {
+        title: "Datei beschädigt",
+        explanation: `Die ${name}-Datei ${why.de} und kann nicht zuverlässig gelesen werden. Sie wurde nicht geprüft.`,
+      },
+      en: {
+        title: "File damaged",
+        explanation: `The ${name} file ${why.en} and cannot be read reliably. It was not checked.`,
+      },
+      pl: {
+        title: "Plik uszkodzony",
+        explanation: `Plik ${name} ${why.pl} i nie można go wiarygodnie odczytać. Nie został sprawdzony.`,
+      },
     },
     { kind, reason },
   );
@@ -119,9 +158,18 @@ function mismatchFinding(language: Language, kind: FileKind, extension: string) 
     "file-extension-mismatch",
     "Yellow",
     {
-      de: { title: "Endung passt nicht zum Inhalt", explanation: `Die Datei heißt ".${extension}", ist aber ein ${name}. Umbenannte Dateien können auf Nachbearbeitung oder Umwandlung hindeuten.` },
-      en: { title: "Extension does not match content", explanation: `The file is named ".${extension}" but is a ${name}. Renamed files can indicate editing or conversion.` },
-      pl: { title: "Rozszerzenie nie pasuje do zawartości", explanation: `Plik ma rozszerzenie ".${extension}", ale jest plikiem ${name}. Zmiana nazwy może wskazywać na edycję lub konwersję.` },
+      de: {
+        title: "Endung passt nicht zum Inhalt",
+        explanation: `Die Datei heißt ".${extension}", ist aber ein ${name}. Umbenannte Dateien können auf Nachbearbeitung oder Umwandlung hindeuten.`,
+      },
+      en: {
+        title: "Extension does not match content",
+        explanation: `The file is named ".${extension}" but is a ${name}. Renamed files can indicate editing or conversion.`,
+      },
+      pl: {
+        title: "Rozszerzenie nie pasuje do zawartości",
+        explanation: `Plik ma rozszerzenie ".${extension}", ale jest plikiem ${name}. Zmiana nazwy może wskazywać na edycję lub konwersję.`,
+      },
     },
     { extension, detectedKind: kind },
   );

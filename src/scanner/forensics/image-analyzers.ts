@@ -6,4 +6,11 @@ import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
 import { provenanceAnalyzer } from "./provenance";
 
-export const imageAnalyzers = [metadataAnalyzer, jpegStructureAnalyzer, elaAnalyzer, noiseAnalyzer, copyMoveAnalyzer, provenanceAnalyzer];
+export const imageAnalyzers = [
+  metadataAnalyzer,
+  jpegStructureAnalyzer,
+  elaAnalyzer,
+  noiseAnalyzer,
+  copyMoveAnalyzer,
+  provenanceAnalyzer,
+];

@@ -6,33 +6,87 @@ const comma = (n: string) => n.replace(".", ",");
 
 export const jpegTexts = {
   damaged: (reason: string): FindingText => ({
-    en: { title: "JPEG file is damaged", explanation: `The picture data cannot be read completely (${reason}). The file was cut off or corrupted; its structure cannot be checked.` },
-    de: { title: "JPEG-Datei ist beschädigt", explanation: `Die Bilddaten lassen sich nicht vollständig lesen (${reason}). Die Datei wurde abgeschnitten oder beschädigt; ihre Struktur kann nicht geprüft werden.` },
-    pl: { title: "Plik JPEG jest uszkodzony", explanation: `Danych obrazu nie da się odczytać w całości (${reason}). Plik został ucięty lub uszkodzony; nie można sprawdzić jego struktury.` },
+    en: {
+      title: "JPEG file is damaged",
+      explanation: `The picture data cannot be read completely (${reason}). The file was cut off or corrupted; its structure cannot be checked.`,
+    },
+    de: {
+      title: "JPEG-Datei ist beschädigt",
+      explanation: `Die Bilddaten lassen sich nicht vollständig lesen (${reason}). Die Datei wurde abgeschnitten oder beschädigt; ihre Struktur kann nicht geprüft werden.`,
+    },
+    pl: {
+      title: "Plik JPEG jest uszkodzony",
+      explanation: `Danych obrazu nie da się odczytać w całości (${reason}). Plik został ucięty lub uszkodzony; nie można sprawdzić jego struktury.`,
+    },
   }),
   summary: (a: { quality: number; family: string; mode: string }): FindingText => ({
-    en: { title: "JPEG structure", explanation: `Saved as ${a.mode} JPEG at about quality ${a.quality}; quantisation tables: ${a.family === "libjpeg-standard" ? "the standard tables used by most software" : "a device-specific set"}.` },
-    de: { title: "JPEG-Struktur", explanation: `Als ${a.mode === "progressive" ? "progressives" : "Baseline-"} JPEG mit etwa Qualität ${a.quality} gespeichert; Quantisierungstabellen: ${a.family === "libjpeg-standard" ? "die Standardtabellen der meisten Programme" : "gerätespezifischer Satz"}.` },
-    pl: { title: "Struktura JPEG", explanation: `Zapisano jako JPEG ${a.mode === "progressive" ? "progresywny" : "bazowy"} w jakości ok. ${a.quality}; tablice kwantyzacji: ${a.family === "libjpeg-standard" ? "standardowe, używane przez większość programów" : "zestaw właściwy dla urządzenia"}.` },
+    en: {
+      title: "JPEG structure",
+      explanation: `Saved as ${a.mode} JPEG at about quality ${a.quality}; quantisation tables: ${a.family === "libjpeg-standard" ? "the standard tables used by most software" : "a device-specific set"}.`,
+    },
+    de: {
+      title: "JPEG-Struktur",
+      explanation: `Als ${a.mode === "progressive" ? "progressives" : "Baseline-"} JPEG mit etwa Qualität ${a.quality} gespeichert; Quantisierungstabellen: ${a.family === "libjpeg-standard" ? "die Standardtabellen der meisten Programme" : "gerätespezifischer Satz"}.`,
+    },
+    pl: {
+      title: "Struktura JPEG",
+      explanation: `Zapisano jako JPEG ${a.mode === "progressive" ? "progresywny" : "bazowy"} w jakości ok. ${a.quality}; tablice kwantyzacji: ${a.family === "libjpeg-standard" ? "standardowe, używane przez większość programów" : "zestaw właściwy dla urządzenia"}.`,
+    },
   }),
   trailing: (bytes: number, what: string): FindingText => ({
-    en: { title: "Extra data after the end of the picture", explanation: `${bytes} bytes follow the end-of-image marker${what ? ` (${what})` : ""}. Cameras do not write this; it is left by software or hides other content.` },
-    de: { title: "Zusätzliche Daten nach dem Bildende", explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${what})` : ""}. Kameras schreiben so etwas nicht; es stammt von Software oder versteckt weiteren Inhalt.` },
-    pl: { title: "Dodatkowe dane po końcu obrazu", explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${what})` : ""}. Aparaty tego nie zapisują; pozostawia to oprogramowanie albo ukrywa inną treść.` },
+    en: {
+      title: "Extra data after the end of the picture",
+      explanation: `${bytes} bytes follow the end-of-image marker${what ? ` (${what})` : ""}. Cameras do not write this; it is left by software or hides other content.`,
+    },
+    de: {
+      title: "Zusätzliche Daten nach dem Bildende",
+      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${what})` : ""}. Kameras schreiben so etwas nicht; es stammt von Software oder versteckt weiteren Inhalt.`,
+    },
+    pl: {
+      title: "Dodatkowe dane po końcu obrazu",
+      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${what})` : ""}. Aparaty tego nie zapisują; pozostawia to oprogramowanie albo ukrywa inną treść.`,
+    },
   }),
   thumbnailMismatch: (corr: number): FindingText => ({
-    en: { title: "Preview does not match the picture", explanation: `The small preview stored inside the file shows something different from the picture itself (similarity ${corr.toFixed(2)}; above 0.9 is normal). The camera made the preview; the picture was changed afterwards and the old preview kept.` },
-    de: { title: "Vorschau passt nicht zum Bild", explanation: `Die in der Datei gespeicherte kleine Vorschau zeigt etwas anderes als das Bild selbst (Ähnlichkeit ${comma(corr.toFixed(2))}; normal ist über 0,9). Die Kamera erzeugte die Vorschau; das Bild wurde danach verändert und die alte Vorschau behalten.` },
-    pl: { title: "Miniatura nie pasuje do zdjęcia", explanation: `Mała miniatura zapisana w pliku pokazuje coś innego niż samo zdjęcie (podobieństwo ${comma(corr.toFixed(2))}; normalnie powyżej 0,9). Miniaturę utworzył aparat; zdjęcie zmieniono później, a starą miniaturę zostawiono.` },
+    en: {
+      title: "Preview does not match the picture",
+      explanation: `The small preview stored inside the file shows something different from the picture itself (similarity ${corr.toFixed(2)}; above 0.9 is normal). The camera made the preview; the picture was changed afterwards and the old preview kept.`,
+    },
+    de: {
+      title: "Vorschau passt nicht zum Bild",
+      explanation: `Die in der Datei gespeicherte kleine Vorschau zeigt etwas anderes als das Bild selbst (Ähnlichkeit ${comma(corr.toFixed(2))}; normal ist über 0,9). Die Kamera erzeugte die Vorschau; das Bild wurde danach verändert und die alte Vorschau behalten.`,
+    },
+    pl: {
+      title: "Miniatura nie pasuje do zdjęcia",
+      explanation: `Mała miniatura zapisana w pliku pokazuje coś innego niż samo zdjęcie (podobieństwo ${comma(corr.toFixed(2))}; normalnie powyżej 0,9). Miniaturę utworzył aparat; zdjęcie zmieniono później, a starą miniaturę zostawiono.`,
+    },
   }),
   doubleCompression: (score: number): FindingText => ({
-    en: { title: "Compressed twice", explanation: `The distribution of the compressed values shows the regular gaps left when a JPEG is decoded and saved again with different settings (${Math.round(score * 100)} % irregular bins). The picture was re-saved at least once after capture.` },
-    de: { title: "Zweifach komprimiert", explanation: `Die Verteilung der komprimierten Werte zeigt die regelmäßigen Lücken, die entstehen, wenn ein JPEG dekodiert und mit anderen Einstellungen neu gespeichert wird (${Math.round(score * 100)} % auffällige Werte). Das Bild wurde nach der Aufnahme mindestens einmal neu gespeichert.` },
-    pl: { title: "Podwójna kompresja", explanation: `Rozkład skompresowanych wartości ma regularne luki, które powstają, gdy JPEG zostaje zdekodowany i zapisany ponownie z innymi ustawieniami (${Math.round(score * 100)} % nieregularnych wartości). Zdjęcie zapisano ponownie co najmniej raz po wykonaniu.` },
+    en: {
+      title: "Compressed twice",
+      explanation: `The distribution of the compressed values shows the regular gaps left when a JPEG is decoded and saved again with different settings (${Math.round(score * 100)} % irregular bins). The picture was re-saved at least once after capture.`,
+    },
+    de: {
+      title: "Zweifach komprimiert",
+      explanation: `Die Verteilung der komprimierten Werte zeigt die regelmäßigen Lücken, die entstehen, wenn ein JPEG dekodiert und mit anderen Einstellungen neu gespeichert wird (${Math.round(score * 100)} % auffällige Werte). Das Bild wurde nach der Aufnahme mindestens einmal neu gespeichert.`,
+    },
+    pl: {
+      title: "Podwójna kompresja",
+      explanation: `Rozkład skompresowanych wartości ma regularne luki, które powstają, gdy JPEG zostaje zdekodowany i zapisany ponownie z innymi ustawieniami (${Math.round(score * 100)} % nieregularnych wartości). Zdjęcie zapisano ponownie co najmniej raz po wykonaniu.`,
+    },
   }),
   notAssessed: (reason: string): FindingText => ({
-    en: { title: "Compression history not checked", explanation: `The compression history could not be checked for this file (${reason}).` },
-    de: { title: "Kompressionsverlauf nicht geprüft", explanation: `Der Kompressionsverlauf konnte für diese Datei nicht geprüft werden (${reason}).` },
-    pl: { title: "Historia kompresji niesprawdzona", explanation: `Nie można było sprawdzić historii kompresji tego pliku (${reason}).` },
+    en: {
+      title: "Compression history not checked",
+      explanation: `The compression history could not be checked for this file (${reason}).`,
+    },
+    de: {
+      title: "Kompressionsverlauf nicht geprüft",
+      explanation: `Der Kompressionsverlauf konnte für diese Datei nicht geprüft werden (${reason}).`,
+    },
+    pl: {
+      title: "Historia kompresji niesprawdzona",
+      explanation: `Nie można było sprawdzić historii kompresji tego pliku (${reason}).`,
+    },
   }),
 };

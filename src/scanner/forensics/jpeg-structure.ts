@@ -35,14 +35,15 @@ function trailingKind(bytes: Uint8Array, start: number): string {
 
 function isPadding(bytes: Uint8Array, start: number): boolean {
   if (bytes.length - start > TRAILING_PADDING) return false;
-  for (let i = start; i < bytes.length; i++) if (bytes[i] !== 0 && bytes[i] !== 0xff && bytes[i] !== 0x0a && bytes[i] !== 0x0d) return false;
+  for (let i = start; i < bytes.length; i++)
+    if (bytes[i] !== 0 && bytes[i] !== 0xff && bytes[i] !== 0x0a && bytes[i] !== 0x0d) return false;
   return true;
 }
 
 function structureSummary(s: JpegStructure): Record<string, unknown> {
   const frame = s.frame;
   const luma = frame ? s.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
-  const chroma = frame && frame.components[1] ? s.quantTables.get(frame.components[1].tq) : undefined;
+  const chroma = frame?.components[1] ? s.quantTables.get(frame.components[1].tq) : undefined;
   const family = luma ? tableFamily(luma, chroma) : null;
   return {
     width: frame?.width ?? null,
@@ -77,21 +78,49 @@ async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Findi
   if (Math.abs(Math.log(main.width / main.height / (small.width / small.height))) > 0.05) return null;
   const cmp = comparePictures(main, small);
   if (cmp.correlation >= THUMBNAIL_CORRELATION_THRESHOLD) return null;
-  return finding(ctx.language, "JPEG_THUMBNAIL_MISMATCH", "Red", T.thumbnailMismatch(cmp.correlation), { correlation: Number(cmp.correlation.toFixed(3)), meanAbsDiff: Number(cmp.meanAbsDiff.toFixed(1)), comparedAt: cmp.size, threshold: THUMBNAIL_CORRELATION_THRESHOLD });
+  return finding(ctx.language, "JPEG_THUMBNAIL_MISMATCH", "Red", T.thumbnailMismatch(cmp.correlation), {
+    correlation: Number(cmp.correlation.toFixed(3)),
+    meanAbsDiff: Number(cmp.meanAbsDiff.toFixed(1)),
+    comparedAt: cmp.size,
+    threshold: THUMBNAIL_CORRELATION_THRESHOLD,
+  });
 }
 
-async function doubleCompressionFinding(file: ScanFile, ctx: ScanContext, out: Finding[], meta: Record<string, unknown>): Promise<void> {
+async function doubleCompressionFinding(
+  file: ScanFile,
+  ctx: ScanContext,
+  out: Finding[],
+  meta: Record<string, unknown>,
+): Promise<void> {
   const maps = await blockMaps(file.bytes);
   if (!maps.ok || !maps.maps.histograms) {
-    const text = !maps.ok && maps.tooLarge ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge) : T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason);
-    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED", "-", text, !maps.ok && maps.tooLarge ? { ...maps.tooLarge } : {}));
+    const text =
+      !maps.ok && maps.tooLarge
+        ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge)
+        : T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason);
+    out.push(
+      finding(
+        ctx.language,
+        "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED",
+        "-",
+        text,
+        !maps.ok && maps.tooLarge ? { ...maps.tooLarge } : {},
+      ),
+    );
     return;
   }
   const dc = doubleCompressionScore(maps.maps.histograms);
   meta.doubleCompression = { score: Number(dc.score.toFixed(3)), binsJudged: dc.binsJudged };
   if (dc.binsJudged < DOUBLE_COMPRESSION_MIN_BINS) return;
   if (dc.score > DOUBLE_COMPRESSION_THRESHOLD)
-    out.push(finding(ctx.language, "JPEG_DOUBLE_COMPRESSION", "Yellow", T.doubleCompression(dc.score), { score: Number(dc.score.toFixed(3)), binsJudged: dc.binsJudged, threshold: DOUBLE_COMPRESSION_THRESHOLD, perFrequency: dc.perFrequency.map((v) => Number(v.toFixed(2))) }));
+    out.push(
+      finding(ctx.language, "JPEG_DOUBLE_COMPRESSION", "Yellow", T.doubleCompression(dc.score), {
+        score: Number(dc.score.toFixed(3)),
+        binsJudged: dc.binsJudged,
+        threshold: DOUBLE_COMPRESSION_THRESHOLD,
+        perFrequency: dc.perFrequency.map((v) => Number(v.toFixed(2))),
+      }),
+    );
 }
 
 export const jpegStructureAnalyzer: Analyzer = {
@@ -103,16 +132,42 @@ export const jpegStructureAnalyzer: Analyzer = {
     const meta = structureSummary(s);
     const findings: Finding[] = [];
     const maps = await blockMaps(file.bytes);
-    const fatal = !s.frame || s.problems.some((p) => p.includes("past the end")) || (!maps.ok && /truncated|corrupt|restart/.test(maps.reason));
+    const fatal =
+      !s.frame ||
+      s.problems.some((p) => p.includes("past the end")) ||
+      (!maps.ok && /truncated|corrupt|restart/.test(maps.reason));
     if (fatal) {
       const reason = [...s.problems, ...(maps.ok ? [] : [maps.reason])].join("; ");
-      return { assessed: false, findings: [finding(ctx.language, "JPEG_DAMAGED", "-", T.damaged(reason), { problems: s.problems, decode: maps.ok ? null : maps.reason })], metadata: meta };
+      return {
+        assessed: false,
+        findings: [
+          finding(ctx.language, "JPEG_DAMAGED", "-", T.damaged(reason), {
+            problems: s.problems,
+            decode: maps.ok ? null : maps.reason,
+          }),
+        ],
+        metadata: meta,
+      };
     }
-    findings.push(finding(ctx.language, "JPEG_STRUCTURE", "Green", T.summary({ quality: Number(meta.quality), family: String(meta.tableFamily), mode: String(meta.mode) }), meta));
+    findings.push(
+      finding(
+        ctx.language,
+        "JPEG_STRUCTURE",
+        "Green",
+        T.summary({ quality: Number(meta.quality), family: String(meta.tableFamily), mode: String(meta.mode) }),
+        meta,
+      ),
+    );
     // Standard libjpeg tables alone are no finding: many cameras (Nikon COOLPIX, Sony, Nokia) use them too (docs/forensics.md).
     if (s.eoiEnd !== null && s.trailingBytes > 0 && !isPadding(file.bytes, s.eoiEnd)) {
       const what = trailingKind(file.bytes, s.eoiEnd);
-      findings.push(finding(ctx.language, "JPEG_TRAILING_DATA", "Yellow", T.trailing(s.trailingBytes, what), { trailingBytes: s.trailingBytes, offset: s.eoiEnd, looksLike: what || null }));
+      findings.push(
+        finding(ctx.language, "JPEG_TRAILING_DATA", "Yellow", T.trailing(s.trailingBytes, what), {
+          trailingBytes: s.trailingBytes,
+          offset: s.eoiEnd,
+          looksLike: what || null,
+        }),
+      );
     }
     const thumb = await thumbnailFinding(file, ctx);
     if (thumb) findings.push(thumb);

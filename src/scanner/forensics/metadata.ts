@@ -30,22 +30,35 @@ function editingTools(meta: ImageMetadata): { field: string; value: string }[] {
   ];
   // XMP edit history (xmpMM:History) lists every program that saved the file.
   const history = meta.blocks.xmpMM ? JSON.stringify(meta.blocks.xmpMM).match(/"softwareAgent":"([^"]+)"/gi) : null;
-  for (const h of history ?? []) candidates.push({ field: "XMP history", value: h.split(":").slice(1).join(":").replace(/"/g, "") });
+  for (const h of history ?? [])
+    candidates.push({ field: "XMP history", value: h.split(":").slice(1).join(":").replace(/"/g, "") });
   const found: { field: string; value: string }[] = [];
-  for (const c of candidates) if (editorIn(c.value) && !found.some((f) => f.value === c.value)) found.push({ field: c.field, value: c.value as string });
+  for (const c of candidates)
+    if (editorIn(c.value) && !found.some((f) => f.value === c.value))
+      found.push({ field: c.field, value: c.value as string });
   if (meta.photoshopIrb) found.push({ field: "Photoshop image resources (APP13)", value: "Adobe Photoshop" });
   return found;
 }
 
 function dateFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
   // Cameras from before EXIF keep the capture time in a vendor block (Canon CIFF, Olympus APP12, Reconyx).
-  const originalRaw = tag(meta, "DateTimeOriginal", ["exif"]) ?? tag(meta, "CreateDate", ["exif", "xmp"]) ?? meta.vendor.dateTimeOriginal?.value ?? null;
+  const originalRaw =
+    tag(meta, "DateTimeOriginal", ["exif"]) ??
+    tag(meta, "CreateDate", ["exif", "xmp"]) ??
+    meta.vendor.dateTimeOriginal?.value ??
+    null;
   const capture = parseExifDate(originalRaw);
   const modify = parseExifDate(tag(meta, "ModifyDate", ["ifd0", "xmp"]));
   if (capture && modify) {
     const minutes = Math.round((modify.getTime() - capture.getTime()) / 60_000);
     if (minutes > DATE_GAP_MINUTES)
-      out.push(finding(ctx.language, "META_DATE_GAP", "Yellow", T.dateGap(minutes), { dateTimeOriginal: originalRaw, modifyDate: tag(meta, "ModifyDate", ["ifd0", "xmp"]), gapMinutes: minutes }));
+      out.push(
+        finding(ctx.language, "META_DATE_GAP", "Yellow", T.dateGap(minutes), {
+          dateTimeOriginal: originalRaw,
+          modifyDate: tag(meta, "ModifyDate", ["ifd0", "xmp"]),
+          gapMinutes: minutes,
+        }),
+      );
   }
   if (!capture) return;
   const captureText = capture.toISOString().slice(0, 19).replace("T", " ");
@@ -53,15 +66,26 @@ function dateFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
     const hours = (ctx.issueDate.getTime() - capture.getTime()) / 3_600_000;
     const reference = ctx.issueDate.toISOString().slice(0, 10);
     out.push(
-      finding(ctx.language, "META_CAPTURE_BEFORE_REFERENCE", hours > BEFORE_REFERENCE_RED_HOURS ? "Red" : "Yellow", T.beforeReference({ capture: captureText, reference }), {
-        dateTimeOriginal: originalRaw,
-        issueDate: ctx.issueDate.toISOString(),
-        hoursBefore: Math.round(hours),
-      }),
+      finding(
+        ctx.language,
+        "META_CAPTURE_BEFORE_REFERENCE",
+        hours > BEFORE_REFERENCE_RED_HOURS ? "Red" : "Yellow",
+        T.beforeReference({ capture: captureText, reference }),
+        {
+          dateTimeOriginal: originalRaw,
+          issueDate: ctx.issueDate.toISOString(),
+          hoursBefore: Math.round(hours),
+        },
+      ),
     );
   }
   if (capture.getTime() > ctx.now.getTime() + 36 * 3_600_000)
-    out.push(finding(ctx.language, "META_CAPTURE_IN_FUTURE", "Yellow", T.future(captureText), { dateTimeOriginal: originalRaw, now: ctx.now.toISOString() }));
+    out.push(
+      finding(ctx.language, "META_CAPTURE_IN_FUTURE", "Yellow", T.future(captureText), {
+        dateTimeOriginal: originalRaw,
+        now: ctx.now.toISOString(),
+      }),
+    );
 }
 
 function gpsOf(meta: ImageMetadata): { latitude: number; longitude: number } | null {
@@ -75,8 +99,16 @@ function gpsOf(meta: ImageMetadata): { latitude: number; longitude: number } | n
 function gpsFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
   const gps = gpsOf(meta);
   if (!gps) return;
-  const invalid = !Number.isFinite(gps.latitude) || !Number.isFinite(gps.longitude) || Math.abs(gps.latitude) > 90 || Math.abs(gps.longitude) > 180 || (gps.latitude === 0 && gps.longitude === 0);
-  if (invalid) out.push(finding(ctx.language, "META_GPS_IMPLAUSIBLE", "Yellow", T.gpsInvalid(`${gps.latitude}, ${gps.longitude}`), gps));
+  const invalid =
+    !Number.isFinite(gps.latitude) ||
+    !Number.isFinite(gps.longitude) ||
+    Math.abs(gps.latitude) > 90 ||
+    Math.abs(gps.longitude) > 180 ||
+    (gps.latitude === 0 && gps.longitude === 0);
+  if (invalid)
+    out.push(
+      finding(ctx.language, "META_GPS_IMPLAUSIBLE", "Yellow", T.gpsInvalid(`${gps.latitude}, ${gps.longitude}`), gps),
+    );
 }
 
 function cameraFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): void {
@@ -85,7 +117,16 @@ function cameraFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): 
   if (!make && !model) return;
   const exif = meta.blocks.exif ?? {};
   const exposure = ["ExposureTime", "FNumber", "ISO", "DateTimeOriginal"].filter((k) => exif[k] !== undefined);
-  if (!exposure.length) out.push(finding(ctx.language, "META_CAMERA_FIELDS_MISSING", "Yellow", T.cameraFieldsMissing([make, model].filter(Boolean).join(" ")), { make, model }));
+  if (!exposure.length)
+    out.push(
+      finding(
+        ctx.language,
+        "META_CAMERA_FIELDS_MISSING",
+        "Yellow",
+        T.cameraFieldsMissing([make, model].filter(Boolean).join(" ")),
+        { make, model },
+      ),
+    );
   else if (make && MAKER_NOTE_MAKES.test(make) && meta.blocks.makerNote === undefined)
     // Green: older cameras (exif.org Fujifilm/Sony samples) write none either; a hint, not a finding on its own.
     out.push(finding(ctx.language, "META_MAKER_NOTE_MISSING", "Green", T.makerNoteMissing(make), { make, model }));
@@ -97,7 +138,16 @@ function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
   const rh = exif.ExifImageHeight;
   if (meta.width && meta.height && typeof rw === "number" && typeof rh === "number" && rw > 0 && rh > 0) {
     const same = (rw === meta.width && rh === meta.height) || (rw === meta.height && rh === meta.width);
-    if (!same) out.push(finding(ctx.language, "META_SIZE_MISMATCH", "Yellow", T.sizeMismatch({ recorded: `${rw}×${rh}`, actual: `${meta.width}×${meta.height}` }), { recorded: [rw, rh], actual: [meta.width, meta.height] }));
+    if (!same)
+      out.push(
+        finding(
+          ctx.language,
+          "META_SIZE_MISMATCH",
+          "Yellow",
+          T.sizeMismatch({ recorded: `${rw}×${rh}`, actual: `${meta.width}×${meta.height}` }),
+          { recorded: [rw, rh], actual: [meta.width, meta.height] },
+        ),
+      );
   }
   const frame = meta.thumbnail ? parseJpegStructure(meta.thumbnail).frame : null;
   if (frame && meta.width && meta.height && frame.width > 0 && frame.height > 0) {
@@ -107,7 +157,15 @@ function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
     // Many cameras pad 4:3/3:2 previews to 160×120; only flag when neither orientation fits.
     const padded = frame.width === 160 && frame.height === 120;
     if (diff > THUMBNAIL_ASPECT_TOLERANCE && !padded)
-      out.push(finding(ctx.language, "META_THUMBNAIL_SHAPE", "Yellow", T.thumbnailShape({ thumb: `${frame.width}×${frame.height}`, actual: `${meta.width}×${meta.height}` }), { thumbnail: [frame.width, frame.height], image: [meta.width, meta.height] }));
+      out.push(
+        finding(
+          ctx.language,
+          "META_THUMBNAIL_SHAPE",
+          "Yellow",
+          T.thumbnailShape({ thumb: `${frame.width}×${frame.height}`, actual: `${meta.width}×${meta.height}` }),
+          { thumbnail: [frame.width, frame.height], image: [meta.width, meta.height] },
+        ),
+      );
   }
 }
 
@@ -120,8 +178,17 @@ function exifDateText(value: string | null): string | null {
  * Make, Model and DateTimeOriginal as exifr read them, else from a vendor block (Canon CIFF, APP12, Reconyx),
  * plus which vendor block supplied which field. Findings keep to EXIF/XMP: these blocks are summary facts.
  */
-function cameraFields(meta: ImageMetadata): { make: string | null; model: string | null; dateTimeOriginal: string | null; vendorSources?: Record<string, string> } {
-  const exifr = { make: tag(meta, "Make", ["ifd0"]), model: tag(meta, "Model", ["ifd0"]), dateTimeOriginal: exifDateText(tag(meta, "DateTimeOriginal", ["exif"])) };
+function cameraFields(meta: ImageMetadata): {
+  make: string | null;
+  model: string | null;
+  dateTimeOriginal: string | null;
+  vendorSources?: Record<string, string>;
+} {
+  const exifr = {
+    make: tag(meta, "Make", ["ifd0"]),
+    model: tag(meta, "Model", ["ifd0"]),
+    dateTimeOriginal: exifDateText(tag(meta, "DateTimeOriginal", ["exif"])),
+  };
   const fields = { ...exifr };
   const vendorSources: Record<string, string> = {};
   for (const key of ["make", "model", "dateTimeOriginal"] as const) {
@@ -150,7 +217,9 @@ export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
     gps: gpsOf(meta),
     iccProfile: typeof icc?.ProfileDescription === "string" ? icc.ProfileDescription : null,
     hasThumbnail: meta.thumbnail !== null,
-    pngText: Object.keys(meta.pngText).length ? Object.fromEntries(Object.entries(meta.pngText).map(([k, v]) => [k, v.slice(0, 200)])) : undefined,
+    pngText: Object.keys(meta.pngText).length
+      ? Object.fromEntries(Object.entries(meta.pngText).map(([k, v]) => [k, v.slice(0, 200)]))
+      : undefined,
     blocks: Object.keys(meta.blocks),
     vendorSources: camera.vendorSources,
   };
@@ -165,23 +234,44 @@ export const metadataAnalyzer: Analyzer = {
     const meta = await readImageMetadata(file.bytes);
     const summary = metadataSummary(meta);
     const findings: Finding[] = [];
-    if (meta.parseError) findings.push(finding(ctx.language, "META_UNREADABLE", "-", T.unreadable(meta.parseError), { error: meta.parseError }));
+    if (meta.parseError)
+      findings.push(
+        finding(ctx.language, "META_UNREADABLE", "-", T.unreadable(meta.parseError), { error: meta.parseError }),
+      );
     if (meta.pngTextOversized.length > 0)
-      findings.push(finding(ctx.language, "META_PNG_TEXT_TOO_LARGE", "-", pngTextTooLargeText({ keys: meta.pngTextOversized, limit: MAX_PNG_TEXT_BYTES }), { keys: meta.pngTextOversized, maxBytes: MAX_PNG_TEXT_BYTES }));
-    const hasCameraData = meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp || meta.vendor.make || meta.vendor.model;
+      findings.push(
+        finding(
+          ctx.language,
+          "META_PNG_TEXT_TOO_LARGE",
+          "-",
+          pngTextTooLargeText({ keys: meta.pngTextOversized, limit: MAX_PNG_TEXT_BYTES }),
+          { keys: meta.pngTextOversized, maxBytes: MAX_PNG_TEXT_BYTES },
+        ),
+      );
+    const hasCameraData =
+      meta.blocks.ifd0 || meta.blocks.exif || meta.blocks.xmp || meta.vendor.make || meta.vendor.model;
     if (!hasCameraData && !meta.parseError) {
       findings.push(finding(ctx.language, "META_NONE", "Yellow", T.none, { blocks: Object.keys(meta.blocks) }));
       dateFindings(meta, ctx, findings); // a vendor block may still hold the capture time
       return { assessed: true, findings, metadata: summary };
     }
-    for (const tool of editingTools(meta)) findings.push(finding(ctx.language, "META_EDITING_SOFTWARE", "Yellow", T.editor(tool.value), tool));
+    for (const tool of editingTools(meta))
+      findings.push(finding(ctx.language, "META_EDITING_SOFTWARE", "Yellow", T.editor(tool.value), tool));
     dateFindings(meta, ctx, findings);
     gpsFindings(meta, ctx, findings);
     cameraFindings(meta, ctx, findings);
     sizeFindings(meta, ctx, findings);
     if (!findings.length) {
       const camera = [summary.make, summary.model].filter(Boolean).join(" ") || "?";
-      findings.push(finding(ctx.language, "META_CONSISTENT", "Green", T.summary({ camera, captured: String(summary.dateTimeOriginal ?? "?") }), { make: summary.make, model: summary.model }));
+      findings.push(
+        finding(
+          ctx.language,
+          "META_CONSISTENT",
+          "Green",
+          T.summary({ camera, captured: String(summary.dateTimeOriginal ?? "?") }),
+          { make: summary.make, model: summary.model },
+        ),
+      );
     }
     return { assessed: !meta.parseError || Boolean(hasCameraData), findings, metadata: summary };
   },

@@ -21,13 +21,21 @@ export const NOISE_MAX_ACTIVITY = 25;
 /** Below this residual the compression has removed the noise: nothing to compare. */
 export const NOISE_MIN_SIGMA = 0.3;
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Noise"). */
-export const NOISE_THRESHOLDS: RegionThresholds = { blockScore: 2.0, minShare: 0.02, minBlocks: 24, redScore: 3.0, maxShare: 0.5 };
+export const NOISE_THRESHOLDS: RegionThresholds = {
+  blockScore: 2.0,
+  minShare: 0.02,
+  minBlocks: 24,
+  redScore: 3.0,
+  maxShare: 0.5,
+};
 const MIN_BLOCKS = 64;
 
 /** Per-block noise inconsistency: |log2(noise / brightness peers)|, smoothed (NaN = not judged). */
 export function noiseScores(maps: BlockMaps): Float32Array {
   const reliable = new Uint8Array(maps.noise.length);
-  for (let i = 0; i < reliable.length; i++) reliable[i] = !maps.clipped[i] && maps.activity[i] <= NOISE_MAX_ACTIVITY && maps.noise[i] >= NOISE_MIN_SIGMA ? 1 : 0;
+  for (let i = 0; i < reliable.length; i++)
+    reliable[i] =
+      !maps.clipped[i] && maps.activity[i] <= NOISE_MAX_ACTIVITY && maps.noise[i] >= NOISE_MIN_SIGMA ? 1 : 0;
   const rel = relativeToPeers(maps.noise, maps.mean, reliable, 12, NOISE_MIN_SIGMA);
   const smoothed = smoothGrid(rel, maps.blocksWide, maps.blocksHigh, 2);
   // Missing noise is the signal (blur, smoothing, upscaled pastes); extra noise is mostly texture.
@@ -38,18 +46,39 @@ export function noiseScores(maps: BlockMaps): Float32Array {
 const texts = {
   notAssessed: (reason: string): FindingText => ({
     en: { title: "Noise analysis not possible", explanation: `The picture's noise could not be measured (${reason}).` },
-    de: { title: "Rauschanalyse nicht möglich", explanation: `Das Bildrauschen konnte nicht gemessen werden (${reason}).` },
+    de: {
+      title: "Rauschanalyse nicht möglich",
+      explanation: `Das Bildrauschen konnte nicht gemessen werden (${reason}).`,
+    },
     pl: { title: "Analiza szumu niemożliwa", explanation: `Nie można było zmierzyć szumu zdjęcia (${reason}).` },
   }),
   region: (a: { factor: number; share: number }): FindingText => ({
-    en: { title: "Area with different image noise", explanation: `One area's fine grain differs by a factor of ${a.factor.toFixed(1)} from equally bright parts of the same picture (${a.share} % of the picture). One camera shot has the same grain everywhere; pasted, blurred or smoothed areas do not. The heatmap shows the area in red; hatched areas could not be judged.` },
-    de: { title: "Bereich mit anderem Bildrauschen", explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${comma(a.factor.toFixed(1))} von gleich hellen Teilen desselben Bildes ab (${comma(String(a.share))} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.` },
-    pl: { title: "Obszar o innym szumie", explanation: `Drobne ziarno jednego obszaru różni się ${comma(a.factor.toFixed(1))}-krotnie od równie jasnych części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.` },
+    en: {
+      title: "Area with different image noise",
+      explanation: `One area's fine grain differs by a factor of ${a.factor.toFixed(1)} from equally bright parts of the same picture (${a.share} % of the picture). One camera shot has the same grain everywhere; pasted, blurred or smoothed areas do not. The heatmap shows the area in red; hatched areas could not be judged.`,
+    },
+    de: {
+      title: "Bereich mit anderem Bildrauschen",
+      explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${comma(a.factor.toFixed(1))} von gleich hellen Teilen desselben Bildes ab (${comma(String(a.share))} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.`,
+    },
+    pl: {
+      title: "Obszar o innym szumie",
+      explanation: `Drobne ziarno jednego obszaru różni się ${comma(a.factor.toFixed(1))}-krotnie od równie jasnych części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.`,
+    },
   }),
   uniform: (judged: number): FindingText => ({
-    en: { title: "Image noise is consistent", explanation: `The grain of all judged parts of the picture (${judged} %) matches for their brightness; no area stands out.` },
-    de: { title: "Bildrauschen ist einheitlich", explanation: `Das Korn aller beurteilten Teile des Bildes (${judged} %) passt zu ihrer Helligkeit; kein Bereich fällt auf.` },
-    pl: { title: "Szum obrazu jest spójny", explanation: `Ziarno wszystkich ocenianych części zdjęcia (${judged} %) pasuje do ich jasności; żaden obszar się nie wyróżnia.` },
+    en: {
+      title: "Image noise is consistent",
+      explanation: `The grain of all judged parts of the picture (${judged} %) matches for their brightness; no area stands out.`,
+    },
+    de: {
+      title: "Bildrauschen ist einheitlich",
+      explanation: `Das Korn aller beurteilten Teile des Bildes (${judged} %) passt zu ihrer Helligkeit; kein Bereich fällt auf.`,
+    },
+    pl: {
+      title: "Szum obrazu jest spójny",
+      explanation: `Ziarno wszystkich ocenianych części zdjęcia (${judged} %) pasuje do ich jasności; żaden obszar się nie wyróżnia.`,
+    },
   }),
 };
 
@@ -60,18 +89,48 @@ export const noiseAnalyzer: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = await blockMaps(file.bytes);
     if (!result.ok) {
-      const text = result.tooLarge ? imageTooLargeText(blockChecks.noise, result.tooLarge) : texts.notAssessed(result.reason);
-      return { assessed: false, findings: [finding(ctx.language, "NOISE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })] };
+      const text = result.tooLarge
+        ? imageTooLargeText(blockChecks.noise, result.tooLarge)
+        : texts.notAssessed(result.reason);
+      return {
+        assessed: false,
+        findings: [
+          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge }),
+        ],
+      };
     }
     const maps = result.maps;
-    if (maps.noise.length < MIN_BLOCKS) return { assessed: false, findings: [finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), { width: maps.width, height: maps.height })] };
+    if (maps.noise.length < MIN_BLOCKS)
+      return {
+        assessed: false,
+        findings: [
+          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), {
+            width: maps.width,
+            height: maps.height,
+          }),
+        ],
+      };
     const scores = noiseScores(maps);
     const verdict = judgeRegions(scores, maps, NOISE_THRESHOLDS);
     const attachments = [heatmapAttachment(file.name, "noise", maps, scores, NOISE_THRESHOLDS.redScore * 1.5)];
     const judged = Math.round(verdict.reliableShare * 100);
     const f = verdict.region
-      ? finding(ctx.language, "NOISE_REGION", verdict.level, texts.region({ factor: 2 ** verdict.region.meanScore, share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)) }), verdict.evidence)
+      ? finding(
+          ctx.language,
+          "NOISE_REGION",
+          verdict.level,
+          texts.region({
+            factor: 2 ** verdict.region.meanScore,
+            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
+          }),
+          verdict.evidence,
+        )
       : finding(ctx.language, "NOISE_UNIFORM", "Green", texts.uniform(judged), verdict.evidence);
-    return { assessed: true, findings: [f], attachments, metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source } };
+    return {
+      assessed: true,
+      findings: [f],
+      attachments,
+      metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source },
+    };
   },
 };

@@ -26,10 +26,15 @@ export const pdfImages: Analyzer = {
       const trailer = revisionsOf(file.bytes).revisions.at(-1)?.sections[0]?.trailer;
       const encrypted = !!trailer && "Encrypt" in trailer.v;
       const structure = await openPdfLib(file.bytes).catch(() => null);
-      const viaStructure = structure ? await extractPageImages(structure, file.bytes, encrypted).catch(() => null) : null;
+      const viaStructure = structure
+        ? await extractPageImages(structure, file.bytes, encrypted).catch(() => null)
+        : null;
       ({ images, undecodable } = viaStructure ?? (await extractDecodedImagesOnly(file.bytes)));
     } catch (e) {
-      return { assessed: false, findings: [finding(lang, "pdf_images_unreadable", "-", T.unreadable, { reason: String(e).slice(0, 200) })] };
+      return {
+        assessed: false,
+        findings: [finding(lang, "pdf_images_unreadable", "-", T.unreadable, { reason: String(e).slice(0, 200) })],
+      };
     }
     const scanned = await pageModels(file.bytes)
       .then((pages) => pages.filter(isScanPage).map((p) => p.page))
@@ -38,9 +43,24 @@ export const pdfImages: Analyzer = {
     const findings = [];
     if (scanned.length > 0) findings.push(finding(lang, "pdf_scanned_pages", "Green", T.scan, { pages: scanned }));
     if (images.length > 0)
-      findings.push(finding(lang, "pdf_images_extracted", "Green", T.extracted, { images: images.map((i) => ({ name: imageName(file.name, i), origin: i.origin, width: i.width, height: i.height })) }));
-    if (undecodable.length > 0) findings.push(finding(lang, "pdf_images_not_decoded", "-", T.undecodable, { images: undecodable.slice(0, 20) }));
-    return { assessed: true, findings, extracted, metadata: { images: images.length, scannedPages: scanned, undecodable: undecodable.length } };
+      findings.push(
+        finding(lang, "pdf_images_extracted", "Green", T.extracted, {
+          images: images.map((i) => ({
+            name: imageName(file.name, i),
+            origin: i.origin,
+            width: i.width,
+            height: i.height,
+          })),
+        }),
+      );
+    if (undecodable.length > 0)
+      findings.push(finding(lang, "pdf_images_not_decoded", "-", T.undecodable, { images: undecodable.slice(0, 20) }));
+    return {
+      assessed: true,
+      findings,
+      extracted,
+      metadata: { images: images.length, scannedPages: scanned, undecodable: undecodable.length },
+    };
   },
 };
 
@@ -68,18 +88,54 @@ const T = {
     pl: { title: "Obrazy nieczytelne", explanation: "Nie udało się odczytać obrazów w pliku PDF." },
   },
   scan: {
-    de: { title: "Gescannte Seiten", explanation: "Diese Seiten bestehen aus einem einzigen, seitenfüllenden Bild (Scan oder Foto). Das Bild wurde entnommen und wird wie ein Foto geprüft." },
-    en: { title: "Scanned pages", explanation: "These pages consist of one page-filling image (a scan or photo). The image was taken out and is checked like a photo." },
-    pl: { title: "Zeskanowane strony", explanation: "Te strony składają się z jednego obrazu na całą stronę (skan lub zdjęcie). Obraz wyodrębniono i sprawdzono jak zdjęcie." },
+    de: {
+      title: "Gescannte Seiten",
+      explanation:
+        "Diese Seiten bestehen aus einem einzigen, seitenfüllenden Bild (Scan oder Foto). Das Bild wurde entnommen und wird wie ein Foto geprüft.",
+    },
+    en: {
+      title: "Scanned pages",
+      explanation:
+        "These pages consist of one page-filling image (a scan or photo). The image was taken out and is checked like a photo.",
+    },
+    pl: {
+      title: "Zeskanowane strony",
+      explanation:
+        "Te strony składają się z jednego obrazu na całą stronę (skan lub zdjęcie). Obraz wyodrębniono i sprawdzono jak zdjęcie.",
+    },
   },
   undecodable: {
-    de: { title: "Bilder nicht geprüft", explanation: "Einige Bilder sind als JPEG 2000 oder JBIG2 gespeichert; diese Formate können hier nicht entschlüsselt werden, die Bilder wurden daher nicht geprüft." },
-    en: { title: "Images not checked", explanation: "Some images are stored as JPEG 2000 or JBIG2; these formats cannot be decoded here, so those images were not checked." },
-    pl: { title: "Obrazy niesprawdzone", explanation: "Niektóre obrazy zapisano jako JPEG 2000 lub JBIG2; tych formatów nie można tu zdekodować, więc obrazów nie sprawdzono." },
+    de: {
+      title: "Bilder nicht geprüft",
+      explanation:
+        "Einige Bilder sind als JPEG 2000 oder JBIG2 gespeichert; diese Formate können hier nicht entschlüsselt werden, die Bilder wurden daher nicht geprüft.",
+    },
+    en: {
+      title: "Images not checked",
+      explanation:
+        "Some images are stored as JPEG 2000 or JBIG2; these formats cannot be decoded here, so those images were not checked.",
+    },
+    pl: {
+      title: "Obrazy niesprawdzone",
+      explanation:
+        "Niektóre obrazy zapisano jako JPEG 2000 lub JBIG2; tych formatów nie można tu zdekodować, więc obrazów nie sprawdzono.",
+    },
   },
   extracted: {
-    de: { title: "Eingebettete Bilder entnommen", explanation: "Die Bilder der PDF-Datei wurden entnommen (JPEGs unverändert, andere als PNG) und einzeln geprüft; ihre Ergebnisse stehen unter ihren eigenen Namen." },
-    en: { title: "Embedded images extracted", explanation: "The PDF's images were taken out (JPEGs unchanged, others as PNG) and checked one by one; their results are listed under their own names." },
-    pl: { title: "Wyodrębniono osadzone obrazy", explanation: "Obrazy z PDF wyodrębniono (JPEG bez zmian, inne jako PNG) i sprawdzono osobno; ich wyniki są pod ich własnymi nazwami." },
+    de: {
+      title: "Eingebettete Bilder entnommen",
+      explanation:
+        "Die Bilder der PDF-Datei wurden entnommen (JPEGs unverändert, andere als PNG) und einzeln geprüft; ihre Ergebnisse stehen unter ihren eigenen Namen.",
+    },
+    en: {
+      title: "Embedded images extracted",
+      explanation:
+        "The PDF's images were taken out (JPEGs unchanged, others as PNG) and checked one by one; their results are listed under their own names.",
+    },
+    pl: {
+      title: "Wyodrębniono osadzone obrazy",
+      explanation:
+        "Obrazy z PDF wyodrębniono (JPEG bez zmian, inne jako PNG) i sprawdzono osobno; ich wyniki są pod ich własnymi nazwami.",
+    },
   },
 } satisfies Record<string, FindingText>;

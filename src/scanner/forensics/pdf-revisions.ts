@@ -15,7 +15,8 @@ export const pdfRevisions: Analyzer = {
   appliesTo: (file) => file.kind === "pdf",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
-    if (file.bytes.length > pdfLimits.maxFileBytes) return notAssessed(lang, "pdf_too_large", { bytes: file.bytes.length, limit: pdfLimits.maxFileBytes });
+    if (file.bytes.length > pdfLimits.maxFileBytes)
+      return notAssessed(lang, "pdf_too_large", { bytes: file.bytes.length, limit: pdfLimits.maxFileBytes });
     if (!hasPdfHeader(file.bytes)) return notAssessed(lang, "pdf_no_header", {});
     const split = revisionsOf(file.bytes);
     if (split.revisions.length === 0) return notAssessed(lang, "pdf_no_revision_found", { problems: split.problems });
@@ -36,34 +37,108 @@ export const pdfRevisions: Analyzer = {
 
 function revisionFinding(lang: Language, split: RevisionSplit): Finding {
   const n = split.revisions.length;
-  const evidence = { revisions: n, ends: split.revisions.map((r) => r.end), linearized: split.linearized, method: split.method };
+  const evidence = {
+    revisions: n,
+    ends: split.revisions.map((r) => r.end),
+    linearized: split.linearized,
+    method: split.method,
+  };
   if (n === 1)
-    return finding(lang, "pdf_single_revision", "Green", {
-      de: { title: "Keine nachträglichen Änderungen", explanation: "Die PDF-Datei wurde in einem Zug gespeichert; es sind keine angehängten Änderungen (inkrementelle Updates) vorhanden." },
-      en: { title: "No later changes", explanation: "The PDF was saved in one go; it contains no appended changes (incremental updates)." },
-      pl: { title: "Brak późniejszych zmian", explanation: "Plik PDF został zapisany jednorazowo; nie zawiera dopisanych zmian (aktualizacji przyrostowych)." },
-    }, evidence);
-  return finding(lang, "pdf_incremental_updates", "Yellow", {
-    de: { title: `PDF wurde ${n - 1}-mal nachträglich geändert`, explanation: `Die Datei enthält ${n} gespeicherte Fassungen. Jede frühere Fassung liegt als eigene PDF bei (pdf_versions); der Vergleich zeigt, was geändert wurde. Formularausfüllungen und Signaturen erzeugen ebenfalls solche Fassungen.` },
-    en: { title: `PDF was changed ${n - 1} time(s) after it was first saved`, explanation: `The file holds ${n} saved versions. Each earlier version is attached as its own PDF (pdf_versions); the comparison shows what changed. Filling in forms and signing also create such versions.` },
-    pl: { title: `PDF zmieniono ${n - 1} raz(y) po pierwszym zapisie`, explanation: `Plik zawiera ${n} zapisanych wersji. Każda wcześniejsza wersja jest dołączona jako osobny PDF (pdf_versions); porównanie pokazuje, co zmieniono. Wypełnianie formularzy i podpisywanie również tworzą takie wersje.` },
-  }, evidence);
+    return finding(
+      lang,
+      "pdf_single_revision",
+      "Green",
+      {
+        de: {
+          title: "Keine nachträglichen Änderungen",
+          explanation:
+            "Die PDF-Datei wurde in einem Zug gespeichert; es sind keine angehängten Änderungen (inkrementelle Updates) vorhanden.",
+        },
+        en: {
+          title: "No later changes",
+          explanation: "The PDF was saved in one go; it contains no appended changes (incremental updates).",
+        },
+        pl: {
+          title: "Brak późniejszych zmian",
+          explanation:
+            "Plik PDF został zapisany jednorazowo; nie zawiera dopisanych zmian (aktualizacji przyrostowych).",
+        },
+      },
+      evidence,
+    );
+  return finding(
+    lang,
+    "pdf_incremental_updates",
+    "Yellow",
+    {
+      de: {
+        title: `PDF wurde ${n - 1}-mal nachträglich geändert`,
+        explanation: `Die Datei enthält ${n} gespeicherte Fassungen. Jede frühere Fassung liegt als eigene PDF bei (pdf_versions); der Vergleich zeigt, was geändert wurde. Formularausfüllungen und Signaturen erzeugen ebenfalls solche Fassungen.`,
+      },
+      en: {
+        title: `PDF was changed ${n - 1} time(s) after it was first saved`,
+        explanation: `The file holds ${n} saved versions. Each earlier version is attached as its own PDF (pdf_versions); the comparison shows what changed. Filling in forms and signing also create such versions.`,
+      },
+      pl: {
+        title: `PDF zmieniono ${n - 1} raz(y) po pierwszym zapisie`,
+        explanation: `Plik zawiera ${n} zapisanych wersji. Każda wcześniejsza wersja jest dołączona jako osobny PDF (pdf_versions); porównanie pokazuje, co zmieniono. Wypełnianie formularzy i podpisywanie również tworzą takie wersje.`,
+      },
+    },
+    evidence,
+  );
 }
 
 function structureProblems(lang: Language, split: RevisionSplit): Finding[] {
   const out: Finding[] = [];
   if (split.problems.length > 0)
-    out.push(finding(lang, "pdf_xref_damaged", "Yellow", {
-      de: { title: "Beschädigte Querverweistabelle", explanation: "Das Verzeichnis der Objekte (xref) verweist ins Leere oder im Kreis. Programme reparieren das stillschweigend; es kommt bei fehlerhaften Werkzeugen und bei manipulierten Dateien vor." },
-      en: { title: "Damaged cross-reference table", explanation: "The object directory (xref) points to nothing or in a circle. Readers repair this silently; it happens with faulty tools and with tampered files." },
-      pl: { title: "Uszkodzona tablica odsyłaczy", explanation: "Katalog obiektów (xref) wskazuje donikąd lub w koło. Czytniki naprawiają to po cichu; zdarza się to przy wadliwych narzędziach i w zmanipulowanych plikach." },
-    }, { problems: split.problems, method: split.method }));
+    out.push(
+      finding(
+        lang,
+        "pdf_xref_damaged",
+        "Yellow",
+        {
+          de: {
+            title: "Beschädigte Querverweistabelle",
+            explanation:
+              "Das Verzeichnis der Objekte (xref) verweist ins Leere oder im Kreis. Programme reparieren das stillschweigend; es kommt bei fehlerhaften Werkzeugen und bei manipulierten Dateien vor.",
+          },
+          en: {
+            title: "Damaged cross-reference table",
+            explanation:
+              "The object directory (xref) points to nothing or in a circle. Readers repair this silently; it happens with faulty tools and with tampered files.",
+          },
+          pl: {
+            title: "Uszkodzona tablica odsyłaczy",
+            explanation:
+              "Katalog obiektów (xref) wskazuje donikąd lub w koło. Czytniki naprawiają to po cichu; zdarza się to przy wadliwych narzędziach i w zmanipulowanych plikach.",
+          },
+        },
+        { problems: split.problems, method: split.method },
+      ),
+    );
   if (split.trailingBytes > 0)
-    out.push(finding(lang, "pdf_data_after_eof", "Yellow", {
-      de: { title: "Daten nach dem Dateiende", explanation: `Nach der letzten Endmarke (%%EOF) folgen ${split.trailingBytes} Byte, die zu keiner gespeicherten Fassung gehören. Angehängte, unvollständige Änderungen oder versteckte Daten sind möglich.` },
-      en: { title: "Data after the end of the file", explanation: `${split.trailingBytes} bytes follow the last end marker (%%EOF) and belong to no saved version. This may be an incomplete appended change or hidden data.` },
-      pl: { title: "Dane po końcu pliku", explanation: `Po ostatnim znaczniku końca (%%EOF) występuje ${split.trailingBytes} bajtów, które nie należą do żadnej zapisanej wersji. Może to być niepełna dopisana zmiana lub ukryte dane.` },
-    }, { trailingBytes: split.trailingBytes }));
+    out.push(
+      finding(
+        lang,
+        "pdf_data_after_eof",
+        "Yellow",
+        {
+          de: {
+            title: "Daten nach dem Dateiende",
+            explanation: `Nach der letzten Endmarke (%%EOF) folgen ${split.trailingBytes} Byte, die zu keiner gespeicherten Fassung gehören. Angehängte, unvollständige Änderungen oder versteckte Daten sind möglich.`,
+          },
+          en: {
+            title: "Data after the end of the file",
+            explanation: `${split.trailingBytes} bytes follow the last end marker (%%EOF) and belong to no saved version. This may be an incomplete appended change or hidden data.`,
+          },
+          pl: {
+            title: "Dane po końcu pliku",
+            explanation: `Po ostatnim znaczniku końca (%%EOF) występuje ${split.trailingBytes} bajtów, które nie należą do żadnej zapisanej wersji. Może to być niepełna dopisana zmiana lub ukryte dane.`,
+          },
+        },
+        { trailingBytes: split.trailingBytes },
+      ),
+    );
   return out;
 }
 
@@ -71,11 +146,29 @@ function notAssessed(lang: Language, code: string, evidence: Record<string, unkn
   return {
     assessed: false,
     findings: [
-      finding(lang, code, "-", {
-        de: { title: "PDF-Struktur nicht lesbar", explanation: "Die Datei ist keine lesbare PDF-Datei oder überschreitet die Verarbeitungsgrenzen; ihre Fassungen können nicht bestimmt werden." },
-        en: { title: "PDF structure not readable", explanation: "The file is not a readable PDF or exceeds the processing limits; its versions cannot be determined." },
-        pl: { title: "Struktura PDF nieczytelna", explanation: "Plik nie jest czytelnym PDF lub przekracza limity przetwarzania; nie można ustalić jego wersji." },
-      }, evidence),
+      finding(
+        lang,
+        code,
+        "-",
+        {
+          de: {
+            title: "PDF-Struktur nicht lesbar",
+            explanation:
+              "Die Datei ist keine lesbare PDF-Datei oder überschreitet die Verarbeitungsgrenzen; ihre Fassungen können nicht bestimmt werden.",
+          },
+          en: {
+            title: "PDF structure not readable",
+            explanation:
+              "The file is not a readable PDF or exceeds the processing limits; its versions cannot be determined.",
+          },
+          pl: {
+            title: "Struktura PDF nieczytelna",
+            explanation:
+              "Plik nie jest czytelnym PDF lub przekracza limity przetwarzania; nie można ustalić jego wersji.",
+          },
+        },
+        evidence,
+      ),
     ],
   };
 }

@@ -1,6 +1,14 @@
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
-import { invisibleText, isScanPage, whiteBoxesOverScan, oddFontsInLines, repeatedSubsets, visibleTextOnScan, whiteBoxesOverText } from "../pdf/content-checks";
+import {
+  invisibleText,
+  isScanPage,
+  whiteBoxesOverScan,
+  oddFontsInLines,
+  repeatedSubsets,
+  visibleTextOnScan,
+  whiteBoxesOverText,
+} from "../pdf/content-checks";
 import { pdfLimits } from "../pdf/limits";
 import { readMetadata, type PdfMetadata } from "../pdf/metadata";
 import { scanObjects, type ObjectScan } from "../pdf/object-scan";
@@ -24,7 +32,8 @@ export const pdfStructure: Analyzer = {
   appliesTo: (file) => file.kind === "pdf",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
-    if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes)) return unreadable(lang, "size or header");
+    if (file.bytes.length > pdfLimits.maxFileBytes || !hasPdfHeader(file.bytes))
+      return unreadable(lang, "size or header");
     // Checked before pdf.js or pdf-lib opens the file: both would unpack a decompression bomb whole.
     const budget = streamBudget(file.bytes);
     if (!budget.ok) return { assessed: false, findings: [pdfUnpackBudgetFinding(lang, budget)] };
@@ -36,7 +45,9 @@ export const pdfStructure: Analyzer = {
     } catch (e) {
       return unreadable(lang, e instanceof Error ? e.message : String(e));
     }
-    const objects = await openPdfLib(file.bytes).then(scanObjects).catch(() => null);
+    const objects = await openPdfLib(file.bytes)
+      .then(scanObjects)
+      .catch(() => null);
     const split = revisionsOf(file.bytes);
     const latestTrailer = split.revisions.at(-1)?.sections[0]?.trailer;
     const encrypted = !!latestTrailer && "Encrypt" in latestTrailer.v;
@@ -48,7 +59,10 @@ export const pdfStructure: Analyzer = {
     ];
     const skipped = pages.filter((p) => p.truncated).map((p) => p.page);
     if (skipped.length > 0) findings.push(finding(lang, "pdf_page_too_complex", "-", T.tooComplex, { pages: skipped }));
-    if (findings.every((f) => f.level === "Green" || f.code === "pdf_page_too_complex")) findings.unshift(finding(lang, "pdf_structure_clean", "Green", T.clean, { producer: meta.producer, creator: meta.creator }));
+    if (findings.every((f) => f.level === "Green" || f.code === "pdf_page_too_complex"))
+      findings.unshift(
+        finding(lang, "pdf_structure_clean", "Green", T.clean, { producer: meta.producer, creator: meta.creator }),
+      );
     return {
       assessed: true,
       findings,
@@ -70,11 +84,20 @@ export const pdfStructure: Analyzer = {
 function activeContent(lang: Language, o: ObjectScan): Finding[] {
   const out: Finding[] = [];
   if (o.javascript > 0) out.push(finding(lang, "pdf_javascript", "Yellow", T.javascript, { actions: o.javascript }));
-  if (o.launch > 0) out.push(finding(lang, "pdf_launch_action", "Yellow", T.launch, { actions: o.launch, openAction: o.openAction }));
+  if (o.launch > 0)
+    out.push(finding(lang, "pdf_launch_action", "Yellow", T.launch, { actions: o.launch, openAction: o.openAction }));
   if (o.xfa) out.push(finding(lang, "pdf_xfa", "Yellow", T.xfa));
   if (o.embeddedFiles.length > 0) {
     const invoiceOnly = o.embeddedFiles.every((n) => E_INVOICE_XML.test(n));
-    out.push(finding(lang, invoiceOnly ? "pdf_embedded_einvoice" : "pdf_embedded_files", invoiceOnly ? "Green" : "Yellow", invoiceOnly ? T.eInvoice : T.embeddedFiles, { files: o.embeddedFiles }));
+    out.push(
+      finding(
+        lang,
+        invoiceOnly ? "pdf_embedded_einvoice" : "pdf_embedded_files",
+        invoiceOnly ? "Green" : "Yellow",
+        invoiceOnly ? T.eInvoice : T.embeddedFiles,
+        { files: o.embeddedFiles },
+      ),
+    );
   }
   return out;
 }
@@ -82,18 +105,38 @@ function activeContent(lang: Language, o: ObjectScan): Finding[] {
 function metadataFindings(lang: Language, m: PdfMetadata, ctx: ScanContext): Finding[] {
   const out: Finding[] = [];
   const editors = editorsIn([m.producer, m.creator, m.xmpProducer, m.xmpCreatorTool, ...m.history.map((h) => h.agent)]);
-  if (editors.length > 0) out.push(finding(lang, "pdf_editor_tool", "Yellow", T.editor, { editors, producer: m.producer, creator: m.creator }));
+  if (editors.length > 0)
+    out.push(
+      finding(lang, "pdf_editor_tool", "Yellow", T.editor, { editors, producer: m.producer, creator: m.creator }),
+    );
   const created = m.creationDate ?? m.xmpCreateDate;
   const modified = m.modDate ?? m.xmpModifyDate;
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   if (created && modified && modified.getTime() - created.getTime() > HOUR)
-    out.push(finding(lang, "pdf_modified_after_creation", "Yellow", T.modifiedLater, { created: iso(created), modified: iso(modified), hours: Math.round((modified.getTime() - created.getTime()) / HOUR) }));
+    out.push(
+      finding(lang, "pdf_modified_after_creation", "Yellow", T.modifiedLater, {
+        created: iso(created),
+        modified: iso(modified),
+        hours: Math.round((modified.getTime() - created.getTime()) / HOUR),
+      }),
+    );
   const latest = [created, modified].filter((d): d is Date => !!d).sort((a, b) => b.getTime() - a.getTime())[0];
   if (ctx.issueDate && latest && latest.getTime() > ctx.issueDate.getTime() + 24 * HOUR)
-    out.push(finding(lang, "pdf_changed_after_issue_date", "Yellow", T.afterIssue, { issueDate: iso(ctx.issueDate), latest: iso(latest) }));
-  if (latest && latest.getTime() > ctx.now.getTime() + 24 * HOUR) out.push(finding(lang, "pdf_date_in_future", "Yellow", T.future, { date: iso(latest), now: iso(ctx.now) }));
+    out.push(
+      finding(lang, "pdf_changed_after_issue_date", "Yellow", T.afterIssue, {
+        issueDate: iso(ctx.issueDate),
+        latest: iso(latest),
+      }),
+    );
+  if (latest && latest.getTime() > ctx.now.getTime() + 24 * HOUR)
+    out.push(finding(lang, "pdf_date_in_future", "Yellow", T.future, { date: iso(latest), now: iso(ctx.now) }));
   if (m.modDate && m.xmpModifyDate && Math.abs(m.modDate.getTime() - m.xmpModifyDate.getTime()) > HOUR)
-    out.push(finding(lang, "pdf_info_xmp_mismatch", "Yellow", T.xmpMismatch, { infoModDate: iso(m.modDate), xmpModifyDate: iso(m.xmpModifyDate) }));
+    out.push(
+      finding(lang, "pdf_info_xmp_mismatch", "Yellow", T.xmpMismatch, {
+        infoModDate: iso(m.modDate),
+        xmpModifyDate: iso(m.xmpModifyDate),
+      }),
+    );
   return out;
 }
 
@@ -101,21 +144,39 @@ function contentFindings(lang: Language, pages: PageModel[], objects: ObjectScan
   const out: Finding[] = [];
   const covered = pages.flatMap(whiteBoxesOverText);
   const overwritten = covered.filter((c) => c.writtenOver !== "");
-  if (overwritten.length > 0) out.push(finding(lang, "pdf_text_covered_and_overwritten", "Red", T.whiteBoxOverwritten, { regions: overwritten }));
+  if (overwritten.length > 0)
+    out.push(finding(lang, "pdf_text_covered_and_overwritten", "Red", T.whiteBoxOverwritten, { regions: overwritten }));
   else if (covered.length > 0) out.push(finding(lang, "pdf_text_covered", "Yellow", T.whiteBox, { regions: covered }));
   const scanBoxes = pages.flatMap(whiteBoxesOverScan);
-  if (scanBoxes.length > 0) out.push(finding(lang, "pdf_box_over_scan", "Yellow", T.boxOverScan, { regions: scanBoxes }));
+  if (scanBoxes.length > 0)
+    out.push(finding(lang, "pdf_box_over_scan", "Yellow", T.boxOverScan, { regions: scanBoxes }));
   const invisible = pages.flatMap((p) => invisibleText(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));
-  if (invisible.length > 0) out.push(finding(lang, "pdf_invisible_text", "Yellow", T.invisibleText, { count: invisible.length, examples: invisible.slice(0, 10) }));
+  if (invisible.length > 0)
+    out.push(
+      finding(lang, "pdf_invisible_text", "Yellow", T.invisibleText, {
+        count: invisible.length,
+        examples: invisible.slice(0, 10),
+      }),
+    );
   const onScan = pages.flatMap((p) => visibleTextOnScan(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));
-  if (onScan.length > 0) out.push(finding(lang, "pdf_visible_text_on_scan", "Yellow", T.textOnScan, { count: onScan.length, examples: onScan.slice(0, 10) }));
+  if (onScan.length > 0)
+    out.push(
+      finding(lang, "pdf_visible_text_on_scan", "Yellow", T.textOnScan, {
+        count: onScan.length,
+        examples: onScan.slice(0, 10),
+      }),
+    );
   const odd = pages.flatMap(oddFontsInLines);
   if (odd.length > 0) out.push(finding(lang, "pdf_number_in_odd_font", "Yellow", T.oddFont, { runs: odd }));
   const subsets = objects ? repeatedSubsets(objects.fonts) : [];
-  if (subsets.length > 0) out.push(finding(lang, "pdf_font_subset_repeated", "Yellow", T.repeatedSubset, { fonts: subsets }));
+  if (subsets.length > 0)
+    out.push(finding(lang, "pdf_font_subset_repeated", "Yellow", T.repeatedSubset, { fonts: subsets }));
   return out;
 }
 
 function unreadable(lang: Language, reason: string): AnalyzerResult {
-  return { assessed: false, findings: [finding(lang, "pdf_content_unreadable", "-", T.unreadable, { reason: reason.slice(0, 200) })] };
+  return {
+    assessed: false,
+    findings: [finding(lang, "pdf_content_unreadable", "-", T.unreadable, { reason: reason.slice(0, 200) })],
+  };
 }

@@ -33,7 +33,9 @@ export function judgeRegions(scores: Float32Array, maps: BlockMaps, t: RegionThr
   let reliable = 0;
   for (const v of scores) if (!Number.isNaN(v)) reliable++;
   const reliableShare = reliable / scores.length;
-  const regions = anomalyRegions(scores, maps.blocksWide, maps.blocksHigh, t.blockScore).filter((r) => r.share <= t.maxShare);
+  const regions = anomalyRegions(scores, maps.blocksWide, maps.blocksHigh, t.blockScore).filter(
+    (r) => r.share <= t.maxShare,
+  );
   const top = regions[0] ?? null;
   const significant = top && top.share >= t.minShare && top.blocks >= t.minBlocks ? top : null;
   const level: SuspicionLevel = !significant ? "Green" : significant.meanScore >= t.redScore ? "Red" : "Yellow";
@@ -55,7 +57,13 @@ export function judgeRegions(scores: Float32Array, maps: BlockMaps, t: RegionThr
 }
 
 /** Heatmap PNG attachment `<file>.<detector>.png`. */
-export function heatmapAttachment(fileName: string, detector: string, maps: BlockMaps, scores: Float32Array, full: number): Attachment {
+export function heatmapAttachment(
+  fileName: string,
+  detector: string,
+  maps: BlockMaps,
+  scores: Float32Array,
+  full: number,
+): Attachment {
   const grid = toUnit(scores, full);
   // The block grid covers whole 8×8 blocks; crop the grid's padding by sizing from the blocks.
   const size = heatmapSize(maps.blocksWide * 8, maps.blocksHigh * 8);

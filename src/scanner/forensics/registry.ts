@@ -43,4 +43,8 @@ export const analyzers: Analyzer[] = [
  * the cheap gatekeeper (type, structure, hash: the no-op set for tests of request rules, which need
  * real per-file results but no forensics); `none` analyses nothing (every file `-`).
  */
-export const analyzerSets = new Parts<Analyzer[]>("ANALYZERS", { all: analyzers, "file-type": [fileTypeAnalyzer], none: [] });
+export const analyzerSets = new Parts<Analyzer[]>("ANALYZERS", {
+  all: analyzers,
+  "file-type": [fileTypeAnalyzer],
+  none: [],
+});

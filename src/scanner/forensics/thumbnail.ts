@@ -50,12 +50,25 @@ function thumbnailSize(width: number, height: number): { width: number; height: 
 /** Where the thumbnail's pixels came from when it was not a full decode. */
 type ThumbnailSource = "dc-preview";
 
-function withThumbnail(file: ScanFile, width: number, height: number, png: Uint8Array, source?: ThumbnailSource): AnalyzerResult {
+function withThumbnail(
+  file: ScanFile,
+  width: number,
+  height: number,
+  png: Uint8Array,
+  source?: ThumbnailSource,
+): AnalyzerResult {
   return {
     assessed: true,
     findings: [],
     metadata: { decodedWidth: width, decodedHeight: height, ...(source && { thumbnailSource: source }) },
-    attachments: [{ category: "thumbnails", name: `${file.name.replace(/[\\/#]/g, "_")}.thumb.png`, contentType: "image/png", bytes: png }],
+    attachments: [
+      {
+        category: "thumbnails",
+        name: `${file.name.replace(/[\\/#]/g, "_")}.thumb.png`,
+        contentType: "image/png",
+        bytes: png,
+      },
+    ],
   };
 }
 
@@ -84,7 +97,13 @@ function fromDcPreview(file: ScanFile, size: DeclaredSize, language: Language): 
   const target = thumbnailSize(size.width, size.height);
   const width = Math.min(target.width, preview.width);
   const height = Math.min(target.height, preview.height);
-  return withThumbnail(file, size.width, size.height, encodePng(areaDownscale(singleBand(preview), width, height), width, height), "dc-preview");
+  return withThumbnail(
+    file,
+    size.width,
+    size.height,
+    encodePng(areaDownscale(singleBand(preview), width, height), width, height),
+    "dc-preview",
+  );
 }
 
 function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {
@@ -116,9 +135,20 @@ function scaledPng(image: PhotonImage, width: number, height: number): Uint8Arra
 
 function undecodable(language: Language) {
   return finding(language, "image-undecodable", "-", {
-    de: { title: "Bild nicht dekodierbar", explanation: "Die Bilddaten lassen sich nicht dekodieren (beschädigt oder nicht unterstützte Variante). Das Bild wurde nicht geprüft." },
-    en: { title: "Image cannot be decoded", explanation: "The image data cannot be decoded (damaged or an unsupported variant). The image was not checked." },
-    pl: { title: "Nie można zdekodować obrazu", explanation: "Nie można zdekodować danych obrazu (uszkodzone lub nieobsługiwany wariant). Obraz nie został sprawdzony." },
+    de: {
+      title: "Bild nicht dekodierbar",
+      explanation:
+        "Die Bilddaten lassen sich nicht dekodieren (beschädigt oder nicht unterstützte Variante). Das Bild wurde nicht geprüft.",
+    },
+    en: {
+      title: "Image cannot be decoded",
+      explanation: "The image data cannot be decoded (damaged or an unsupported variant). The image was not checked.",
+    },
+    pl: {
+      title: "Nie można zdekodować obrazu",
+      explanation:
+        "Nie można zdekodować danych obrazu (uszkodzone lub nieobsługiwany wariant). Obraz nie został sprawdzony.",
+    },
   });
 }
 
@@ -126,9 +156,24 @@ function tooLarge(language: Language, size: { width: number; height: number }) {
   const megapixels = Math.round((size.width * size.height) / 1e5) / 10;
   const limit = MAX_PIXEL_DECODE / 1e6;
   const streamLimit = MAX_STREAMED_PNG_PIXELS / 1e6;
-  return finding(language, "thumbnail-too-large", "-", {
-    de: { title: "Keine Vorschau: Bild zu groß zum Dekodieren", explanation: `Das Bild (${size.width} × ${size.height}, ${megapixels} MP) lässt sich nicht streifenweise dekodieren (das geht nur bei Baseline-JPEGs und PNGs ohne Interlacing bis ${streamLimit} MP) und ist größer als die ${limit} MP, die im Speicherbudget vollständig dekodiert werden können. Es gibt keine Vorschau; die übrigen Prüfungen laufen und melden selbst, ob sie das Bild prüfen konnten.` },
-    en: { title: "No thumbnail: image too large to decode", explanation: `The image (${size.width} × ${size.height}, ${megapixels} MP) cannot be decoded in strips (only baseline JPEGs and non-interlaced PNGs up to ${streamLimit} MP can) and is larger than the ${limit} MP that can be fully decoded within the memory budget. There is no thumbnail; the other checks still run and report whether they could examine the image.` },
-    pl: { title: "Brak miniatury: obraz zbyt duży do zdekodowania", explanation: `Obraz (${size.width} × ${size.height}, ${megapixels} MP) nie może być dekodowany pasami (tylko JPEG-i typu baseline i PNG bez przeplotu do ${streamLimit} MP) i jest większy niż ${limit} MP, które można w pełni zdekodować w budżecie pamięci. Nie ma miniatury; pozostałe kontrole nadal działają i same informują, czy mogły zbadać obraz.` },
-  }, { reason: "too-large", width: size.width, height: size.height, maxPixels: MAX_PIXEL_DECODE });
+  return finding(
+    language,
+    "thumbnail-too-large",
+    "-",
+    {
+      de: {
+        title: "Keine Vorschau: Bild zu groß zum Dekodieren",
+        explanation: `Das Bild (${size.width} × ${size.height}, ${megapixels} MP) lässt sich nicht streifenweise dekodieren (das geht nur bei Baseline-JPEGs und PNGs ohne Interlacing bis ${streamLimit} MP) und ist größer als die ${limit} MP, die im Speicherbudget vollständig dekodiert werden können. Es gibt keine Vorschau; die übrigen Prüfungen laufen und melden selbst, ob sie das Bild prüfen konnten.`,
+      },
+      en: {
+        title: "No thumbnail: image too large to decode",
+        explanation: `The image (${size.width} × ${size.height}, ${megapixels} MP) cannot be decoded in strips (only baseline JPEGs and non-interlaced PNGs up to ${streamLimit} MP can) and is larger than the ${limit} MP that can be fully decoded within the memory budget. There is no thumbnail; the other checks still run and report whether they could examine the image.`,
+      },
+      pl: {
+        title: "Brak miniatury: obraz zbyt duży do zdekodowania",
+        explanation: `Obraz (${size.width} × ${size.height}, ${megapixels} MP) nie może być dekodowany pasami (tylko JPEG-i typu baseline i PNG bez przeplotu do ${streamLimit} MP) i jest większy niż ${limit} MP, które można w pełni zdekodować w budżecie pamięci. Nie ma miniatury; pozostałe kontrole nadal działają i same informują, czy mogły zbadać obraz.`,
+      },
+    },
+    { reason: "too-large", width: size.width, height: size.height, maxPixels: MAX_PIXEL_DECODE },
+  );
 }

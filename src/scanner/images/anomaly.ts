@@ -20,7 +20,13 @@ export interface AnomalyRegion {
  * log2(value / typical value of blocks with a similar covariate), where "typical" is the median
  * in the covariate's quantile bin. Unreliable blocks get NaN.
  */
-export function relativeToPeers(values: Float32Array, covariate: Float32Array, reliable: Uint8Array, bins = 12, floor = 0.05): Float32Array {
+export function relativeToPeers(
+  values: Float32Array,
+  covariate: Float32Array,
+  reliable: Uint8Array,
+  bins = 12,
+  floor = 0.05,
+): Float32Array {
   // Typed arrays throughout: this runs on ≈ 375 000 blocks for 24 MP and must not churn the heap.
   let count = 0;
   for (let i = 0; i < reliable.length; i++) if (reliable[i]) count++;
@@ -46,7 +52,7 @@ export function relativeToPeers(values: Float32Array, covariate: Float32Array, r
 /** Mean of the non-NaN values in a (2r+1)² window (NaN where the window has too few). */
 export function smoothGrid(values: Float32Array, w: number, h: number, radius: number): Float32Array {
   const out = new Float32Array(values.length).fill(NaN);
-  const need = Math.max(1, Math.floor(((2 * radius + 1) ** 2) / 3));
+  const need = Math.max(1, Math.floor((2 * radius + 1) ** 2 / 3));
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       if (Number.isNaN(values[y * w + x])) continue;
@@ -103,7 +109,15 @@ export function anomalyRegions(scores: Float32Array, w: number, h: number, thres
         stack.push(j);
       }
     }
-    regions.push({ blocks: count, share: reliable ? count / reliable : 0, meanScore: sum / count, x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 });
+    regions.push({
+      blocks: count,
+      share: reliable ? count / reliable : 0,
+      meanScore: sum / count,
+      x: x0,
+      y: y0,
+      width: x1 - x0 + 1,
+      height: y1 - y0 + 1,
+    });
   }
   return regions.sort((a, b) => b.blocks - a.blocks);
 }

@@ -69,7 +69,12 @@ export type BlockMapsResult =
 /** Refuses a declared size over the budget before createMaps allocates ≈ 33 bytes per block for it. */
 function overBudget(width: number, height: number, structure: JpegStructure | null): BlockMapsResult | null {
   if (width * height <= MAX_BLOCK_MAP_PIXELS) return null;
-  return { ok: false, reason: `image too large for the block analysis (${width} × ${height})`, structure, tooLarge: { width, height, maxPixels: MAX_BLOCK_MAP_PIXELS } };
+  return {
+    ok: false,
+    reason: `image too large for the block analysis (${width} × ${height})`,
+    structure,
+    tooLarge: { width, height, maxPixels: MAX_BLOCK_MAP_PIXELS },
+  };
 }
 
 const ELA_TABLE = scaledTable(STANDARD_LUMA, ELA_QUALITY);
@@ -90,7 +95,9 @@ function createMaps(width: number, height: number, source: BlockMaps["source"], 
     noise: new Float32Array(n),
     clipped: new Uint8Array(n),
     preview: { width: blocksWide * 2, height: blocksHigh * 2, data: new Float32Array(n * 4) },
-    histograms: withHistograms ? Array.from({ length: HISTOGRAM_FREQUENCIES }, () => new Int32Array(2 * HISTOGRAM_RANGE + 1)) : null,
+    histograms: withHistograms
+      ? Array.from({ length: HISTOGRAM_FREQUENCIES }, () => new Int32Array(2 * HISTOGRAM_RANGE + 1))
+      : null,
     lumaTable: null,
   };
 }
@@ -130,7 +137,7 @@ function measureBlock(maps: BlockMaps, row: number, col: number, px: Float64Arra
       const k = y * 8 + x;
       res += Math.abs(px[k] - (px[k - 1] + px[k + 1] + px[k - 8] + px[k + 8]) / 4);
     }
-  maps.noise[i] = (res / 36) * Math.sqrt(Math.PI / 2) / Math.sqrt(1.25);
+  maps.noise[i] = ((res / 36) * Math.sqrt(Math.PI / 2)) / Math.sqrt(1.25);
   const pw = maps.preview.width;
   for (let qy = 0; qy < 2; qy++)
     for (let qx = 0; qx < 2; qx++) {
@@ -177,7 +184,12 @@ async function fromPixels(bytes: Uint8Array): Promise<BlockMapsResult> {
   if (refused) return refused;
   let source = openStreamed(bytes);
   if (typeof source === "string") {
-    if (!fitsPixelDecode(bytes)) return { ok: false, reason: `image too large to decode to pixels (${size.width}×${size.height})`, structure: null };
+    if (!fitsPixelDecode(bytes))
+      return {
+        ok: false,
+        reason: `image too large to decode to pixels (${size.width}×${size.height})`,
+        structure: null,
+      };
     const decoded = decodeWithPhoton(bytes);
     if (!decoded) return { ok: false, reason: "image could not be decoded", structure: null };
     source = singleBand(decoded);
@@ -185,7 +197,8 @@ async function fromPixels(bytes: Uint8Array): Promise<BlockMapsResult> {
   try {
     return { ok: true, maps: await measurePixels(source), structure: null };
   } catch (error) {
-    if (error instanceof ImageDataError) return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
+    if (error instanceof ImageDataError)
+      return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
     throw error;
   }
 }

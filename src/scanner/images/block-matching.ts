@@ -38,7 +38,10 @@ export interface CopyMoveSearch {
   clusters: CopyMoveCluster[];
 }
 
-function features(img: GrayImage, stride: number): { pos: Int32Array; feat: Float32Array; judged: Uint8Array; gw: number; gh: number } {
+function features(
+  img: GrayImage,
+  stride: number,
+): { pos: Int32Array; feat: Float32Array; judged: Uint8Array; gw: number; gh: number } {
   const gw = Math.floor((img.width - 8) / stride) + 1;
   const gh = Math.floor((img.height - 8) / stride) + 1;
   const capacity = Math.max(0, gw * gh);
@@ -77,7 +80,9 @@ function features(img: GrayImage, stride: number): { pos: Int32Array; feat: Floa
 function blockMad(img: GrayImage, ax: number, ay: number, bx: number, by: number): number {
   if (bx < 0 || by < 0 || bx + 8 > img.width || by + 8 > img.height) return Infinity;
   let s = 0;
-  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) s += Math.abs(img.data[(ay + y) * img.width + ax + x] - img.data[(by + y) * img.width + bx + x]);
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 8; x++)
+      s += Math.abs(img.data[(ay + y) * img.width + ax + x] - img.data[(by + y) * img.width + bx + x]);
   return s / 64;
 }
 
@@ -130,5 +135,12 @@ export function searchCopyMove(img: GrayImage, stride: number): CopyMoveSearch {
       c.pairs.push({ sx: pos[s * 2], sy: pos[s * 2 + 1], tx: pos[t * 2], ty: pos[t * 2 + 1] });
     }
   }
-  return { width: img.width, height: img.height, blocksCompared: n, judged, stride, clusters: [...clusters.values()].sort((x, y) => y.pairs.length - x.pairs.length) };
+  return {
+    width: img.width,
+    height: img.height,
+    blocksCompared: n,
+    judged,
+    stride,
+    clusters: [...clusters.values()].sort((x, y) => y.pairs.length - x.pairs.length),
+  };
 }

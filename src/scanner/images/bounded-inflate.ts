@@ -40,7 +40,8 @@ export function inflateWithin(data: Uint8Array, budget: number, keep = true): Bo
     if (keep) chunks.push(chunk);
   });
   try {
-    for (let at = 0; at < data.length; at += SLICE) inflate.push(data.subarray(at, at + SLICE), at + SLICE >= data.length);
+    for (let at = 0; at < data.length; at += SLICE)
+      inflate.push(data.subarray(at, at + SLICE), at + SLICE >= data.length);
     if (data.length === 0) damaged = true;
   } catch (error) {
     if (!(error instanceof OverBudget)) damaged = true;

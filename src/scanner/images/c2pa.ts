@@ -20,7 +20,8 @@ export interface C2paSummary {
   problems: string[];
 }
 
-const asRecord = (v: CborValue): Record<string, CborValue> => (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, CborValue>) : {});
+const asRecord = (v: CborValue): Record<string, CborValue> =>
+  v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, CborValue>) : {};
 const asString = (v: CborValue): string | undefined => (typeof v === "string" ? v : undefined);
 
 function content(box: JumbfBox): CborValue {
@@ -39,7 +40,11 @@ function generatorName(claim: Record<string, CborValue>): string | null {
   return name ? [name, asString(first.version)].filter(Boolean).join(" ") : null;
 }
 
-async function checkHash(bytes: Uint8Array, binding: Record<string, CborValue>, claimAlg: string | undefined): Promise<{ ok: boolean | null; alg: string | null }> {
+async function checkHash(
+  bytes: Uint8Array,
+  binding: Record<string, CborValue>,
+  claimAlg: string | undefined,
+): Promise<{ ok: boolean | null; alg: string | null }> {
   const expected = binding.hash;
   if (!(expected instanceof Uint8Array)) return { ok: null, alg: null };
   const alg = (asString(binding.alg) ?? claimAlg ?? "sha256").toLowerCase();
@@ -71,8 +76,18 @@ export async function readC2pa(bytes: Uint8Array): Promise<C2paSummary | null> {
   const location = findJumbf(bytes);
   if (!location) return null;
   const store = parseJumbf(location.store);
-  const summary: C2paSummary = { manifests: 0, activeManifest: "", claimGenerator: null, actions: [], ingredients: [], signaturePresent: false, hashMatches: null, hashAlgorithm: null, problems: [] };
-  if (!store || store.label !== "c2pa") {
+  const summary: C2paSummary = {
+    manifests: 0,
+    activeManifest: "",
+    claimGenerator: null,
+    actions: [],
+    ingredients: [],
+    signaturePresent: false,
+    hashMatches: null,
+    hashAlgorithm: null,
+    problems: [],
+  };
+  if (store?.label !== "c2pa") {
     summary.problems.push("JUMBF present but no C2PA manifest store");
     return summary;
   }
@@ -93,7 +108,11 @@ export async function readC2pa(bytes: Uint8Array): Promise<C2paSummary | null> {
         for (const act of Array.isArray(list) ? list : []) {
           const r = asRecord(act);
           const agent = r.softwareAgent;
-          summary.actions.push({ action: asString(r.action) ?? "?", digitalSourceType: asString(r.digitalSourceType), softwareAgent: asString(agent) ?? asString(asRecord(agent ?? null).name) });
+          summary.actions.push({
+            action: asString(r.action) ?? "?",
+            digitalSourceType: asString(r.digitalSourceType),
+            softwareAgent: asString(agent) ?? asString(asRecord(agent ?? null).name),
+          });
         }
       } else if (a.label.startsWith("c2pa.ingredient")) {
         const r = asRecord(content(a));

@@ -1,7 +1,17 @@
 /** Minimal CBOR (RFC 8949) decoder for C2PA claims and assertions: maps, arrays, strings, bytes, ints, floats, tags. */
 
 /** A decoded CBOR value. */
-export type CborValue = number | bigint | string | boolean | null | undefined | Uint8Array | CborValue[] | { [key: string]: CborValue } | { tag: number; value: CborValue };
+export type CborValue =
+  | number
+  | bigint
+  | string
+  | boolean
+  | null
+  | undefined
+  | Uint8Array
+  | CborValue[]
+  | { [key: string]: CborValue }
+  | { tag: number; value: CborValue };
 
 class Reader {
   pos = 0;

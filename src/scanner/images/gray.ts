@@ -10,7 +10,8 @@ export interface GrayImage {
 /** ITU-R BT.601 luma of RGBA pixels (what JPEG stores as Y). */
 export function lumaFromRgba(rgba: Uint8Array, width: number, height: number): GrayImage {
   const data = new Float32Array(width * height);
-  for (let i = 0, p = 0; i < data.length; i++, p += 4) data[i] = 0.299 * rgba[p] + 0.587 * rgba[p + 1] + 0.114 * rgba[p + 2];
+  for (let i = 0, p = 0; i < data.length; i++, p += 4)
+    data[i] = 0.299 * rgba[p] + 0.587 * rgba[p + 1] + 0.114 * rgba[p + 2];
   return { width, height, data };
 }
 
@@ -38,11 +39,18 @@ export function downscale(img: GrayImage, maxSide: number): GrayImage {
 }
 
 /** Resamples a grid of per-cell values (e.g. per 8×8 block) to width×height by nearest neighbour. */
-export function resampleGrid(values: Float32Array, gw: number, gh: number, width: number, height: number): Float32Array {
+export function resampleGrid(
+  values: Float32Array,
+  gw: number,
+  gh: number,
+  width: number,
+  height: number,
+): Float32Array {
   const out = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
     const gy = Math.min(gh - 1, Math.floor((y * gh) / height));
-    for (let x = 0; x < width; x++) out[y * width + x] = values[gy * gw + Math.min(gw - 1, Math.floor((x * gw) / width))];
+    for (let x = 0; x < width; x++)
+      out[y * width + x] = values[gy * gw + Math.min(gw - 1, Math.floor((x * gw) / width))];
   }
   return out;
 }
@@ -50,7 +58,8 @@ export function resampleGrid(values: Float32Array, gw: number, gh: number, width
 /** The q-quantile (0–1) of the finite values (copying; for reporting and normalising). */
 export function quantile(values: ArrayLike<number>, q: number, include?: (i: number) => boolean): number {
   const picked: number[] = [];
-  for (let i = 0; i < values.length; i++) if ((!include || include(i)) && Number.isFinite(values[i])) picked.push(values[i]);
+  for (let i = 0; i < values.length; i++)
+    if ((!include || include(i)) && Number.isFinite(values[i])) picked.push(values[i]);
   if (!picked.length) return NaN;
   picked.sort((a, b) => a - b);
   return picked[Math.min(picked.length - 1, Math.max(0, Math.round(q * (picked.length - 1))))];

@@ -61,7 +61,11 @@ function drawLine(rgba: Uint8Array, w: number, h: number, line: OverlayLine): vo
 }
 
 /** Output size: the picture's own size, shrunk so the longer side is at most `maxSide`. */
-export function heatmapSize(imageWidth: number, imageHeight: number, maxSide = HEATMAP_MAX_SIDE): { width: number; height: number } {
+export function heatmapSize(
+  imageWidth: number,
+  imageHeight: number,
+  maxSide = HEATMAP_MAX_SIDE,
+): { width: number; height: number } {
   const scale = Math.min(1, maxSide / Math.max(imageWidth, imageHeight));
   return { width: Math.max(1, Math.round(imageWidth * scale)), height: Math.max(1, Math.round(imageHeight * scale)) };
 }
@@ -72,7 +76,9 @@ function fitBase(base: GrayImage, width: number, height: number): GrayImage {
   const data = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
-    for (let x = 0; x < width; x++) data[y * width + x] = small.data[sy * small.width + Math.min(small.width - 1, Math.floor((x * small.width) / width))];
+    for (let x = 0; x < width; x++)
+      data[y * width + x] =
+        small.data[sy * small.width + Math.min(small.width - 1, Math.floor((x * small.width) / width))];
   }
   return { width, height, data };
 }
@@ -81,7 +87,12 @@ function fitBase(base: GrayImage, width: number, height: number): GrayImage {
  * Renders the overlay as RGBA (exposed for tests; `renderHeatmapPng` encodes it). `size` is the
  * output size (see heatmapSize); the base is usually a reduced copy and is resampled to it.
  */
-export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, size: { width: number; height: number }, lines: OverlayLine[] = []): { width: number; height: number; rgba: Uint8Array } {
+export function renderHeatmapRgba(
+  base: GrayImage,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  lines: OverlayLine[] = [],
+): { width: number; height: number; rgba: Uint8Array } {
   const { width, height } = size;
   const small = fitBase(base, width, height);
   const rgba = new Uint8Array(width * height * 4);
@@ -114,7 +125,12 @@ export function renderHeatmapRgba(base: GrayImage, grid: ScoreGrid, size: { widt
 }
 
 /** PNG bytes of the overlay. */
-export function renderHeatmapPng(base: GrayImage, grid: ScoreGrid, size: { width: number; height: number }, lines: OverlayLine[] = []): Uint8Array {
+export function renderHeatmapPng(
+  base: GrayImage,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  lines: OverlayLine[] = [],
+): Uint8Array {
   const { width, height, rgba } = renderHeatmapRgba(base, grid, size, lines);
   return encodePng(rgba, width, height);
 }

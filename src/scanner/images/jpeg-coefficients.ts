@@ -29,7 +29,11 @@ export interface CoefficientDecode {
  * Decodes the first scan of a baseline JPEG and visits every luminance block inside the image.
  * Returns the grid size; `error` says why it stopped early (corrupt data, unsupported layout).
  */
-export async function decodeLumaCoefficients(bytes: Uint8Array, structure: JpegStructure, visit: LumaBlockVisitor): Promise<CoefficientDecode> {
+export async function decodeLumaCoefficients(
+  bytes: Uint8Array,
+  structure: JpegStructure,
+  visit: LumaBlockVisitor,
+): Promise<CoefficientDecode> {
   const empty = { blocksWide: 0, blocksHigh: 0, mcusDecoded: 0, mcusTotal: 0 };
   const scan = ScanDecoder.open(bytes, structure);
   if (typeof scan === "string") return { ...empty, error: scan };

@@ -16,7 +16,7 @@ const HALF = 1 << (FIXED - 1);
 
 function clampFixed(v: number): number {
   const x = v >> FIXED;
-  return x < 0 ? 0 : x > 255 ? 255 : x;
+  return x < 0 ? 0 : Math.min(x, 255);
 }
 
 /** Colour model of a 3-component file: JFIF YCbCr unless an Adobe APP14 or R/G/B component ids say RGB. */

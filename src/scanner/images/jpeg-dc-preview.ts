@@ -21,14 +21,19 @@ export interface DcPreview {
 }
 
 /** The file's 1/8-scale preview, or why it has none (not progressive…). Throws JpegDataError on damaged data. */
-export function decodeDcPreview(bytes: Uint8Array, structure: JpegStructure = parseJpegStructure(bytes)): DcPreview | string {
+export function decodeDcPreview(
+  bytes: Uint8Array,
+  structure: JpegStructure = parseJpegStructure(bytes),
+): DcPreview | string {
   const frame = structure.frame;
   if (!frame) return "no frame header";
   const refusal = refuse(frame, structure);
   if (refusal) return refusal;
   if (structure.eoiEnd === null) throw new JpegDataError("the file ends before its EOI marker (truncated?)");
   const planes = decodeDcCoefficients(bytes, structure, frame);
-  const samples = planes.map((plane, i) => blockMeans(plane, structure.quantTables.get(frame.components[i].tq) as Uint16Array));
+  const samples = planes.map((plane, i) =>
+    blockMeans(plane, structure.quantTables.get(frame.components[i].tq) as Uint16Array),
+  );
   const width = Math.ceil(frame.width / 8);
   const height = Math.ceil(frame.height / 8);
   const hMax = Math.max(...planes.map((p) => p.h));
@@ -51,7 +56,8 @@ export function decodeDcPreview(bytes: Uint8Array, structure: JpegStructure = pa
 function refuse(frame: JpegFrame, structure: JpegStructure): string | null {
   if (frame.marker !== 0xc2) return "not a Huffman-coded progressive JPEG";
   if (frame.precision !== 8) return `${frame.precision}-bit precision`;
-  if (frame.components.length !== 1 && frame.components.length !== 3) return `${frame.components.length} colour components`;
+  if (frame.components.length !== 1 && frame.components.length !== 3)
+    return `${frame.components.length} colour components`;
   if (frame.components.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4)) return "invalid sampling factors";
   if (frame.width < 1 || frame.height < 1) return "no image size";
   if (frame.width * frame.height > MAX_DC_PREVIEW_SOURCE_PIXELS) return "too large even for a preview";
@@ -59,7 +65,8 @@ function refuse(frame: JpegFrame, structure: JpegStructure): string | null {
   const single = frame.components.length === 1;
   const hMax = Math.max(...frame.components.map((c) => c.h));
   const vMax = Math.max(...frame.components.map((c) => c.v));
-  if (!single && frame.components.some((c) => !upsampleKind(c.h, c.v, hMax, vMax))) return "non-integer chroma subsampling";
+  if (!single && frame.components.some((c) => !upsampleKind(c.h, c.v, hMax, vMax)))
+    return "non-integer chroma subsampling";
   return null;
 }
 

@@ -73,7 +73,14 @@ function parseScanHeader(header: Uint8Array, frame: JpegFrame, planes: DcPlane[]
   const count = header[0] ?? 0;
   const at = 1 + count * 2;
   if (count < 1 || header.length < at + 3) throw new JpegDataError("malformed scan header");
-  const scan: ScanHeader = { planes: [], tables: [], ss: header[at], se: header[at + 1], ah: header[at + 2] >> 4, al: header[at + 2] & 15 };
+  const scan: ScanHeader = {
+    planes: [],
+    tables: [],
+    ss: header[at],
+    se: header[at + 1],
+    ah: header[at + 2] >> 4,
+    al: header[at + 2] & 15,
+  };
   for (let i = 0; i < count; i++) {
     const index = frame.components.findIndex((c) => c.id === header[1 + i * 2]);
     if (index < 0) throw new JpegDataError("scan refers to a missing component");
@@ -86,17 +93,24 @@ function parseScanHeader(header: Uint8Array, frame: JpegFrame, planes: DcPlane[]
 /** DC tables as defined when the scan starts (a later DHT may reuse an id). */
 function dcTablesAt(structure: JpegStructure, offset: number): Map<number, HuffmanTable> {
   const tables = new Map<number, HuffmanTable>();
-  for (const spec of structure.huffmanTables) if (spec.tableClass === 0 && spec.offset < offset) tables.set(spec.id, new HuffmanTable(spec));
+  for (const spec of structure.huffmanTables)
+    if (spec.tableClass === 0 && spec.offset < offset) tables.set(spec.id, new HuffmanTable(spec));
   return tables;
 }
 
 function restartIntervalAt(structure: JpegStructure, offset: number): number {
   let interval = 0;
-  for (const s of structure.segments) if (s.marker === 0xdd && s.offset < offset && s.data.length >= 2) interval = (s.data[0] << 8) | s.data[1];
+  for (const s of structure.segments)
+    if (s.marker === 0xdd && s.offset < offset && s.data.length >= 2) interval = (s.data[0] << 8) | s.data[1];
   return interval;
 }
 
-function decodeScan(reader: BitReader, scan: ScanHeader, tables: Map<number, HuffmanTable>, restartInterval: number): void {
+function decodeScan(
+  reader: BitReader,
+  scan: ScanHeader,
+  tables: Map<number, HuffmanTable>,
+  restartInterval: number,
+): void {
   const refine = scan.ah !== 0;
   const coded = scan.planes.map((plane, i) => {
     const table = tables.get(scan.tables[i]);
@@ -108,7 +122,9 @@ function decodeScan(reader: BitReader, scan: ScanHeader, tables: Map<number, Huf
   // A one-component scan has one block per MCU over that component's own blocks (A.2.2).
   const interleaved = coded.length > 1;
   const mcusX = interleaved ? coded[0].plane.stride / coded[0].plane.h : coded[0].plane.blocksWide;
-  const mcusY = interleaved ? coded[0].plane.dc.length / coded[0].plane.stride / coded[0].plane.v : coded[0].plane.blocksHigh;
+  const mcusY = interleaved
+    ? coded[0].plane.dc.length / coded[0].plane.stride / coded[0].plane.v
+    : coded[0].plane.blocksHigh;
   const bit = 1 << scan.al;
   for (let m = 0; m < mcusX * mcusY; m++) {
     if (restartInterval && m > 0 && m % restartInterval === 0) {

@@ -111,8 +111,12 @@ export class BitReader {
     this.bits = 0;
     this.synthetic = 0;
     this.markerHit = false;
-    while (this.pos < this.bytes.length - 1 && !(this.bytes[this.pos] === 0xff && this.bytes[this.pos + 1] >= 0xd0 && this.bytes[this.pos + 1] <= 0xd7)) {
-      if (this.bytes[this.pos] === 0xff && this.bytes[this.pos + 1] !== 0x00 && this.bytes[this.pos + 1] !== 0xff) return false;
+    while (
+      this.pos < this.bytes.length - 1 &&
+      !(this.bytes[this.pos] === 0xff && this.bytes[this.pos + 1] >= 0xd0 && this.bytes[this.pos + 1] <= 0xd7)
+    ) {
+      if (this.bytes[this.pos] === 0xff && this.bytes[this.pos + 1] !== 0x00 && this.bytes[this.pos + 1] !== 0xff)
+        return false;
       this.pos++;
     }
     if (this.pos >= this.bytes.length - 1) return false;
@@ -175,7 +179,8 @@ function decodeBlock(r: BitReader, c: CodedComponent, out: Int16Array): boolean 
 /** Huffman tables of one class (0 = DC, 1 = AC) by id, first definition wins. */
 export function tablesFor(structure: JpegStructure, tableClass: 0 | 1): Map<number, HuffmanTable> {
   const map = new Map<number, HuffmanTable>();
-  for (const spec of structure.huffmanTables) if (spec.tableClass === tableClass && !map.has(spec.id)) map.set(spec.id, new HuffmanTable(spec));
+  for (const spec of structure.huffmanTables)
+    if (spec.tableClass === tableClass && !map.has(spec.id)) map.set(spec.id, new HuffmanTable(spec));
   return map;
 }
 
@@ -222,7 +227,8 @@ export class ScanDecoder {
     if (!frame) return "no frame header";
     if (!frame.baseline) return frame.progressive ? "progressive JPEG" : "unsupported JPEG coding";
     if (frame.precision !== 8) return `${frame.precision}-bit precision`;
-    if (!frame.components.length || frame.components.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4)) return "invalid sampling factors";
+    if (!frame.components.length || frame.components.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4))
+      return "invalid sampling factors";
     if (frame.width < 1 || frame.height < 1) return "no image size";
     if (!structure.scanStarts.length) return "no scan";
     const sos = structure.scanHeaders[0];

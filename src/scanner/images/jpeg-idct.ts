@@ -51,24 +51,44 @@ function idct1d(s0: number, s1: number, s2: number, s3: number, s4: number, s5: 
 }
 
 function clamp(x: number): number {
-  return x < 0 ? 0 : x > 255 ? 255 : x;
+  return x < 0 ? 0 : Math.min(x, 255);
 }
 
 /**
  * Writes the 8×8 samples of quantized `coefficients` (natural order) dequantised with `table`
  * into `out` at `offset`, rows `stride` bytes apart.
  */
-export function idctBlockToBytes(coefficients: Int16Array, table: Uint16Array, out: Uint8Array, offset: number, stride: number): void {
+export function idctBlockToBytes(
+  coefficients: Int16Array,
+  table: Uint16Array,
+  out: Uint8Array,
+  offset: number,
+  stride: number,
+): void {
   for (let i = 0; i < 8; i++) {
-    if (!coefficients[i + 8] && !coefficients[i + 16] && !coefficients[i + 24] && !coefficients[i + 32] && !coefficients[i + 40] && !coefficients[i + 48] && !coefficients[i + 56]) {
+    if (
+      !coefficients[i + 8] &&
+      !coefficients[i + 16] &&
+      !coefficients[i + 24] &&
+      !coefficients[i + 32] &&
+      !coefficients[i + 40] &&
+      !coefficients[i + 48] &&
+      !coefficients[i + 56]
+    ) {
       // Column without AC terms: constant (stb's shortcut, same result as the full pass).
       const dc = (coefficients[i] * table[i]) << 2;
       for (let k = i; k < 64; k += 8) temp[k] = dc;
       continue;
     }
     idct1d(
-      coefficients[i] * table[i], coefficients[i + 8] * table[i + 8], coefficients[i + 16] * table[i + 16], coefficients[i + 24] * table[i + 24],
-      coefficients[i + 32] * table[i + 32], coefficients[i + 40] * table[i + 40], coefficients[i + 48] * table[i + 48], coefficients[i + 56] * table[i + 56],
+      coefficients[i] * table[i],
+      coefficients[i + 8] * table[i + 8],
+      coefficients[i + 16] * table[i + 16],
+      coefficients[i + 24] * table[i + 24],
+      coefficients[i + 32] * table[i + 32],
+      coefficients[i + 40] * table[i + 40],
+      coefficients[i + 48] * table[i + 48],
+      coefficients[i + 56] * table[i + 56],
     );
     // Scaled up by 1 << 12; keep 2 extra bits of precision.
     for (let k = 0; k < 4; k++) {

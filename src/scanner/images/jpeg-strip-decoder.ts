@@ -10,7 +10,7 @@
 import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { ScanDecoder } from "./jpeg-entropy";
-import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
+import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
@@ -52,7 +52,11 @@ export class JpegStripDecoder implements RgbaBandSource {
   /** Next band to emit. */
   private band = 0;
 
-  private constructor(private readonly scan: ScanDecoder, structure: JpegStructure, planes: ComponentPlane[]) {
+  private constructor(
+    private readonly scan: ScanDecoder,
+    structure: JpegStructure,
+    planes: ComponentPlane[],
+  ) {
     const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
     this.width = frame.width;
     this.height = frame.height;
@@ -67,8 +71,10 @@ export class JpegStripDecoder implements RgbaBandSource {
   static open(bytes: Uint8Array, structure: JpegStructure = parseJpegStructure(bytes)): JpegStripDecoder | string {
     const frame = structure.frame;
     // Before anything is allocated: the declared size alone decides (a header may claim any size).
-    if (frame && frame.width * frame.height > MAX_STREAMED_JPEG_PIXELS) return `too large to stream (${frame.width} × ${frame.height})`;
-    if (frame && frame.components.length !== 1 && frame.components.length !== 3) return `${frame.components.length} colour components`;
+    if (frame && frame.width * frame.height > MAX_STREAMED_JPEG_PIXELS)
+      return `too large to stream (${frame.width} × ${frame.height})`;
+    if (frame && frame.components.length !== 1 && frame.components.length !== 3)
+      return `${frame.components.length} colour components`;
     const scan = ScanDecoder.open(bytes, structure);
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1) return "several scans";
@@ -112,7 +118,8 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (this.band === 0) this.decodeInto("current");
     if (this.band + 1 < this.scan.mcusY) this.decodeInto("following");
     const rows = Math.min(this.bandHeight, this.height - y);
-    for (let r = 0; r < rows; r++) this.emitRow(y + r, this.rgba.subarray(r * this.width * 4, (r + 1) * this.width * 4));
+    for (let r = 0; r < rows; r++)
+      this.emitRow(y + r, this.rgba.subarray(r * this.width * 4, (r + 1) * this.width * 4));
     for (const p of this.planes) {
       p.above.set(p.current.subarray((p.lines - 1) * p.stride, p.lines * p.stride));
       [p.current, p.following] = [p.following, p.current];

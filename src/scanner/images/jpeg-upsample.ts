@@ -25,7 +25,12 @@ export function upsampleKind(h: number, v: number, hMax: number, vMax: number): 
  * Component lines an output row is made from: `near` and, for vertical 2×, the `far` neighbour
  * (the line above for even rows, below for odd rows), clamped to the component's height.
  */
-export function sourceLines(kind: UpsampleKind, y: number, vFactor: number, height: number): { near: number; far: number } {
+export function sourceLines(
+  kind: UpsampleKind,
+  y: number,
+  vFactor: number,
+  height: number,
+): { near: number; far: number } {
   if (kind === "h1v2" || kind === "h2v2") {
     const near = y >> 1;
     const far = y & 1 ? Math.min(near + 1, height - 1) : Math.max(near - 1, 0);
@@ -36,7 +41,15 @@ export function sourceLines(kind: UpsampleKind, y: number, vFactor: number, heig
 }
 
 /** Fills `out` (≥ output width) from the component lines `near`/`far` of `inWidth` samples. */
-export function upsampleRow(kind: UpsampleKind, near: Uint8Array, far: Uint8Array, inWidth: number, hFactor: number, outWidth: number, out: Uint8Array): void {
+export function upsampleRow(
+  kind: UpsampleKind,
+  near: Uint8Array,
+  far: Uint8Array,
+  inWidth: number,
+  hFactor: number,
+  outWidth: number,
+  out: Uint8Array,
+): void {
   switch (kind) {
     case "copy":
       out.set(near.subarray(0, outWidth));
@@ -76,7 +89,8 @@ export function upsampleRow(kind: UpsampleKind, near: Uint8Array, far: Uint8Arra
       return;
     }
     case "nearest":
-      for (let i = 0, o = 0; i < inWidth && o < out.length; i++) for (let k = 0; k < hFactor && o < out.length; k++) out[o++] = near[i];
+      for (let i = 0, o = 0; i < inWidth && o < out.length; i++)
+        for (let k = 0; k < hFactor && o < out.length; k++) out[o++] = near[i];
       return;
   }
 }

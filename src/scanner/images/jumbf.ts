@@ -24,7 +24,9 @@ export interface JumbfLocation {
 /** Finds the C2PA manifest store of a JPEG or PNG, or null. */
 export function findJumbf(bytes: Uint8Array): JumbfLocation | null {
   if (isJpeg(bytes)) {
-    const segs = parseJpegStructure(bytes).segments.filter((s) => s.marker === 0xeb && s.data[0] === 0x4a && s.data[1] === 0x50); // "JP"
+    const segs = parseJpegStructure(bytes).segments.filter(
+      (s) => s.marker === 0xeb && s.data[0] === 0x4a && s.data[1] === 0x50,
+    ); // "JP"
     if (!segs.length) return null;
     // Each APP11: "JP", En (2), Z (4), then the box; continuation segments repeat the 8-byte box header.
     const parts = segs.map((s, i) => s.data.subarray(i === 0 ? 8 : 16));
@@ -71,7 +73,7 @@ function superbox(data: Uint8Array, depth: number): JumbfBox | null {
   if (depth > 16) return null;
   const inner = boxes(data);
   const desc = inner[0];
-  if (!desc || desc.type !== "jumd" || desc.data.length < 17) return null;
+  if (desc?.type !== "jumd" || desc.data.length < 17) return null;
   const toggles = desc.data[16];
   let label = "";
   if (toggles & 0x02) {

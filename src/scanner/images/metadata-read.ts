@@ -55,7 +55,8 @@ export function pixelSize(bytes: Uint8Array, blocks: MetadataBlocks): { width: n
   if (isPng(bytes)) return pngSize(bytes);
   if (isHeif(bytes)) return heifSize(bytes);
   const ifd0 = blocks.ifd0;
-  if (ifd0 && typeof ifd0.ImageWidth === "number" && typeof ifd0.ImageHeight === "number") return { width: ifd0.ImageWidth, height: ifd0.ImageHeight };
+  if (ifd0 && typeof ifd0.ImageWidth === "number" && typeof ifd0.ImageHeight === "number")
+    return { width: ifd0.ImageWidth, height: ifd0.ImageHeight };
   return null;
 }
 
@@ -71,7 +72,13 @@ async function exifThumbnail(bytes: Uint8Array): Promise<Uint8Array | null> {
 /** IPTC wrappers (0x0404 IPTC, 0x0425 digest) are written by phones too; other 8BIM resources only by Photoshop. */
 function hasPhotoshopOnlyResources(app13: Uint8Array): boolean {
   let p = 14; // "Photoshop 3.0\0"
-  while (p + 12 <= app13.length && app13[p] === 0x38 && app13[p + 1] === 0x42 && app13[p + 2] === 0x49 && app13[p + 3] === 0x4d) {
+  while (
+    p + 12 <= app13.length &&
+    app13[p] === 0x38 &&
+    app13[p + 1] === 0x42 &&
+    app13[p + 2] === 0x49 &&
+    app13[p + 3] === 0x4d
+  ) {
     const id = (app13[p + 4] << 8) | app13[p + 5];
     if (id !== 0x0404 && id !== 0x0425) return true;
     const nameLength = app13[p + 6];
@@ -103,12 +110,20 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     ...pngTextOf(bytes),
     photoshopIrb: jpeg !== null && appSegments(jpeg, 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
     thumbnail: jpeg ? await exifThumbnail(bytes) : null,
-    vendor: readVendorCameraFields(jpeg, blocks.makerNote, typeof ifd0Make === "string" ? ifd0Make.split("\0")[0].trim() : null),
+    vendor: readVendorCameraFields(
+      jpeg,
+      blocks.makerNote,
+      typeof ifd0Make === "string" ? ifd0Make.split("\0")[0].trim() : null,
+    ),
   };
 }
 
 /** A string-valued tag from the first block that has it. */
-export function tag(meta: ImageMetadata, name: string, blocks: string[] = ["ifd0", "exif", "xmp", "iptc"]): string | null {
+export function tag(
+  meta: ImageMetadata,
+  name: string,
+  blocks: string[] = ["ifd0", "exif", "xmp", "iptc"],
+): string | null {
   for (const b of blocks) {
     const v = meta.blocks[b]?.[name];
     // Cut at the first NUL as exiftool does ("Nokia\0 2" → "Nokia").

@@ -10,7 +10,12 @@ const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const COLOR_TYPE = { 1: 0, 3: 2, 4: 6 } as const;
 
 /** PNG bytes of 8-bit pixels, `channels` per pixel (default RGBA), row-major. */
-export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 3 | 4 = 4): Uint8Array {
+export function encodePng(
+  pixels: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  channels: 1 | 3 | 4 = 4,
+): Uint8Array {
   const stride = width * channels;
   const raw = new Uint8Array((stride + 1) * height);
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);

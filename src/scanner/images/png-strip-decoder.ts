@@ -33,7 +33,13 @@ const TARGET_OUTPUT = 256 * 1024;
 const MAX_SIDE = 65_535;
 
 /** Bit depths allowed per colour type (PNG §11.2.2). */
-const BIT_DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const BIT_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
 interface PngHeader {
@@ -81,8 +87,14 @@ export class PngStripDecoder implements RgbaBandSource {
     this.previous = new Uint8Array(rowBytes + 1);
     this.rgba = new Uint8Array(header.width * Math.min(BAND_ROWS, header.height) * 4);
     const transparency = chunks.find((c) => c.type === "tRNS")?.data ?? null;
-    this.palette = header.colorType === 3 ? paletteRgba(chunks.find((c) => c.type === "PLTE")?.data ?? new Uint8Array(0), transparency) : null;
-    this.transparentKey = transparency && (header.colorType === 0 || header.colorType === 2) ? keyColour(transparency, header.colorType) : null;
+    this.palette =
+      header.colorType === 3
+        ? paletteRgba(chunks.find((c) => c.type === "PLTE")?.data ?? new Uint8Array(0), transparency)
+        : null;
+    this.transparentKey =
+      transparency && (header.colorType === 0 || header.colorType === 2)
+        ? keyColour(transparency, header.colorType)
+        : null;
     this.idat = idat;
     this.unzlib = new Unzlib((data) => {
       if (data.length) this.inflated.push(data);
@@ -98,14 +110,20 @@ export class PngStripDecoder implements RgbaBandSource {
     if (!ihdr) return "no IHDR chunk";
     const view = new DataView(ihdr.buffer, ihdr.byteOffset, 13);
     const header = { width: view.getUint32(0), height: view.getUint32(4), bitDepth: ihdr[8], colorType: ihdr[9] };
-    if (!BIT_DEPTHS[header.colorType]?.includes(header.bitDepth)) return `colour type ${header.colorType} with bit depth ${header.bitDepth}`;
+    if (!BIT_DEPTHS[header.colorType]?.includes(header.bitDepth))
+      return `colour type ${header.colorType} with bit depth ${header.bitDepth}`;
     if (ihdr[10] !== 0 || ihdr[11] !== 0) return "unknown compression or filter method";
     if (ihdr[12] !== 0) return "interlaced";
-    if (header.width < 1 || header.height < 1 || header.width > MAX_SIDE || header.height > MAX_SIDE) return `size ${header.width} × ${header.height}`;
+    if (header.width < 1 || header.height < 1 || header.width > MAX_SIDE || header.height > MAX_SIDE)
+      return `size ${header.width} × ${header.height}`;
     if (header.width * header.height > MAX_STREAMED_PNG_PIXELS) return "too many pixels";
     if (header.colorType === 3 && !chunks.some((c) => c.type === "PLTE")) return "palette image without PLTE";
     // No image data is damage, reported by next() like a cut-off stream.
-    return new PngStripDecoder(header, chunks, chunks.filter((c) => c.type === "IDAT").map((c) => c.data));
+    return new PngStripDecoder(
+      header,
+      chunks,
+      chunks.filter((c) => c.type === "IDAT").map((c) => c.data),
+    );
   }
 
   /** The next band of RGBA rows, or null after the last. Throws PngDataError on corrupt data. */
@@ -150,14 +168,17 @@ export class PngStripDecoder implements RgbaBandSource {
       this.idatIndex++;
       this.idatAt = 0;
     }
-    if (this.idatIndex >= this.idat.length) throw new PngDataError(`the image data ends in row ${row + 1} of ${this.height} (truncated file?)`);
+    if (this.idatIndex >= this.idat.length)
+      throw new PngDataError(`the image data ends in row ${row + 1} of ${this.height} (truncated file?)`);
     const slice = this.idat[this.idatIndex].subarray(this.idatAt, this.idatAt + this.inputSlice);
     this.idatAt += slice.length;
     this.stepOutput = 0;
     try {
       this.unzlib.push(slice);
     } catch (error) {
-      throw new PngDataError(`the compressed image data is corrupt in row ${row + 1} (${error instanceof Error ? error.message : "inflate failed"})`);
+      throw new PngDataError(
+        `the compressed image data is corrupt in row ${row + 1} (${error instanceof Error ? error.message : "inflate failed"})`,
+      );
     }
     const ratio = Math.max(1, this.stepOutput / slice.length);
     this.inputSlice = Math.round(Math.min(MAX_INPUT_SLICE, Math.max(MIN_INPUT_SLICE, TARGET_OUTPUT / ratio)));

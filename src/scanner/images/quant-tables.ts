@@ -6,14 +6,16 @@
 
 /** Annex K luminance table, natural order. */
 export const STANDARD_LUMA = Uint16Array.from([
-  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22,
-  37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51,
+  87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101,
+  72, 92, 95, 98, 112, 100, 103, 99,
 ]);
 
 /** Annex K chrominance table, natural order. */
 export const STANDARD_CHROMA = Uint16Array.from([
-  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99, 99, 99,
-  99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99,
+  99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  99, 99, 99, 99, 99, 99,
 ]);
 
 /** The table libjpeg writes for `quality` (1–100) from a base table. */
@@ -60,9 +62,16 @@ export function tableFingerprint(table: Uint16Array): string {
 /** Encoder family suggested by the tables. */
 export type TableFamily = "libjpeg-standard" | "non-standard";
 
-export function tableFamily(luma: Uint16Array, chroma: Uint16Array | undefined): { family: TableFamily; quality: number; chromaStandard: boolean } {
+export function tableFamily(
+  luma: Uint16Array,
+  chroma: Uint16Array | undefined,
+): { family: TableFamily; quality: number; chromaStandard: boolean } {
   const l = estimateQuality(luma, STANDARD_LUMA);
   const c = chroma ? estimateQuality(chroma, STANDARD_CHROMA) : null;
   const chromaStandard = c ? c.exactStandard && c.quality === l.quality : true;
-  return { family: l.exactStandard && chromaStandard ? "libjpeg-standard" : "non-standard", quality: l.quality, chromaStandard };
+  return {
+    family: l.exactStandard && chromaStandard ? "libjpeg-standard" : "non-standard",
+    quality: l.quality,
+    chromaStandard,
+  };
 }

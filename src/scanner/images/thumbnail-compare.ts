@@ -35,7 +35,10 @@ function toSize(img: GrayImage, w: number, h: number): Float32Array {
 }
 
 /** Pearson correlation of the two pictures at a common size, plus the mean absolute difference. */
-export function comparePictures(a: GrayImage, b: GrayImage): { correlation: number; meanAbsDiff: number; size: [number, number] } {
+export function comparePictures(
+  a: GrayImage,
+  b: GrayImage,
+): { correlation: number; meanAbsDiff: number; size: [number, number] } {
   const aspect = a.width / a.height;
   const w = aspect >= 1 ? COMPARE_SIDE : Math.max(4, Math.round(COMPARE_SIDE * aspect));
   const h = aspect >= 1 ? Math.max(4, Math.round(COMPARE_SIDE / aspect)) : COMPARE_SIDE;

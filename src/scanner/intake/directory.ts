@@ -30,20 +30,26 @@ const CENTRAL = 0x02014b50;
 const MAX_COMMENT = 0xffff;
 
 /** Reads and validates the central directory; throws a 422 refusal for hostile archives. */
-export async function readDirectory(source: ZipSource, limits: IntakeLimits, budget: IntakeBudget): Promise<DirectoryEntry[]> {
+export async function readDirectory(
+  source: ZipSource,
+  limits: IntakeLimits,
+  budget: IntakeBudget,
+): Promise<DirectoryEntry[]> {
   const end = await findEnd(source);
   budget.entries += end.count;
   if (budget.entries > limits.maxEntries) {
     throw refuse("zip-too-many-entries", `The archive has more than ${limits.maxEntries} entries.`);
   }
-  if (end.cdOffset + end.cdSize > source.size) throw refuse("zip-truncated", "The archive's directory points past its end: it is truncated or corrupt.");
+  if (end.cdOffset + end.cdSize > source.size)
+    throw refuse("zip-truncated", "The archive's directory points past its end: it is truncated or corrupt.");
   const cd = await source.range(end.cdOffset, end.cdSize);
   const records = parseRecords(cd, end.count);
   const regionEnd = regionEnds(records, end.cdOffset);
   const seen = new Set<string>();
   const entries: DirectoryEntry[] = [];
   for (const record of records) {
-    if (record.flags & 1 || record.method === 99) throw refuse("zip-encrypted", `The entry "${record.name}" is encrypted; send the files unencrypted.`);
+    if (record.flags & 1 || record.method === 99)
+      throw refuse("zip-encrypted", `The entry "${record.name}" is encrypted; send the files unencrypted.`);
     const name = safeName(record.name);
     if (name === null) continue;
     if (seen.has(name)) throw refuse("zip-duplicate-name", `The name "${name}" occurs twice in the archive.`);
@@ -71,8 +77,13 @@ async function findEnd(source: ZipSource): Promise<EndRecord> {
     if (view.getUint16(i + 4, true) !== 0 || view.getUint16(i + 6, true) !== 0) {
       throw refuse("zip-multi-disk", "Split (multi-disk) archives are not supported.");
     }
-    const end = { count: view.getUint16(i + 10, true), cdSize: view.getUint32(i + 12, true), cdOffset: view.getUint32(i + 16, true) };
-    if (end.count === 0xffff || end.cdSize === 0xffffffff || end.cdOffset === 0xffffffff) return zip64End(source, view, i, tailStart);
+    const end = {
+      count: view.getUint16(i + 10, true),
+      cdSize: view.getUint32(i + 12, true),
+      cdOffset: view.getUint32(i + 16, true),
+    };
+    if (end.count === 0xffff || end.cdSize === 0xffffffff || end.cdOffset === 0xffffffff)
+      return zip64End(source, view, i, tailStart);
     return end;
   }
   const head = await source.range(0, 4);
@@ -84,13 +95,19 @@ async function findEnd(source: ZipSource): Promise<EndRecord> {
 
 async function zip64End(source: ZipSource, tail: DataView, eocdAt: number, tailStart: number): Promise<EndRecord> {
   const locatorAt = eocdAt - 20;
-  if (locatorAt < 0 || tail.getUint32(locatorAt, true) !== EOCD64_LOCATOR) throw refuse("zip-truncated", "The ZIP64 end record is missing.");
+  if (locatorAt < 0 || tail.getUint32(locatorAt, true) !== EOCD64_LOCATOR)
+    throw refuse("zip-truncated", "The ZIP64 end record is missing.");
   const recordOffset = Number(tail.getBigUint64(locatorAt + 8, true));
-  if (recordOffset + 56 > tailStart + eocdAt) throw refuse("zip-truncated", "The ZIP64 end record points outside the archive.");
+  if (recordOffset + 56 > tailStart + eocdAt)
+    throw refuse("zip-truncated", "The ZIP64 end record points outside the archive.");
   const record = await source.range(recordOffset, 56);
   const view = new DataView(record.buffer, record.byteOffset, record.byteLength);
   if (view.getUint32(0, true) !== EOCD64) throw refuse("zip-truncated", "The ZIP64 end record is corrupt.");
-  return { count: Number(view.getBigUint64(32, true)), cdSize: Number(view.getBigUint64(40, true)), cdOffset: Number(view.getBigUint64(48, true)) };
+  return {
+    count: Number(view.getBigUint64(32, true)),
+    cdSize: Number(view.getBigUint64(40, true)),
+    cdOffset: Number(view.getBigUint64(48, true)),
+  };
 }
 
 interface RawRecord extends Omit<DirectoryEntry, "regionEnd"> {
@@ -108,12 +125,14 @@ function parseRecords(cd: Uint8Array, count: number): RawRecord[] {
   const records: RawRecord[] = [];
   let at = 0;
   for (let n = 0; n < count; n++) {
-    if (at + 46 > cd.length || view.getUint32(at, true) !== CENTRAL) throw refuse("zip-truncated", "The archive's central directory is corrupt.");
+    if (at + 46 > cd.length || view.getUint32(at, true) !== CENTRAL)
+      throw refuse("zip-truncated", "The archive's central directory is corrupt.");
     const flags = view.getUint16(at + 8, true);
     const nameLength = view.getUint16(at + 28, true);
     const extraLength = view.getUint16(at + 30, true);
     const commentLength = view.getUint16(at + 32, true);
-    if (at + 46 + nameLength + extraLength > cd.length) throw refuse("zip-truncated", "The archive's central directory is corrupt.");
+    if (at + 46 + nameLength + extraLength > cd.length)
+      throw refuse("zip-truncated", "The archive's central directory is corrupt.");
     const nameBytes = cd.subarray(at + 46, at + 46 + nameLength);
     const record: RawRecord = {
       flags,
@@ -144,7 +163,11 @@ function latin1(bytes: Uint8Array): string {
  * 0xFFFFFFFF. A saturated field the extra does not supply becomes NaN, so the record is refused as corrupt.
  */
 function applyZip64Extra(record: RawRecord, extra: Uint8Array): void {
-  const saturated = { size: record.size === 0xffffffff, compressedSize: record.compressedSize === 0xffffffff, localOffset: record.localOffset === 0xffffffff };
+  const saturated = {
+    size: record.size === 0xffffffff,
+    compressedSize: record.compressedSize === 0xffffffff,
+    localOffset: record.localOffset === 0xffffffff,
+  };
   if (saturated.size) record.size = Number.NaN;
   if (saturated.compressedSize) record.compressedSize = Number.NaN;
   if (saturated.localOffset) record.localOffset = Number.NaN;
@@ -155,7 +178,10 @@ function applyZip64Extra(record: RawRecord, extra: Uint8Array): void {
     if (id === 1) {
       let field = at + 4;
       const next = () => {
-        const value = field + 8 <= at + 4 + length && field + 8 <= extra.length ? Number(view.getBigUint64(field, true)) : Number.NaN;
+        const value =
+          field + 8 <= at + 4 + length && field + 8 <= extra.length
+            ? Number(view.getBigUint64(field, true))
+            : Number.NaN;
         field += 8;
         return value;
       };
@@ -174,19 +200,32 @@ function applyZip64Extra(record: RawRecord, extra: Uint8Array): void {
 export function safeName(raw: string): string | null {
   const name = raw.replace(/\\/g, "/");
   if (/[\u0000-\u001f\u007f]/.test(name)) throw refuse("zip-unsafe-name", `An entry name contains control characters.`);
-  if (name.startsWith("/") || /^[a-zA-Z]:/.test(name)) throw refuse("zip-unsafe-name", `The entry "${name}" has an absolute path.`);
+  if (name.startsWith("/") || /^[a-zA-Z]:/.test(name))
+    throw refuse("zip-unsafe-name", `The entry "${name}" has an absolute path.`);
   const parts = name.split("/");
   if (parts.includes("..")) throw refuse("zip-unsafe-name", `The entry "${name}" points outside the archive ("..").`);
   if (name.endsWith("/")) return null;
   const base = parts[parts.length - 1];
-  if (parts.includes("__MACOSX") || base.startsWith("._") || base === ".DS_Store" || base === "Thumbs.db" || base === "desktop.ini") return null;
+  if (
+    parts.includes("__MACOSX") ||
+    base.startsWith("._") ||
+    base === ".DS_Store" ||
+    base === "Thumbs.db" ||
+    base === "desktop.ini"
+  )
+    return null;
   const cleaned = parts.filter((p) => p !== "." && p !== "").join("/");
   // An empty name ("" or ".") would be reported as a file without a name.
   if (cleaned === "") throw refuse("zip-unsafe-name", "An entry has an empty name.");
   return cleaned;
 }
 
-function checkSizes(entry: Omit<DirectoryEntry, "regionEnd">, archiveSize: number, limits: IntakeLimits, budget: IntakeBudget): void {
+function checkSizes(
+  entry: Omit<DirectoryEntry, "regionEnd">,
+  archiveSize: number,
+  limits: IntakeLimits,
+  budget: IntakeBudget,
+): void {
   if (!Number.isFinite(entry.size) || !Number.isFinite(entry.compressedSize) || !Number.isFinite(entry.localOffset)) {
     throw refuse("zip-truncated", `The directory record of "${entry.name}" is corrupt.`);
   }
@@ -194,11 +233,17 @@ function checkSizes(entry: Omit<DirectoryEntry, "regionEnd">, archiveSize: numbe
     throw refuse("zip-truncated", `The entry "${entry.name}" extends past the end of the archive: it is truncated.`);
   }
   if (entry.size > limits.maxEntryBytes) {
-    throw refuse("zip-bomb", `The entry "${entry.name}" would unpack to ${entry.size} bytes; at most ${limits.maxEntryBytes} are accepted per file.`);
+    throw refuse(
+      "zip-bomb",
+      `The entry "${entry.name}" would unpack to ${entry.size} bytes; at most ${limits.maxEntryBytes} are accepted per file.`,
+    );
   }
   const ratio = entry.size / Math.max(entry.compressedSize, 1);
   if (entry.size >= limits.ratioCheckFromBytes && ratio > limits.maxRatio) {
-    throw refuse("zip-bomb", `The entry "${entry.name}" is compressed ${Math.round(ratio)}:1, which only zip bombs do.`);
+    throw refuse(
+      "zip-bomb",
+      `The entry "${entry.name}" is compressed ${Math.round(ratio)}:1, which only zip bombs do.`,
+    );
   }
   budget.bytes += entry.size;
   if (budget.bytes > limits.maxTotalBytes) {

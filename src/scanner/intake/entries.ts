@@ -26,7 +26,8 @@ export async function* readEntries(source: ZipSource, entries: DirectoryEntry[])
       // Entries whose data overlaps an earlier one (a known bomb trick) are read no further.
       if (entry.localOffset < cursor.offset) throw overlaps(entry);
       yield await readOne(cursor, entry, source.size).catch((err: unknown) => {
-        if (err instanceof ArchiveEndedEarly) throw refuse("zip-truncated", `The archive ends inside the entry "${entry.name}".`);
+        if (err instanceof ArchiveEndedEarly)
+          throw refuse("zip-truncated", `The archive ends inside the entry "${entry.name}".`);
         if (err instanceof EntriesOverlap) throw overlaps(entry);
         throw err;
       });
@@ -51,7 +52,10 @@ async function readOne(cursor: ByteCursor, entry: DirectoryEntry, archiveSize: n
   const localMethod = view.getUint16(8, true);
   const dataStart = cursor.offset + view.getUint16(26, true) + view.getUint16(28, true);
   if (dataStart + entry.compressedSize > archiveSize) {
-    throw refuse("zip-truncated", `The local header of "${entry.name}" says its data runs past the end of the archive: it is truncated or corrupt.`);
+    throw refuse(
+      "zip-truncated",
+      `The local header of "${entry.name}" says its data runs past the end of the archive: it is truncated or corrupt.`,
+    );
   }
   // Lengths that reach into the next entry or the directory: leave the cursor here, so the next entry is still read.
   if (dataStart + entry.compressedSize > entry.regionEnd) return { ok: false, entry, problem: "corrupt" };
@@ -75,7 +79,8 @@ async function readOne(cursor: ByteCursor, entry: DirectoryEntry, archiveSize: n
       if (inflate) inflate.push(chunk, false);
       else sink.write(chunk);
     } catch (err) {
-      if (err instanceof SizeExceeded) throw refuse("zip-bomb", `The entry "${entry.name}" unpacks to more than its declared ${entry.size} bytes.`);
+      if (err instanceof SizeExceeded)
+        throw refuse("zip-bomb", `The entry "${entry.name}" unpacks to more than its declared ${entry.size} bytes.`);
       failed = true;
     }
   });

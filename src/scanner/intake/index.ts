@@ -16,12 +16,21 @@ export type IntakeItem =
  * Every file of the archive, one at a time, nested ZIPs opened one level deep
  * (`outer.zip/inner.jpg`). Hostile archives are refused with a 422 before anything is inflated.
  */
-export async function* intakeArchive(source: ZipSource, limits: IntakeLimits = intakeLimits): AsyncGenerator<IntakeItem> {
+export async function* intakeArchive(
+  source: ZipSource,
+  limits: IntakeLimits = intakeLimits,
+): AsyncGenerator<IntakeItem> {
   const budget: IntakeBudget = { entries: 0, bytes: 0 };
   yield* walk(source, "", 0, limits, budget);
 }
 
-async function* walk(source: ZipSource, prefix: string, depth: number, limits: IntakeLimits, budget: IntakeBudget): AsyncGenerator<IntakeItem> {
+async function* walk(
+  source: ZipSource,
+  prefix: string,
+  depth: number,
+  limits: IntakeLimits,
+  budget: IntakeBudget,
+): AsyncGenerator<IntakeItem> {
   const directory = await readDirectory(source, limits, budget);
   for await (const raw of readEntries(source, directory)) {
     const name = prefix + raw.entry.name;
@@ -30,7 +39,11 @@ async function* walk(source: ZipSource, prefix: string, depth: number, limits: I
       continue;
     }
     if (isZip(raw.bytes)) {
-      if (depth >= limits.maxNesting) throw refuse("zip-nested-too-deep", `"${name}" is a ZIP inside a ZIP inside the archive; only one level of nesting is opened.`);
+      if (depth >= limits.maxNesting)
+        throw refuse(
+          "zip-nested-too-deep",
+          `"${name}" is a ZIP inside a ZIP inside the archive; only one level of nesting is opened.`,
+        );
       yield* walk(memorySource(raw.bytes), `${name}/`, depth + 1, limits, budget);
       continue;
     }
@@ -40,7 +53,14 @@ async function* walk(source: ZipSource, prefix: string, depth: number, limits: I
 
 async function scanFile(name: string, raw: Extract<RawEntry, { ok: true }>): Promise<ScanFile> {
   const kind = sniffKind(raw.bytes);
-  return { name, bytes: raw.bytes, kind, mimeType: mimeTypes[kind], sha256: await sha256Hex(raw.bytes), size: raw.bytes.length };
+  return {
+    name,
+    bytes: raw.bytes,
+    kind,
+    mimeType: mimeTypes[kind],
+    sha256: await sha256Hex(raw.bytes),
+    size: raw.bytes.length,
+  };
 }
 
 /** What the request path needs before handing over to the gate: names, hashes, kinds. */
@@ -56,7 +76,11 @@ export interface ManifestEntry {
  * read): validates it (422 for hostile archives or one without a single supported file) and lists
  * each file's SHA-256 for the request digest.
  */
-export async function archiveManifest(source: ZipSource, onItem?: (item: IntakeItem) => Promise<void>, limits: IntakeLimits = intakeLimits): Promise<ManifestEntry[]> {
+export async function archiveManifest(
+  source: ZipSource,
+  onItem?: (item: IntakeItem) => Promise<void>,
+  limits: IntakeLimits = intakeLimits,
+): Promise<ManifestEntry[]> {
   const manifest: ManifestEntry[] = [];
   for await (const item of intakeArchive(source, limits)) {
     await onItem?.(item);

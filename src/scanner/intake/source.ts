@@ -32,7 +32,10 @@ export async function r2Source(bucket: R2Bucket, key: string): Promise<ZipSource
   return {
     size: head.size,
     // R2 refuses an empty range; an empty central directory (a ZIP without entries) asks for one.
-    range: async (offset, length) => (length === 0 ? new Uint8Array(0) : new Uint8Array(await (await read({ range: { offset, length } })).arrayBuffer())),
+    range: async (offset, length) =>
+      length === 0
+        ? new Uint8Array(0)
+        : new Uint8Array(await (await read({ range: { offset, length } })).arrayBuffer()),
     stream: async () => (await read()).body,
   };
 }

@@ -14,7 +14,8 @@ export function grayBase(source: PixelSource, maxSide: number): GrayImage {
 
 export function grayFromRgb(rgb: Float32Array, width: number, height: number): GrayImage {
   const data = new Float32Array(width * height);
-  for (let i = 0, p = 0; i < data.length; i++, p += 3) data[i] = 0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2];
+  for (let i = 0, p = 0; i < data.length; i++, p += 3)
+    data[i] = 0.299 * rgb[p] + 0.587 * rgb[p + 1] + 0.114 * rgb[p + 2];
   return { width, height, data };
 }
 
@@ -22,7 +23,12 @@ export function grayFromRgb(rgb: Float32Array, width: number, height: number): G
  * Grid of `cell`-px cells over the image: cells inside a scored square get its score and count as
  * reliable; everything else (flat areas, areas the model did not look at) is marked unreliable.
  */
-export function squaresToGrid(width: number, height: number, cell: number, squares: Array<{ x: number; y: number; size: number; score: number }>): ScoreGrid {
+export function squaresToGrid(
+  width: number,
+  height: number,
+  cell: number,
+  squares: Array<{ x: number; y: number; size: number; score: number }>,
+): ScoreGrid {
   const gw = Math.ceil(width / cell);
   const gh = Math.ceil(height / cell);
   const scores = new Float32Array(gw * gh);

@@ -33,9 +33,13 @@ export interface ManipulationResult {
   model: ModelIdentity;
 }
 
-export async function detectManipulationIn(source: PixelSource, model: ModelFile = manipulationModel): Promise<ManipulationResult> {
+export async function detectManipulationIn(
+  source: PixelSource,
+  model: ModelFile = manipulationModel,
+): Promise<ManipulationResult> {
   const scaled = modelScale(source);
-  if (scaled.width < MIN_SIDE || scaled.height < MIN_SIDE) throw new RangeError(`image ${scaled.width}x${scaled.height} below ${MIN_SIDE}px at model scale`);
+  if (scaled.width < MIN_SIDE || scaled.height < MIN_SIDE)
+    throw new RangeError(`image ${scaled.width}x${scaled.height} below ${MIN_SIDE}px at model scale`);
   const gridWidth = Math.floor(scaled.width / CELL);
   const gridHeight = Math.floor(scaled.height / CELL);
   const heat = new Float32Array(gridWidth * gridHeight);
@@ -43,7 +47,10 @@ export async function detectManipulationIn(source: PixelSource, model: ModelFile
   const tileScores: ManipulationResult["tileScores"] = [];
   const { runModel } = await import("./ort");
   for (const tile of tiles(scaled)) {
-    const out = await runModel(model, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, ["heatmap", "score"]);
+    const out = await runModel(model, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, [
+      "heatmap",
+      "score",
+    ]);
     tileScores.push({ x: tile.x, y: tile.y, width: tile.width, height: tile.height, score: out.score.data[0] });
     pasteTile(heat, trust, gridWidth, gridHeight, out.heatmap.data, tile);
   }
@@ -66,7 +73,14 @@ export async function detectManipulationIn(source: PixelSource, model: ModelFile
  * the value from the tile in which it lies farthest from a border (zero padding makes the network
  * unreliable near tile borders; borders that are image borders do not count).
  */
-function pasteTile(heat: Float32Array, trust: Float32Array, gw: number, gh: number, tileHeat: Float32Array, tile: { x: number; y: number; width: number; height: number }): void {
+function pasteTile(
+  heat: Float32Array,
+  trust: Float32Array,
+  gw: number,
+  gh: number,
+  tileHeat: Float32Array,
+  tile: { x: number; y: number; width: number; height: number },
+): void {
   const tw = tile.width / CELL;
   const th = tile.height / CELL;
   const gx0 = Math.floor(tile.x / CELL);
@@ -74,7 +88,12 @@ function pasteTile(heat: Float32Array, trust: Float32Array, gw: number, gh: numb
   const open = { left: gx0 > 0, top: gy0 > 0, right: gx0 + tw < gw, bottom: gy0 + th < gh };
   for (let y = 0; y < th && gy0 + y < gh; y++) {
     for (let x = 0; x < tw && gx0 + x < gw; x++) {
-      const margin = Math.min(open.left ? x : Infinity, open.right ? tw - 1 - x : Infinity, open.top ? y : Infinity, open.bottom ? th - 1 - y : Infinity);
+      const margin = Math.min(
+        open.left ? x : Infinity,
+        open.right ? tw - 1 - x : Infinity,
+        open.top ? y : Infinity,
+        open.bottom ? th - 1 - y : Infinity,
+      );
       const cell = (gy0 + y) * gw + gx0 + x;
       if (margin > trust[cell]) {
         trust[cell] = margin;

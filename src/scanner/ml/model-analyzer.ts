@@ -34,13 +34,24 @@ export function modelAnalyzer<R>(spec: ModelAnalyzerSpec<R>): Analyzer {
       const { source } = opened;
       try {
         if (source.width < minSide || source.height < minSide) {
-          return { assessed: false, findings: [tooSmallFinding(ctx.language, code, source.width, source.height, minSide)] };
+          return {
+            assessed: false,
+            findings: [tooSmallFinding(ctx.language, code, source.width, source.height, minSide)],
+          };
         }
         let result: R;
         try {
           result = await spec.detect(source, model);
         } catch (error) {
-          return { assessed: false, findings: [detectionFailedFinding(ctx.language, code, model.identity.name, error, { width: source.width, height: source.height })] };
+          return {
+            assessed: false,
+            findings: [
+              detectionFailedFinding(ctx.language, code, model.identity.name, error, {
+                width: source.width,
+                height: source.height,
+              }),
+            ],
+          };
         }
         return spec.report(file.name, source, result, ctx.language);
       } finally {

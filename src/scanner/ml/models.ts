@@ -21,7 +21,11 @@ export interface ModelFile {
 }
 
 function model(entry: { name: string; version: string; sha256: string }, bytes: ArrayBuffer): ModelFile {
-  return { identity: { name: entry.name, version: entry.version, sha256: entry.sha256.slice(0, 12) }, bytes, fullSha256: entry.sha256 };
+  return {
+    identity: { name: entry.name, version: entry.version, sha256: entry.sha256.slice(0, 12) },
+    bytes,
+    fullSha256: entry.sha256,
+  };
 }
 
 export const recaptureModel = model(manifest.recapture, recaptureBytes);

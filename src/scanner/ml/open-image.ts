@@ -20,7 +20,12 @@ export const MAX_MODEL_PIXELS = 50_000_000;
 
 export type OpenedImage =
   | { ok: true; source: PixelSource & { close(): void } }
-  | { ok: false; reason: "unsupported" | "no-dimensions" | "too-large" | "undecodable"; width?: number; height?: number };
+  | {
+      ok: false;
+      reason: "unsupported" | "no-dimensions" | "too-large" | "undecodable";
+      width?: number;
+      height?: number;
+    };
 
 export function isModelInput(file: ScanFile): boolean {
   return file.kind === "jpeg" || file.kind === "png";

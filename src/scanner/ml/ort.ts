@@ -41,7 +41,10 @@ export function sessionFor(model: ModelFile): Promise<ort.InferenceSession> {
   let session = sessions.get(key);
   if (!session) {
     configureOrt();
-    session = ort.InferenceSession.create(new Uint8Array(model.bytes), { executionProviders: ["wasm"], graphOptimizationLevel: "all" });
+    session = ort.InferenceSession.create(new Uint8Array(model.bytes), {
+      executionProviders: ["wasm"],
+      graphOptimizationLevel: "all",
+    });
     session.catch(() => sessions.delete(key));
     sessions.set(key, session);
   }
@@ -60,13 +63,19 @@ export interface ModelInput {
 }
 
 /** Runs the model on one float32 NCHW tensor and returns the requested outputs. */
-export async function runModel(model: ModelFile, input: ModelInput, outputs: string[]): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
+export async function runModel(
+  model: ModelFile,
+  input: ModelInput,
+  outputs: string[],
+): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
   const session = await sessionFor(model);
   runs++;
   const feed = new ort.Tensor("float32", input.data, input.dims);
   try {
     const result = await session.run({ [input.name]: feed });
-    return Object.fromEntries(outputs.map((name) => [name, { data: result[name].data as Float32Array, dims: result[name].dims }]));
+    return Object.fromEntries(
+      outputs.map((name) => [name, { data: result[name].data as Float32Array, dims: result[name].dims }]),
+    );
   } finally {
     feed.dispose();
   }

@@ -72,7 +72,10 @@ export function boxFactor(width: number, height: number, maxSide: number): numbe
  * rows at a time. Output RGB as float 0–255 per pixel, plus luma for heatmap backgrounds.
  * Training does the same with numpy (models/training/manipulation_model.py: box_downscale).
  */
-export function boxDownscale(source: PixelSource, factor: number): { width: number; height: number; rgb: Float32Array } {
+export function boxDownscale(
+  source: PixelSource,
+  factor: number,
+): { width: number; height: number; rgb: Float32Array } {
   const width = Math.floor(source.width / factor);
   const height = Math.floor(source.height / factor);
   const rgb = new Float32Array(width * height * 3);
@@ -94,7 +97,7 @@ export function boxDownscale(source: PixelSource, factor: number): { width: numb
           }
         }
       }
-      const out = ((y0 / factor + oy) * width) * 3;
+      const out = (y0 / factor + oy) * width * 3;
       for (let i = 0; i < width * 3; i++) rgb[out + i] = sums[i] / area;
     }
   }

@@ -37,8 +37,12 @@ export async function detectRecapture(rgba: RgbaImage): Promise<RecaptureResult>
 }
 
 /** Same on any pixel source; `model` is replaceable so tests can hand in a broken file. */
-export async function detectRecaptureIn(source: PixelSource, model: ModelFile = recaptureModel): Promise<RecaptureResult> {
-  if (source.width < PATCH || source.height < PATCH) throw new RangeError(`image ${source.width}x${source.height} is smaller than ${PATCH}x${PATCH}`);
+export async function detectRecaptureIn(
+  source: PixelSource,
+  model: ModelFile = recaptureModel,
+): Promise<RecaptureResult> {
+  if (source.width < PATCH || source.height < PATCH)
+    throw new RangeError(`image ${source.width}x${source.height} is smaller than ${PATCH}x${PATCH}`);
   const { tensor, origins, flat } = recapturePatches(source);
   if (origins.length === 0) return { probability: null, patches: [], flat, model: model.identity };
   const { runModel } = await import("./ort");
@@ -46,7 +50,11 @@ export async function detectRecaptureIn(source: PixelSource, model: ModelFile = 
   const size = 3 * PATCH * PATCH;
   for (let start = 0; start < origins.length; start += BATCH) {
     const count = Math.min(BATCH, origins.length - start);
-    const input = { name: "image", data: tensor.subarray(start * size, (start + count) * size), dims: [count, 3, PATCH, PATCH] };
+    const input = {
+      name: "image",
+      data: tensor.subarray(start * size, (start + count) * size),
+      dims: [count, 3, PATCH, PATCH],
+    };
     const { probability } = await runModel(model, input, ["probability"]);
     probabilities.set(probability.data.subarray(0, count), start);
   }

@@ -32,7 +32,8 @@ export function lastIndexOfBytes(bytes: Uint8Array, needle: string, before = byt
 /** Every index of `needle` in bytes (bounded by `max` hits). */
 export function allIndexesOf(bytes: Uint8Array, needle: string, max = 10_000): number[] {
   const hits: number[] = [];
-  for (let i = indexOfBytes(bytes, needle); i >= 0 && hits.length < max; i = indexOfBytes(bytes, needle, i + 1)) hits.push(i);
+  for (let i = indexOfBytes(bytes, needle); i >= 0 && hits.length < max; i = indexOfBytes(bytes, needle, i + 1))
+    hits.push(i);
   return hits;
 }
 

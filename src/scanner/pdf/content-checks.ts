@@ -3,7 +3,9 @@ import { area, isWhite, overlapArea, type PageModel, type TextRun } from "./page
 /** A page drawn as one image covering (nearly) all of it: a scan or a photo of a document. */
 export function isScanPage(page: PageModel): boolean {
   const pageArea = area(page.view);
-  return pageArea > 0 && page.images.some((img) => !img.inAnnotation && overlapArea(img.box, page.view) >= 0.85 * pageArea);
+  return (
+    pageArea > 0 && page.images.some((img) => !img.inAnnotation && overlapArea(img.box, page.view) >= 0.85 * pageArea)
+  );
 }
 
 /** White box drawn after text it covers: the hidden text and what was written on top of it. */
@@ -21,7 +23,9 @@ export function whiteBoxesOverText(page: PageModel): CoveredText[] {
   for (const fill of page.fills) {
     if (!isWhite(fill.fill) || area(fill.box) > 0.25 * pageArea || area(fill.box) < 4) continue;
     const covers = (r: TextRun) => overlapArea(r.box, fill.box) >= 0.5 * area(r.box) && area(r.box) > 0;
-    const hidden = page.runs.filter((r) => r.order < fill.order && r.renderMode !== 3 && covers(r) && r.text.trim() !== "");
+    const hidden = page.runs.filter(
+      (r) => r.order < fill.order && r.renderMode !== 3 && covers(r) && r.text.trim() !== "",
+    );
     if (hidden.length === 0) continue;
     const over = page.runs.filter((r) => r.order > fill.order && covers(r));
     out.push({ page: page.page, box: fill.box, hidden: joinRuns(hidden), writtenOver: joinRuns(over) });
@@ -36,7 +40,10 @@ export function whiteBoxesOverScan(page: PageModel): { page: number; box: PageMo
   const scanOrder = Math.min(...page.images.map((i) => i.order));
   const pageArea = area(page.view);
   return page.fills
-    .filter((f) => f.order > scanOrder && !f.inAnnotation && isWhite(f.fill) && area(f.box) >= 4 && area(f.box) <= 0.25 * pageArea)
+    .filter(
+      (f) =>
+        f.order > scanOrder && !f.inAnnotation && isWhite(f.fill) && area(f.box) >= 4 && area(f.box) <= 0.25 * pageArea,
+    )
     .slice(0, 20)
     .map((f) => ({ page: page.page, box: f.box }));
 }
@@ -44,14 +51,26 @@ export function whiteBoxesOverScan(page: PageModel): { page: number; box: PageMo
 /** Invisible text (render mode 3/7 or under 1 pt) outside scanned pages, where OCR layers are normal. */
 export function invisibleText(page: PageModel): string[] {
   if (isScanPage(page)) return [];
-  return page.runs.filter((r) => (r.renderMode === 3 || r.renderMode === 7 || r.size < 1) && !r.inAnnotation && r.text.trim() !== "").map((r) => r.text);
+  return page.runs
+    .filter((r) => (r.renderMode === 3 || r.renderMode === 7 || r.size < 1) && !r.inAnnotation && r.text.trim() !== "")
+    .map((r) => r.text);
 }
 
 /** Visible text drawn on top of a full-page scan image: added after scanning. */
 export function visibleTextOnScan(page: PageModel): string[] {
   if (!isScanPage(page)) return [];
   const scanOrder = Math.min(...page.images.map((i) => i.order));
-  return page.runs.filter((r) => r.order > scanOrder && r.renderMode !== 3 && r.renderMode !== 7 && r.size >= 1 && !r.inAnnotation && r.text.trim() !== "").map((r) => r.text);
+  return page.runs
+    .filter(
+      (r) =>
+        r.order > scanOrder &&
+        r.renderMode !== 3 &&
+        r.renderMode !== 7 &&
+        r.size >= 1 &&
+        !r.inAnnotation &&
+        r.text.trim() !== "",
+    )
+    .map((r) => r.text);
 }
 
 /** A run with digits whose font/size appears in no other run of the page, on a line with other runs. */
@@ -65,7 +84,9 @@ export interface OddFontRun {
 
 export function oddFontsInLines(page: PageModel): OddFontRun[] {
   const key = (r: TextRun) => `${r.font}@${r.size.toFixed(1)}`;
-  const visible = page.runs.filter((r) => r.renderMode !== 3 && r.renderMode !== 7 && !r.inAnnotation && r.text.trim() !== "");
+  const visible = page.runs.filter(
+    (r) => r.renderMode !== 3 && r.renderMode !== 7 && !r.inAnnotation && r.text.trim() !== "",
+  );
   const uses = new Map<string, number>();
   for (const r of visible) uses.set(key(r), (uses.get(key(r)) ?? 0) + 1);
   const out: OddFontRun[] = [];
@@ -74,7 +95,14 @@ export function oddFontsInLines(page: PageModel): OddFontRun[] {
     const line = visible.filter((o) => o !== r && Math.abs(o.baseline - r.baseline) < 1);
     if (line.length < 2) continue;
     const others = new Set(line.map(key));
-    if (others.size === 1 && !others.has(key(r))) out.push({ page: page.page, text: r.text, font: r.font, size: Number(r.size.toFixed(1)), lineFonts: [...others] });
+    if (others.size === 1 && !others.has(key(r)))
+      out.push({
+        page: page.page,
+        text: r.text,
+        font: r.font,
+        size: Number(r.size.toFixed(1)),
+        lineFonts: [...others],
+      });
   }
   return out.slice(0, 20);
 }

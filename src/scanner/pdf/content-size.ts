@@ -12,7 +12,10 @@ export function pageContentTooLarge(doc: PDFDocument, pageIndex: number): boolea
     const page = doc.getPage(pageIndex);
     const contents = page.node.get(PDFName.of("Contents"));
     const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
-    const parts = resolved instanceof PDFArray ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r)) : [resolved];
+    const parts =
+      resolved instanceof PDFArray
+        ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r))
+        : [resolved];
     let total = 0;
     for (const part of parts) {
       if (!(part instanceof PDFRawStream)) continue;

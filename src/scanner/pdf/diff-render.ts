@@ -27,7 +27,12 @@ export interface DiffLabels {
  * the later version with the changed regions highlighted and numbered, and beside the page
  * (right margin) what each region said before and says now.
  */
-export async function renderDiffPdf(fileName: string, versions: Uint8Array[], diffs: RevisionDiff[], labels: DiffLabels): Promise<Uint8Array | null> {
+export async function renderDiffPdf(
+  fileName: string,
+  versions: Uint8Array[],
+  diffs: RevisionDiff[],
+  labels: DiffLabels,
+): Promise<Uint8Array | null> {
   const out = await PDFDocument.create();
   out.setTitle(`${fileName}: changes between versions`);
   out.setProducer("capture-verify PDF forensics");
@@ -37,19 +42,32 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
   for (const diff of diffs) {
     const later = versions[diff.to - 1];
     const models = await pageModels(later);
-    const addedPages = Array.from({ length: Math.max(0, Math.min(diff.pagesAfter, models.length) - diff.pagesBefore) }, (_, i) => diff.pagesBefore + 1 + i).slice(0, 5);
-    const pagesWithChanges = [...new Set([...diff.text.map((t) => t.page), ...diff.annotations.map((a) => a.page), ...addedPages])].sort((a, b) => a - b);
+    const addedPages = Array.from(
+      { length: Math.max(0, Math.min(diff.pagesAfter, models.length) - diff.pagesBefore) },
+      (_, i) => diff.pagesBefore + 1 + i,
+    ).slice(0, 5);
+    const pagesWithChanges = [
+      ...new Set([...diff.text.map((t) => t.page), ...diff.annotations.map((a) => a.page), ...addedPages]),
+    ].sort((a, b) => a - b);
     if (pagesWithChanges.length === 0 && diff.pagesBefore === diff.pagesAfter) continue;
     const source = await openPdfLib(later);
     for (const pageNo of pagesWithChanges.length > 0 ? pagesWithChanges : [1]) {
       const view = models[pageNo - 1]?.view;
       if (!view) continue;
-      const [embedded] = await out.embedPages([source.getPage(pageNo - 1)], [{ left: view.x0, bottom: view.y0, right: view.x1, top: view.y1 }]);
+      const [embedded] = await out.embedPages(
+        [source.getPage(pageNo - 1)],
+        [{ left: view.x0, bottom: view.y0, right: view.x1, top: view.y1 }],
+      );
       const width = view.x1 - view.x0;
       const height = view.y1 - view.y0;
       const page = out.addPage([width + MARGIN, Math.max(height, 400)]);
       page.drawPage(embedded, { x: 0, y: 0, width, height });
-      const toPage = (b: Box): Box => ({ x0: b.x0 - view.x0, y0: b.y0 - view.y0, x1: b.x1 - view.x0, y1: b.y1 - view.y0 });
+      const toPage = (b: Box): Box => ({
+        x0: b.x0 - view.x0,
+        y0: b.y0 - view.y0,
+        x1: b.x1 - view.x0,
+        y1: b.y1 - view.y0,
+      });
       let y = page.getHeight() - 24;
       const note = (text: string, f: PDFFont = font, size = 9, color = INK) => {
         for (const line of wrap(safe(text, f), f, size, MARGIN - 20)) {
@@ -74,7 +92,8 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
         n++;
         if (change.box) highlight(page, toPage(change.box), n, bold);
         // Annotation appearances are not part of the embedded page: write the value beside it.
-        if (change.box && change.after) besideRegion(page, toPage(change.box), `${labels.now}: ${change.after}`, bold, width);
+        if (change.box && change.after)
+          besideRegion(page, toPage(change.box), `${labels.now}: ${change.after}`, bold, width);
         describeAnnotation(change, n, labels, note, bold);
         y -= 4;
       }
@@ -91,9 +110,24 @@ export async function renderDiffPdf(fileName: string, versions: Uint8Array[], di
 
 function highlight(page: PDFPage, b: Box, n: number, bold: PDFFont): void {
   const pad = 2;
-  page.drawRectangle({ x: b.x0 - pad, y: b.y0 - pad, width: b.x1 - b.x0 + 2 * pad, height: b.y1 - b.y0 + 2 * pad, color: AMBER, opacity: 0.35, borderColor: RED, borderWidth: 1.2 });
+  page.drawRectangle({
+    x: b.x0 - pad,
+    y: b.y0 - pad,
+    width: b.x1 - b.x0 + 2 * pad,
+    height: b.y1 - b.y0 + 2 * pad,
+    color: AMBER,
+    opacity: 0.35,
+    borderColor: RED,
+    borderWidth: 1.2,
+  });
   page.drawCircle({ x: b.x0 - pad - 7, y: b.y1 + 2, size: 6, color: RED });
-  page.drawText(String(n), { x: b.x0 - pad - 7 - bold.widthOfTextAtSize(String(n), 7) / 2, y: b.y1 - 0.5, size: 7, font: bold, color: rgb(1, 1, 1) });
+  page.drawText(String(n), {
+    x: b.x0 - pad - 7 - bold.widthOfTextAtSize(String(n), 7) / 2,
+    y: b.y1 - 0.5,
+    size: 7,
+    font: bold,
+    color: rgb(1, 1, 1),
+  });
 }
 
 /** The earlier value written right next to the region (above it when the line is full). */
@@ -104,7 +138,15 @@ function besideRegion(page: PDFPage, b: Box, text: string, bold: PDFFont, pageWi
   const right = b.x1 + 6 + w < pageWidth + MARGIN - 4;
   const x = right ? b.x1 + 6 : Math.max(2, b.x0);
   const y = right ? b.y0 + 1 : b.y1 + 4;
-  page.drawRectangle({ x: x - 2, y: y - 2, width: w + 4, height: size + 4, color: rgb(1, 1, 1), borderColor: RED, borderWidth: 0.6 });
+  page.drawRectangle({
+    x: x - 2,
+    y: y - 2,
+    width: w + 4,
+    height: size + 4,
+    color: rgb(1, 1, 1),
+    borderColor: RED,
+    borderWidth: 0.6,
+  });
   page.drawText(label, { x, y, size, font: bold, color: RED });
 }
 
@@ -127,12 +169,14 @@ function describeAnnotation(c: AnnotationChange, n: number, l: DiffLabels, note:
 /** Replaces characters the standard font cannot encode (it covers WinAnsi: German yes, Polish partly). */
 function safe(text: string, font: PDFFont): string {
   const supported = new Set(font.getCharacterSet());
-  return [...text.replace(/\s+/g, " ")].map((ch) => (supported.has(ch.codePointAt(0) ?? 0) ? ch : fold(ch, supported))).join("");
+  return [...text.replace(/\s+/g, " ")]
+    .map((ch) => (supported.has(ch.codePointAt(0) ?? 0) ? ch : fold(ch, supported)))
+    .join("");
 }
 
 function fold(ch: string, supported: Set<number>): string {
   const base = ch.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
-  const mapped = ({ "ł": "l", "Ł": "L" } as Record<string, string>)[ch] ?? base;
+  const mapped = ({ ł: "l", Ł: "L" } as Record<string, string>)[ch] ?? base;
   return [...mapped].every((c) => supported.has(c.codePointAt(0) ?? 0)) ? mapped : "?";
 }
 

@@ -44,10 +44,21 @@ export async function diffRevisions(bytes: Uint8Array, revisions: Revision[], to
   const annotations: AnnotationChange[] = [];
   for (let i = 0; i < Math.min(oldPages.length, newPages.length); i++) {
     text.push(...diffPageText(oldPages[i], newPages[i]));
-    if (i < pdfLimits.maxPages) annotations.push(...diffAnnotations(i + 1, await annotationsOf(oldDoc, i + 1), await annotationsOf(newDoc, i + 1)));
+    if (i < pdfLimits.maxPages)
+      annotations.push(
+        ...diffAnnotations(i + 1, await annotationsOf(oldDoc, i + 1), await annotationsOf(newDoc, i + 1)),
+      );
   }
   const objects = await changesInRevision(bytes, revisions, to).catch(() => [] as ObjectChange[]);
-  return { from: to - 1, to, pagesBefore: oldDoc.numPages, pagesAfter: newDoc.numPages, text: text.slice(0, 200), annotations: annotations.slice(0, 100), objects };
+  return {
+    from: to - 1,
+    to,
+    pagesBefore: oldDoc.numPages,
+    pagesAfter: newDoc.numPages,
+    text: text.slice(0, 200),
+    annotations: annotations.slice(0, 100),
+    objects,
+  };
 }
 
 const visible = (r: TextRun) => !r.inAnnotation && r.renderMode !== 3 && r.renderMode !== 7 && r.text.trim() !== "";
@@ -71,9 +82,16 @@ export function diffPageText(oldPage: PageModel, newPage: PageModel): TextChange
     const under = oldRuns.filter((o) => near(o.box, run.box) && o.text.trim() !== run.text.trim());
     for (const o of under) if (removed.includes(o)) usedRemoved.add(o);
     const before = under.map((o) => o.text.trim()).join(" ");
-    changes.push({ kind: before ? "changed" : "added", page: newPage.page, box: run.box, before, after: run.text.trim() });
+    changes.push({
+      kind: before ? "changed" : "added",
+      page: newPage.page,
+      box: run.box,
+      before,
+      after: run.text.trim(),
+    });
   }
-  for (const run of groupLines(removed.filter((r) => !usedRemoved.has(r)))) changes.push({ kind: "removed", page: newPage.page, box: run.box, before: run.text.trim(), after: "" });
+  for (const run of groupLines(removed.filter((r) => !usedRemoved.has(r))))
+    changes.push({ kind: "removed", page: newPage.page, box: run.box, before: run.text.trim(), after: "" });
   return changes;
 }
 
@@ -104,7 +122,16 @@ function groupLines(runs: TextRun[]): TextRun[] {
   for (const r of sorted) {
     const last = out[out.length - 1];
     if (last && Math.abs(last.baseline - r.baseline) < 1 && r.box.x0 - last.box.x1 < r.size * 1.5) {
-      out[out.length - 1] = { ...last, text: `${last.text}${r.box.x0 - last.box.x1 > r.size * 0.2 ? " " : ""}${r.text}`, box: { x0: last.box.x0, y0: Math.min(last.box.y0, r.box.y0), x1: Math.max(last.box.x1, r.box.x1), y1: Math.max(last.box.y1, r.box.y1) } };
+      out[out.length - 1] = {
+        ...last,
+        text: `${last.text}${r.box.x0 - last.box.x1 > r.size * 0.2 ? " " : ""}${r.text}`,
+        box: {
+          x0: last.box.x0,
+          y0: Math.min(last.box.y0, r.box.y0),
+          x1: Math.max(last.box.x1, r.box.x1),
+          y1: Math.max(last.box.y1, r.box.y1),
+        },
+      };
     } else out.push(r);
   }
   return out;
@@ -121,24 +148,41 @@ async function annotationsOf(doc: Awaited<ReturnType<typeof openPdfJs>>, page: n
   if (page > doc.numPages) return [];
   const list = (await (await doc.getPage(page)).getAnnotations().catch(() => [])) as Record<string, unknown>[];
   // Popups are the windows in which viewers show a note's text, not content of the page.
-  return list.filter((a) => a.subtype !== "Popup").slice(0, 500).map((a) => {
-    const rect = Array.isArray(a.rect) ? (a.rect as number[]) : null;
-    const value = a.fieldValue ?? a.contentsObj ?? a.contents ?? "";
-    const text = typeof value === "object" && value !== null && "str" in value ? String((value as { str: unknown }).str) : Array.isArray(value) ? value.join(", ") : String(value ?? "");
-    return { subtype: String(a.subtype ?? "?"), box: rect ? { x0: rect[0], y0: rect[1], x1: rect[2], y1: rect[3] } : null, text: text.slice(0, 200), id: String(a.fieldName ?? a.id ?? "") };
-  });
+  return list
+    .filter((a) => a.subtype !== "Popup")
+    .slice(0, 500)
+    .map((a) => {
+      const rect = Array.isArray(a.rect) ? (a.rect as number[]) : null;
+      const value = a.fieldValue ?? a.contentsObj ?? a.contents ?? "";
+      const text =
+        typeof value === "object" && value !== null && "str" in value
+          ? String((value as { str: unknown }).str)
+          : Array.isArray(value)
+            ? value.join(", ")
+            : String(value ?? "");
+      return {
+        subtype: String(a.subtype ?? "?"),
+        box: rect ? { x0: rect[0], y0: rect[1], x1: rect[2], y1: rect[3] } : null,
+        text: text.slice(0, 200),
+        id: String(a.fieldName ?? a.id ?? ""),
+      };
+    });
 }
 
 function diffAnnotations(page: number, before: AnnotationSummary[], after: AnnotationSummary[]): AnnotationChange[] {
-  const key = (a: AnnotationSummary) => `${a.subtype}|${a.id}|${a.box ? [a.box.x0, a.box.y0].map(Math.round).join(",") : ""}`;
+  const key = (a: AnnotationSummary) =>
+    `${a.subtype}|${a.id}|${a.box ? [a.box.x0, a.box.y0].map(Math.round).join(",") : ""}`;
   const oldByKey = new Map(before.map((a) => [key(a), a]));
   const newKeys = new Set(after.map(key));
   const out: AnnotationChange[] = [];
   for (const a of after) {
     const was = oldByKey.get(key(a));
     if (!was) out.push({ page, kind: "added", subtype: a.subtype, box: a.box, before: "", after: a.text });
-    else if (was.text !== a.text) out.push({ page, kind: "changed", subtype: a.subtype, box: a.box, before: was.text, after: a.text });
+    else if (was.text !== a.text)
+      out.push({ page, kind: "changed", subtype: a.subtype, box: a.box, before: was.text, after: a.text });
   }
-  for (const a of before) if (!newKeys.has(key(a))) out.push({ page, kind: "removed", subtype: a.subtype, box: a.box, before: a.text, after: "" });
+  for (const a of before)
+    if (!newKeys.has(key(a)))
+      out.push({ page, kind: "removed", subtype: a.subtype, box: a.box, before: a.text, after: "" });
   return out;
 }

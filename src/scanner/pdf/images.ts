@@ -1,4 +1,13 @@
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, decodePDFRawStream, type PDFDocument, type PDFPage } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  decodePDFRawStream,
+  type PDFDocument,
+  type PDFPage,
+} from "pdf-lib";
 import { extractImages } from "unpdf";
 import { pageContentTooLarge } from "./content-size";
 import { pdfLimits } from "./limits";
@@ -23,7 +32,11 @@ export interface PageImage {
  * EXIF and JPEG quantisation survive; everything else (Flate, CCITT, inline images, …) decoded
  * by pdf.js and written as PNG. An XObject used on several pages is taken once.
  */
-export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array, encrypted = false): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
+export async function extractPageImages(
+  doc: PDFDocument,
+  bytes: Uint8Array,
+  encrypted = false,
+): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
   const out: PageImage[] = [];
   const undecodable: { page: number; filter: string }[] = [];
   const seen = new Set<string>();
@@ -32,7 +45,16 @@ export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array, enc
     // Streams of an encrypted file are stored encrypted: only pdf.js (which decrypts) may read them.
     const jpegs = encrypted ? [] : rawJpegs(pages[p], doc, seen, (filter) => undecodable.push({ page: p + 1, filter }));
     let index = 0;
-    for (const j of jpegs.filter((x) => x.fresh)) out.push({ page: p + 1, index: ++index, ext: "jpg", bytes: j.bytes, width: j.width, height: j.height, origin: "original" });
+    for (const j of jpegs.filter((x) => x.fresh))
+      out.push({
+        page: p + 1,
+        index: ++index,
+        ext: "jpg",
+        bytes: j.bytes,
+        width: j.width,
+        height: j.height,
+        origin: "original",
+      });
     if (pageContentTooLarge(doc, p) || (!encrypted && !mayHoldDecodableImages(pages[p], doc))) continue;
     for (const img of await decodedImages(bytes, p + 1, jpegs)) out.push({ page: p + 1, index: ++index, ...img });
   }
@@ -40,7 +62,9 @@ export async function extractPageImages(doc: PDFDocument, bytes: Uint8Array, enc
 }
 
 /** When pdf-lib cannot read the file (e.g. some encrypted ones): every image decoded by pdf.js, as PNG. */
-export async function extractDecodedImagesOnly(bytes: Uint8Array): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
+export async function extractDecodedImagesOnly(
+  bytes: Uint8Array,
+): Promise<{ images: PageImage[]; undecodable: { page: number; filter: string }[] }> {
   const doc = await openPdfJs(bytes);
   const images: PageImage[] = [];
   for (let p = 1; p <= Math.min(doc.numPages, pdfLimits.maxPages) && images.length < pdfLimits.maxImages; p++) {
@@ -62,7 +86,12 @@ interface RawJpeg {
 }
 
 /** DCTDecode image XObjects of a page (and of its form XObjects, three levels deep). */
-function rawJpegs(page: PDFPage, doc: PDFDocument, seen: Set<string>, onUndecodable: (filter: string) => void): RawJpeg[] {
+function rawJpegs(
+  page: PDFPage,
+  doc: PDFDocument,
+  seen: Set<string>,
+  onUndecodable: (filter: string) => void,
+): RawJpeg[] {
   const found: RawJpeg[] = [];
   const visit = (resources: PDFDict | undefined, depth: number) => {
     const xobjects = resources?.lookup(PDFName.of("XObject"));
@@ -108,8 +137,15 @@ function hasInlineImage(page: PDFPage, doc: PDFDocument): boolean {
   try {
     const contents = page.node.get(PDFName.of("Contents"));
     const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
-    const parts = resolved instanceof PDFArray ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r)) : [resolved];
-    return parts.some((part) => part instanceof PDFRawStream && /(^|\s)BI\s/.test(new TextDecoder("latin1").decode(decodePDFRawStream(part).decode())));
+    const parts =
+      resolved instanceof PDFArray
+        ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r))
+        : [resolved];
+    return parts.some(
+      (part) =>
+        part instanceof PDFRawStream &&
+        /(^|\s)BI\s/.test(new TextDecoder("latin1").decode(decodePDFRawStream(part).decode())),
+    );
   } catch {
     return true;
   }
@@ -126,7 +162,11 @@ function isPlainDct(stream: PDFRawStream): boolean {
 }
 
 /** Non-JPEG images of the page from pdf.js; JPEGs already taken raw are skipped by their size. */
-async function decodedImages(bytes: Uint8Array, page: number, jpegs: RawJpeg[]): Promise<Omit<PageImage, "page" | "index">[]> {
+async function decodedImages(
+  bytes: Uint8Array,
+  page: number,
+  jpegs: RawJpeg[],
+): Promise<Omit<PageImage, "page" | "index">[]> {
   let images: Awaited<ReturnType<typeof extractImages>>;
   const doc = await openPdfJs(bytes);
   try {
@@ -134,7 +174,10 @@ async function decodedImages(bytes: Uint8Array, page: number, jpegs: RawJpeg[]):
   } catch {
     return [];
   } finally {
-    await doc.getPage(page).then((p) => p.cleanup()).catch(() => undefined);
+    await doc
+      .getPage(page)
+      .then((p) => p.cleanup())
+      .catch(() => undefined);
   }
   const pending = jpegs.map((j) => `${j.width}x${j.height}`);
   const out: Omit<PageImage, "page" | "index">[] = [];
@@ -145,7 +188,13 @@ async function decodedImages(bytes: Uint8Array, page: number, jpegs: RawJpeg[]):
       continue;
     }
     if (img.width * img.height > pdfLimits.maxImagePixels || img.width < 8 || img.height < 8) continue;
-    out.push({ ext: "png", bytes: encodePng(img.data, img.width, img.height, img.channels), width: img.width, height: img.height, origin: "decoded" });
+    out.push({
+      ext: "png",
+      bytes: encodePng(img.data, img.width, img.height, img.channels),
+      width: img.width,
+      height: img.height,
+      origin: "decoded",
+    });
   }
   return out;
 }

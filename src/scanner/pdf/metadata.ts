@@ -15,7 +15,10 @@ export interface PdfMetadata {
 }
 
 export async function readMetadata(doc: PdfJsDocument): Promise<PdfMetadata> {
-  const { info, metadata } = (await doc.getMetadata()) as unknown as { info: Record<string, unknown>; metadata: { getRaw(): string } | null };
+  const { info, metadata } = (await doc.getMetadata()) as unknown as {
+    info: Record<string, unknown>;
+    metadata: { getRaw(): string } | null;
+  };
   const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   const raw = metadata?.getRaw() ?? "";
   return {
@@ -44,14 +47,25 @@ function xmpHistory(xmp: string): { action: string; agent: string; when: string 
   const events: { action: string; agent: string; when: string }[] = [];
   const items = xmp.match(/<rdf:li[^>]*stEvt:[\s\S]*?(?:\/>|<\/rdf:li>)/g) ?? [];
   for (const li of items.slice(0, 100)) {
-    const get = (k: string) => decodeXml(new RegExp(`stEvt:${k}(?:="([^"]*)"|>([^<]*)<)`).exec(li)?.slice(1).find((x) => x !== undefined) ?? "");
+    const get = (k: string) =>
+      decodeXml(
+        new RegExp(`stEvt:${k}(?:="([^"]*)"|>([^<]*)<)`)
+          .exec(li)
+          ?.slice(1)
+          .find((x) => x !== undefined) ?? "",
+      );
     events.push({ action: get("action"), agent: get("softwareAgent"), when: get("when") });
   }
   return events;
 }
 
 function decodeXml(s: string): string {
-  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 function isoDate(s: string | null): Date | null {
@@ -63,7 +77,7 @@ function isoDate(s: string | null): Date | null {
 /** PDF date `D:YYYYMMDDHHmmSSOHH'mm'` → Date (UTC), or null. */
 export function parsePdfDate(s: string | null): Date | null {
   if (!s) return null;
-  const m = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?(\d{2})?'?/.exec(s.trim());
+  const m = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+-])?\s*(\d{2})?'?(\d{2})?'?/.exec(s.trim());
   if (!m) return null;
   const [y, mo = "01", d = "01", h = "00", mi = "00", se = "00"] = m.slice(1, 7);
   const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(se));

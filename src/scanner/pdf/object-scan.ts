@@ -1,4 +1,13 @@
-import { PDFArray, PDFDict, PDFName, PDFStream, PDFString, PDFHexString, type PDFDocument, type PDFObject } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFName,
+  PDFStream,
+  PDFString,
+  PDFHexString,
+  type PDFDocument,
+  type PDFObject,
+} from "pdf-lib";
 import { pdfLimits } from "./limits";
 
 /** Active content, attachments and fonts found by looking at every object of the file. */
@@ -15,7 +24,16 @@ export interface ObjectScan {
 }
 
 export function scanObjects(doc: PDFDocument): ObjectScan {
-  const scan: ObjectScan = { objects: 0, truncated: false, javascript: 0, launch: 0, openAction: null, embeddedFiles: [], xfa: false, fonts: [] };
+  const scan: ObjectScan = {
+    objects: 0,
+    truncated: false,
+    javascript: 0,
+    launch: 0,
+    openAction: null,
+    embeddedFiles: [],
+    xfa: false,
+    fonts: [],
+  };
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
     if (++scan.objects > pdfLimits.maxObjectsScanned) {
       scan.truncated = true;
@@ -32,14 +50,16 @@ export function scanObjects(doc: PDFDocument): ObjectScan {
 }
 
 function inspectDict(dict: PDFDict, scan: ObjectScan): void {
-  const name = (key: string) => (dict.get(PDFName.of(key)) instanceof PDFName ? (dict.get(PDFName.of(key)) as PDFName).decodeText() : null);
+  const name = (key: string) =>
+    dict.get(PDFName.of(key)) instanceof PDFName ? (dict.get(PDFName.of(key)) as PDFName).decodeText() : null;
   const s = name("S");
   if (s === "JavaScript" || dict.has(PDFName.of("JS"))) scan.javascript++;
   if (s === "Launch") scan.launch++;
   if (dict.has(PDFName.of("XFA"))) scan.xfa = true;
   const type = name("Type");
   if (type === "Font" && name("BaseFont")) scan.fonts.push(name("BaseFont") as string);
-  if (type === "Filespec" || dict.has(PDFName.of("EF"))) scan.embeddedFiles.push(text(dict.get(PDFName.of("UF"))) ?? text(dict.get(PDFName.of("F"))) ?? "(unnamed)");
+  if (type === "Filespec" || dict.has(PDFName.of("EF")))
+    scan.embeddedFiles.push(text(dict.get(PDFName.of("UF"))) ?? text(dict.get(PDFName.of("F"))) ?? "(unnamed)");
 }
 
 function text(v: PDFObject | undefined): string | null {

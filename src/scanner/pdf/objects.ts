@@ -29,13 +29,15 @@ class Cursor {
     const b = this.bytes;
     while (this.pos < b.length) {
       if (isWhite(b[this.pos])) this.pos++;
-      else if (b[this.pos] === 0x25 /* % */) while (this.pos < b.length && b[this.pos] !== 0x0a && b[this.pos] !== 0x0d) this.pos++;
+      else if (b[this.pos] === 0x25 /* % */)
+        while (this.pos < b.length && b[this.pos] !== 0x0a && b[this.pos] !== 0x0d) this.pos++;
       else break;
     }
   }
   regular(): string {
     const start = this.pos;
-    while (this.pos < this.bytes.length && !isWhite(this.bytes[this.pos]) && !DELIMS.has(this.bytes[this.pos])) this.pos++;
+    while (this.pos < this.bytes.length && !isWhite(this.bytes[this.pos]) && !DELIMS.has(this.bytes[this.pos]))
+      this.pos++;
     return latin1Slice(this.bytes, start, this.pos);
   }
 }
@@ -95,7 +97,10 @@ function maybeRef(cur: Cursor, n: number): PdfValue {
   const gen = cur.regular();
   if (/^\d+$/.test(gen)) {
     cur.skipSpace();
-    if (cur.bytes[cur.pos] === 0x52 /* R */ && (cur.pos + 1 >= cur.bytes.length || isWhite(cur.bytes[cur.pos + 1]) || DELIMS.has(cur.bytes[cur.pos + 1]))) {
+    if (
+      cur.bytes[cur.pos] === 0x52 /* R */ &&
+      (cur.pos + 1 >= cur.bytes.length || isWhite(cur.bytes[cur.pos + 1]) || DELIMS.has(cur.bytes[cur.pos + 1]))
+    ) {
       cur.pos++;
       return { t: "ref", num: n, gen: Number(gen) };
     }
@@ -116,7 +121,8 @@ function parseDict(cur: Cursor, depth: number): PdfDictValue {
     }
     if (cur.pos >= b.length) throw new Error("unterminated dictionary");
     const key = parseValue(cur, depth + 1);
-    if (typeof key !== "object" || key === null || Array.isArray(key) || key.t !== "name") throw new Error("dictionary key is not a name");
+    if (typeof key !== "object" || key === null || Array.isArray(key) || key.t !== "name")
+      throw new Error("dictionary key is not a name");
     v[key.v] = parseValue(cur, depth + 1);
   }
 }
@@ -139,11 +145,12 @@ function parseLiteral(cur: Cursor): PdfValue {
     const c = b[cur.pos];
     if (c === 0x5c /* \ */) {
       const next = b[++cur.pos];
-      const simple: Record<number, string> = { 0x6e: "\n", 0x72: "\r", 0x74: "\t", 0x62: "\b", 0x66: "\f" };
+      const simple: Record<number, string> = { 110: "\n", 114: "\r", 116: "\t", 98: "\b", 102: "\f" };
       if (simple[next] !== undefined) s += simple[next];
       else if (next >= 0x30 && next <= 0x37) {
         let oct = String.fromCharCode(next);
-        while (oct.length < 3 && b[cur.pos + 1] >= 0x30 && b[cur.pos + 1] <= 0x37) oct += String.fromCharCode(b[++cur.pos]);
+        while (oct.length < 3 && b[cur.pos + 1] >= 0x30 && b[cur.pos + 1] <= 0x37)
+          oct += String.fromCharCode(b[++cur.pos]);
         s += String.fromCharCode(parseInt(oct, 8) & 0xff);
       } else if (next === 0x0d || next === 0x0a) {
         if (next === 0x0d && b[cur.pos + 1] === 0x0a) cur.pos++;

@@ -77,7 +77,10 @@ const multiply = (m: Matrix, n: Matrix): Matrix => [
   m[4] * n[0] + m[5] * n[2] + n[4],
   m[4] * n[1] + m[5] * n[3] + n[5],
 ];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+const apply = (m: Matrix, x: number, y: number): [number, number] => [
+  m[0] * x + m[2] * y + m[4],
+  m[1] * x + m[3] * y + m[5],
+];
 
 /** Box of the rectangle (x0,y0)-(x1,y1) after matrix m. */
 export function transformBox(m: Matrix, x0: number, y0: number, x1: number, y1: number): Box {
@@ -92,8 +95,26 @@ export async function buildPageModel(page: PdfJsPage, pageNumber: number): Promi
   const OPS = await pdfJsOps();
   const list = await page.getOperatorList();
   const [vx0, vy0, vx1, vy1] = page.view;
-  const model: PageModel = { page: pageNumber, view: { x0: vx0, y0: vy0, x1: vx1, y1: vy1 }, runs: [], fills: [], images: [], truncated: false };
-  let st: State = { ctm: IDENTITY, fill: "#000000", font: "", size: 0, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, renderMode: 0 };
+  const model: PageModel = {
+    page: pageNumber,
+    view: { x0: vx0, y0: vy0, x1: vx1, y1: vy1 },
+    runs: [],
+    fills: [],
+    images: [],
+    truncated: false,
+  };
+  let st: State = {
+    ctm: IDENTITY,
+    fill: "#000000",
+    font: "",
+    size: 0,
+    charSpacing: 0,
+    wordSpacing: 0,
+    hScale: 1,
+    leading: 0,
+    rise: 0,
+    renderMode: 0,
+  };
   const stack: State[] = [];
   let tm: Matrix = IDENTITY;
   let lm: Matrix = IDENTITY;
@@ -116,13 +137,25 @@ export async function buildPageModel(page: PdfJsPage, pageNumber: number): Promi
       }
       if (!item) continue;
       text += item.unicode ?? "";
-      advance += (((item.width ?? 0) / 1000) * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
+      advance +=
+        (((item.width ?? 0) / 1000) * st.size + st.charSpacing + (item.isSpace ? st.wordSpacing : 0)) * st.hScale;
     }
     const unit = st.size * st.hScale || 1;
     const box = transformBox(start, 0, -0.2, advance / unit, 0.8);
     const baseline = apply(start, 0, 0)[1];
     const size = Math.hypot(start[2], start[3]);
-    if (text.length > 0) model.runs.push({ text, box, baseline, font: st.font, size, renderMode: st.renderMode, fill: st.fill, order, inAnnotation: annotationDepth > 0 });
+    if (text.length > 0)
+      model.runs.push({
+        text,
+        box,
+        baseline,
+        font: st.font,
+        size,
+        renderMode: st.renderMode,
+        fill: st.fill,
+        order,
+        inAnnotation: annotationDepth > 0,
+      });
     tm = multiply([1, 0, 0, 1, advance, 0], tm);
   };
 
@@ -230,7 +263,14 @@ export async function buildPageModel(page: PdfJsPage, pageNumber: number): Promi
 }
 
 /** A filled path (constructPath followed by a fill) becomes a FilledShape with its bounding box. */
-function recordPath(model: PageModel, st: State, args: unknown[] | null, order: number, OPS: Record<string, number>, inAnnotation: boolean): void {
+function recordPath(
+  model: PageModel,
+  st: State,
+  args: unknown[] | null,
+  order: number,
+  OPS: Record<string, number>,
+  inAnnotation: boolean,
+): void {
   const paint = Number(args?.[0]);
   const fills = [OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke];
   if (!fills.includes(paint) || st.fill === "transparent") return;
@@ -252,7 +292,14 @@ function toMatrix(args: unknown[] | null): Matrix {
 }
 
 function rgbHex(c: number[]): string {
-  return `#${c.slice(0, 3).map((v) => Math.max(0, Math.min(255, Math.round(Number(v) || 0))).toString(16).padStart(2, "0")).join("")}`;
+  return `#${c
+    .slice(0, 3)
+    .map((v) =>
+      Math.max(0, Math.min(255, Math.round(Number(v) || 0)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 /** Area of the intersection of two boxes. */

@@ -16,7 +16,14 @@ const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
  */
 export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
   // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
-  return openWithinBudget(documents, bytes, () => getDocumentProxy(bytes.slice(), { stopAtErrors: false, verbosity: 0, password: "", maxImageSize: pdfLimits.maxImagePixels }));
+  return openWithinBudget(documents, bytes, () =>
+    getDocumentProxy(bytes.slice(), {
+      stopAtErrors: false,
+      verbosity: 0,
+      password: "",
+      maxImageSize: pdfLimits.maxImagePixels,
+    }),
+  );
 }
 
 /** Destroys the pdf.js document of these bytes (workers and copies) and forgets it. */
@@ -36,6 +43,8 @@ export async function pdfJsOps(): Promise<Record<string, number>> {
 /** Rejects after `ms` so that one hostile file cannot hold the request (pdf.js works in async steps). */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

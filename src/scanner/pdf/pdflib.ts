@@ -11,7 +11,14 @@ const documents = new WeakMap<Uint8Array, Promise<PDFDocument>>();
  * refused with PdfBudgetError before pdf-lib reads it (pdf-lib inflates object streams while loading).
  */
 export function openPdfLib(bytes: Uint8Array): Promise<PDFDocument> {
-  return openWithinBudget(documents, bytes, () => PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: ParseSpeeds.Fastest }));
+  return openWithinBudget(documents, bytes, () =>
+    PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      parseSpeed: ParseSpeeds.Fastest,
+    }),
+  );
 }
 
 /** Drops the cached pdf-lib document of these bytes (an earlier revision that is no longer needed). */
@@ -30,11 +37,16 @@ export function forgetPdfLib(bytes: Uint8Array): void {
 function capPdfLibDecoders(limit: number): void {
   let probe: object;
   try {
-    probe = decodePDFRawStream(PDFRawStream.of(PDFContext.create().obj({ Filter: "ASCIIHexDecode" }), new Uint8Array(0))) as object;
+    probe = decodePDFRawStream(
+      PDFRawStream.of(PDFContext.create().obj({ Filter: "ASCIIHexDecode" }), new Uint8Array(0)),
+    ) as object;
   } catch {
     return; // another pdf-lib version: stream-budget.ts still guards Flate streams
   }
-  const base = Object.getPrototypeOf(Object.getPrototypeOf(probe)) as { ensureBuffer?: (requested: number) => Uint8Array; __budget?: number };
+  const base = Object.getPrototypeOf(Object.getPrototypeOf(probe)) as {
+    ensureBuffer?: (requested: number) => Uint8Array;
+    __budget?: number;
+  };
   if (typeof base.ensureBuffer !== "function" || base.__budget !== undefined) return;
   const ensureBuffer = base.ensureBuffer;
   base.__budget = limit;

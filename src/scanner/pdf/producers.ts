@@ -44,7 +44,9 @@ export function editorsIn(values: (string | undefined | null)[]): EditorHit[] {
   const hits: EditorHit[] = [];
   for (const value of values) {
     if (!value) continue;
-    for (const e of editors) if (e.pattern.test(value) && !hits.some((h) => h.name === e.name)) hits.push({ name: e.name, online: e.online, value });
+    for (const e of editors)
+      if (e.pattern.test(value) && !hits.some((h) => h.name === e.name))
+        hits.push({ name: e.name, online: e.online, value });
   }
   return hits;
 }

@@ -178,7 +178,11 @@ function countTrailing(bytes: Uint8Array, end: number): number {
 function eofScan(bytes: Uint8Array, linearized: boolean, problems: string[]): RevisionSplit {
   const ends: number[] = [];
   const text = (at: number) => latin1Slice(bytes, at, at + 48);
-  for (let at = indexOfBytes(bytes, "startxref"); at >= 0 && ends.length < pdfLimits.maxXrefSections; at = indexOfBytes(bytes, "startxref", at + 9)) {
+  for (
+    let at = indexOfBytes(bytes, "startxref");
+    at >= 0 && ends.length < pdfLimits.maxXrefSections;
+    at = indexOfBytes(bytes, "startxref", at + 9)
+  ) {
     const m = /^startxref\s+(\d+)\s*%%EOF/.exec(text(at));
     if (!m) continue;
     // The first-page trailer of a linearized file carries `startxref 0`: not a revision.
@@ -187,5 +191,11 @@ function eofScan(bytes: Uint8Array, linearized: boolean, problems: string[]): Re
   }
   if (ends.length === 0) return { revisions: [], method: "none", linearized, trailingBytes: 0, problems };
   const revisions = ends.map((end, i) => ({ index: i + 1, end, sections: [] }));
-  return { revisions, method: "eof-scan", linearized, trailingBytes: countTrailing(bytes, ends[ends.length - 1]), problems };
+  return {
+    revisions,
+    method: "eof-scan",
+    linearized,
+    trailingBytes: countTrailing(bytes, ends[ends.length - 1]),
+    problems,
+  };
 }

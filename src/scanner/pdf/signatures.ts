@@ -33,7 +33,8 @@ export function findSignatures(doc: PDFDocument, bytes: Uint8Array, revisions: R
     if (!(obj instanceof PDFDict) || !obj.has(PDFName.of("ByteRange"))) continue;
     const type = obj.get(PDFName.of("Type"));
     const range = obj.get(PDFName.of("ByteRange"));
-    const numbers = range instanceof PDFArray ? range.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN)) : [];
+    const numbers =
+      range instanceof PDFArray ? range.asArray().map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN)) : [];
     const sub = obj.get(PDFName.of("SubFilter"));
     const info: SignatureInfo = {
       ref: ref.toString(),
@@ -49,7 +50,9 @@ export function findSignatures(doc: PDFDocument, bytes: Uint8Array, revisions: R
     out.push(info);
     if (out.length >= pdfLimits.maxSignatures) break;
   }
-  return out.sort((a, b) => (a.byteRange[2] ?? 0) + (a.byteRange[3] ?? 0) - ((b.byteRange[2] ?? 0) + (b.byteRange[3] ?? 0)));
+  return out.sort(
+    (a, b) => (a.byteRange[2] ?? 0) + (a.byteRange[3] ?? 0) - ((b.byteRange[2] ?? 0) + (b.byteRange[3] ?? 0)),
+  );
 }
 
 function checkByteRange(info: SignatureInfo, dict: PDFDict, bytes: Uint8Array, revisions: Revision[]): void {
@@ -66,8 +69,11 @@ function checkByteRange(info: SignatureInfo, dict: PDFDict, bytes: Uint8Array, r
   }
   if (!gapIsOneHexString(bytes, a + b, c)) info.problems.push({ kind: "gap-not-signature", from: a + b, to: c });
   const contents = dict.get(PDFName.of("Contents"));
-  if (contents instanceof PDFHexString && /^0*$/.test(contents.asString())) info.problems.push({ kind: "empty-signature" });
-  const revision = revisions.find((r) => Math.abs(endIgnoringWhitespace(bytes, r.end) - endIgnoringWhitespace(bytes, coveredTo)) === 0);
+  if (contents instanceof PDFHexString && /^0*$/.test(contents.asString()))
+    info.problems.push({ kind: "empty-signature" });
+  const revision = revisions.find(
+    (r) => Math.abs(endIgnoringWhitespace(bytes, r.end) - endIgnoringWhitespace(bytes, coveredTo)) === 0,
+  );
   info.revision = revision?.index ?? null;
   if (!revision) info.problems.push({ kind: "not-revision-end", coveredTo });
 }

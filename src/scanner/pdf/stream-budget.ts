@@ -22,7 +22,9 @@ export type StreamVerdict =
 export class PdfBudgetError extends Error {
   override name = "PdfBudgetError";
   constructor(readonly verdict: Extract<StreamVerdict, { ok: false }>) {
-    super(`a ${verdict.kind === "total" ? "set of streams" : `${verdict.kind} stream`} unpacks beyond its budget of ${verdict.limit} bytes (at byte ${verdict.offset})`);
+    super(
+      `a ${verdict.kind === "total" ? "set of streams" : `${verdict.kind} stream`} unpacks beyond its budget of ${verdict.limit} bytes (at byte ${verdict.offset})`,
+    );
   }
 }
 
@@ -36,7 +38,8 @@ export function streamBudget(bytes: Uint8Array): StreamVerdict {
   if (verdict) return verdict;
   const clean = bytes.byteOffset === 0 ? cleanBuffers.get(bytes.buffer) : undefined;
   verdict = clean !== undefined && clean >= bytes.length ? { ok: true, inflated: 0, streams: 0 } : scan(bytes);
-  if (verdict.ok && bytes.byteOffset === 0) cleanBuffers.set(bytes.buffer, Math.max(bytes.length, cleanBuffers.get(bytes.buffer) ?? 0));
+  if (verdict.ok && bytes.byteOffset === 0)
+    cleanBuffers.set(bytes.buffer, Math.max(bytes.length, cleanBuffers.get(bytes.buffer) ?? 0));
   verdicts.set(bytes, verdict);
   return verdict;
 }
@@ -62,7 +65,8 @@ function scan(bytes: Uint8Array): StreamVerdict {
     const keyword = indexOf(bytes, STREAM, at);
     if (keyword < 0) return { ok: true, inflated: total, streams };
     at = keyword + STREAM.length;
-    if (keyword >= 3 && bytes[keyword - 3] === 0x65 && bytes[keyword - 2] === 0x6e && bytes[keyword - 1] === 0x64) continue; // "endstream"
+    if (keyword >= 3 && bytes[keyword - 3] === 0x65 && bytes[keyword - 2] === 0x6e && bytes[keyword - 1] === 0x64)
+      continue; // "endstream"
     let start = at;
     if (bytes[start] === 0x0d) start++;
     if (bytes[start] === 0x0a) start++;
@@ -79,7 +83,13 @@ function scan(bytes: Uint8Array): StreamVerdict {
     const inflated = inflateWithin(bytes.subarray(start, end), budget, false);
     if (inflated.over) {
       const kind = budget < limit ? "total" : image !== null ? "image" : "stream";
-      return { ok: false, kind, inflated: kind === "total" ? total + inflated.size : inflated.size, limit: kind === "total" ? pdfLimits.maxInflatedBytes : limit, offset: keyword };
+      return {
+        ok: false,
+        kind,
+        inflated: kind === "total" ? total + inflated.size : inflated.size,
+        limit: kind === "total" ? pdfLimits.maxInflatedBytes : limit,
+        offset: keyword,
+      };
     }
     total += inflated.size;
   }
@@ -97,7 +107,8 @@ function streamEnd(bytes: Uint8Array, start: number, dict: string): number {
   const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict);
   if (length) {
     const end = start + Number(length[1]);
-    if (end <= bytes.length && indexOf(bytes.subarray(end, Math.min(bytes.length, end + 32)), END_STREAM, 0) >= 0) return end;
+    if (end <= bytes.length && indexOf(bytes.subarray(end, Math.min(bytes.length, end + 32)), END_STREAM, 0) >= 0)
+      return end;
   }
   const next = indexOf(bytes, END_STREAM, start);
   return next < 0 ? bytes.length : next;
@@ -120,7 +131,11 @@ function imageNeed(dict: string): number | "skip" | null {
   if (!(width > 0 && height > 0)) return null;
   if (width * height > pdfLimits.maxImagePixels) return "skip";
   const bits = num("BitsPerComponent") || 8;
-  const components = /\/DeviceGray|\/CalGray|\/ImageMask\s+true/.test(dict) ? 1 : /\/DeviceRGB|\/CalRGB/.test(dict) ? 3 : 4;
+  const components = /\/DeviceGray|\/CalGray|\/ImageMask\s+true/.test(dict)
+    ? 1
+    : /\/DeviceRGB|\/CalRGB/.test(dict)
+      ? 3
+      : 4;
   const need = Math.ceil((width * components * bits) / 8) * height + height;
   return Math.ceil(need * 1.1) + 64 * 1024;
 }
@@ -130,7 +145,11 @@ function ascii(s: string): Uint8Array {
 }
 
 function indexOf(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let i = bytes.indexOf(needle[0], from); i >= 0 && i + needle.length <= bytes.length; i = bytes.indexOf(needle[0], i + 1)) {
+  for (
+    let i = bytes.indexOf(needle[0], from);
+    i >= 0 && i + needle.length <= bytes.length;
+    i = bytes.indexOf(needle[0], i + 1)
+  ) {
     let k = 1;
     while (k < needle.length && bytes[i + k] === needle[k]) k++;
     if (k === needle.length) return i;
@@ -139,7 +158,11 @@ function indexOf(bytes: Uint8Array, needle: Uint8Array, from: number): number {
 }
 
 function lastIndexOf(bytes: Uint8Array, needle: Uint8Array, before: number, from: number): number {
-  for (let i = bytes.lastIndexOf(needle[0], before - needle.length); i >= from; i = bytes.lastIndexOf(needle[0], i - 1)) {
+  for (
+    let i = bytes.lastIndexOf(needle[0], before - needle.length);
+    i >= from;
+    i = bytes.lastIndexOf(needle[0], i - 1)
+  ) {
     let k = 1;
     while (k < needle.length && bytes[i + k] === needle[k]) k++;
     if (k === needle.length) return i;
@@ -152,7 +175,11 @@ function lastIndexOf(bytes: Uint8Array, needle: Uint8Array, before: number, from
  * One parse per bytes object (the PDF detectors of a file share it), and none for a file over its
  * unpack budget: the promise then rejects with PdfBudgetError, which the detectors report as `-`.
  */
-export function openWithinBudget<T>(parsed: WeakMap<Uint8Array, Promise<T>>, bytes: Uint8Array, open: () => Promise<T>): Promise<T> {
+export function openWithinBudget<T>(
+  parsed: WeakMap<Uint8Array, Promise<T>>,
+  bytes: Uint8Array,
+  open: () => Promise<T>,
+): Promise<T> {
   let doc = parsed.get(bytes);
   if (!doc) {
     try {

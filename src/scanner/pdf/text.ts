@@ -14,7 +14,11 @@ export interface PdfText {
 export async function extractPdfText(bytes: Uint8Array): Promise<PdfText> {
   try {
     const doc = await openPdfJs(bytes);
-    const { text, totalPages } = await withTimeout(extractText(doc, { mergePages: false }), pdfLimits.pdfJsTimeoutMs, "text extraction");
+    const { text, totalPages } = await withTimeout(
+      extractText(doc, { mergePages: false }),
+      pdfLimits.pdfJsTimeoutMs,
+      "text extraction",
+    );
     const pages = (text as string[]).slice(0, pdfLimits.maxPages).map((p) => p.replace(/[ \t]+/g, " ").trim());
     return { pages, totalPages, truncated: totalPages > pages.length };
   } catch {

@@ -17,7 +17,12 @@ export function earlierVersions(fileName: string, bytes: Uint8Array, revisions: 
   for (const r of revisions.slice(0, -1).slice(-pdfLimits.maxRevisions).reverse()) {
     if (r.end > budget) break;
     budget -= r.end;
-    out.unshift({ category: "pdf_versions", name: `${fileName}.rev${r.index}.pdf`, contentType: "application/pdf", bytes: bytes.subarray(0, r.end) });
+    out.unshift({
+      category: "pdf_versions",
+      name: `${fileName}.rev${r.index}.pdf`,
+      contentType: "application/pdf",
+      bytes: bytes.subarray(0, r.end),
+    });
   }
   return out;
 }
@@ -41,7 +46,11 @@ export function revisionBytes(bytes: Uint8Array, revisions: Revision[], index: n
  * Revisions from `first` to `last` whose cumulative size fits `maxDiffBytes` (each is opened by
  * pdf.js, which copies its input): the indexes to analyse, newest kept when the budget runs out.
  */
-export function revisionsWithinBudget(revisions: Revision[], first: number, last: number): { indexes: number[]; skipped: number[] } {
+export function revisionsWithinBudget(
+  revisions: Revision[],
+  first: number,
+  last: number,
+): { indexes: number[]; skipped: number[] } {
   const indexes: number[] = [];
   const skipped: number[] = [];
   let budget = pdfLimits.maxDiffBytes;

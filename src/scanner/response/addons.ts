@@ -12,7 +12,9 @@ export function crossFileAnalyses(files: Record<string, FileResult>) {
     if (!file.sha256) continue;
     byHash.set(file.sha256, [...(byHash.get(file.sha256) ?? []), name]);
   }
-  const identicalFiles = [...byHash.entries()].filter(([, names]) => names.length > 1).map(([sha256, names]) => ({ sha256, files: names }));
+  const identicalFiles = [...byHash.entries()]
+    .filter(([, names]) => names.length > 1)
+    .map(([sha256, names]) => ({ sha256, files: names }));
   return { comparedFiles: Object.keys(files).length, identicalFiles };
 }
 
@@ -60,5 +62,10 @@ export function agenticRecommendation(level: SuspicionLevel, files: Record<strin
     .filter(([, f]) => f.suspicion_level === level)
     .map(([name, f]) => ({ file: name, findings: f.findings.filter((x) => x.level === level).map((x) => x.code) }));
   const notAssessed = Object.values(files).filter((f) => f.suspicion_level === "-").length;
-  return { action: ACTIONS[level].action, reason: ACTIONS[level].text[language], basedOn: drivers, filesNotAssessed: notAssessed };
+  return {
+    action: ACTIONS[level].action,
+    reason: ACTIONS[level].text[language],
+    basedOn: drivers,
+    filesNotAssessed: notAssessed,
+  };
 }

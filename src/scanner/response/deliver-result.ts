@@ -17,7 +17,13 @@ import type { Language } from "../types";
 export type ResponseMode = "multipart" | "json";
 
 /** The JSON of spec 2.6 without `attachments`; add-ons only when the account has them. */
-export function resultBody(stored: StoredResult, account: AccountRecord, sessionId: string, language: Language, downloadUrl: string | null) {
+export function resultBody(
+  stored: StoredResult,
+  account: AccountRecord,
+  sessionId: string,
+  language: Language,
+  downloadUrl: string | null,
+) {
   return {
     suspicion_level: stored.suspicion_level,
     Files: stored.Files,
@@ -26,7 +32,9 @@ export function resultBody(stored: StoredResult, account: AccountRecord, session
     modelVersions: stored.modelVersions,
     tokensConsumed: stored.tokensConsumed,
     ...(hasFeature(account, "crossFileAnalyses") && { cross_file_analyses: crossFileAnalyses(stored.Files) }),
-    ...(hasFeature(account, "agenticRecommendation") && { agenticRecommendation: agenticRecommendation(stored.suspicion_level, stored.Files, language) }),
+    ...(hasFeature(account, "agenticRecommendation") && {
+      agenticRecommendation: agenticRecommendation(stored.suspicion_level, stored.Files, language),
+    }),
     ...(hasFeature(account, "presignedDownload") && { attachmentDownloadUrl: downloadUrl }),
     // No analysis report PDF is generated yet, so the mapping is empty (spec 2.6: "Empty when no report was generated").
     ...(hasFeature(account, "pdfReportMapping") && { pdfReportMapping: {} }),
@@ -39,15 +47,31 @@ export function resultBody(stored: StoredResult, account: AccountRecord, session
  * The response that delivers a finished result, and its usage ledger row (spec 4.4 rule 3:
  * only a delivered result is charged). Presigned download takes precedence over Accept.
  */
-export async function deliver(env: Env, account: AccountRecord, stored: StoredResult, opts: { mode: ResponseMode; sessionId: string; language: Language }): Promise<Response> {
+export async function deliver(
+  env: Env,
+  account: AccountRecord,
+  stored: StoredResult,
+  opts: { mode: ResponseMode; sessionId: string; language: Language },
+): Promise<Response> {
   const response = hasFeature(account, "presignedDownload")
     ? await presignedResponse(env, account, stored, opts)
     : await inlineResponse(env, account, stored, opts);
-  await getDb(env.DB).insert(usageLedger).values({ id: opts.sessionId, accountId: account.id, analysisId: stored.analysisId, tokens: stored.tokensConsumed, deliveredAt: clock.now() });
+  await getDb(env.DB).insert(usageLedger).values({
+    id: opts.sessionId,
+    accountId: account.id,
+    analysisId: stored.analysisId,
+    tokens: stored.tokensConsumed,
+    deliveredAt: clock.now(),
+  });
   return response;
 }
 
-async function presignedResponse(env: Env, account: AccountRecord, stored: StoredResult, opts: { sessionId: string; language: Language }) {
+async function presignedResponse(
+  env: Env,
+  account: AccountRecord,
+  stored: StoredResult,
+  opts: { sessionId: string; language: Language },
+) {
   let url: string | null = null;
   if (stored.attachments.length > 0) {
     const bundles = categoryBundles(await loadAttachments(env.BUCKET, stored.attachments));
@@ -56,16 +80,32 @@ async function presignedResponse(env: Env, account: AccountRecord, stored: Store
   return Response.json(resultBody(stored, account, opts.sessionId, opts.language, url));
 }
 
-async function inlineResponse(env: Env, account: AccountRecord, stored: StoredResult, opts: { mode: ResponseMode; sessionId: string; language: Language }) {
+async function inlineResponse(
+  env: Env,
+  account: AccountRecord,
+  stored: StoredResult,
+  opts: { mode: ResponseMode; sessionId: string; language: Language },
+) {
   const body = resultBody(stored, account, opts.sessionId, opts.language, null);
   const json = JSON.stringify(body);
   const cap = limits(env).inlinePayloadCapBytes;
-  const fit = fitToCap(stored.attachments, new TextEncoder().encode(json).length + 1024, cap, opts.mode === "json" ? base64Size : (size) => size);
+  const fit = fitToCap(
+    stored.attachments,
+    new TextEncoder().encode(json).length + 1024,
+    cap,
+    opts.mode === "json" ? base64Size : (size) => size,
+  );
   const attachments = await loadAttachments(env.BUCKET, fit.kept);
   const headers: Record<string, string> = fit.truncated ? { "X-Payload-Truncated": "true" } : {};
   if (opts.mode === "json") {
     const grouped: Record<string, { name: string; contentType: string; size: number; data: string }[]> = {};
-    for (const a of attachments) (grouped[a.category] ??= []).push({ name: a.name, contentType: a.contentType, size: a.bytes.length, data: toBase64(a.bytes) });
+    for (const a of attachments)
+      (grouped[a.category] ??= []).push({
+        name: a.name,
+        contentType: a.contentType,
+        size: a.bytes.length,
+        data: toBase64(a.bytes),
+      });
     return Response.json({ ...body, attachments: grouped }, { headers });
   }
   const multipart = multipartMixed(json, categoryBundles(attachments));

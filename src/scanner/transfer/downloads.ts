@@ -10,12 +10,23 @@ import { signingSecret, signUrl, verifySignedUrl } from "../../lib/signed-url";
 const downloadPath = (id: string) => `/v2/downloads/${id}/attachments.zip`;
 
 /** Stores attachments.zip and returns its signed GET link (DESIGN §12: 12 h, deleted after 24 h). */
-export async function publishDownload(env: Env, accountId: string, analysisId: string, zip: Uint8Array): Promise<string> {
+export async function publishDownload(
+  env: Env,
+  accountId: string,
+  analysisId: string,
+  zip: Uint8Array,
+): Promise<string> {
   const id = newId();
   const r2Key = `downloads/${id}/attachments.zip`;
   await env.BUCKET.put(r2Key, zip, { httpMetadata: { contentType: "application/zip" } });
   await getDb(env.DB).insert(downloads).values({ id, accountId, analysisId, r2Key, createdAt: clock.now() });
-  const { url } = await signUrl({ baseUrl: env.PUBLIC_BASE_URL, path: downloadPath(id), method: "GET", ttlSeconds: limits(env).downloadUrlTtlS, secret: signingSecret(env) });
+  const { url } = await signUrl({
+    baseUrl: env.PUBLIC_BASE_URL,
+    path: downloadPath(id),
+    method: "GET",
+    ttlSeconds: limits(env).downloadUrlTtlS,
+    secret: signingSecret(env),
+  });
   return url;
 }
 
@@ -29,6 +40,10 @@ export async function openDownload(env: Env, url: URL, id: string): Promise<Resp
   const object = await env.BUCKET.get(row.r2Key);
   if (!object) throw new ApiError(410, "download-deleted", "The attachments were deleted after the retention period.");
   return new Response(object.body, {
-    headers: { "content-type": "application/zip", "content-disposition": 'attachment; filename="attachments.zip"', "content-length": String(object.size) },
+    headers: {
+      "content-type": "application/zip",
+      "content-disposition": 'attachment; filename="attachments.zip"',
+      "content-length": String(object.size),
+    },
   });
 }

@@ -13,7 +13,6 @@ export const uploadObjectKey = (storageKey: string) => `uploads/${storageKey}`;
 export const uploadPath = (storageKey: string) => `/v2/uploads/${storageKey}`;
 export const STORAGE_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
-
 /** Spec 4.3 / DESIGN §11: a signed PUT URL bound to the account and caseNumber. */
 export async function createUpload(env: Env, accountId: string, caseNumber: string) {
   const storageKey = newToken(16);
@@ -27,38 +26,78 @@ export async function createUpload(env: Env, accountId: string, caseNumber: stri
  * Worker's own signed PUT. A half-set configuration must not break uploads: it is logged and
  * the Worker URL, which enforces more (size while streaming, content type, single use), is used.
  */
-async function signedUploadUrl(env: Env, storageKey: string, ttlSeconds: number): Promise<{ url: string; expiresAt: Date }> {
+async function signedUploadUrl(
+  env: Env,
+  storageKey: string,
+  ttlSeconds: number,
+): Promise<{ url: string; expiresAt: Date }> {
   const s3 = r2S3Setting(env);
   if (s3.kind === "on") return presignR2Put(s3.config, uploadObjectKey(storageKey), ttlSeconds, clock.now());
-  if (s3.kind === "misconfigured") console.error(`R2 S3 presigning is misconfigured, using Worker upload URLs: ${s3.problems.join("; ")}`);
-  return signUrl({ baseUrl: env.PUBLIC_BASE_URL, path: uploadPath(storageKey), method: "PUT", ttlSeconds, secret: signingSecret(env) });
+  if (s3.kind === "misconfigured")
+    console.error(`R2 S3 presigning is misconfigured, using Worker upload URLs: ${s3.problems.join("; ")}`);
+  return signUrl({
+    baseUrl: env.PUBLIC_BASE_URL,
+    path: uploadPath(storageKey),
+    method: "PUT",
+    ttlSeconds,
+    secret: signingSecret(env),
+  });
 }
 
 /**
  * The PUT of a signed upload URL: the body is streamed into R2 (never buffered), at most
  * PRESIGNED_MAX_BYTES, declared as application/zip, once per storage_key.
  */
-export async function receiveUpload(env: Env, url: URL, storageKey: string, contentType: string | undefined, contentLength: string | undefined, body: ReadableStream<Uint8Array> | null) {
+export async function receiveUpload(
+  env: Env,
+  url: URL,
+  storageKey: string,
+  contentType: string | undefined,
+  contentLength: string | undefined,
+  body: ReadableStream<Uint8Array> | null,
+) {
   const check = await verifySignedUrl(url, "PUT", signingSecret(env));
   if (check === "invalid") throw new ApiError(403, "invalid-signature", "The upload link is not valid.");
-  if (check === "expired") throw new ApiError(410, "upload-url-expired", "The upload link has expired; request a new one with POST /v2/getUploadUrl.");
+  if (check === "expired")
+    throw new ApiError(
+      410,
+      "upload-url-expired",
+      "The upload link has expired; request a new one with POST /v2/getUploadUrl.",
+    );
   const db = getDb(env.DB);
   const row = await db.query.uploads.findFirst({ where: eq(uploads.storageKey, storageKey) });
   if (!row) throw notFound("The upload");
   if (row.uploadedAt) throw new ApiError(409, "already-uploaded", "A file was already uploaded with this link.");
-  if (!/^application\/(zip|x-zip-compressed)\s*(;|$)/i.test(contentType ?? "")) throw new ApiError(415, "unsupported-media-type", "Upload the archive with Content-Type: application/zip.");
+  if (!/^application\/(zip|x-zip-compressed)\s*(;|$)/i.test(contentType ?? ""))
+    throw new ApiError(415, "unsupported-media-type", "Upload the archive with Content-Type: application/zip.");
   const size = Number(contentLength);
-  if (!contentLength || !Number.isInteger(size) || size <= 0 || !body) throw new ApiError(411, "length-required", "Send the archive with a Content-Length header.");
+  if (!contentLength || !Number.isInteger(size) || size <= 0 || !body)
+    throw new ApiError(411, "length-required", "Send the archive with a Content-Length header.");
   const max = limits(env).presignedMaxBytes;
   if (size > max) throw new ApiError(413, "payload-too-large", `The archive may be at most ${max} bytes.`);
   const fixed = new FixedLengthStream(size);
   // Issue 19: a body shorter than Content-Length rejected the pipe and the put, and answered a 500.
   const { stream, watch } = watchBody(body);
-  const [, object] = await Promise.all([stream.pipeTo(fixed.writable), env.BUCKET.put(uploadObjectKey(storageKey), fixed.readable, { httpMetadata: { contentType: "application/zip" } })]).catch((err: unknown) => {
-    if (bodyCutShort(watch, size)) throw invalid([{ field: "body", message: `is shorter than its Content-Length (${size} bytes declared, ${watch.received} received); upload the archive again` }], "The upload ended before Content-Length bytes arrived.");
+  const [, object] = await Promise.all([
+    stream.pipeTo(fixed.writable),
+    env.BUCKET.put(uploadObjectKey(storageKey), fixed.readable, { httpMetadata: { contentType: "application/zip" } }),
+  ]).catch((err: unknown) => {
+    if (bodyCutShort(watch, size))
+      throw invalid(
+        [
+          {
+            field: "body",
+            message: `is shorter than its Content-Length (${size} bytes declared, ${watch.received} received); upload the archive again`,
+          },
+        ],
+        "The upload ended before Content-Length bytes arrived.",
+      );
     throw err;
   });
-  await db.update(uploads).set({ uploadedAt: clock.now(), size: object?.size ?? size }).where(eq(uploads.storageKey, storageKey));
+  await db
+    .update(uploads)
+    .set({ uploadedAt: clock.now(), size: object?.size ?? size })
+    .where(eq(uploads.storageKey, storageKey));
 }
 
 /**
@@ -67,18 +106,29 @@ export async function receiveUpload(env: Env, url: URL, storageKey: string, cont
  * route, so its arrival is recorded here and its size (which R2 cannot limit) checked here.
  */
 export async function resolveUpload(env: Env, accountId: string, storageKey: string, caseNumber: string) {
-  if (!STORAGE_KEY_PATTERN.test(storageKey)) throw invalid([{ field: "storage_key", message: "is not a storage_key issued by POST /v2/getUploadUrl" }]);
+  if (!STORAGE_KEY_PATTERN.test(storageKey))
+    throw invalid([{ field: "storage_key", message: "is not a storage_key issued by POST /v2/getUploadUrl" }]);
   const db = getDb(env.DB);
-  const row = await db.query.uploads.findFirst({ where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)) });
+  const row = await db.query.uploads.findFirst({
+    where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)),
+  });
   if (!row) throw notFound("The storage_key");
   if (row.consumedAt) throw uploadConsumed();
   const objectKey = uploadObjectKey(storageKey);
   const stored = await env.BUCKET.head(objectKey);
-  if (!row.uploadedAt && !stored) throw invalid([{ field: "storage_key", message: "nothing has been uploaded to this storage_key's upload_url yet" }]);
-  if (row.caseNumber !== caseNumber) throw invalid([{ field: "caseNumber", message: "differs from the caseNumber the storage_key was issued for" }]);
+  if (!row.uploadedAt && !stored)
+    throw invalid([
+      { field: "storage_key", message: "nothing has been uploaded to this storage_key's upload_url yet" },
+    ]);
+  if (row.caseNumber !== caseNumber)
+    throw invalid([{ field: "caseNumber", message: "differs from the caseNumber the storage_key was issued for" }]);
   if (!stored) throw new ApiError(410, "upload-consumed", "The uploaded archive is no longer stored.");
   await refuseOversized(env, objectKey, stored.size);
-  if (!row.uploadedAt) await db.update(uploads).set({ uploadedAt: stored.uploaded, size: stored.size }).where(eq(uploads.storageKey, storageKey));
+  if (!row.uploadedAt)
+    await db
+      .update(uploads)
+      .set({ uploadedAt: stored.uploaded, size: stored.size })
+      .where(eq(uploads.storageKey, storageKey));
   return { objectKey, size: stored.size };
 }
 
@@ -87,7 +137,11 @@ async function refuseOversized(env: Env, objectKey: string, size: number): Promi
   const max = limits(env).presignedMaxBytes;
   if (size <= max) return;
   await env.BUCKET.delete(objectKey);
-  throw new ApiError(413, "payload-too-large", `The uploaded archive has ${size} bytes; at most ${max} bytes are accepted. It was deleted: upload a smaller archive to the upload_url while it is valid, or request a new one.`);
+  throw new ApiError(
+    413,
+    "payload-too-large",
+    `The uploaded archive has ${size} bytes; at most ${max} bytes are accepted. It was deleted: upload a smaller archive to the upload_url while it is valid, or request a new one.`,
+  );
 }
 
 /**
@@ -98,10 +152,20 @@ export async function claimUpload(env: Env, storageKey: string, digest: string):
   const claimed = await getDb(env.DB)
     .update(uploads)
     .set({ claimedDigest: digest })
-    .where(and(eq(uploads.storageKey, storageKey), isNull(uploads.consumedAt), or(isNull(uploads.claimedDigest), eq(uploads.claimedDigest, digest))))
+    .where(
+      and(
+        eq(uploads.storageKey, storageKey),
+        isNull(uploads.consumedAt),
+        or(isNull(uploads.claimedDigest), eq(uploads.claimedDigest, digest)),
+      ),
+    )
     .returning({ storageKey: uploads.storageKey });
   if (claimed.length === 0) {
-    throw new ApiError(409, "upload-in-use", "This storage_key is being analysed for another request (other headers). A storage_key is used once; repeat that request, or upload again for a different one.");
+    throw new ApiError(
+      409,
+      "upload-in-use",
+      "This storage_key is being analysed for another request (other headers). A storage_key is used once; repeat that request, or upload again for a different one.",
+    );
   }
 }
 
@@ -117,4 +181,5 @@ export async function consumeUpload(env: Env, storageKey: string): Promise<boole
   return true;
 }
 
-export const uploadConsumed = () => new ApiError(410, "upload-consumed", "This upload was already processed and deleted; a storage_key is used once.");
+export const uploadConsumed = () =>
+  new ApiError(410, "upload-consumed", "This upload was already processed and deleted; a storage_key is used once.");

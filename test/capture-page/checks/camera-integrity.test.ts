@@ -6,13 +6,31 @@ import { runPhotoChecks, type CheckInput } from "../../../src/capture/checks";
 import { readImageInfo } from "../../../src/capture/checks/image-bytes";
 import { asCanvasJpeg, bytesOf, sha256Hex } from "../support";
 
-async function input(bytes: Uint8Array, overrides: Partial<CheckInput["attestation"]> = {}, earlier: CheckInput["earlier"] = []): Promise<CheckInput> {
+async function input(
+  bytes: Uint8Array,
+  overrides: Partial<CheckInput["attestation"]> = {},
+  earlier: CheckInput["earlier"] = [],
+): Promise<CheckInput> {
   const info = readImageInfo(bytes)!;
   const sha256 = await sha256Hex(bytes);
   const now = Date.now();
   return {
-    bytes, info, sha256, position: null, network: null, nonceIssuedAt: now - 5000, receivedAt: now, earlier,
-    attestation: { cameraLabel: "camera2 0, facing back", trackWidth: info.width, trackHeight: info.height, capturedAt: now - 2000, declaredSha256: sha256, ...overrides },
+    bytes,
+    info,
+    sha256,
+    position: null,
+    network: null,
+    nonceIssuedAt: now - 5000,
+    receivedAt: now,
+    earlier,
+    attestation: {
+      cameraLabel: "camera2 0, facing back",
+      trackWidth: info.width,
+      trackHeight: info.height,
+      capturedAt: now - 2000,
+      declaredSha256: sha256,
+      ...overrides,
+    },
   };
 }
 const cameraCodes = async (i: CheckInput) => (await runPhotoChecks(i)).checks.camera.reasons.map((r) => r.code);
@@ -49,7 +67,9 @@ describe("camera integrity: injected, edited or virtual frames fail", () => {
 
   it("an image whose size is not the camera stream's, or implausible", async () => {
     const { jpeg } = asCanvasJpeg(bytesOf(dune), 1280);
-    expect(await cameraCodes(await input(jpeg, { trackWidth: 640, trackHeight: 480 }))).toEqual(["resolution_mismatch"]);
+    expect(await cameraCodes(await input(jpeg, { trackWidth: 640, trackHeight: 480 }))).toEqual([
+      "resolution_mismatch",
+    ]);
     const { jpeg: tiny } = asCanvasJpeg(bytesOf(dune), 160);
     expect(await cameraCodes(await input(tiny))).toContain("impossible_resolution");
   });

@@ -10,18 +10,26 @@ const codes = (r: ReturnType<typeof checkLocation>) => r.reasons.map((x) => x.co
 
 describe("location: no position is unknown, not a pass", () => {
   it("says the policyholder shared none", () => {
-    expect(checkLocation(null, BRUSSELS_NET, [])).toMatchObject({ status: "unknown", reasons: [{ code: "no_position" }] });
+    expect(checkLocation(null, BRUSSELS_NET, [])).toMatchObject({
+      status: "unknown",
+      reasons: [{ code: "no_position" }],
+    });
   });
 });
 
 describe("location: plausible positions pass", () => {
   it("Leuven seen from a Brussels connection (24 km)", () => {
     expect(distanceKm(LEUVEN, BRUSSELS_NET)).toBeCloseTo(24.4, 0);
-    expect(checkLocation(LEUVEN, BRUSSELS_NET, [])).toMatchObject({ status: "pass", evidence: { networkDistanceKm: 24 } });
+    expect(checkLocation(LEUVEN, BRUSSELS_NET, [])).toMatchObject({
+      status: "pass",
+      evidence: { networkDistanceKm: 24 },
+    });
   });
 
   it("without a network location (local dev, tests) only the other checks apply", () => {
-    expect(checkLocation(LEUVEN, null, [{ ...LEUVEN, latitude: 50.872, timestamp: LEUVEN.timestamp - 30_000 }])).toMatchObject({ status: "pass", evidence: { network: "unavailable" } });
+    expect(
+      checkLocation(LEUVEN, null, [{ ...LEUVEN, latitude: 50.872, timestamp: LEUVEN.timestamp - 30_000 }]),
+    ).toMatchObject({ status: "pass", evidence: { network: "unavailable" } });
   });
 });
 
@@ -35,7 +43,9 @@ describe("location: implausible positions fail", () => {
   });
 
   it("spoofed-looking fixes: null island, perfect accuracy, whole degrees", () => {
-    expect(codes(checkLocation({ latitude: 0, longitude: 0, accuracy: 10, timestamp: 0 }, null, []))).toEqual(["null_island"]);
+    expect(codes(checkLocation({ latitude: 0, longitude: 0, accuracy: 10, timestamp: 0 }, null, []))).toEqual([
+      "null_island",
+    ]);
     expect(codes(checkLocation({ ...LEUVEN, accuracy: 0 }, null, []))).toEqual(["perfect_accuracy"]);
     expect(codes(checkLocation({ ...LEUVEN, latitude: 50, longitude: 4 }, null, []))).toEqual(["round_coordinates"]);
   });

@@ -15,7 +15,12 @@ const scene = (dataUrl: string) => checkSceneQuality(decodePhoto(bytesOf(dataUrl
 const codes = (dataUrl: string) => scene(dataUrl).reasons.map((r) => r.code);
 
 describe("scene check: sharp, well exposed photos with content pass", () => {
-  it.each([["Dune", dune], ["leuvenA", leuven], ["board", board], ["ColorfulCups", cups]])("%s passes", (_name, photo) => {
+  it.each([
+    ["Dune", dune],
+    ["leuvenA", leuven],
+    ["board", board],
+    ["ColorfulCups", cups],
+  ])("%s passes", (_name, photo) => {
     const result = scene(photo);
     expect(result.status, JSON.stringify(result.evidence)).toBe("pass");
   });

@@ -23,7 +23,14 @@ export function encodeCbor(v: Cbor): number[] {
 
 function box(type: string, payload: number[]): number[] {
   const size = payload.length + 8;
-  return [(size >>> 24) & 255, (size >> 16) & 255, (size >> 8) & 255, size & 255, ...new TextEncoder().encode(type), ...payload];
+  return [
+    (size >>> 24) & 255,
+    (size >> 16) & 255,
+    (size >> 8) & 255,
+    size & 255,
+    ...new TextEncoder().encode(type),
+    ...payload,
+  ];
 }
 
 function superbox(label: string, contents: number[][]): number[] {

@@ -65,14 +65,19 @@ function baselineDc(bytes: Uint8Array): Map<string, number>[] {
   if (typeof scan === "string") throw new Error(scan);
   const planes = scan.components.map(() => new Map<string, number>());
   for (let row = 0; row < scan.mcusY; row++) {
-    expect(scan.decodeRow((component, r, c, coefficients) => planes[component].set(`${r},${c}`, coefficients[0]))).toBeNull();
+    expect(
+      scan.decodeRow((component, r, c, coefficients) => planes[component].set(`${r},${c}`, coefficients[0])),
+    ).toBeNull();
   }
   return planes;
 }
 
 describe("DC scans of a progressive file give exactly the DC coefficients of its baseline original", () => {
   // jpegtran transcodes losslessly: the coefficients, including the refined low DC bits, are the same.
-  for (const [progressive, baseline] of [["progressive/separate-dc-restart.jpg", "restart-none.jpg"], ["progressive/grayscale.jpg", "grayscale.jpg"]]) {
+  for (const [progressive, baseline] of [
+    ["progressive/separate-dc-restart.jpg", "restart-none.jpg"],
+    ["progressive/grayscale.jpg", "grayscale.jpg"],
+  ]) {
     it(`${progressive} = ${baseline}`, async () => {
       const bytes = await generatedFile(progressive);
       const structure = parseJpegStructure(bytes);
@@ -96,9 +101,18 @@ describe("DC preview: one pixel per 8×8 block, close to photon's full decode av
     { what: "4:4:0, 234 × 74 (scenetext_word03)", file: () => sharedFile("photos/opencv-doc/scenetext_word03.jpg") },
     { what: "4:4:4, 897 × 708 (ela_modified)", file: () => sharedFile("photos/opencv-doc/ela_modified.jpg") },
     { what: "4:2:2, 200 × 133 (32-lens_data)", file: () => sharedFile("exif-samples/jpg/tests/32-lens_data.jpeg") },
-    { what: "4:2:2, 2560 × 1600 (ColorfulCups)", file: () => sharedFile("photos/plasma-workspace-wallpapers/ColorfulCups-2560x1600.jpg") },
-    { what: "grayscale, odd size 250 × 203 (jpegtran -progressive)", file: () => generatedFile("progressive/grayscale.jpg") },
-    { what: "4:2:0, one DC scan per component, Al = 1 with refinement, restart every 7 MCUs", file: () => generatedFile("progressive/separate-dc-restart.jpg") },
+    {
+      what: "4:2:2, 2560 × 1600 (ColorfulCups)",
+      file: () => sharedFile("photos/plasma-workspace-wallpapers/ColorfulCups-2560x1600.jpg"),
+    },
+    {
+      what: "grayscale, odd size 250 × 203 (jpegtran -progressive)",
+      file: () => generatedFile("progressive/grayscale.jpg"),
+    },
+    {
+      what: "4:2:0, one DC scan per component, Al = 1 with refinement, restart every 7 MCUs",
+      file: () => generatedFile("progressive/separate-dc-restart.jpg"),
+    },
   ];
   for (const { what, file } of cases) {
     it(what, async () => {
@@ -134,13 +148,20 @@ describe("thumbnail analyzer: a progressive JPEG above photon's cap is shrunk fr
     const bytes = await sharedFile(LARGE_PROGRESSIVE);
     expect(3840 * 2160).toBeGreaterThan(MAX_PIXEL_DECODE);
     const result = await thumbnailAnalyzer.analyze(scanFile("elephants.jpg", bytes), context());
-    expect(result).toMatchObject({ assessed: true, findings: [], metadata: { decodedWidth: 3840, decodedHeight: 2160, thumbnailSource: "dc-preview" } });
+    expect(result).toMatchObject({
+      assessed: true,
+      findings: [],
+      metadata: { decodedWidth: 3840, decodedHeight: 2160, thumbnailSource: "dc-preview" },
+    });
     expect(pngSize(result.attachments![0].bytes)).toEqual({ width: 320, height: 180 });
   });
 
   it("reports a truncated one as undecodable and closes the gate", async () => {
     const bytes = await sharedFile(LARGE_PROGRESSIVE);
-    const result = await thumbnailAnalyzer.analyze(scanFile("cut.jpg", bytes.subarray(0, bytes.length >> 1)), context());
+    const result = await thumbnailAnalyzer.analyze(
+      scanFile("cut.jpg", bytes.subarray(0, bytes.length >> 1)),
+      context(),
+    );
     expect(result).toMatchObject({ assessed: false, findings: [{ code: "image-undecodable", level: "-" }] });
   });
 });

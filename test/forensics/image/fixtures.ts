@@ -15,11 +15,21 @@
 import type { FileKind, ScanContext, ScanFile } from "../../../src/scanner/types";
 
 const shared = {
-  ...import.meta.glob("../../../../shared/data/{photos,exif-samples}/**/*.{jpg,jpeg,JPG,png}", { query: "?inline", import: "default" }),
-  ...import.meta.glob("../../../../shared/data/exif-samples/**/*.{tiff,heic,HEIC,heif}", { query: "?url&inline", import: "default" }),
+  ...import.meta.glob("../../../../shared/data/{photos,exif-samples}/**/*.{jpg,jpeg,JPG,png}", {
+    query: "?inline",
+    import: "default",
+  }),
+  ...import.meta.glob("../../../../shared/data/exif-samples/**/*.{tiff,heic,HEIC,heif}", {
+    query: "?url&inline",
+    import: "default",
+  }),
 };
 const generated = import.meta.glob("../../fixtures/generated/**/*.{jpg,png}", { query: "?inline", import: "default" });
-const indexes = import.meta.glob("../../../../shared/data/{photos,exif-samples}/INDEX.tsv", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const indexes = import.meta.glob("../../../../shared/data/{photos,exif-samples}/INDEX.tsv", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 const SHARED_PREFIX = "../../../../shared/data/";
 const GENERATED_PREFIX = "../../fixtures/generated/";
@@ -54,7 +64,10 @@ export function generatedNames(): string[] {
 /** Files too large for the module transport (see above). */
 export const TOO_LARGE_FOR_WORKERD_TESTS = 12_000_000;
 
-export type IndexRow = Record<"path" | "bytes" | "width" | "height" | "Make" | "Model" | "Software" | "DateTimeOriginal", string>;
+export type IndexRow = Record<
+  "path" | "bytes" | "width" | "height" | "Make" | "Model" | "Software" | "DateTimeOriginal",
+  string
+>;
 
 export function indexRows(folder: "photos" | "exif-samples"): IndexRow[] {
   const text = indexes[`${SHARED_PREFIX}${folder}/INDEX.tsv`];
@@ -77,5 +90,11 @@ export function scanFile(name: string, bytes: Uint8Array): ScanFile {
 }
 
 export function context(overrides: Partial<ScanContext> = {}): ScanContext {
-  return { language: "en", issueDate: null, now: new Date("2026-11-22T00:00:00Z"), caseNumber: "T-IMG-1", ...overrides };
+  return {
+    language: "en",
+    issueDate: null,
+    now: new Date("2026-11-22T00:00:00Z"),
+    caseNumber: "T-IMG-1",
+    ...overrides,
+  };
 }

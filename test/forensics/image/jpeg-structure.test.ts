@@ -12,12 +12,19 @@ const codes = (r: { findings: { code: string }[] }) => r.findings.map((f) => f.c
 
 describe("quantisation tables give quality and encoder family", () => {
   it("inverts libjpeg's table scaling exactly", () => {
-    for (const q of [30, 50, 75, 90, 95]) expect(estimateQuality(scaledTable(STANDARD_LUMA, q))).toMatchObject({ quality: q, exactStandard: true });
+    for (const q of [30, 50, 75, 90, 95])
+      expect(estimateQuality(scaledTable(STANDARD_LUMA, q))).toMatchObject({ quality: q, exactStandard: true });
   });
 
   it("reports mode, quality and tables of a real photo", async () => {
     const r = await analyze("photos/opencv-doc/scenetext02.jpg");
-    expect(r.metadata).toMatchObject({ mode: "baseline", quality: 60, tableFamily: "libjpeg-standard", width: 1280, height: 960 });
+    expect(r.metadata).toMatchObject({
+      mode: "baseline",
+      quality: 60,
+      tableFamily: "libjpeg-standard",
+      width: 1280,
+      height: 960,
+    });
     const device = await analyze("exif-samples/jpg/hdr/canon_hdr_NO.jpg");
     expect(device.metadata).toMatchObject({ tableFamily: "non-standard" });
   });
@@ -40,7 +47,15 @@ describe("damaged JPEGs are '-' with a finding, never an exception", () => {
   });
 
   it("files with broken EXIF still get a structure verdict", async () => {
-    for (const name of ["image00971", "image01088", "image01137", "image01551", "image01713", "image01980", "image02206"]) {
+    for (const name of [
+      "image00971",
+      "image01088",
+      "image01137",
+      "image01551",
+      "image01713",
+      "image01980",
+      "image02206",
+    ]) {
       const r = await analyze(`exif-samples/jpg/invalid/${name}.jpg`);
       expect(r.findings.length).toBeGreaterThan(0);
     }
@@ -80,7 +95,11 @@ describe("double compression from DCT coefficient histograms", () => {
   });
 
   it("camera originals are not", async () => {
-    for (const p of ["exif-samples/jpg/hdr/canon_hdr_NO.jpg", "exif-samples/jpg/gps/DSCN0021.jpg", "photos/opencv-doc/leuvenA.jpg"])
+    for (const p of [
+      "exif-samples/jpg/hdr/canon_hdr_NO.jpg",
+      "exif-samples/jpg/gps/DSCN0021.jpg",
+      "photos/opencv-doc/leuvenA.jpg",
+    ])
       expect(codes(await analyze(p))).not.toContain("JPEG_DOUBLE_COMPRESSION");
   });
 

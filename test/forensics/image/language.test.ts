@@ -9,7 +9,8 @@ describe("findings are written in the request's language", () => {
     const byLanguage = [];
     for (const language of languages) {
       const findings = [];
-      for (const a of imageAnalyzers) findings.push(...(await a.analyze(scanFile("d.jpg", bytes), context({ language }))).findings);
+      for (const a of imageAnalyzers)
+        findings.push(...(await a.analyze(scanFile("d.jpg", bytes), context({ language }))).findings);
       byLanguage.push(findings);
     }
     const [de, en, pl] = byLanguage;

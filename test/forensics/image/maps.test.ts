@@ -5,19 +5,38 @@ import { blockMaps } from "../../../src/scanner/images/block-analysis";
 import { context, generatedFile, scanFile, sharedFile } from "./fixtures";
 import manifest from "../../fixtures/generated/manifest.json";
 
-type Case = { file: string; kind: string; region: { x: number; y: number; w: number; h: number } | null; width: number; height: number };
+type Case = {
+  file: string;
+  kind: string;
+  region: { x: number; y: number; w: number; h: number } | null;
+  width: number;
+  height: number;
+};
 const cases = (manifest as { cases: Case[] }).cases;
 
 /** Mean score of judged blocks inside vs outside the true region. */
-function insideOutside(scores: Float32Array, blocksWide: number, region: NonNullable<Case["region"]>): { inside: number; outside: number } {
-  let si = 0, ni = 0, so = 0, no = 0;
+function insideOutside(
+  scores: Float32Array,
+  blocksWide: number,
+  region: NonNullable<Case["region"]>,
+): { inside: number; outside: number } {
+  let si = 0,
+    ni = 0,
+    so = 0,
+    no = 0;
   for (let i = 0; i < scores.length; i++) {
     const v = scores[i];
     if (Number.isNaN(v)) continue;
     const x = (i % blocksWide) * 8 + 4;
     const y = Math.floor(i / blocksWide) * 8 + 4;
     const inside = x >= region.x && x < region.x + region.w && y >= region.y && y < region.y + region.h;
-    if (inside) { si += v; ni++; } else { so += v; no++; }
+    if (inside) {
+      si += v;
+      ni++;
+    } else {
+      so += v;
+      no++;
+    }
   }
   return { inside: si / Math.max(1, ni), outside: so / Math.max(1, no) };
 }
@@ -78,9 +97,15 @@ describe("noise heatmap", () => {
 
 describe("pixel detectors on files they cannot read", () => {
   it("a truncated JPEG is '-' with a reason", async () => {
-    const r = await elaAnalyzer.analyze(scanFile("c.jpg", await sharedFile("exif-samples/jpg/corrupted.jpg")), context());
+    const r = await elaAnalyzer.analyze(
+      scanFile("c.jpg", await sharedFile("exif-samples/jpg/corrupted.jpg")),
+      context(),
+    );
     expect(r).toMatchObject({ assessed: false, findings: [{ code: "ELA_NOT_ASSESSED", level: "-" }] });
-    const n = await noiseAnalyzer.analyze(scanFile("c.jpg", await sharedFile("exif-samples/jpg/corrupted.jpg")), context());
+    const n = await noiseAnalyzer.analyze(
+      scanFile("c.jpg", await sharedFile("exif-samples/jpg/corrupted.jpg")),
+      context(),
+    );
     expect(n.findings[0].level).toBe("-");
   });
 });

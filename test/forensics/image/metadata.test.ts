@@ -51,7 +51,9 @@ describe("metadata findings explain editing and dates", () => {
     const editor = result.findings.find((f) => f.code === "META_EDITING_SOFTWARE");
     expect(editor?.level).toBe("Yellow");
     expect(editor?.evidence).toMatchObject({ field: "Software", value: "GIMP 2.5.0" });
-    expect(result.findings.find((f) => f.code === "META_DATE_GAP")?.evidence).toMatchObject({ dateTimeOriginal: "2008:01:22 03:28:22" });
+    expect(result.findings.find((f) => f.code === "META_DATE_GAP")?.evidence).toMatchObject({
+      dateTimeOriginal: "2008:01:22 03:28:22",
+    });
   });
 
   it("a camera original without edits gets one Green summary", async () => {
@@ -62,12 +64,18 @@ describe("metadata findings explain editing and dates", () => {
   it("reads GPS and reports that the phone photo was downscaled after capture", async () => {
     const { result } = await metadataOf("photos/opencv-doc/leuvenA.jpg");
     expect(result.findings.map((f) => f.code)).toEqual(["META_SIZE_MISMATCH"]);
-    expect(result.metadata?.gps).toMatchObject({ latitude: expect.closeTo(50.8715, 3), longitude: expect.closeTo(4.697, 3) });
+    expect(result.metadata?.gps).toMatchObject({
+      latitude: expect.closeTo(50.8715, 3),
+      longitude: expect.closeTo(4.697, 3),
+    });
   });
 
   it("a capture date well before the reference date is Red, in the request's language", async () => {
     const bytes = await sharedFile("photos/opencv-doc/leuvenA.jpg");
-    const result = await metadataAnalyzer.analyze(scanFile("a.jpg", bytes), context({ language: "de", issueDate: new Date("2020-01-01T00:00:00Z") }));
+    const result = await metadataAnalyzer.analyze(
+      scanFile("a.jpg", bytes),
+      context({ language: "de", issueDate: new Date("2020-01-01T00:00:00Z") }),
+    );
     const f = result.findings.find((x) => x.code === "META_CAPTURE_BEFORE_REFERENCE");
     expect(f?.level).toBe("Red");
     expect(f?.title).toBe("Vor dem Stichtag aufgenommen");
@@ -103,12 +111,20 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
   it("Canon CIFF heap in APP0: make, model and the capture stamp (Unix seconds printed as UTC)", async () => {
     const { meta } = await metadataOf(CIFF_FILE);
     expect(meta).toMatchObject({ make: "Canon", model: "Canon PowerShot A5", dateTimeOriginal: "2000:10:27 22:56:26" });
-    expect(meta.vendorSources).toEqual({ make: "Canon CIFF (APP0)", model: "Canon CIFF (APP0)", dateTimeOriginal: "Canon CIFF (APP0)" });
+    expect(meta.vendorSources).toEqual({
+      make: "Canon CIFF (APP0)",
+      model: "Canon CIFF (APP0)",
+      dateTimeOriginal: "Canon CIFF (APP0)",
+    });
   });
 
   it("APP12 Picture Info: TimeDate=909698819 is 1998:10:29 22:06:59", async () => {
     const { meta, result } = await metadataOf(PICTURE_INFO_FILE);
-    expect(meta).toMatchObject({ make: null, dateTimeOriginal: "1998:10:29 22:06:59", vendorSources: { dateTimeOriginal: "Picture Info (APP12)" } });
+    expect(meta).toMatchObject({
+      make: null,
+      dateTimeOriginal: "1998:10:29 22:06:59",
+      vendorSources: { dateTimeOriginal: "Picture Info (APP12)" },
+    });
     // Still no EXIF/XMP: the finding stays, the date is a summary fact.
     expect(result.findings.map((f) => f.code)).toEqual(["META_NONE"]);
   });
@@ -118,18 +134,30 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
     const plain = await metadataAnalyzer.analyze(scanFile("a.jpg", bytes), context());
     expect(plain.findings.map((f) => f.code)).toEqual(["META_CONSISTENT"]);
     expect(plain.findings[0].explanation).toContain("Canon PowerShot A5");
-    const late = await metadataAnalyzer.analyze(scanFile("a.jpg", bytes), context({ issueDate: new Date("2020-01-01T00:00:00Z") }));
-    expect(late.findings.find((f) => f.code === "META_CAPTURE_BEFORE_REFERENCE")).toMatchObject({ level: "Red", evidence: { dateTimeOriginal: "2000:10:27 22:56:26" } });
+    const late = await metadataAnalyzer.analyze(
+      scanFile("a.jpg", bytes),
+      context({ issueDate: new Date("2020-01-01T00:00:00Z") }),
+    );
+    expect(late.findings.find((f) => f.code === "META_CAPTURE_BEFORE_REFERENCE")).toMatchObject({
+      level: "Red",
+      evidence: { dateTimeOriginal: "2000:10:27 22:56:26" },
+    });
   });
 
   it("a capture time in APP12 alone: still no camera metadata, but the time is checked against the reference date", async () => {
-    const result = await metadataAnalyzer.analyze(scanFile("a.jpg", await sharedFile(PICTURE_INFO_FILE)), context({ issueDate: new Date("2020-01-01T00:00:00Z") }));
+    const result = await metadataAnalyzer.analyze(
+      scanFile("a.jpg", await sharedFile(PICTURE_INFO_FILE)),
+      context({ issueDate: new Date("2020-01-01T00:00:00Z") }),
+    );
     expect(result.findings.map((f) => f.code)).toEqual(["META_NONE", "META_CAPTURE_BEFORE_REFERENCE"]);
   });
 
   it("Reconyx HyperFire maker note: the date words of the HC500", async () => {
     const { meta } = await metadataOf(RECONYX_FILE);
-    expect(meta).toMatchObject({ dateTimeOriginal: "2020:03:16 10:00:00", vendorSources: { dateTimeOriginal: "Reconyx maker note" } });
+    expect(meta).toMatchObject({
+      dateTimeOriginal: "2020:03:16 10:00:00",
+      vendorSources: { dateTimeOriginal: "Reconyx maker note" },
+    });
   });
 
   it("EXIF values win: a camera file with EXIF names no vendor source", async () => {
@@ -177,7 +205,10 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
 
   it("a Reconyx maker note that is too short or lacks its signature gives no date; the file still reads", async () => {
     const { meta } = await metadataOf(RECONYX_FILE);
-    const note = Uint8Array.from([1, 0xf1, 3, 0, 3, 0, 0, 0, 0x11, 0x20, 0x10, 1, 0x54, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 10, 0, 3, 0, 16, 0, 0xe4, 7]);
+    const note = Uint8Array.from([
+      1, 0xf1, 3, 0, 3, 0, 0, 0, 0x11, 0x20, 0x10, 1, 0x54, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 10, 0, 3, 0, 16, 0,
+      0xe4, 7,
+    ]);
     expect(reconyxDateTimeOriginal(note, null)).toBe(meta.dateTimeOriginal);
     for (let n = 0; n < note.length; n++) expect(reconyxDateTimeOriginal(note.subarray(0, n), null)).toBeNull();
     const unsigned = note.slice();

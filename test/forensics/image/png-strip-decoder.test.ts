@@ -69,11 +69,14 @@ describe("PNG strip decoder: pixels identical to photon's decode (Rust png crate
   }
 
   it("16-bit gray, RGB (6 IDAT chunks) and RGBA: rounded to 8 bits, within 1 of photon", async () => {
-    for (const name of ["gray-16bit.png", "rgb-16bit.png", "rgba-16bit.png"]) expect(maxDifferenceToPhoton(await generatedFile(`png/${name}`)), name).toBeLessThanOrEqual(1);
+    for (const name of ["gray-16bit.png", "rgb-16bit.png", "rgba-16bit.png"])
+      expect(maxDifferenceToPhoton(await generatedFile(`png/${name}`)), name).toBeLessThanOrEqual(1);
   });
 
   it("the Average-filtered rows decode to the same pixels as the adaptively filtered copy", async () => {
-    expect(decode(await generatedFile("png/rgba-8bit-every-filter.png")).rgba).toEqual(decode(await generatedFile("png/rgba-8bit.png")).rgba);
+    expect(decode(await generatedFile("png/rgba-8bit-every-filter.png")).rgba).toEqual(
+      decode(await generatedFile("png/rgba-8bit.png")).rgba,
+    );
   });
 
   it("hands out bands of 16 rows, the last one shorter", async () => {
@@ -137,13 +140,20 @@ describe("PNG strip decoder: large pictures are streamed", () => {
     const width = 9000;
     const height = 1000;
     const pixels = new Uint8Array(width * height * 3);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.set([x & 0xff, y & 0xff, (x ^ y) & 0xff], (y * width + x) * 3);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) pixels.set([x & 0xff, y & 0xff, (x ^ y) & 0xff], (y * width + x) * 3);
     const decoder = open(encodePng(pixels, width, height, 3));
     let rows = 0;
     for (let band = decoder.next(); band; band = decoder.next()) {
       for (let r = 0; r < band.rows; r++) {
         const y = band.y + r;
-        for (const x of [0, 1, 4321, width - 1]) expect([...band.rgba.subarray((r * width + x) * 4, (r * width + x) * 4 + 4)]).toEqual([x & 0xff, y & 0xff, (x ^ y) & 0xff, 255]);
+        for (const x of [0, 1, 4321, width - 1])
+          expect([...band.rgba.subarray((r * width + x) * 4, (r * width + x) * 4 + 4)]).toEqual([
+            x & 0xff,
+            y & 0xff,
+            (x ^ y) & 0xff,
+            255,
+          ]);
       }
       rows += band.rows;
     }
@@ -180,7 +190,10 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
-  out.set([...type].map((c) => c.charCodeAt(0)), 4);
+  out.set(
+    [...type].map((c) => c.charCodeAt(0)),
+    4,
+  );
   out.set(data, 8);
   view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;

@@ -16,12 +16,19 @@ describe("C2PA content credentials", () => {
       ["PROV_AI_GENERATED", "Red"],
       ["PROV_C2PA_PRESENT", "Green"],
     ]);
-    expect(r.findings[1].evidence).toMatchObject({ claimGenerator: "TestGen/1.0", hashMatches: true, signaturePresent: true });
+    expect(r.findings[1].evidence).toMatchObject({
+      claimGenerator: "TestGen/1.0",
+      hashMatches: true,
+      signaturePresent: true,
+    });
   });
 
   it("editing actions are listed; a byte changed after signing breaks the binding (Red)", async () => {
     const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
-    const signed = await withC2pa(photo, [{ action: "c2pa.opened" }, { action: "c2pa.edited", softwareAgent: "Photo Editor 2" }]);
+    const signed = await withC2pa(photo, [
+      { action: "c2pa.opened" },
+      { action: "c2pa.edited", softwareAgent: "Photo Editor 2" },
+    ]);
     signed[signed.length - 100] ^= 0xff;
     const r = await provenanceAnalyzer.analyze(scanFile("edited.jpg", signed), context({ language: "pl" }));
     const codes = r.findings.map((f) => [f.code, f.level]);
@@ -35,18 +42,32 @@ describe("IPTC DigitalSourceType", () => {
   it("trainedAlgorithmicMedia in XMP is Red", async () => {
     const tagged = withDigitalSourceType(await sharedFile("photos/opencv-doc/leuvenA.jpg"), AI);
     const r = await provenanceAnalyzer.analyze(scanFile("x.jpg", tagged), context());
-    expect(r.findings[0]).toMatchObject({ code: "PROV_AI_GENERATED", level: "Red", evidence: { digitalSourceType: AI } });
+    expect(r.findings[0]).toMatchObject({
+      code: "PROV_AI_GENERATED",
+      level: "Red",
+      evidence: { digitalSourceType: AI },
+    });
   });
 
   it("an ordinary camera photo has no provenance data and says so in Green", async () => {
-    const r = await provenanceAnalyzer.analyze(scanFile("p.jpg", await sharedFile("photos/opencv-doc/leuvenB.jpg")), context());
+    const r = await provenanceAnalyzer.analyze(
+      scanFile("p.jpg", await sharedFile("photos/opencv-doc/leuvenB.jpg")),
+      context(),
+    );
     expect(r.findings.map((f) => f.code)).toEqual(["PROV_NONE"]);
   });
 });
 
 describe("copy-move", () => {
   it("finds the copied area of a generated case, with the shift and both places", async () => {
-    const c = (manifest as { cases: { file: string; region: { x: number; y: number; w: number; h: number; source: { x: number; y: number } } }[] }).cases.find((x) => x.file === "copymove/Dune.jpg")!;
+    const c = (
+      manifest as {
+        cases: {
+          file: string;
+          region: { x: number; y: number; w: number; h: number; source: { x: number; y: number } };
+        }[];
+      }
+    ).cases.find((x) => x.file === "copymove/Dune.jpg")!;
     const r = await copyMoveAnalyzer.analyze(scanFile("Dune.jpg", await generatedFile(c.file)), context());
     const f = r.findings[0];
     expect(f.code).toBe("COPY_MOVE_FOUND");

@@ -46,11 +46,27 @@ function decodeAll(bytes: Uint8Array): Error | null {
 describe("strip decoder: pixels identical to photon's decode (Rust jpeg-decoder)", () => {
   const cases = [
     { what: "4:2:0 camera photo (leuvenA)", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg"), bandHeight: 16 },
-    { what: "4:2:0, restart interval 204 (iPhone HDR, 8 MP)", file: () => sharedFile("exif-samples/jpg/hdr/iphone_hdr_YES.jpg"), bandHeight: 16 },
-    { what: "4:2:2, restart interval 4 (Fujifilm MX-1700)", file: () => sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg"), bandHeight: 8 },
-    { what: "4:4:0 (1×2 luma sampling)", file: () => sharedFile("exif-samples/jpg/tests/28-hex_value.jpg"), bandHeight: 16 },
+    {
+      what: "4:2:0, restart interval 204 (iPhone HDR, 8 MP)",
+      file: () => sharedFile("exif-samples/jpg/hdr/iphone_hdr_YES.jpg"),
+      bandHeight: 16,
+    },
+    {
+      what: "4:2:2, restart interval 4 (Fujifilm MX-1700)",
+      file: () => sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg"),
+      bandHeight: 8,
+    },
+    {
+      what: "4:4:0 (1×2 luma sampling)",
+      file: () => sharedFile("exif-samples/jpg/tests/28-hex_value.jpg"),
+      bandHeight: 16,
+    },
     { what: "4:4:4", file: () => sharedFile("exif-samples/jpg/invalid/image00971.jpg"), bandHeight: 8 },
-    { what: "4:4:4 with an Adobe APP14 segment (Nikon E950)", file: () => sharedFile("exif-samples/jpg/exif-org/nikon-e950.jpg"), bandHeight: 8 },
+    {
+      what: "4:4:4 with an Adobe APP14 segment (Nikon E950)",
+      file: () => sharedFile("exif-samples/jpg/exif-org/nikon-e950.jpg"),
+      bandHeight: 8,
+    },
     { what: "grayscale, odd size 250 × 203", file: () => generatedFile("grayscale.jpg"), bandHeight: 8 },
     { what: "restart interval 3 (OpenCV)", file: () => generatedFile("restart-interval.jpg"), bandHeight: 16 },
   ];
@@ -77,7 +93,8 @@ describe("strip decoder: damaged and unsupported files", () => {
     const original = await generatedFile("restart-interval.jpg");
     for (let seed = 1; seed <= 20; seed++) {
       const bytes = original.slice();
-      for (let k = 0; k < 8; k++) bytes[1000 + ((seed * 7919 * (k + 1)) % (bytes.length - 1200))] = (seed * 31 + k * 17) & 0xff;
+      for (let k = 0; k < 8; k++)
+        bytes[1000 + ((seed * 7919 * (k + 1)) % (bytes.length - 1200))] = (seed * 31 + k * 17) & 0xff;
       const error = decodeAll(bytes);
       if (error) expect(error).toBeInstanceOf(JpegDataError);
     }

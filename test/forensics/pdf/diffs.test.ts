@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { appendPageIncrementally, editAmountIncrementally, makeInvoice, whiteBoxIncrementally } from "../../../scripts/datagen/pdf/edits";
+import {
+  appendPageIncrementally,
+  editAmountIncrementally,
+  makeInvoice,
+  whiteBoxIncrementally,
+} from "../../../scripts/datagen/pdf/edits";
 import { pdfDiffs } from "../../../src/scanner/forensics/pdf-diffs";
 import { getDocumentProxy } from "unpdf";
 import { ctx, pdfFile, sharedPdf } from "./fixtures";
 
-const analyze = async (name: string, bytes: Uint8Array, language = ctx.language) => pdfDiffs.analyze(await pdfFile(name, bytes), { ...ctx, language });
+const analyze = async (name: string, bytes: Uint8Array, language = ctx.language) =>
+  pdfDiffs.analyze(await pdfFile(name, bytes), { ...ctx, language });
 const codes = (r: { findings: { level: string; code: string }[] }) => r.findings.map((f) => `${f.level}:${f.code}`);
 
 /** Text of the diff PDF as pdf.js reads it (what a claims handler sees). */
@@ -17,9 +23,16 @@ async function diffPdfText(bytes: Uint8Array): Promise<string> {
 
 describe("diffs: a changed amount is found and shown with its earlier value", () => {
   it("incremental update rewriting the content stream", async () => {
-    const r = await analyze("inv.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"));
+    const r = await analyze(
+      "inv.pdf",
+      await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"),
+    );
     expect(codes(r)).toEqual(["Red:pdf_text_changed_in_update"]);
-    expect(r.findings[0].evidence).toMatchObject({ from: 1, to: 2, changes: [{ kind: "changed", page: 1, before: "1.234,56 EUR", after: "7.234,56 EUR" }] });
+    expect(r.findings[0].evidence).toMatchObject({
+      from: 1,
+      to: 2,
+      changes: [{ kind: "changed", page: 1, before: "1.234,56 EUR", after: "7.234,56 EUR" }],
+    });
     const [diff] = r.attachments!;
     expect(diff).toMatchObject({ category: "pdf_diffs", name: "inv.pdf.diff.pdf", contentType: "application/pdf" });
     const text = await diffPdfText(diff.bytes);
@@ -28,13 +41,22 @@ describe("diffs: a changed amount is found and shown with its earlier value", ()
   });
 
   it("white box pasted over the amount: the covered value is the earlier one", async () => {
-    const r = await analyze("wb.pdf", await whiteBoxIncrementally(await makeInvoice(), { x: 418, y: 634, w: 90, h: 16 }, "9.234,56 EUR"));
-    expect(r.findings[0].evidence).toMatchObject({ changes: [{ kind: "changed", before: "1.234,56 EUR", after: "9.234,56 EUR" }] });
+    const r = await analyze(
+      "wb.pdf",
+      await whiteBoxIncrementally(await makeInvoice(), { x: 418, y: 634, w: 90, h: 16 }, "9.234,56 EUR"),
+    );
+    expect(r.findings[0].evidence).toMatchObject({
+      changes: [{ kind: "changed", before: "1.234,56 EUR", after: "9.234,56 EUR" }],
+    });
     expect(await diffPdfText(r.attachments![0].bytes)).toContain("1.234,56 EUR");
   });
 
   it("labels follow the request language", async () => {
-    const r = await analyze("inv.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"), "de");
+    const r = await analyze(
+      "inv.pdf",
+      await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"),
+      "de",
+    );
     expect(await diffPdfText(r.attachments![0].bytes)).toContain("vorher: 1.234,56 EUR");
     expect(r.findings[0].title).toBe("Sichtbarer Text nachträglich geändert");
   });
@@ -42,8 +64,15 @@ describe("diffs: a changed amount is found and shown with its earlier value", ()
 
 describe("diffs: pages added in an update", () => {
   it("are reported and shown in the diff PDF, labelled in the request language", async () => {
-    const r = await analyze("p.pdf", await appendPageIncrementally(await makeInvoice(), "Zusatzleistung: Geruest 2.400,00 EUR"), "pl");
-    expect(r.findings.find((f) => f.code === "pdf_pages_changed_in_update")?.evidence).toMatchObject({ before: 1, after: 2 });
+    const r = await analyze(
+      "p.pdf",
+      await appendPageIncrementally(await makeInvoice(), "Zusatzleistung: Geruest 2.400,00 EUR"),
+      "pl",
+    );
+    expect(r.findings.find((f) => f.code === "pdf_pages_changed_in_update")?.evidence).toMatchObject({
+      before: 1,
+      after: 2,
+    });
     const text = await diffPdfText(r.attachments![0].bytes);
     expect(text).toContain("Zusatzleistung");
     expect(text).toContain("Ta strona zostala dodana."); // ł folded: the standard font has no Polish glyphs

@@ -30,14 +30,31 @@ describe("POST /v2/scanner runs the PDF detectors on PDFs in the ZIP", () => {
   it("an edited invoice is Red with its earlier version and a diff PDF; the untouched one is not Red; a scan's photo is analysed", async () => {
     const original = await makeInvoice();
     const edited = await editAmountIncrementally(original, "1.234,56 EUR", "7.234,56 EUR");
-    const archive = zip({ "rechnung.pdf": edited, "original.pdf": original, "scan.pdf": await scanPdf(dataUrlBytes(photoUrl)) });
-    const res = await postScanner({ apiKey, caseNumber: scanCase("PDF"), zip: archive, headers: { accept: "application/json", language: "de" } });
+    const archive = zip({
+      "rechnung.pdf": edited,
+      "original.pdf": original,
+      "scan.pdf": await scanPdf(dataUrlBytes(photoUrl)),
+    });
+    const res = await postScanner({
+      apiKey,
+      caseNumber: scanCase("PDF"),
+      zip: archive,
+      headers: { accept: "application/json", language: "de" },
+    });
     expect(res.status).toBe(200);
-    const body = await res.json<{ suspicion_level: string; Files: Record<string, FileResult>; attachments?: Record<string, { name: string; data: string }[]> }>();
+    const body = await res.json<{
+      suspicion_level: string;
+      Files: Record<string, FileResult>;
+      attachments?: Record<string, { name: string; data: string }[]>;
+    }>();
     const edit = body.Files["rechnung.pdf"];
     expect(edit.suspicion_level).toBe("Red");
-    expect(edit.findings.map((f) => f.code)).toEqual(expect.arrayContaining(["pdf_incremental_updates", "pdf_text_changed_in_update"]));
-    expect(edit.attachments).toEqual(expect.arrayContaining(["pdf_versions/rechnung.pdf.rev1.pdf", "pdf_diffs/rechnung.pdf.diff.pdf"]));
+    expect(edit.findings.map((f) => f.code)).toEqual(
+      expect.arrayContaining(["pdf_incremental_updates", "pdf_text_changed_in_update"]),
+    );
+    expect(edit.attachments).toEqual(
+      expect.arrayContaining(["pdf_versions/rechnung.pdf.rev1.pdf", "pdf_diffs/rechnung.pdf.diff.pdf"]),
+    );
     const rev1 = body.attachments?.pdf_versions?.find((a) => a.name === "rechnung.pdf.rev1.pdf");
     const rev1Bytes = Uint8Array.from(atob(rev1!.data), (c) => c.charCodeAt(0));
     // The original as it was saved, plus at most the end-of-line the editor wrote after its %%EOF.

@@ -6,7 +6,10 @@ import type { ScanContext, ScanFile } from "../../../src/scanner/types";
  * ../shared/data/pdf into a base64 data URL at transform time, so the test isolate needs no file
  * system. `import.meta.glob` keeps them lazy: a test loads only the files it names.
  */
-const shared = import.meta.glob("../../../../shared/data/pdf/**/*.pdf", { query: "?inline", import: "default" }) as Record<string, () => Promise<string>>;
+const shared = import.meta.glob("../../../../shared/data/pdf/**/*.pdf", {
+  query: "?inline",
+  import: "default",
+}) as Record<string, () => Promise<string>>;
 
 /** Bytes of `../shared/data/pdf/<path>`. */
 export async function sharedPdf(path: string): Promise<Uint8Array> {
@@ -34,4 +37,9 @@ export async function pdfFile(name: string, bytes: Uint8Array): Promise<ScanFile
   return { name, bytes, kind: "pdf", mimeType: "application/pdf", sha256, size: bytes.length };
 }
 
-export const ctx: ScanContext = { language: "en", issueDate: null, now: new Date("2026-11-22T00:00:00Z"), caseNumber: "PDF-TEST" };
+export const ctx: ScanContext = {
+  language: "en",
+  issueDate: null,
+  now: new Date("2026-11-22T00:00:00Z"),
+  caseNumber: "PDF-TEST",
+};

@@ -30,10 +30,17 @@ function manyObjects(n: number): Uint8Array {
 describe("hostile PDFs: bounded, never a throw", () => {
   it("truncated in the middle", async () => {
     const whole = await sharedPdf("zugferd/FX_EN16931_Einfach.pdf");
-    for (const { result } of await runAll("cut.pdf", whole.slice(0, Math.floor(whole.length / 2)))) expect(result).toBeDefined();
+    for (const { result } of await runAll("cut.pdf", whole.slice(0, Math.floor(whole.length / 2))))
+      expect(result).toBeDefined();
   });
   it("broken xref and a /Prev loop", async () => {
-    for (const path of ["qpdf/xref-errors.pdf", "qpdf/append-xref-loop.pdf", "qpdf/issue-149.pdf", "qpdf/pages-loop.pdf", "qpdf/fuzz-16214.pdf"])
+    for (const path of [
+      "qpdf/xref-errors.pdf",
+      "qpdf/append-xref-loop.pdf",
+      "qpdf/issue-149.pdf",
+      "qpdf/pages-loop.pdf",
+      "qpdf/fuzz-16214.pdf",
+    ])
       for (const { result } of await runAll("x.pdf", await sharedPdf(path))) expect(result).toBeDefined();
   });
   it("an encrypted file with an unknown password says it could not be read", async () => {
@@ -46,11 +53,16 @@ describe("hostile PDFs: bounded, never a throw", () => {
     expect(results.find((r) => r.id === "pdf-revisions")!.result.findings.length).toBeGreaterThan(0);
   });
   it("a page with 6 MB of drawing operators is skipped by the content cap, not interpreted", async () => {
-    const bomb = enc(`%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R >> endobj\n4 0 obj << /Length 6000000 >> stream\n${"0 0 1 1 re f\n".repeat(460_000)}\nendstream endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+    const bomb = enc(
+      `%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R >> endobj\n4 0 obj << /Length 6000000 >> stream\n${"0 0 1 1 re f\n".repeat(460_000)}\nendstream endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+    );
     const results = await runAll("bomb.pdf", bomb);
-    expect(results.find((r) => r.id === "pdf-structure")!.result.findings.map((f) => f.code)).toContain("pdf_page_too_complex");
+    expect(results.find((r) => r.id === "pdf-structure")!.result.findings.map((f) => f.code)).toContain(
+      "pdf_page_too_complex",
+    );
   });
   it("not a PDF at all", async () => {
-    for (const { result } of await runAll("no.pdf", enc("PK\x03\x04 this is a zip"))) expect(result.findings.every((f) => f.level === "-")).toBe(true);
+    for (const { result } of await runAll("no.pdf", enc("PK\x03\x04 this is a zip")))
+      expect(result.findings.every((f) => f.level === "-")).toBe(true);
   });
 });

@@ -22,7 +22,12 @@ describe("images: embedded JPEGs are handed over byte for byte", () => {
     const r = await analyze("scan.pdf", await scannedPdf(photo));
     expect(r.extracted).toHaveLength(1);
     const [img] = r.extracted!;
-    expect(img).toMatchObject({ name: "scan.pdf#p1-1.jpg", kind: "jpeg", mimeType: "image/jpeg", source: { parent: "scan.pdf", page: 1 } });
+    expect(img).toMatchObject({
+      name: "scan.pdf#p1-1.jpg",
+      kind: "jpeg",
+      mimeType: "image/jpeg",
+      source: { parent: "scan.pdf", page: 1 },
+    });
     expect(img.bytes).toEqual(photo);
     expect(r.findings.map((f) => f.code)).toEqual(["pdf_scanned_pages", "pdf_images_extracted"]);
   });
@@ -49,13 +54,26 @@ describe("images: encrypted files", () => {
 describe("images: what cannot be decoded is said, not hidden", () => {
   it("JPEG 2000 / JBIG2 scans are reported as not checked", async () => {
     const r = await analyze("ocr.pdf", await sharedPdf("pypdf/Seige_of_Vicksburg_Sample_OCR.pdf"));
-    expect(r.findings.map((f) => `${f.level}:${f.code}`)).toEqual(["Green:pdf_scanned_pages", "-:pdf_images_not_decoded"]);
+    expect(r.findings.map((f) => `${f.level}:${f.code}`)).toEqual([
+      "Green:pdf_scanned_pages",
+      "-:pdf_images_not_decoded",
+    ]);
   });
   it("a broken JPEG stream is still extracted as stored (the image detectors judge it)", async () => {
     const r = await analyze("bad.pdf", await sharedPdf("qpdf/bad-jpeg.pdf"));
     expect(r.extracted?.[0]?.name).toBe("bad.pdf#p1-1.jpg");
   });
   it("images inside extracted files are not extracted again", () => {
-    expect(pdfImages.appliesTo({ name: "x.pdf#p1-1.jpg", kind: "pdf", bytes: new Uint8Array(), mimeType: "", sha256: "", size: 0, source: { parent: "x.pdf", page: 1 } })).toBe(false);
+    expect(
+      pdfImages.appliesTo({
+        name: "x.pdf#p1-1.jpg",
+        kind: "pdf",
+        bytes: new Uint8Array(),
+        mimeType: "",
+        sha256: "",
+        size: 0,
+        source: { parent: "x.pdf", page: 1 },
+      }),
+    ).toBe(false);
   });
 });

@@ -59,7 +59,12 @@ describe("hostile input gives '-' or a finding, never a throw", () => {
     ["not a pdf", new TextEncoder().encode("hello world")],
     ["truncated", new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog")],
     ["startxref to nowhere", new TextEncoder().encode("%PDF-1.4\nstartxref\n999999\n%%EOF\n")],
-    ["self loop", new TextEncoder().encode("%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Prev 9 /Size 1 >>\nstartxref\n9\n%%EOF\n")],
+    [
+      "self loop",
+      new TextEncoder().encode(
+        "%PDF-1.4\nxref\n0 1\n0000000000 65535 f \ntrailer << /Prev 9 /Size 1 >>\nstartxref\n9\n%%EOF\n",
+      ),
+    ],
   ])("%s", async (_, bytes) => {
     const result = await pdfRevisions.analyze(await pdfFile("x.pdf", bytes), ctx);
     expect(result.findings.length).toBeGreaterThan(0);

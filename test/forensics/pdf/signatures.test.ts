@@ -37,21 +37,29 @@ describe("signatures: any other change after signing is Red", () => {
     const signed = await sharedPdf("pyhanko/pdf-sig-with-econtent.pdf");
     const r = await analyze(await whiteBoxIncrementally(signed, { x: 50, y: 50, w: 100, h: 20 }, "99.999,00 EUR"));
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
-    expect(r.findings[0].evidence.changes).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "content", allowed: false })]));
+    expect(r.findings[0].evidence.changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: "content", allowed: false })]),
+    );
   });
   it("a page rotated after signing (page entries other than annotations)", async () => {
     const signed = await sharedPdf("qpdf/digitally-signed.pdf");
     const doc = await PDFDocument.load(signed, { updateMetadata: false });
     const page = doc.getPage(0);
     const dict = page.node.toString();
-    const body = /\/Rotate\s+\d+/.test(dict) ? dict.replace(/\/Rotate\s+\d+/, "/Rotate 90") : dict.replace(/^<</, "<< /Rotate 90");
+    const body = /\/Rotate\s+\d+/.test(dict)
+      ? dict.replace(/\/Rotate\s+\d+/, "/Rotate 90")
+      : dict.replace(/^<</, "<< /Rotate 90");
     const r = await analyze(appendUpdate(signed, [{ ref: page.ref, body }], trailerOf(doc, signed)));
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
-    expect(r.findings[0].evidence.changes).toEqual([expect.objectContaining({ kind: "page", detail: "page entries changed: Rotate" })]);
+    expect(r.findings[0].evidence.changes).toEqual([
+      expect.objectContaining({ kind: "page", detail: "page entries changed: Rotate" }),
+    ]);
   });
   it("a file rewritten after signing breaks the byte range (qpdf removed restrictions)", async () => {
     const r = await analyze(await sharedPdf("qpdf/minimal-signed-restrictions-removed.pdf"));
-    expect(codes(r)).toEqual(expect.arrayContaining(["Red:pdf_signature_gap", "Yellow:pdf_signature_not_at_revision_end"]));
+    expect(codes(r)).toEqual(
+      expect.arrayContaining(["Red:pdf_signature_gap", "Yellow:pdf_signature_not_at_revision_end"]),
+    );
     expect(codes(r)).not.toContain("Green:pdf_signed_unchanged");
   });
 });

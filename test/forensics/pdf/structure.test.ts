@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { editAmountIncrementally, makeInvoice, whiteBoxIncrementally, whiteBoxRewritten } from "../../../scripts/datagen/pdf/edits";
+import {
+  editAmountIncrementally,
+  makeInvoice,
+  whiteBoxIncrementally,
+  whiteBoxRewritten,
+} from "../../../scripts/datagen/pdf/edits";
 import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
 import { parsePdfDate } from "../../../src/scanner/pdf/metadata";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -8,7 +13,8 @@ import { ctx, dataUrlBytes, pdfFile, sharedPdf } from "./fixtures";
 import photoUrl from "../../../../shared/data/photos/opencv-doc/ela_original.jpg?inline";
 
 const totalBox = { x: 418, y: 634, w: 90, h: 16 };
-const analyze = async (name: string, bytes: Uint8Array, context = ctx) => pdfStructure.analyze(await pdfFile(name, bytes), context);
+const analyze = async (name: string, bytes: Uint8Array, context = ctx) =>
+  pdfStructure.analyze(await pdfFile(name, bytes), context);
 const codes = (r: { findings: { level: string; code: string }[] }) => r.findings.map((f) => `${f.level}:${f.code}`);
 
 describe("structure: an untouched invoice is Green", () => {
@@ -16,7 +22,10 @@ describe("structure: an untouched invoice is Green", () => {
     expect(codes(await analyze("inv.pdf", await makeInvoice()))).toEqual(["Green:pdf_structure_clean"]);
   });
   it("ZUGFeRD invoice with its embedded XML", async () => {
-    const r = await analyze("z.pdf", await sharedPdf("zugferd/ZUGFeRDv2_correct_FNFE-factur-x-examples_Facture_FR_MINIMUM.pdf"));
+    const r = await analyze(
+      "z.pdf",
+      await sharedPdf("zugferd/ZUGFeRDv2_correct_FNFE-factur-x-examples_Facture_FR_MINIMUM.pdf"),
+    );
     expect(codes(r)).toEqual(["Green:pdf_structure_clean", "Green:pdf_embedded_einvoice"]);
   });
   it("an OCR layer on a scan is not 'invisible text'", async () => {
@@ -35,10 +44,15 @@ describe("structure: covered text", () => {
   });
   it("the same edit saved by pdf-lib also names the editing tool", async () => {
     const r = await analyze("wb2.pdf", await whiteBoxRewritten(await makeInvoice(), totalBox, "9.234,56 EUR"));
-    expect(codes(r)).toEqual(expect.arrayContaining(["Yellow:pdf_editor_tool", "Red:pdf_text_covered_and_overwritten"]));
+    expect(codes(r)).toEqual(
+      expect.arrayContaining(["Yellow:pdf_editor_tool", "Red:pdf_text_covered_and_overwritten"]),
+    );
   });
   it("an amount swapped inside the content stream leaves the structure clean (the revision diff finds it)", async () => {
-    const r = await analyze("amt.pdf", await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"));
+    const r = await analyze(
+      "amt.pdf",
+      await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"),
+    );
     expect(codes(r)).toEqual(["Green:pdf_structure_clean"]);
   });
 });
@@ -54,8 +68,13 @@ describe("structure: a white box on a scan", () => {
     const page = doc.addPage([595, 842]);
     page.drawImage(await doc.embedJpg(dataUrlBytes(photoUrl)), { x: 0, y: 0, width: 595, height: 842 });
     const scan = await doc.save();
-    const r = await analyze("scan.pdf", await whiteBoxIncrementally(scan, { x: 100, y: 100, w: 200, h: 30 }, "1.000,00 EUR"));
-    expect(r.findings.find((f) => f.code === "pdf_box_over_scan")?.evidence).toMatchObject({ regions: [{ page: 1, box: { x0: 100, y0: 100, x1: 300, y1: 130 } }] });
+    const r = await analyze(
+      "scan.pdf",
+      await whiteBoxIncrementally(scan, { x: 100, y: 100, w: 200, h: 30 }, "1.000,00 EUR"),
+    );
+    expect(r.findings.find((f) => f.code === "pdf_box_over_scan")?.evidence).toMatchObject({
+      regions: [{ page: 1, box: { x0: 100, y0: 100, x1: 300, y1: 130 } }],
+    });
     expect(codes(await analyze("scan.pdf", scan))).toEqual(["Green:pdf_structure_clean"]);
   });
 });
@@ -70,8 +89,14 @@ describe("structure: active content and metadata", () => {
     expect(codes(r)).toContain("Yellow:pdf_changed_after_issue_date");
   });
   it("modified long after creation is Yellow with both dates", async () => {
-    const r = await analyze("k.pdf", await sharedPdf("zugferd/ZUGFeRDv2_correct_intarsys_MINIMUM_zugferd_2p0_MINIMUM.pdf"));
-    expect(r.findings.find((f) => f.code === "pdf_modified_after_creation")?.evidence).toMatchObject({ created: "2019-01-21T12:25:09.000Z", hours: 100 });
+    const r = await analyze(
+      "k.pdf",
+      await sharedPdf("zugferd/ZUGFeRDv2_correct_intarsys_MINIMUM_zugferd_2p0_MINIMUM.pdf"),
+    );
+    expect(r.findings.find((f) => f.code === "pdf_modified_after_creation")?.evidence).toMatchObject({
+      created: "2019-01-21T12:25:09.000Z",
+      hours: 100,
+    });
   });
   it("parses PDF dates with offsets", () => {
     expect(parsePdfDate("D:20190125175335+01'00'")?.toISOString()).toBe("2019-01-25T16:53:35.000Z");
@@ -104,9 +129,14 @@ describe("structure: fonts", () => {
     page.drawText("254,56 EUR", { x: 420, y: 700, size: 11, font: courier });
     page.drawText("Reparatur 980,00 EUR", { x: 50, y: 680, size: 11, font: helvetica });
     const r = await analyze("font.pdf", await doc.save());
-    expect(r.findings.find((f) => f.code === "pdf_number_in_odd_font")).toMatchObject({ level: "Yellow", evidence: { runs: [{ page: 1, text: "254,56 EUR", size: 11 }] } });
+    expect(r.findings.find((f) => f.code === "pdf_number_in_odd_font")).toMatchObject({
+      level: "Yellow",
+      evidence: { runs: [{ page: 1, text: "254,56 EUR", size: 11 }] },
+    });
   });
   it("one base font under several subset prefixes is found", () => {
-    expect(repeatedSubsets(["ABCDEF+Arial", "GHIJKL+Arial", "MNOPQR+Verdana", "Helvetica"])).toEqual([{ base: "Arial", prefixes: ["ABCDEF", "GHIJKL"] }]);
+    expect(repeatedSubsets(["ABCDEF+Arial", "GHIJKL+Arial", "MNOPQR+Verdana", "Helvetica"])).toEqual([
+      { base: "Arial", prefixes: ["ABCDEF", "GHIJKL"] },
+    ]);
   });
 });

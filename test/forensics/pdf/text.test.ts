@@ -15,6 +15,10 @@ describe("text extraction (unpdf) for cross-file analyses", () => {
     expect(text.pages.join("\n")).toContain("471102");
   });
   it("an unreadable file gives empty text, not an error", async () => {
-    expect(await extractPdfText(new TextEncoder().encode("%PDF-1.4 garbage"))).toEqual({ pages: [], totalPages: 0, truncated: false });
+    expect(await extractPdfText(new TextEncoder().encode("%PDF-1.4 garbage"))).toEqual({
+      pages: [],
+      totalPages: 0,
+      truncated: false,
+    });
   });
 });

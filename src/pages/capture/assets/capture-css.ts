@@ -1,5 +1,5 @@
 /** Stylesheet of the capture page: mobile first, large touch targets, high contrast, no web fonts. */
-export const CAPTURE_CSS = String.raw`
+export const CAPTURE_CSS = `
 :root { --blue: #0b4f8a; --blue-dark: #083a66; --red: #a4161a; --ink: #1b1f24; --muted: #5a6470; --bg: #f5f7fa; --ok: #1e7b34; }
 * { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }

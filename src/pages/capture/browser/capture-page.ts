@@ -32,7 +32,7 @@ function $<T extends HTMLElement = HTMLElement>(id: string): T {
 
 function run(app: HTMLElement): void {
   const M = JSON.parse(app.getAttribute("data-msgs")!) as Messages;
-  const base = "/c/" + app.getAttribute("data-token");
+  const base = `/c/${app.getAttribute("data-token")}`;
   let state: PageState | null = null;
   let stream: MediaStream | null = null;
   let track: MediaStreamTrack | null = null;
@@ -45,25 +45,44 @@ function run(app: HTMLElement): void {
 
   function t(key: string, vars: Record<string, string | number> = {}): string {
     let s = (M as Record<string, string>)[key] || key;
-    Object.keys(vars).forEach((k) => { s = s.split("{" + k + "}").join(String(vars[k])); });
+    Object.keys(vars).forEach((k) => {
+      s = s.split(`{${k}}`).join(String(vars[k]));
+    });
     return s;
   }
-  function say(text: string): void { $("status").textContent = text || ""; }
+  function say(text: string): void {
+    $("status").textContent = text || "";
+  }
   function show(id: string, focusId: string): void {
-    SECTIONS.forEach((s) => { $(s).hidden = s !== id; });
+    SECTIONS.forEach((s) => {
+      $(s).hidden = s !== id;
+    });
     const f = document.getElementById(focusId);
     if (f) f.focus();
   }
-  function sleep(ms: number): Promise<void> { return new Promise((r) => setTimeout(r, ms)); }
+  function sleep(ms: number): Promise<void> {
+    return new Promise((r) => setTimeout(r, ms));
+  }
   function online(): Promise<void> {
     if (navigator.onLine !== false) return Promise.resolve();
     say(M.offline);
-    return new Promise((r) => { window.addEventListener("online", function h() { window.removeEventListener("online", h); r(); }); });
+    return new Promise((r) => {
+      window.addEventListener("online", function h() {
+        window.removeEventListener("online", h);
+        r();
+      });
+    });
   }
 
   /** One request; a problem answer becomes an Error with .status and .problem. */
   async function call<T>(method: string, path: string, body?: BodyInit, headers?: Record<string, string>): Promise<T> {
-    const res = await fetch(base + path, { method, body, headers: headers || {}, credentials: "same-origin", cache: "no-store" });
+    const res = await fetch(base + path, {
+      method,
+      body,
+      headers: headers || {},
+      credentials: "same-origin",
+      cache: "no-store",
+    });
     const type = res.headers.get("content-type") || "";
     const data = type.indexOf("json") >= 0 ? await res.json() : null;
     if (!res.ok) {
@@ -75,7 +94,9 @@ function run(app: HTMLElement): void {
     return data as T;
   }
   function json<T>(method: string, path: string, value?: unknown): Promise<T> {
-    return call<T>(method, path, value === undefined ? undefined : JSON.stringify(value), { "content-type": "application/json" });
+    return call<T>(method, path, value === undefined ? undefined : JSON.stringify(value), {
+      "content-type": "application/json",
+    });
   }
 
   /** Retries network failures, 5xx and 429 with backoff, waiting for the connection to come back. */
@@ -83,7 +104,9 @@ function run(app: HTMLElement): void {
     let delay = 1000;
     for (let i = 0; ; i++) {
       await online();
-      try { return await fn(); } catch (e) {
+      try {
+        return await fn();
+      } catch (e) {
         const err = e as RequestError;
         if (err.status && err.status < 500 && err.status !== 429) throw err;
         if (i >= 12) throw err;
@@ -98,13 +121,15 @@ function run(app: HTMLElement): void {
     for (const scene of state!.scenes) if (!scene.completed) return scene;
     return null;
   }
-  function freeCount(): number { return state!.photos.filter((p) => p.sceneCheck.passed || p.overridden).length; }
+  function freeCount(): number {
+    return state!.photos.filter((p) => p.sceneCheck.passed || p.overridden).length;
+  }
   function renderSceneList(): void {
     const items = document.querySelectorAll("#scene-list li");
     for (let i = 0; i < items.length; i++) {
       const pos = Number(items[i].getAttribute("data-position"));
       const scene = state!.scenes.filter((s) => s.position === pos)[0];
-      items[i].className = scene && scene.completed ? "done" : "";
+      items[i].className = scene?.completed ? "done" : "";
     }
   }
 
@@ -112,13 +137,19 @@ function run(app: HTMLElement): void {
     renderSceneList();
     if (state!.scenes.length > 0) {
       const scene = nextScene();
-      if (!scene) return show("ready", "ready-label");
+      if (!scene) {
+        show("ready", "ready-label");
+        return;
+      }
       $("scene-label").textContent = t("scene", { n: scene.position, total: state!.scenes.length });
       $("scene-text").textContent = scene.description;
       $("finish-series").hidden = true;
     } else {
       const n = freeCount();
-      if (n >= state!.limits.freeSeriesMax) return show("ready", "ready-label");
+      if (n >= state!.limits.freeSeriesMax) {
+        show("ready", "ready-label");
+        return;
+      }
       $("scene-label").textContent = t("freeSeries", { n, max: state!.limits.freeSeriesMax });
       $("scene-text").textContent = "";
       $("finish-series").hidden = n === 0;
@@ -128,34 +159,57 @@ function run(app: HTMLElement): void {
   }
 
   function positionOf(p: GeolocationPosition): Position {
-    return { latitude: p.coords.latitude, longitude: p.coords.longitude, accuracy: p.coords.accuracy, timestamp: Math.round(p.timestamp) };
+    return {
+      latitude: p.coords.latitude,
+      longitude: p.coords.longitude,
+      accuracy: p.coords.accuracy,
+      timestamp: Math.round(p.timestamp),
+    };
   }
 
   function startGeolocation(): void {
     if (!navigator.geolocation || geoWatch !== null) return;
-    geoWatch = navigator.geolocation.watchPosition((p) => { position = positionOf(p); }, () => {
-      /* refused or unavailable: the photos go without a position */
-    }, { enableHighAccuracy: true, maximumAge: 30000, timeout: 30000 });
+    geoWatch = navigator.geolocation.watchPosition(
+      (p) => {
+        position = positionOf(p);
+      },
+      () => {
+        /* refused or unavailable: the photos go without a position */
+      },
+      { enableHighAccuracy: true, maximumAge: 30000, timeout: 30000 },
+    );
   }
 
   /** The latest fix; if none has come yet, wait a few seconds for one (first fixes are slow). */
   function currentPosition(): Promise<Position | null> {
     if (position || !navigator.geolocation) return Promise.resolve(position);
     return new Promise((resolve) => {
-      navigator.geolocation.getCurrentPosition((p) => {
-        position = positionOf(p);
-        resolve(position);
-      }, () => { resolve(null); }, { enableHighAccuracy: true, maximumAge: 60000, timeout: 4000 });
+      navigator.geolocation.getCurrentPosition(
+        (p) => {
+          position = positionOf(p);
+          resolve(position);
+        },
+        () => {
+          resolve(null);
+        },
+        { enableHighAccuracy: true, maximumAge: 60000, timeout: 4000 },
+      );
     });
   }
 
   async function startCamera(): Promise<void> {
     await loaded;
     if (!state) return;
-    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { say(M.cameraNone); return; }
+    if (!navigator.mediaDevices?.getUserMedia) {
+      say(M.cameraNone);
+      return;
+    }
     startGeolocation();
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: false, video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 }, height: { ideal: 1080 } } });
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: false,
+        video: { facingMode: { ideal: "environment" }, width: { ideal: 1920 }, height: { ideal: 1080 } },
+      });
     } catch (err) {
       say(err && (err as Error).name === "NotFoundError" ? M.cameraNone : M.cameraError);
       return;
@@ -163,7 +217,9 @@ function run(app: HTMLElement): void {
     track = stream.getVideoTracks()[0];
     const video = $<HTMLVideoElement>("video");
     video.srcObject = stream;
-    video.onloadedmetadata = () => { $<HTMLButtonElement>("shutter").disabled = false; };
+    video.onloadedmetadata = () => {
+      $<HTMLButtonElement>("shutter").disabled = false;
+    };
     toCamera();
   }
 
@@ -184,17 +240,24 @@ function run(app: HTMLElement): void {
       canvas.height = video.videoHeight;
       const capturedAt = Date.now();
       canvas.getContext("2d")!.drawImage(video, 0, 0, canvas.width, canvas.height);
-      const blob = await new Promise<Blob | null>((r) => { canvas.toBlob(r, "image/jpeg", 0.92); });
+      const blob = await new Promise<Blob | null>((r) => {
+        canvas.toBlob(r, "image/jpeg", 0.92);
+      });
       if (!blob) throw new Error(M.errorGeneric);
       const buffer = await blob.arrayBuffer();
       // Older browsers lack getSettings: the canvas size stands in for the track's.
       const settings: MediaTrackSettings = typeof track!.getSettings === "function" ? track!.getSettings() : {};
       const scene = state!.scenes.length > 0 ? nextScene() : null;
       shot = {
-        nonce: nonce.nonce, buffer, sha256: await sha256Hex(buffer), capturedAt,
+        nonce: nonce.nonce,
+        buffer,
+        sha256: await sha256Hex(buffer),
+        capturedAt,
         scenePosition: scene ? scene.position : null,
-        trackWidth: settings.width || canvas.width, trackHeight: settings.height || canvas.height,
-        cameraLabel: track!.label || "", deviceLabel: navigator.userAgent,
+        trackWidth: settings.width || canvas.width,
+        trackHeight: settings.height || canvas.height,
+        cameraLabel: track!.label || "",
+        deviceLabel: navigator.userAgent,
       };
       const img = $<HTMLImageElement>("preview-img");
       if (img.src) URL.revokeObjectURL(img.src);
@@ -224,23 +287,34 @@ function run(app: HTMLElement): void {
     progress.hidden = false;
     const have: Record<number, boolean> = {};
     try {
-      (await call<{ received: number[] }>("GET", "/uploads/" + s.nonce)).received.forEach((i) => { have[i] = true; });
+      (await call<{ received: number[] }>("GET", `/uploads/${s.nonce}`)).received.forEach((i) => {
+        have[i] = true;
+      });
     } catch {
       /* start from zero */
     }
     for (let i = 0; i < count; i++) {
       if (!have[i]) {
         const part = s.buffer.slice(i * chunk, Math.min(size, (i + 1) * chunk));
-        await patiently(() => call<null>("PUT", "/uploads/" + s.nonce + "/" + i, part, { "content-type": "application/octet-stream" }));
+        await patiently(() =>
+          call<null>("PUT", `/uploads/${s.nonce}/${i}`, part, { "content-type": "application/octet-stream" }),
+        );
       }
       progress.value = Math.round(((i + 1) / count) * 90);
       say(t("uploading", { p: progress.value }));
     }
     const where = await currentPosition();
     const result = await patiently(() =>
-      json<PhotoReceipt>("POST", "/uploads/" + s.nonce + "/complete", {
-        sha256: s.sha256, chunks: count, scenePosition: s.scenePosition, capturedAt: s.capturedAt,
-        cameraLabel: s.cameraLabel, deviceLabel: s.deviceLabel, trackWidth: s.trackWidth, trackHeight: s.trackHeight, position: where,
+      json<PhotoReceipt>("POST", `/uploads/${s.nonce}/complete`, {
+        sha256: s.sha256,
+        chunks: count,
+        scenePosition: s.scenePosition,
+        capturedAt: s.capturedAt,
+        cameraLabel: s.cameraLabel,
+        deviceLabel: s.deviceLabel,
+        trackWidth: s.trackWidth,
+        trackHeight: s.trackHeight,
+        position: where,
       }),
     );
     progress.value = 100;
@@ -250,7 +324,9 @@ function run(app: HTMLElement): void {
 
   function accept(r: PhotoReceipt): void {
     state!.photos.push(r);
-    state!.scenes.forEach((sc) => { if (sc.position === r.scenePosition) sc.completed = true; });
+    state!.scenes.forEach((sc) => {
+      if (sc.position === r.scenePosition) sc.completed = true;
+    });
     shot = null;
     receipt = null;
     toCamera();
@@ -270,7 +346,7 @@ function run(app: HTMLElement): void {
       list.textContent = "";
       r.sceneCheck.reasons.forEach((code) => {
         const li = document.createElement("li");
-        li.textContent = t("reason_" + code);
+        li.textContent = t(`reason_${code}`);
         list.appendChild(li);
       });
       $("scene-warning").hidden = false;
@@ -288,7 +364,13 @@ function run(app: HTMLElement): void {
   async function sendAnyway(): Promise<void> {
     if (busy || !receipt) return;
     busy = true;
-    try { accept(await patiently(() => json<PhotoReceipt>("POST", "/photos/" + receipt!.photoId + "/override"))); } catch (err) { failed(err); } finally { busy = false; }
+    try {
+      accept(await patiently(() => json<PhotoReceipt>("POST", `/photos/${receipt!.photoId}/override`)));
+    } catch (err) {
+      failed(err);
+    } finally {
+      busy = false;
+    }
   }
 
   function retake(): void {
@@ -332,10 +414,11 @@ function run(app: HTMLElement): void {
   /** Link no longer usable (replaced, closed, handed in): say so and stop. Else: retake. */
   function failed(e: unknown): void {
     const err = e as RequestError;
-    const code = err.problem && err.problem.type ? err.problem.type.split(":").pop() : "";
+    const code = err.problem?.type ? err.problem.type.split(":").pop() : "";
     if (err.status === 410 || code === "capture-finished" || code === "link-not-found") {
       stopCamera();
-      return result(M.errorGeneric, err.message, false);
+      result(M.errorGeneric, err.message, false);
+      return;
     }
     say(err.message || M.errorGeneric);
     if (err.status && err.status < 500) {
@@ -347,7 +430,10 @@ function run(app: HTMLElement): void {
   }
 
   function stopCamera(): void {
-    if (stream) stream.getTracks().forEach((tr) => { tr.stop(); });
+    if (stream)
+      stream.getTracks().forEach((tr) => {
+        tr.stop();
+      });
     if (geoWatch !== null && navigator.geolocation) navigator.geolocation.clearWatch(geoWatch);
     stream = null;
   }
@@ -377,13 +463,25 @@ function run(app: HTMLElement): void {
   $("send-anyway").addEventListener("click", sendAnyway);
   $("finish").addEventListener("click", finish);
   $("finish-series").addEventListener("click", finish);
-  $("again").addEventListener("click", () => { $("other").hidden = false; toCamera(); });
-  $("inspection").addEventListener("click", () => { ask("inspection"); });
-  $("withdraw").addEventListener("click", () => { ask("withdraw"); });
+  $("again").addEventListener("click", () => {
+    $("other").hidden = false;
+    toCamera();
+  });
+  $("inspection").addEventListener("click", () => {
+    ask("inspection");
+  });
+  $("withdraw").addEventListener("click", () => {
+    ask("withdraw");
+  });
   $("confirm-yes").addEventListener("click", confirmChoice);
-  $("confirm-no").addEventListener("click", () => { $<HTMLDialogElement>("confirm").close(); });
+  $("confirm-no").addEventListener("click", () => {
+    $<HTMLDialogElement>("confirm").close();
+  });
 
-  const loaded = call<PageState>("GET", "/state").then((s) => { state = s; renderSceneList(); }, failed);
+  const loaded = call<PageState>("GET", "/state").then((s) => {
+    state = s;
+    renderSceneList();
+  }, failed);
 }
 
 const app = document.getElementById("app");

@@ -7,7 +7,9 @@ export function u16(bytes: Uint8Array, at: number, littleEndian: boolean): numbe
 
 export function u32(bytes: Uint8Array, at: number, littleEndian: boolean): number | null {
   if (at < 0 || at + 4 > bytes.length) return null;
-  const [a, b, c, d] = littleEndian ? [bytes[at + 3], bytes[at + 2], bytes[at + 1], bytes[at]] : [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+  const [a, b, c, d] = littleEndian
+    ? [bytes[at + 3], bytes[at + 2], bytes[at + 1], bytes[at]]
+    : [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
   return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
 }
 

@@ -45,7 +45,12 @@ export function readCiffCameraFields(app0: Uint8Array): CiffCameraFields | null 
   const littleEndian = app0[0] === 0x49;
   const headerLength = u32(app0, 2, littleEndian);
   if (headerLength === null || headerLength < HEADER_BYTES) return null;
-  const heap: Heap = { data: app0, littleEndian, found: { make: null, model: null, dateTimeOriginal: null }, visitedDirectories: new Set() };
+  const heap: Heap = {
+    data: app0,
+    littleEndian,
+    found: { make: null, model: null, dateTimeOriginal: null },
+    visitedDirectories: new Set(),
+  };
   walkHeap(heap, headerLength, app0.length, 0);
   return heap.found;
 }

@@ -53,5 +53,7 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0");
 /** DateTimeOriginal as exiftool prints it; `make` is IFD0 Make (part of exiftool's HyperFire condition). */
 export function reconyxDateTimeOriginal(makerNote: Uint8Array, make: string | null): string | null {
   const d = hyperFire(makerNote, make) ?? ultraFire(makerNote) ?? hyperFire2(makerNote);
-  return d ? `${pad(d.year, 4)}:${pad(d.month, 2)}:${pad(d.day, 2)} ${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}` : null;
+  return d
+    ? `${pad(d.year, 4)}:${pad(d.month, 2)}:${pad(d.day, 2)} ${pad(d.hour, 2)}:${pad(d.minute, 2)}:${pad(d.second, 2)}`
+    : null;
 }

@@ -30,12 +30,18 @@ function keepFirst(into: VendorCameraFields, source: string, candidate: Candidat
 }
 
 /** `makerNote` is exifr's raw maker-note block; `ifd0Make` takes part in the Reconyx check. */
-export function readVendorCameraFields(jpeg: JpegStructure | null, makerNote: unknown, ifd0Make: string | null): VendorCameraFields {
+export function readVendorCameraFields(
+  jpeg: JpegStructure | null,
+  makerNote: unknown,
+  ifd0Make: string | null,
+): VendorCameraFields {
   const fields: VendorCameraFields = {};
   for (const segment of jpeg?.segments ?? []) {
     if (segment.marker === 0xe0) keepFirst(fields, "Canon CIFF (APP0)", readCiffCameraFields(segment.data));
-    if (segment.marker === 0xec) keepFirst(fields, "Picture Info (APP12)", { dateTimeOriginal: pictureInfoDateTimeOriginal(segment.data) });
+    if (segment.marker === 0xec)
+      keepFirst(fields, "Picture Info (APP12)", { dateTimeOriginal: pictureInfoDateTimeOriginal(segment.data) });
   }
-  if (makerNote instanceof Uint8Array) keepFirst(fields, "Reconyx maker note", { dateTimeOriginal: reconyxDateTimeOriginal(makerNote, ifd0Make) });
+  if (makerNote instanceof Uint8Array)
+    keepFirst(fields, "Reconyx maker note", { dateTimeOriginal: reconyxDateTimeOriginal(makerNote, ifd0Make) });
   return fields;
 }
