@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseStatus, launchWithCamera, newCase, phonePage, shoot, takeAndUse, textOf } from "./harness";
 import { startDevServer, type DevServer } from "./server";
 import { loadPhoto, onScreen, writeY4m } from "./y4m";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 
 const SCENES = ["Whole kitchen wall", "Water stain close up", "Floor below the stain"];
 const VIDEO = { width: 960, height: 540, frames: 60, fps: 5 };
@@ -55,9 +58,35 @@ afterAll(async () => {
   if (videos) rmSync(videos, { recursive: true, force: true });
 });
 
+/** A result-push receiver on loopback, as an insurer's endpoint would be: it keeps what it gets and answers 204. */
+async function startReceiver(): Promise<{
+  url: string;
+  received: { headers: Record<string, string>; body: string }[];
+  close(): Promise<void>;
+}> {
+  const received: { headers: Record<string, string>; body: string }[] = [];
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers as Record<string, string>, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const { port } = receiver.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/capture`,
+    received,
+    close: () => new Promise((r) => receiver.close(() => r())),
+  };
+}
+
 describe("a live camera pointed at a real scene", () => {
-  it("walks three scenes and the case ends closed / io", async () => {
-    const c = await newCase(server.base, SCENES);
+  it("walks three scenes, the case ends closed / io, and the insurer receives the signed result push", async () => {
+    const receiver = await startReceiver();
+    const secret = `whsec_${Buffer.from("e2e-push-secret-0123456789ab").toString("base64")}`;
+    const c = await newCase(server.base, SCENES, { url: receiver.url, secret });
     const chrome = await launchWithCamera(y4m.real);
     try {
       const { page } = await phonePage(chrome.browser, server.base);
@@ -74,18 +103,42 @@ describe("a live camera pointed at a real scene", () => {
       await page.locator("#result").waitFor({ state: "visible" });
       expect(
         await textOf(page, "#result-text"),
-        JSON.stringify(await caseStatus(server.base, c.apiKey, c.ticketId)),
+        JSON.stringify({ status: await caseStatus(server.base, c.apiKey, c.ticketId), checks: checksOf(c.ticketId) }),
       ).toBe("Your photos have been received. There is nothing more to do.");
       await shoot(page, "05-done-io");
       const s = await caseStatus(server.base, c.apiKey, c.ticketId);
       expect(s).toMatchObject({ status: "closed", lastResult: "io", finalDecision: "closed_io", attemptCount: 1 });
-      expect(s.events.map((e) => e.action)).toEqual([
+      expect(s.events.map((e) => e.action).filter((a) => !a.startsWith("feedback_"))).toEqual([
         "capture_triggered",
         "capture_scene_completed",
         "capture_scene_completed",
         "capture_scene_completed",
         "capture_result_io",
       ]);
+      // The close is pushed from the queue to the receiver, signed as Standard Webhooks.
+      for (const giveUp = Date.now() + 60_000; receiver.received.length === 0 && Date.now() < giveUp; ) {
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(receiver.received).toHaveLength(1);
+      const [push] = receiver.received;
+      const payload = new Webhook(secret).verify(push.body, push.headers) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
+      expect(payload).toMatchObject({
+        type: "capture.closed",
+        data: { ticketId: c.ticketId, status: "closed", lastResult: "io", finalDecision: "closed_io" },
+      });
+      expect(() =>
+        new Webhook(`whsec_${Buffer.from("another-secret-0123456789abc").toString("base64")}`).verify(
+          push.body,
+          push.headers,
+        ),
+      ).toThrow();
+      const afterPush = await caseStatus(server.base, c.apiKey, c.ticketId);
+      expect(afterPush.resultPush).toMatchObject({ status: "delivered", statusCode: 204 });
+      expect(afterPush.events.map((e) => e.action)).toContain("feedback_pushed");
+      await receiver.close();
       const stored = checksOf(c.ticketId);
       expect(stored.map((p) => [p.verdict, p.recapture, p.camera, p.location])).toEqual(
         Array(3).fill(["ok", "pass", "pass", "pass"]),

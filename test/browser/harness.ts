@@ -58,12 +58,13 @@ export async function phonePage(
 export async function newCase(
   base: string,
   scenes: string[],
+  push?: { url: string; secret: string },
 ): Promise<{ apiKey: string; ticketId: string; captureLink: string }> {
   const account = (await (
     await fetch(`${base}/admin/accounts`, {
       method: "POST",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "E2E Insurer", communicationMode: "eigenversand" }),
+      body: JSON.stringify({ name: "E2E Insurer", communicationMode: "eigenversand", ...(push && { push }) }),
     })
   ).json()) as { apiKey: string };
   const res = await fetch(`${base}/capture/link`, {
@@ -87,6 +88,7 @@ export async function caseStatus(base: string, apiKey: string, ticketId: string)
     attemptCount: number;
     finalDecision: string | null;
     events: { action: string }[];
+    resultPush: { status: string; statusCode: number | null } | null;
   }>;
 }
 
