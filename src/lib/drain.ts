@@ -24,3 +24,27 @@ export async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Pr
 export async function drainUnread(request: Request): Promise<void> {
   if (request.body && !request.body.locked && !request.bodyUsed) await drain(request.body.getReader());
 }
+
+/** Reads a body of at most `max` bytes; a longer one is drained (as above) and null is returned. */
+export async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | null> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await drain(reader);
+      return null;
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
+}

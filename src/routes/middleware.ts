@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../lib/app";
-import { drain } from "../lib/drain";
+import { drain, readAtMost } from "../lib/drain";
 import { ApiError } from "../lib/problem";
 
 /**
@@ -23,25 +23,8 @@ export function limitBody(maxSize: (c: Context<AppEnv>) => number, tooLarge: (c:
       await drain(body.getReader());
       throw tooLarge(c);
     }
-    const reader = body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await drain(reader);
-        throw tooLarge(c);
-      }
-      parts.push(value);
-    }
-    const buffered = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      buffered.set(part, at);
-      at += part.byteLength;
-    }
+    const buffered = await readAtMost(body, max);
+    if (!buffered) throw tooLarge(c);
     c.req.raw = new Request(c.req.raw, { body: buffered });
     await next();
   });

@@ -1,11 +1,4 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  env,
-  getQueueResult,
-  SELF,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import PostalMime from "postal-mime";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
@@ -13,6 +6,7 @@ import { buildMime, renderMail } from "../../src/capture/mail/message";
 import { mailProviders, type OutgoingMail } from "../../src/capture/mail/provider";
 import type { Env } from "../../src/env";
 import { ADMIN, BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { driveNotification } from "./notification-queue";
 
 /** E-mail invitations (issue 14 part 3): mimetext messages, the send_email binding, /dev/outbox. */
 const FROM = "schaden@capture.example";
@@ -63,15 +57,6 @@ async function invitedCase(language: "de" | "en" | "pl", extra: Record<string, u
     { timeout: 60_000, interval: 200 },
   );
   return { ticketId, captureLink, rows: async () => (await rows()).results };
-}
-
-async function drive(outboxId: string, testEnv: Env) {
-  const batch = createMessageBatch("capture-verify-jobs", [
-    { id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } },
-  ]);
-  const ctx = createExecutionContext();
-  await worker.queue(batch, testEnv);
-  return getQueueResult(batch, ctx);
 }
 
 describe("the message", () => {
@@ -142,7 +127,7 @@ describe("sending invitations", () => {
   it("the e-mail row goes out in the account's language and is marked sent (no SMS row: no SMS credentials)", async () => {
     const { sent, env: testEnv } = capturingProvider();
     const c = await invitedCase("pl", { customNote: "Zdjęcie tablicy rejestracyjnej." });
-    for (const row of await c.rows()) expect((await drive(row.id, testEnv)).explicitAcks).toHaveLength(1);
+    for (const row of await c.rows()) expect((await driveNotification(row.id, testEnv)).explicitAcks).toHaveLength(1);
     const rows = await c.rows();
     expect(rows.map((r) => [r.channel, r.status])).toEqual([["email", "sent"]]);
     expect(sent).toHaveLength(1);
@@ -153,14 +138,14 @@ describe("sending invitations", () => {
     expect(parsed.text).toContain("Zdjęcie tablicy rejestracyjnej.");
 
     // A duplicate message for a sent row sends nothing.
-    await drive(rows[0].id, testEnv);
+    await driveNotification(rows[0].id, testEnv);
     expect(sent).toHaveLength(1);
   });
 
   it("through the real send_email binding (MAILER), the runtime accepts the message", async () => {
     const c = await invitedCase("de");
     const email = (await c.rows()).find((r) => r.channel === "email")!;
-    const result = await drive(email.id, { ...env, MAIL_FROM: FROM } as unknown as Env);
+    const result = await driveNotification(email.id, { ...env, MAIL_FROM: FROM } as unknown as Env);
     expect(result.explicitAcks).toEqual([`n-${email.id}`]);
     expect((await c.rows()).find((r) => r.channel === "email")?.status).toBe("sent");
   });
@@ -169,7 +154,7 @@ describe("sending invitations", () => {
     const { env: testEnv } = capturingProvider(true);
     const c = await invitedCase("en");
     const email = (await c.rows()).find((r) => r.channel === "email")!;
-    const result = await drive(email.id, testEnv);
+    const result = await driveNotification(email.id, testEnv);
     expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual([`n-${email.id}`]);
     expect((await c.rows()).find((r) => r.channel === "email")).toMatchObject({
       status: "pending",

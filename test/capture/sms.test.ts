@@ -1,8 +1,7 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { renderSms } from "../../src/capture/sms/message";
 import { fitSms, MAX_SMS_SEGMENTS, smsLength } from "../../src/capture/sms/segments";
 import type { AccountRecord } from "../../src/accounts/service";
@@ -11,6 +10,7 @@ import { getDb } from "../../src/db/client";
 import { outbox } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import { createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { driveNotification } from "./notification-queue";
 
 /**
  * SMS invitations through a provider in Twilio's Messages API shape at https://sms.test, mocked
@@ -117,15 +117,6 @@ async function invitedCase(
   return { ...body, smsRows, testEnv, rows };
 }
 
-async function drive(outboxId: string, testEnv: Env) {
-  const batch = createMessageBatch("capture-verify-jobs", [
-    { id: `n-${outboxId}`, timestamp: new Date(), attempts: 1, body: { type: "notification", outboxId } },
-  ]);
-  const ctx = createExecutionContext();
-  await worker.queue(batch, testEnv);
-  return getQueueResult(batch, ctx);
-}
-
 describe("SMS length", () => {
   it("GSM-7: 160 septets in one part, 153 per part beyond; extension characters count two", () => {
     expect(smsLength("a".repeat(160))).toEqual({ encoding: "GSM-7", units: 160, segments: 1 });
@@ -196,7 +187,7 @@ describe("sending SMS", () => {
     expect(notificationStatus(c.smsRows)).toEqual({ emailSent: false, smsSent: true });
     const [row] = await c.rows();
     expect(row).toMatchObject({ channel: "sms", status: "pending" });
-    expect((await drive(row.id, c.testEnv)).explicitAcks).toEqual([`n-${row.id}`]);
+    expect((await driveNotification(row.id, c.testEnv)).explicitAcks).toEqual([`n-${row.id}`]);
     expect(received).toHaveLength(1);
     expect(received[0].headers.authorization).toBe(`Basic ${btoa(`${SID}:${TOKEN}`)}`);
     expect(received[0].headers["content-type"]).toBe("application/x-www-form-urlencoded");
@@ -210,7 +201,7 @@ describe("sending SMS", () => {
     expect(JSON.parse(sent.payload).sms).toEqual({ segments: 1, encoding: "GSM-7" });
 
     // A duplicate message for a sent row sends nothing.
-    await drive(row.id, c.testEnv);
+    await driveNotification(row.id, c.testEnv);
     expect(received).toHaveLength(1);
   });
 
@@ -218,10 +209,10 @@ describe("sending SMS", () => {
     const received = provider([503, 201]);
     const c = await invitedCase(SMS_ENV, "pl");
     const [row] = await c.rows();
-    const first = await drive(row.id, c.testEnv);
+    const first = await driveNotification(row.id, c.testEnv);
     expect(first.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual([`n-${row.id}`]);
     expect((await c.rows())[0]).toMatchObject({ status: "pending", attempts: row.attempts + 1 });
-    expect((await drive(row.id, c.testEnv)).explicitAcks).toEqual([`n-${row.id}`]);
+    expect((await driveNotification(row.id, c.testEnv)).explicitAcks).toEqual([`n-${row.id}`]);
     expect(received).toHaveLength(2);
     expect(received[1].form.get("Body")).toBe(`Ubezpieczyciel prosi o zdjęcia szkody: ${c.captureLink}`);
     const [sent] = await c.rows();
@@ -233,7 +224,7 @@ describe("sending SMS", () => {
     const received = provider([400]);
     const c = await invitedCase(SMS_ENV, "en");
     const [row] = await c.rows();
-    const result = await drive(row.id, c.testEnv);
+    const result = await driveNotification(row.id, c.testEnv);
     expect(result.explicitAcks).toEqual([`n-${row.id}`]);
     expect(result.retryMessages).toEqual([]);
     expect((await c.rows())[0].status).toBe("failed");
@@ -244,7 +235,7 @@ describe("sending SMS", () => {
     const received = provider([201]);
     const c = await invitedCase({ ...SMS_ENV, SMS_FROM: `MG${"a".repeat(32)}` }, "en");
     const [row] = await c.rows();
-    await drive(row.id, c.testEnv);
+    await driveNotification(row.id, c.testEnv);
     expect(received[0].form.get("MessagingServiceSid")).toBe(`MG${"a".repeat(32)}`);
     expect(received[0].form.has("From")).toBe(false);
     expect(received[0].form.get("Body")).toBe(`Your insurer asks you to take photos of your damage: ${c.captureLink}`);

@@ -10,6 +10,7 @@ import { completeShot, issueNonce, receivedChunks, storeChunk } from "../../capt
 import { completeSceneOf, finishAttempt, overrideScene, policyholderChoice } from "../../capture/outcome";
 import { pageState } from "../../capture/page-state";
 import { PHOTO_LIMITS } from "../../capture/photo-limits";
+import { drainUnread, readAtMost } from "../../lib/drain";
 
 /** The capture page's JSON endpoints under `/c/{token}/…`; the token is the only credential. */
 export const capturePageApi = new Hono<AppEnv>();
@@ -46,30 +47,16 @@ capturePageApi.put("/uploads/:nonce/:index", async (c) => {
   return c.body(null, 204);
 });
 
-/** The body, read only up to `limit` + 1 bytes: an oversized chunk is refused without buffering it. */
+/** The body, at most `limit` bytes: an oversized chunk is refused without buffering it (its rest is drained). */
 async function readBounded(request: Request, limit: number): Promise<ArrayBuffer> {
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw chunkTooLarge();
+  if (Number(request.headers.get("content-length") ?? "0") > limit) {
+    await drainUnread(request);
+    throw chunkTooLarge();
+  }
   if (!request.body) return new ArrayBuffer(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw chunkTooLarge();
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out.buffer;
+  const bytes = await readAtMost(request.body, limit);
+  if (!bytes) throw chunkTooLarge();
+  return bytes.buffer as ArrayBuffer;
 }
 
 const chunkTooLarge = () =>
