@@ -1,6 +1,7 @@
 import { Parts } from "../../lib/parts";
 import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
+import { imageAnalyzers } from "./image-analyzers";
 import { thumbnailAnalyzer } from "./thumbnail";
 import { recaptureAnalyzer } from "./recapture-model";
 import { manipulationAnalyzer } from "./manipulation-model";
@@ -9,12 +10,6 @@ import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
 import { pdfImages } from "./pdf-images";
 import { pdfDiffs } from "./pdf-diffs";
-import { metadataAnalyzer } from "./metadata";
-import { jpegStructureAnalyzer } from "./jpeg-structure";
-import { elaAnalyzer } from "./ela";
-import { noiseAnalyzer } from "./noise";
-import { copyMoveAnalyzer } from "./copy-move";
-import { provenanceAnalyzer } from "./provenance";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
@@ -30,12 +25,7 @@ export const analyzers: Analyzer[] = [
   pdfSignatures,
   pdfImages,
   pdfDiffs,
-  metadataAnalyzer,
-  jpegStructureAnalyzer,
-  elaAnalyzer,
-  noiseAnalyzer,
-  copyMoveAnalyzer,
-  provenanceAnalyzer,
+  ...imageAnalyzers,
 ];
 
 /**
