@@ -43,7 +43,19 @@ const bundler = spawn(process.execPath, ["scripts/build-browser.mjs", "--watch"]
 // --test-scheduled also offers /__scheduled and silences wrangler's hint, whose curl (no ?cron=) runs no job here.
 const dev = spawn(
   wrangler,
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--var", `PUBLIC_BASE_URL:${baseUrl}`, "--test-scheduled"],
+  // DEV_OUTBOX: GET /dev/outbox lists every invitation and reminder with its link (local development only).
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--var",
+    `PUBLIC_BASE_URL:${baseUrl}`,
+    "--var",
+    "DEV_OUTBOX:on",
+    "--test-scheduled",
+  ],
   { stdio: ["inherit", "inherit", "inherit"] },
 );
 for (const signal of ["SIGINT", "SIGTERM"])

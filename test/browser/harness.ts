@@ -100,10 +100,11 @@ export async function shoot(page: Page, name: string) {
 export async function takeAndUse(page: Page, shots?: { camera?: string; preview?: string; warning?: string }) {
   await page.locator("#camera").waitFor({ state: "visible" });
   await page.locator("#shutter:not([disabled])").waitFor();
-  if (shots?.camera) {
-    await page.waitForTimeout(400);
-    await shoot(page, shots.camera);
-  }
+  // Chromium's fake camera plays a 5 fps file: two shots within one frame are the same JPEG, which the
+  // camera check rightly refuses as a duplicate file (a real sensor never repeats a frame). Let at
+  // least three frames pass, so a busy machine does not make the test take the same frame twice.
+  await page.waitForTimeout(700);
+  if (shots?.camera) await shoot(page, shots.camera);
   await page.click("#shutter");
   await page.locator("#preview").waitFor({ state: "visible" });
   if (shots?.preview) await shoot(page, shots.preview);
