@@ -5,6 +5,7 @@ import { analyses } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { deletePrefix } from "../../lib/r2";
+import { settleWithin } from "../../lib/timeout";
 import { newId } from "../../lib/ids";
 import { analyzerSets } from "../forensics/registry";
 import { modelVersions } from "../analysis/pipeline";
@@ -221,15 +222,11 @@ export class AnalysisGate extends DurableObject<Env> {
     await this.advance(state);
   }
 
-  private async probe(state: GateState, unit: UnitRecord): Promise<UnitProgress> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<UnitProgress>((resolve) => (timer = setTimeout(() => resolve(null), PROBE_MS)));
-    const answer = unitFor(this.env, state.analysisId, unit.index, unit.attempt)
+  private probe(state: GateState, unit: UnitRecord): Promise<UnitProgress> {
+    const answer: Promise<UnitProgress> = unitFor(this.env, state.analysisId, unit.index, unit.attempt)
       .progress()
       .catch(() => null);
-    const progress = await Promise.race([answer, timeout]);
-    clearTimeout(timer);
-    return progress;
+    return settleWithin(answer, PROBE_MS, null);
   }
 
   private async retryOrGiveUp(unit: UnitRecord): Promise<void> {
@@ -253,7 +250,7 @@ export class AnalysisGate extends DurableObject<Env> {
   private async settle(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
     let next: GateState;
     try {
-      const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.job, state.budget.fileTimeoutS);
+      const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
       const { attachments, ...result } = gathered;
       const resultKey = await saveResult(this.env.BUCKET, {
         ...result,
@@ -298,10 +295,7 @@ export class AnalysisGate extends DurableObject<Env> {
   }
 
   private async wait(finished: Promise<GateState>, timeoutS: number): Promise<GateOutcome> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutS * 1000)));
-    const outcome = await Promise.race([finished, timeout]);
-    clearTimeout(timer);
+    const outcome = await settleWithin(finished, timeoutS * 1000, null);
     if (!outcome) return { kind: "timeout", adoptedInput: true };
     if (outcome.status === "failed") return { kind: "failed", adoptedInput: true };
     return this.deliver(outcome, true);
@@ -342,13 +336,9 @@ export class AnalysisGate extends DurableObject<Env> {
   }
 
   private async units(): Promise<Map<number, UnitRecord>> {
+    // Listed in key order, and the keys are zero-padded indexes: the map is in index order.
     const stored = await this.ctx.storage.list<UnitRecord>({ prefix: "unit:" });
-    return new Map(
-      [...stored.values()].map((u) => [u.index, u]).sort((a, b) => (a[0] as number) - (b[0] as number)) as [
-        number,
-        UnitRecord,
-      ][],
-    );
+    return new Map([...stored.values()].map((unit) => [unit.index, unit]));
   }
 
   private saveUnit(unit: UnitRecord): Promise<void> {

@@ -3,7 +3,6 @@ import { brokenResult, uniqueName, unassessedResult, type FileResult, type Pipel
 import { fileAnalysisLost, fileTimedOut } from "../analysis/pipeline-findings";
 import { priceOf } from "../analysis/pricing";
 import { uniqueAttachmentName, type StoredAttachment } from "./results";
-import type { Language } from "../types";
 import type { AnalysisJob, StagedFile, UnitOutput } from "./job";
 
 /** The gate's record of one unit of work (one file). */
@@ -28,7 +27,6 @@ export async function gatherResult(
   bucket: R2Bucket,
   job: AnalysisJob,
   units: Map<number, UnitRecord>,
-  ctx: { language: Language },
   fileTimeoutS: number,
 ): Promise<PipelineResult & { attachments: StoredAttachment[] }> {
   const files: Record<string, FileResult> = {};
@@ -43,8 +41,8 @@ export async function gatherResult(
       ? withUniqueAttachments(output, taken, attachments)
       : unassessedResult(unit.file, [
           unit.status === "timeout"
-            ? fileTimedOut(ctx.language, fileTimeoutS)
-            : fileAnalysisLost(ctx.language, unit.attempt),
+            ? fileTimedOut(job.language, fileTimeoutS)
+            : fileAnalysisLost(job.language, unit.attempt),
         ]);
     files[uniqueName(files, unit.file.name)] = result;
     tokens += priceOf(unit.file.kind, { extracted: unit.depth > 0, assessed: output?.assessed ?? false });
@@ -54,7 +52,7 @@ export async function gatherResult(
   for (const [index, item] of job.items.entries()) {
     if (item.ok) await addUnit(units.get(index)!);
     else {
-      files[uniqueName(files, item.name)] = brokenResult(item, ctx.language);
+      files[uniqueName(files, item.name)] = brokenResult(item, job.language);
       tokens += priceOf("broken", { extracted: false, assessed: false });
     }
   }
@@ -69,9 +67,12 @@ export async function gatherResult(
 
 function childrenOf(units: Map<number, UnitRecord>): Map<number, UnitRecord[]> {
   const children = new Map<number, UnitRecord[]>();
-  for (const unit of [...units.values()].sort((a, b) => a.index - b.index)) {
+  // `units` is in index order, so each parent's children are too.
+  for (const unit of units.values()) {
     if (unit.parent === null) continue;
-    children.set(unit.parent, [...(children.get(unit.parent) ?? []), unit]);
+    const siblings = children.get(unit.parent) ?? [];
+    siblings.push(unit);
+    children.set(unit.parent, siblings);
   }
   return children;
 }
