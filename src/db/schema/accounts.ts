@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const communicationModes = ["provider_versand", "eigenversand"] as const;
@@ -63,12 +64,32 @@ export const handlers = sqliteTable(
   ],
 );
 
-/** Board login sessions; only the token hash is stored. */
-export const handlerSessions = sqliteTable("handler_sessions", {
-  tokenHash: text("token_hash").primaryKey(),
-  handlerId: text("handler_id")
-    .notNull()
-    .references(() => handlers.id),
-  csrfToken: text("csrf_token").notNull(),
-  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+/**
+ * Board login sessions; only the token hash is stored. A session ends at `expiresAt` (absolute) or
+ * after a period without requests since `lastSeenAt` (idle), whichever comes first.
+ */
+export const handlerSessions = sqliteTable(
+  "handler_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    handlerId: text("handler_id")
+      .notNull()
+      .references(() => handlers.id),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull().default(sql`0`),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull().default(sql`0`),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("handler_sessions_handler").on(t.handlerId)],
+);
+
+/**
+ * Failed board logins per login name (SHA-256 of the normalised e-mail, known or not, so the
+ * lockout itself reveals nothing about which addresses exist).
+ */
+export const loginThrottle = sqliteTable("login_throttle", {
+  keyHash: text("key_hash").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lockedUntil: integer("locked_until", { mode: "timestamp_ms" }),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });

@@ -50,8 +50,12 @@ export const captureCases = sqliteTable(
     uniqueIndex("capture_cases_one_open").on(t.accountId, t.caseNumber).where(sql`${t.closed} = 0`),
     // Status by caseNumber picks the most recent case.
     index("capture_cases_lookup").on(t.accountId, t.caseNumber, t.createdAt),
-    // Board columns and the reminder cron scan by status.
-    index("capture_cases_status").on(t.accountId, t.status),
+    // Board columns (newest first) and the reminder cron scan by status.
+    index("capture_cases_status").on(t.accountId, t.status, t.createdAt),
+    // The board's "all cases" list and its date filter, newest first.
+    index("capture_cases_created").on(t.accountId, t.createdAt),
+    // The board's lastResult filter, newest first.
+    index("capture_cases_last_result").on(t.accountId, t.lastResult, t.createdAt),
   ],
 );
 
@@ -145,15 +149,19 @@ export const captureNonces = sqliteTable("capture_nonces", {
 });
 
 /** Internal notes of claims handlers: board only, never in an API response (spec 2.4). */
-export const caseNotes = sqliteTable("case_notes", {
-  id: text("id").primaryKey(),
-  caseId: text("case_id")
-    .notNull()
-    .references(() => captureCases.id),
-  handlerId: text("handler_id").notNull(),
-  body: text("body").notNull(),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-});
+export const caseNotes = sqliteTable(
+  "case_notes",
+  {
+    id: text("id").primaryKey(),
+    caseId: text("case_id")
+      .notNull()
+      .references(() => captureCases.id),
+    handlerId: text("handler_id").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("case_notes_case").on(t.caseId, t.createdAt)],
+);
 
 /** Outgoing notifications (invitations, reminders), recorded before they are queued. */
 export const outbox = sqliteTable(
