@@ -28,6 +28,7 @@ const RULE_TESTS = [
   "test/malformed-bodies.test.ts",
   "test/refused-bodies.test.ts",
   "test/capture/**/*.test.ts",
+  "test/board/**/*.test.ts",
   "test/unit/**/*.test.ts",
   "test/scanner/headers.test.ts",
   "test/scanner/intake.test.ts",
