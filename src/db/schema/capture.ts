@@ -187,6 +187,25 @@ export const outbox = sqliteTable(
 );
 
 /**
+ * Every try to hand an outbox row to its provider, with what the provider said (issue 14: each
+ * attempt is recorded). `detail` names the provider's id or error, never the recipient.
+ */
+export const notificationAttempts = sqliteTable(
+  "notification_attempts",
+  {
+    id: text("id").primaryKey(),
+    outboxId: text("outbox_id")
+      .notNull()
+      .references(() => outbox.id),
+    attempt: integer("attempt").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    outcome: text("outcome", { enum: ["accepted", "refused", "failed"] }).notNull(),
+    detail: text("detail"),
+  },
+  (t) => [index("notification_attempts_outbox").on(t.outboxId, t.attempt)],
+);
+
+/**
  * Result pushes to the insurer (DESIGN §14): one row per case close, its id the `webhook-id`.
  * `pending` until the first attempt has an outcome; the newest attempted row is `resultPush`.
  */
