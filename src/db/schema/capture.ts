@@ -56,6 +56,8 @@ export const captureCases = sqliteTable(
     index("capture_cases_created").on(t.accountId, t.createdAt),
     // The board's lastResult filter, newest first.
     index("capture_cases_last_result").on(t.accountId, t.lastResult, t.createdAt),
+    // The board's live update: "has anything of this account changed?" is one index probe.
+    index("capture_cases_updated").on(t.accountId, t.updatedAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `capture_cases_updated` ON `capture_cases` (`account_id`,`updated_at`);
