@@ -17,6 +17,8 @@ export const accounts = sqliteTable("accounts", {
   language: text("language", { enum: ["de", "en", "pl"] })
     .notNull()
     .default("de"),
+  /** Days the perceptual hashes of this account's images are kept for reverse search (docs/reverse-search.md). */
+  hashRetentionDays: integer("hash_retention_days").notNull().default(365),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
 

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
 /** Presigned uploads (DESIGN §11): bound to account + caseNumber, consumed once. */
@@ -72,19 +72,50 @@ export const downloads = sqliteTable("downloads", {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
 
-/** Perceptual hashes of analysed images, for cross-file and reverse-search matches per account. */
-export const perceptualHashes = sqliteTable(
-  "perceptual_hashes",
+/**
+ * Perceptual hashes of every analysed image and capture photo, per account, for reverse search
+ * across claims (DESIGN §21, docs/reverse-search.md). Each 64-bit hash is stored as four 16-bit
+ * bands, each band its own indexed column: the multi-index lookup of src/scanner/similarity/band-index.ts.
+ */
+export const imageHashes = sqliteTable(
+  "image_hashes",
   {
-    id: text("id").primaryKey(),
+    id: integer("id").primaryKey(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
-    hash: text("hash").notNull(),
-    sha256: text("sha256").notNull(),
+    source: text("source", { enum: ["scanner", "capture"] }).notNull(),
+    /** The caller's case number (scanner request, or the capture case's). */
     caseNumber: text("case_number").notNull(),
-    fileName: text("file_name").notNull(),
+    /** Scanner: the file name in `Files`; capture: the photo id. */
+    ref: text("ref").notNull(),
+    /** Capture photos: the case's ticket id. */
+    ticketId: text("ticket_id"),
+    sha256: text("sha256").notNull(),
+    dct0: integer("dct0").notNull(),
+    dct1: integer("dct1").notNull(),
+    dct2: integer("dct2").notNull(),
+    dct3: integer("dct3").notNull(),
+    bm0: integer("bm0").notNull(),
+    bm1: integer("bm1").notNull(),
+    bm2: integer("bm2").notNull(),
+    bm3: integer("bm3").notNull(),
+    /** R2 key of a small PNG for the side-by-side match report (deleted with the row). */
+    thumbKey: text("thumb_key"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("phash_account").on(t.accountId, t.hash)],
+  (t) => [
+    index("image_hashes_dct0").on(t.accountId, t.dct0),
+    index("image_hashes_dct1").on(t.accountId, t.dct1),
+    index("image_hashes_dct2").on(t.accountId, t.dct2),
+    index("image_hashes_dct3").on(t.accountId, t.dct3),
+    index("image_hashes_bm0").on(t.accountId, t.bm0),
+    index("image_hashes_bm1").on(t.accountId, t.bm1),
+    index("image_hashes_bm2").on(t.accountId, t.bm2),
+    index("image_hashes_bm3").on(t.accountId, t.bm3),
+    // One row per picture and case: a repeated request or re-sent photo adds nothing.
+    uniqueIndex("image_hashes_once").on(t.accountId, t.source, t.caseNumber, t.sha256),
+    // The retention sweep walks rows oldest first.
+    index("image_hashes_created").on(t.createdAt),
+  ],
 );
