@@ -67,6 +67,17 @@ export interface Env {
   MAIL_PROVIDER?: string;
   /** `on`: GET /dev/outbox lists every outbox row with its rendered e-mail (local development only). */
   DEV_OUTBOX?: string;
+  /** Board sessions (src/board/auth/): seconds without a request, and seconds after login, until a session ends. */
+  BOARD_SESSION_IDLE_S?: string;
+  BOARD_SESSION_MAX_S?: string;
+  /** Board login lockout after 5 failures for one login name: the first lock in seconds (doubling with each further failure). */
+  BOARD_LOGIN_LOCK_S?: string;
+  /**
+   * Optional board login through Cloudflare Access (docs/board.md): the team domain
+   * (`<team>.cloudflareaccess.com`) and the application's AUD tag; both set = on.
+   */
+  ACCESS_TEAM_DOMAIN?: string;
+  ACCESS_AUD?: string;
 }
 
 const seconds = z.coerce.number().int().positive();
@@ -83,6 +94,9 @@ const LimitsSchema = z.object({
   DIRECT_UPLOAD_MAX_BYTES: bytes,
   PRESIGNED_MAX_BYTES: bytes,
   INLINE_PAYLOAD_CAP_BYTES: bytes,
+  BOARD_SESSION_IDLE_S: seconds.default(1800),
+  BOARD_SESSION_MAX_S: seconds.default(43200),
+  BOARD_LOGIN_LOCK_S: seconds.default(900),
 });
 
 /** A setting that is missing or not a number: the deployment is broken, and the message names the variable. */
@@ -110,6 +124,9 @@ export function limits(env: Env) {
     directUploadMaxBytes: v.DIRECT_UPLOAD_MAX_BYTES,
     presignedMaxBytes: v.PRESIGNED_MAX_BYTES,
     inlinePayloadCapBytes: v.INLINE_PAYLOAD_CAP_BYTES,
+    boardSessionIdleS: v.BOARD_SESSION_IDLE_S,
+    boardSessionMaxS: v.BOARD_SESSION_MAX_S,
+    boardLoginLockS: v.BOARD_LOGIN_LOCK_S,
   };
 }
 

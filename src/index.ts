@@ -8,6 +8,7 @@ import { captureRoutes } from "./routes/capture";
 import { v2Routes } from "./routes/v2";
 import { devOutbox } from "./routes/dev/outbox";
 import { capturePages } from "./pages/capture";
+import { boardAuthRoutes } from "./pages/board/auth-routes";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
 import { handleInboundMail } from "./capture/mail/bounces";
@@ -31,6 +32,8 @@ app.use("*", hardeningHeaders);
 app.route("/capture", captureRoutes);
 app.route("/admin", adminRoutes);
 app.route("/c", capturePages);
+// Login and logout first; the board's own routes (behind requireHandler) come after.
+app.route("/board", boardAuthRoutes);
 app.route("/v2", v2Routes);
 app.route("/dev", devOutbox);
 registerOpenApi(app);

@@ -1,0 +1,54 @@
+import { eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { handlers } from "../../db/schema";
+import { clock } from "../../lib/clock";
+import { verifyPassword } from "../../lib/crypto";
+import { createSession, type SessionLifetime } from "./sessions";
+import { clearFailures, lockedUntil, normaliseEmail, recordFailure, throttleKey } from "./throttle";
+
+export interface LoginSettings {
+  lifetime: SessionLifetime;
+  /** The first lock after MAX_FAILURES failures, in seconds (BOARD_LOGIN_LOCK_S). */
+  lockS: number;
+}
+
+/** What a login attempt gives; `wrong` and `locked` are the same for known and unknown e-mails. */
+export type LoginOutcome =
+  | { kind: "ok"; handlerId: string; token: string; csrfToken: string }
+  | { kind: "wrong" }
+  | { kind: "locked"; retryAfterS: number };
+
+/**
+ * A well-formed hash no password matches: an unknown e-mail costs the same PBKDF2 work as a known
+ * one, so the answer time does not tell which addresses have a handler.
+ */
+const NO_HANDLER_HASH =
+  "pbkdf2$100000$6e6f2d68616e646c65722d73616c7421$0000000000000000000000000000000000000000000000000000000000000000";
+
+/** Password login (DESIGN §17): throttled per login name, a fresh session on success. */
+export async function passwordLogin(
+  d1: D1Database,
+  email: string,
+  password: string,
+  settings: LoginSettings,
+): Promise<LoginOutcome> {
+  const key = await throttleKey(email);
+  const locked = await lockedUntil(d1, key);
+  if (locked !== null) return lockedOutcome(locked);
+  const handler = await handlerByEmail(d1, email);
+  const matches = await verifyPassword(password, handler?.passwordHash ?? NO_HANDLER_HASH);
+  if (!handler || !matches) {
+    const lockedNow = await recordFailure(d1, key, settings.lockS);
+    return lockedNow === null ? { kind: "wrong" } : lockedOutcome(lockedNow);
+  }
+  await clearFailures(d1, key);
+  return { kind: "ok", handlerId: handler.id, ...(await createSession(d1, handler.id, settings.lifetime)) };
+}
+
+export function handlerByEmail(d1: D1Database, email: string) {
+  return getDb(d1).query.handlers.findFirst({ where: eq(handlers.email, normaliseEmail(email)) });
+}
+
+function lockedOutcome(until: number): LoginOutcome {
+  return { kind: "locked", retryAfterS: Math.max(1, Math.ceil((until - clock.nowMs()) / 1000)) };
+}

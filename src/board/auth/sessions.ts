@@ -1,0 +1,107 @@
+import { and, eq, lt, or } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { handlerSessions, handlers } from "../../db/schema";
+import { clock } from "../../lib/clock";
+import { sha256Hex } from "../../lib/crypto";
+import { newToken } from "../../lib/ids";
+
+/** How long a board session lives (settings BOARD_SESSION_IDLE_S, BOARD_SESSION_MAX_S). */
+export interface SessionLifetime {
+  idleS: number;
+  maxS: number;
+}
+
+/** The handler behind a live session, and the session's CSRF token for its forms. */
+export interface SessionHandler {
+  id: string;
+  accountId: string;
+  name: string;
+  email: string;
+  csrfToken: string;
+}
+
+/** last_seen_at is written at most this often: one D1 write per minute per session, not per request. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** A new session for the handler: the token goes into the cookie, only its SHA-256 into D1. */
+export async function createSession(
+  d1: D1Database,
+  handlerId: string,
+  lifetime: SessionLifetime,
+): Promise<{ token: string; csrfToken: string }> {
+  const token = newToken(32);
+  const csrfToken = newToken(32);
+  const now = clock.nowMs();
+  const db = getDb(d1);
+  // A login is also the moment to drop this handler's dead sessions (the table would only grow otherwise).
+  await db
+    .delete(handlerSessions)
+    .where(
+      and(
+        eq(handlerSessions.handlerId, handlerId),
+        or(
+          lt(handlerSessions.expiresAt, new Date(now)),
+          lt(handlerSessions.lastSeenAt, new Date(now - lifetime.idleS * 1000)),
+        ),
+      ),
+    );
+  await db.insert(handlerSessions).values({
+    tokenHash: await sha256Hex(token),
+    handlerId,
+    csrfToken,
+    createdAt: new Date(now),
+    lastSeenAt: new Date(now),
+    expiresAt: new Date(now + lifetime.maxS * 1000),
+  });
+  return { token, csrfToken };
+}
+
+/**
+ * The handler of a live session, or null. A session past its absolute end or idle for longer than
+ * `idleS` is deleted on sight; a live one has its last_seen_at moved on (at most once a minute).
+ */
+export async function sessionHandler(
+  d1: D1Database,
+  token: string,
+  lifetime: SessionLifetime,
+): Promise<SessionHandler | null> {
+  if (!token) return null;
+  const db = getDb(d1);
+  const tokenHash = await sha256Hex(token);
+  const [row] = await db
+    .select({
+      id: handlers.id,
+      accountId: handlers.accountId,
+      name: handlers.name,
+      email: handlers.email,
+      csrfToken: handlerSessions.csrfToken,
+      lastSeenAt: handlerSessions.lastSeenAt,
+      expiresAt: handlerSessions.expiresAt,
+    })
+    .from(handlerSessions)
+    .innerJoin(handlers, eq(handlers.id, handlerSessions.handlerId))
+    .where(eq(handlerSessions.tokenHash, tokenHash))
+    .limit(1);
+  if (!row) return null;
+  const now = clock.nowMs();
+  const idleEnd = row.lastSeenAt.getTime() + lifetime.idleS * 1000;
+  if (now >= row.expiresAt.getTime() || now >= idleEnd) {
+    await db.delete(handlerSessions).where(eq(handlerSessions.tokenHash, tokenHash));
+    return null;
+  }
+  if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    await db
+      .update(handlerSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(handlerSessions.tokenHash, tokenHash));
+  }
+  return { id: row.id, accountId: row.accountId, name: row.name, email: row.email, csrfToken: row.csrfToken };
+}
+
+/** Ends the session (logout, or the old session when a login rotates the token). */
+export async function revokeSession(d1: D1Database, token: string): Promise<void> {
+  if (!token) return;
+  await getDb(d1)
+    .delete(handlerSessions)
+    .where(eq(handlerSessions.tokenHash, await sha256Hex(token)));
+}
