@@ -38,6 +38,9 @@ const migrate = spawnSync(wrangler, ["d1", "migrations", "apply", "DB", "--local
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
+// The pixel kernels (wasm/kernels.wasm), rebuilt when wasm/assembly/ changed (docs/wasm.md).
+const wasmBuild = spawnSync(process.execPath, ["scripts/build-wasm.mjs"], { stdio: "inherit" });
+if (wasmBuild.status !== 0) process.exit(wasmBuild.status ?? 1);
 // The committed bundle of src/pages/capture/browser/, rebuilt on every change (wrangler dev then reloads).
 const bundler = spawn(process.execPath, ["scripts/build-browser.mjs", "--watch"], { stdio: "inherit" });
 // --test-scheduled also offers /__scheduled and silences wrangler's hint, whose curl (no ?cron=) runs no job here.

@@ -7,9 +7,13 @@
  * a time, so a 24 MP photo never exists as a full-size bitmap (≈ 6 MB of per-block maps instead
  * of ≈ 100 MB of RGBA). Non-interlaced PNGs are streamed in bands of rows; other images are decoded
  * with photon when they are small enough.
+ *
+ * The per-block work (float IDCT, re-quantisation, noise residual, preview) runs in the SIMD wasm
+ * kernel (wasm/assembly/block-measure.ts) one row of blocks per call; `measureBlock` below is its
+ * JavaScript reference (bit-identical results, test/unit/wasm-kernels.test.ts).
  */
 import { PhotonImage } from "@cf-wasm/photon";
-import { forwardDct, inverseDct } from "./dct";
+import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
@@ -18,6 +22,7 @@ import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-bud
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { ImageDataError, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
+import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
 import { cooperative } from "../../lib/cooperate";
 
 /** Pixel bands measured between two turns given to other requests. */
@@ -150,7 +155,7 @@ function measureBlock(maps: BlockMaps, row: number, col: number, px: Float64Arra
 const dequantized = new Float64Array(64);
 const pixels = new Float64Array(64);
 
-async function fromJpeg(bytes: Uint8Array, structure: JpegStructure): Promise<BlockMapsResult> {
+async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: boolean): Promise<BlockMapsResult> {
   const frame = structure.frame;
   const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
   if (!frame || !table) return { ok: false, reason: "no frame header or quantisation table", structure };
@@ -159,10 +164,15 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure): Promise<Bl
   const maps = createMaps(frame.width, frame.height, "jpeg-coefficients", true);
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
+  const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
   const result = await decodeLumaCoefficients(bytes, structure, (row, col, q) => {
     for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
       const v = q[ZIGZAG[f + 1]];
       if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
+    }
+    if (rows) {
+      rows.add(row, col, q);
+      return;
     }
     for (let k = 0; k < 64; k++) dequantized[k] = q[k] * table[k];
     inverseDct(dequantized, pixels);
@@ -170,14 +180,73 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure): Promise<Bl
     measureBlock(maps, row, col, pixels);
   });
   if (result.error) return { ok: false, reason: result.error, structure };
+  rows?.flush(maps.blocksHigh);
   return { ok: true, maps, structure };
+}
+
+/** Scratch bytes of one wasm call on `count` blocks: table or lines first, then the outputs. */
+function blockPassLayout(count: number, inputBytes: number): { input: number; out: number; bytes: number } {
+  const input = 128;
+  const out = align16(input + inputBytes);
+  return { input, out, bytes: out + kernels().blockOutputBytes(count) };
+}
+
+/** Copies the kernel's outputs for block row `row` (see wasm/assembly/block-measure.ts) into the maps. */
+function storeBlockRow(maps: BlockMaps, row: number, buffer: ArrayBuffer, at: number): void {
+  const n = maps.blocksWide;
+  const floats = (k: number, length: number) => new Float32Array(buffer, at + k * n * 4, length);
+  maps.mean.set(floats(0, n), row * n);
+  maps.activity.set(floats(1, n), row * n);
+  maps.ela.set(floats(2, n), row * n);
+  maps.noise.set(floats(3, n), row * n);
+  maps.preview.data.set(floats(4, 4 * n), row * 4 * n);
+  maps.clipped.set(new Uint8Array(buffer, at + 8 * n * 4, n), row * n);
+}
+
+/**
+ * Luminance blocks of one MCU row (up to `rowsPerMcu` block rows), kept in JavaScript until the next
+ * MCU row starts (the decoder may give other requests a turn in between, and they may use the
+ * kernels' scratch area), then measured in wasm one block row per call.
+ */
+class CoefficientRows {
+  private readonly coefficients: Int16Array;
+  private first = 0;
+
+  constructor(
+    private readonly maps: BlockMaps,
+    private readonly table: Uint16Array,
+    private readonly rowsPerMcu: number,
+  ) {
+    this.coefficients = new Int16Array(rowsPerMcu * maps.blocksWide * 64);
+    ensureBlockConstants(COS, ELA_TABLE);
+  }
+
+  add(row: number, col: number, q: Int16Array): void {
+    if (row >= this.first + this.rowsPerMcu) this.flush(row);
+    this.coefficients.set(q, ((row - this.first) * this.maps.blocksWide + col) * 64);
+  }
+
+  /** Measures the buffered rows before `until` (the next MCU row's first block row, or the end). */
+  flush(until: number): void {
+    const n = this.maps.blocksWide;
+    const layout = blockPassLayout(n, n * 128);
+    const s = scratch(layout.bytes);
+    new Uint16Array(s.buffer, s.base, 64).set(this.table);
+    for (let row = this.first; row < Math.min(until, this.first + this.rowsPerMcu); row++) {
+      const slot = (row - this.first) * n * 64;
+      new Int16Array(s.buffer, s.base + layout.input, n * 64).set(this.coefficients.subarray(slot, slot + n * 64));
+      kernels().measureCoefficientRow(n, s.base + layout.input, s.base, s.base + layout.out);
+      storeBlockRow(this.maps, row, s.buffer, s.base + layout.out);
+    }
+    this.first = until;
+  }
 }
 
 /**
  * Block maps from decoded pixels: a strip decoder's bands when one reads the file (non-interlaced PNG
  * at any size, streamed-image.ts), else photon's bitmap within MAX_PIXEL_DECODE.
  */
-async function fromPixels(bytes: Uint8Array): Promise<BlockMapsResult> {
+async function fromPixels(bytes: Uint8Array, reference: boolean): Promise<BlockMapsResult> {
   const size = declaredSize(bytes);
   if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
   const refused = overBudget(size.width, size.height, null);
@@ -195,7 +264,7 @@ async function fromPixels(bytes: Uint8Array): Promise<BlockMapsResult> {
     source = singleBand(decoded);
   }
   try {
-    return { ok: true, maps: await measurePixels(source), structure: null };
+    return { ok: true, maps: await measurePixels(source, reference), structure: null };
   } catch (error) {
     if (error instanceof ImageDataError)
       return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
@@ -216,19 +285,37 @@ function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; r
 }
 
 /** Measures every 8×8 luma block, holding one row of blocks (8 lines); edges repeat the last pixel. */
-async function measurePixels(source: RgbaBandSource): Promise<BlockMaps> {
+async function measurePixels(source: RgbaBandSource, reference: boolean): Promise<BlockMaps> {
   const { width, height } = source;
   const maps = createMaps(width, height, "pixels", false);
   const luma = new Float32Array(width * 8);
   let lines = 0;
   let blockRow = 0;
+  if (!reference) ensureBlockConstants(COS, ELA_TABLE);
   const measureBlockRow = () => {
     for (let y = lines; y < 8; y++) luma.copyWithin(y * width, (lines - 1) * width, lines * width);
+    if (!reference) {
+      measureBlockRowWasm();
+      return;
+    }
     for (let col = 0; col < maps.blocksWide; col++) {
       for (let y = 0; y < 8; y++)
         for (let x = 0; x < 8; x++) pixels[y * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, col * 8 + x)]);
       measureBlock(maps, blockRow, col, pixels);
     }
+    blockRow++;
+    lines = 0;
+  };
+  /** The same row in wasm: rounded samples, the last column repeated to whole blocks. */
+  const measureBlockRowWasm = () => {
+    const n = maps.blocksWide;
+    const layout = blockPassLayout(n, n * 64);
+    const s = scratch(layout.bytes);
+    const samples = s.bytes.subarray(s.base + layout.input, s.base + layout.input + n * 64);
+    for (let y = 0; y < 8; y++)
+      for (let x = 0; x < n * 8; x++) samples[y * n * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, x)]);
+    kernels().measurePixelRow(n, s.base + layout.input, s.base + layout.out);
+    storeBlockRow(maps, blockRow, s.buffer, s.base + layout.out);
     blockRow++;
     lines = 0;
   };
@@ -260,9 +347,19 @@ export function blockMaps(bytes: Uint8Array): Promise<BlockMapsResult> {
   return result;
 }
 
-async function computeBlockMaps(bytes: Uint8Array): Promise<BlockMapsResult> {
-  if (!isJpeg(bytes)) return fromPixels(bytes);
+/**
+ * The maps computed afresh (no cache); `{ reference: true }` measures the blocks with the JavaScript
+ * reference instead of the wasm kernel (the tests compare both).
+ */
+export async function computeBlockMaps(
+  bytes: Uint8Array,
+  options: { reference?: boolean } = {},
+): Promise<BlockMapsResult> {
+  const reference = options.reference === true;
+  if (!isJpeg(bytes)) return fromPixels(bytes, reference);
   const structure = parseJpegStructure(bytes);
-  const result = structure.frame?.baseline ? await fromJpeg(bytes, structure) : await fromPixels(bytes);
+  const result = structure.frame?.baseline
+    ? await fromJpeg(bytes, structure, reference)
+    : await fromPixels(bytes, reference);
   return result.structure ? result : { ...result, structure };
 }

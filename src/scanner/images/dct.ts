@@ -1,6 +1,7 @@
 /** Separable 8×8 DCT-II / DCT-III (orthonormal, as in JPEG), on Float64Array(64) in natural order. */
 
-const COS = (() => {
+/** COS[u*8+x]: the basis both transforms use (also handed to the wasm block pass, wasm-kernels.ts). */
+export const COS = (() => {
   const m = new Float64Array(64);
   for (let u = 0; u < 8; u++) {
     const cu = u === 0 ? Math.SQRT1_2 : 1;

@@ -6,6 +6,9 @@
  * band of RGBA, O(width × MCU height): a 24 MP photo needs well under 1 MB instead of photon's ~176 MB.
  * Grayscale and 3-component YCbCr (or Adobe RGB) with any integer sampling; everything else
  * (progressive, CMYK, 12-bit, arithmetic, several scans) is refused so callers can fall back.
+ * IDCT, upsampling and colour conversion run in the SIMD wasm kernels (wasm-kernels.ts) unless the
+ * decoder is opened with `{ reference: true }`: then the JavaScript functions above do it, which the
+ * tests compare against (identical bytes).
  */
 import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
@@ -14,6 +17,7 @@ import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { sourceLines, type UpsampleKind, upsampleKind, upsampleRow } from "./jpeg-upsample";
+import { align16, kernels, scratch, UPSAMPLE_CODES } from "./wasm-kernels";
 
 /** The entropy-coded data is corrupt or truncated; thrown while decoding rows. */
 export class JpegDataError extends ImageDataError {
@@ -39,6 +43,25 @@ interface ComponentPlane {
   line: Uint8Array;
 }
 
+/** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
+interface WasmLayout {
+  tables: number;
+  layout: number;
+  coefficients: number;
+  /** Per plane: its IDCT output (stride × lines), then its band input (above, current, following). */
+  planeOut: number[];
+  planeIn: number[];
+  lineOut: number[];
+  rgba: number;
+  bytes: number;
+  blocksPerRow: number;
+}
+
+/** How the decoder runs its pixel kernels: the wasm ones, or the JavaScript reference. */
+export interface StripDecoderOptions {
+  reference?: boolean;
+}
+
 export class JpegStripDecoder implements RgbaBandSource {
   readonly width: number;
   readonly height: number;
@@ -51,11 +74,14 @@ export class JpegStripDecoder implements RgbaBandSource {
   private readonly rgba: Uint8Array;
   /** Next band to emit. */
   private band = 0;
+  /** Scratch layout of the wasm kernels; null = the JavaScript reference. */
+  private readonly wasm: WasmLayout | null;
 
   private constructor(
     private readonly scan: ScanDecoder,
     structure: JpegStructure,
     planes: ComponentPlane[],
+    reference: boolean,
   ) {
     const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
     this.width = frame.width;
@@ -65,10 +91,33 @@ export class JpegStripDecoder implements RgbaBandSource {
     this.bandHeight = planes[0].lines * planes[0].vFactor;
     this.rgb = planes.length === 3 && isRgb(structure);
     this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
+    this.wasm = reference ? null : this.wasmLayout();
+  }
+
+  private wasmLayout(): WasmLayout {
+    const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
+    let at = 0;
+    const take = (bytes: number) => {
+      const start = at;
+      at = align16(at + bytes);
+      return start;
+    };
+    const tables = take(this.planes.length * 128);
+    const layout = take(blocksPerRow * 12);
+    const coefficients = take(blocksPerRow * 128);
+    const planeOut = this.planes.map((p) => take(p.stride * p.lines));
+    const planeIn = this.planes.map((p) => take(p.stride * (2 * p.lines + 1)));
+    const lineOut = this.planes.map((p) => take(p.line.length));
+    const rgba = take(this.rgba.length);
+    return { tables, layout, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
-  static open(bytes: Uint8Array, structure: JpegStructure = parseJpegStructure(bytes)): JpegStripDecoder | string {
+  static open(
+    bytes: Uint8Array,
+    structure: JpegStructure = parseJpegStructure(bytes),
+    options: StripDecoderOptions = {},
+  ): JpegStripDecoder | string {
     const frame = structure.frame;
     // Before anything is allocated: the declared size alone decides (a header may claim any size).
     if (frame && frame.width * frame.height > MAX_STREAMED_JPEG_PIXELS)
@@ -108,7 +157,7 @@ export class JpegStripDecoder implements RgbaBandSource {
         line: new Uint8Array(stride * (hMax / h)),
       };
     }
-    return new JpegStripDecoder(scan, structure, planes);
+    return new JpegStripDecoder(scan, structure, planes, options.reference === true);
   }
 
   /** The next band of RGBA rows, or null after the last. Throws JpegDataError on corrupt data. */
@@ -118,8 +167,10 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (this.band === 0) this.decodeInto("current");
     if (this.band + 1 < this.scan.mcusY) this.decodeInto("following");
     const rows = Math.min(this.bandHeight, this.height - y);
-    for (let r = 0; r < rows; r++)
-      this.emitRow(y + r, this.rgba.subarray(r * this.width * 4, (r + 1) * this.width * 4));
+    if (this.wasm) this.emitBandWasm(this.wasm, y, rows);
+    else
+      for (let r = 0; r < rows; r++)
+        this.emitRow(y + r, this.rgba.subarray(r * this.width * 4, (r + 1) * this.width * 4));
     for (const p of this.planes) {
       p.above.set(p.current.subarray((p.lines - 1) * p.stride, p.lines * p.stride));
       [p.current, p.following] = [p.following, p.current];
@@ -129,12 +180,70 @@ export class JpegStripDecoder implements RgbaBandSource {
   }
 
   private decodeInto(target: "current" | "following"): void {
+    if (this.wasm) {
+      this.decodeIntoWasm(this.wasm, target);
+      return;
+    }
     const error = this.scan.decodeRow((component, row, col, coefficients) => {
       const p = this.planes[component];
       const line = (row % (p.lines / 8)) * 8;
       idctBlockToBytes(coefficients, p.table, p[target], line * p.stride + col * 8, p.stride);
     });
     if (error) throw new JpegDataError(error);
+  }
+
+  /** One MCU row: Huffman-decoded here, all its blocks through the wasm IDCT in one call. */
+  private decodeIntoWasm(w: WasmLayout, target: "current" | "following"): void {
+    const s = scratch(w.bytes);
+    const tables = new Uint16Array(s.buffer, s.base + w.tables, this.planes.length * 64);
+    this.planes.forEach((p, i) => tables.set(p.table, i * 64));
+    const coefficients = new Int16Array(s.buffer, s.base + w.coefficients, w.blocksPerRow * 64);
+    const layout = new Int32Array(s.buffer, s.base + w.layout, w.blocksPerRow * 3);
+    let n = 0;
+    const error = this.scan.decodeRow((component, row, col, block) => {
+      const p = this.planes[component];
+      const line = (row % (p.lines / 8)) * 8;
+      coefficients.set(block, n * 64);
+      layout[n * 3] = component;
+      layout[n * 3 + 1] = w.planeOut[component] + line * p.stride + col * 8;
+      layout[n * 3 + 2] = p.stride;
+      n++;
+    });
+    kernels().idctBlocks(n, s.base + w.coefficients, s.base + w.layout, s.base + w.tables, s.base);
+    this.planes.forEach((p, i) => {
+      const start = s.base + w.planeOut[i];
+      p[target].set(s.bytes.subarray(start, start + p.stride * p.lines));
+    });
+    if (error) throw new JpegDataError(error);
+  }
+
+  /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm, copied out. */
+  private emitBandWasm(w: WasmLayout, y: number, rows: number): void {
+    const s = scratch(w.bytes);
+    const k = kernels();
+    this.planes.forEach((p, i) => {
+      const start = s.base + w.planeIn[i];
+      s.bytes.set(p.above, start);
+      s.bytes.set(p.current, start + p.stride);
+      s.bytes.set(p.following, start + p.stride * (p.lines + 1));
+    });
+    /** Address of component line `r` (clamped) in the copied band lines (above, current, following). */
+    const lineAt = (i: number, r: number) => {
+      const p = this.planes[i];
+      const line = Math.min(Math.max(r, 0), p.height - 1) - this.band * p.lines;
+      return s.base + w.planeIn[i] + p.stride * (1 + Math.min(Math.max(line, -1), 2 * p.lines - 1));
+    };
+    const out = this.planes.map((_, i) => s.base + w.lineOut[i]);
+    for (let r = 0; r < rows; r++) {
+      this.planes.forEach((p, i) => {
+        const { near, far } = sourceLines(p.kind, y + r, p.vFactor, p.height);
+        k.upsampleRow(UPSAMPLE_CODES[p.kind], lineAt(i, near), lineAt(i, far), p.width, p.hFactor, this.width, out[i]);
+      });
+      const rowAt = s.base + w.rgba + r * this.width * 4;
+      k.toRgba(this.planes.length, this.rgb ? 1 : 0, out[0], out[1] ?? 0, out[2] ?? 0, this.width, rowAt);
+    }
+    const start = s.base + w.rgba;
+    this.rgba.set(s.bytes.subarray(start, start + rows * this.width * 4));
   }
 
   /** Component line `r` (clamped) from the band buffers; `band` is the band being emitted. */

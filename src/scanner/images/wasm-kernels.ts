@@ -1,0 +1,65 @@
+/**
+ * The SIMD WebAssembly pixel kernels (wasm/assembly/, built into wasm/kernels.wasm by
+ * scripts/build-wasm.mjs; docs/wasm.md). Imported as a compiled module (a CompiledWasm rule in
+ * workerd, read from disk in Node) and instantiated once per isolate. Every call is synchronous and
+ * stateless: inputs are copied into one scratch area of the module's memory, results copied out,
+ * so any number of decoders may be alive at once. The JavaScript versions named in each kernel's
+ * source stay the reference; test/unit/wasm-kernels.test.ts compares them.
+ */
+import kernelsModule from "#wasm-kernels";
+
+interface KernelExports {
+  memory: WebAssembly.Memory;
+  scratch(bytes: number): number;
+  idctBlocks(count: number, coefficients: number, layout: number, tables: number, out: number): void;
+  upsampleRow(
+    kind: number,
+    near: number,
+    far: number,
+    inWidth: number,
+    hFactor: number,
+    outWidth: number,
+    out: number,
+  ): void;
+  toRgba(components: number, rgb: number, a: number, b: number, c: number, width: number, out: number): void;
+  setBlockConstants(cos: number, elaTable: number): void;
+  blockOutputBytes(count: number): number;
+  measureCoefficientRow(count: number, coefficients: number, table: number, out: number): void;
+  measurePixelRow(count: number, lines: number, out: number): void;
+}
+
+let instance: KernelExports | null = null;
+let blockConstantsSet = false;
+
+/** The kernels of this isolate (instantiated on first use). */
+export function kernels(): KernelExports {
+  instance ??= new WebAssembly.Instance(kernelsModule, {}).exports as unknown as KernelExports;
+  return instance;
+}
+
+/**
+ * The scratch area with room for `bytes`, and views on the memory as it is after growing (views
+ * taken before a call that grows the memory are detached).
+ */
+export function scratch(bytes: number): { base: number; bytes: Uint8Array; buffer: ArrayBuffer } {
+  const k = kernels();
+  const base = k.scratch(bytes);
+  const buffer = k.memory.buffer;
+  return { base, bytes: new Uint8Array(buffer), buffer };
+}
+
+/** Copies the block pass's constants (the caller's cosine table and ELA quantiser) in, once. */
+export function ensureBlockConstants(cos: Float64Array, elaTable: Uint16Array): void {
+  if (blockConstantsSet) return;
+  const s = scratch(1024);
+  new Float64Array(s.buffer, s.base, 64).set(cos);
+  new Float64Array(s.buffer, s.base + 512, 64).set(elaTable);
+  kernels().setBlockConstants(s.base, s.base + 512);
+  blockConstantsSet = true;
+}
+
+/** Upsampling kinds as wasm/assembly/color.ts numbers them. */
+export const UPSAMPLE_CODES = { copy: 0, h2v1: 1, h1v2: 2, h2v2: 3, nearest: 4 } as const;
+
+/** Rounds up to a multiple of 16 (v128 alignment of every scratch region). */
+export const align16 = (n: number): number => (n + 15) & ~15;

@@ -1,0 +1,206 @@
+import { crop, PhotonImage } from "@cf-wasm/photon";
+import { describe, expect, it } from "vitest";
+import kernelsModule from "#wasm-kernels";
+import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
+import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { generatedFile, sharedFile } from "./fixtures";
+
+// The AssemblyScript sources as text (Vite `?raw`), keyed by path: what scripts/build-wasm.mjs digests.
+const sources = import.meta.glob("../../../wasm/assembly/*.ts", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+
+/** The same digest as `sourceDigest` in scripts/build-wasm.mjs: name, NUL, text, NUL; sorted by name. */
+async function sourceDigest(): Promise<string> {
+  const files = Object.entries(sources)
+    .map(([path, text]) => [path.slice(path.lastIndexOf("/") + 1), text])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const bytes = new TextEncoder().encode(files.map(([name, text]) => `${name}\0${text}\0`).join(""));
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+type Outcome = { width: number; height: number; bands: Uint8Array[]; error: string | null };
+
+/** Every band (copied) and the error that stopped the decode, with the wasm kernels or the JavaScript reference. */
+function decode(bytes: Uint8Array, reference: boolean): Outcome | string {
+  const decoder = JpegStripDecoder.open(bytes, undefined, { reference });
+  if (typeof decoder === "string") return decoder;
+  const bands: Uint8Array[] = [];
+  try {
+    for (let band = decoder.next(); band; band = decoder.next()) bands.push(band.rgba.slice());
+    return { width: decoder.width, height: decoder.height, bands, error: null };
+  } catch (error) {
+    return {
+      width: decoder.width,
+      height: decoder.height,
+      bands,
+      error: `${(error as Error).name}: ${(error as Error).message}`,
+    };
+  }
+}
+
+/** Number of band bytes that differ (0 = identical), after checking that both stopped alike. */
+function decodersDiffer(bytes: Uint8Array): { wasm: Outcome | string; differing: number } {
+  const wasm = decode(bytes, false);
+  const reference = decode(bytes, true);
+  if (typeof wasm === "string" || typeof reference === "string") {
+    expect(wasm).toEqual(reference);
+    return { wasm, differing: 0 };
+  }
+  expect({ ...wasm, bands: wasm.bands.length }).toEqual({ ...reference, bands: reference.bands.length });
+  let differing = 0;
+  wasm.bands.forEach((band, i) => {
+    for (let k = 0; k < band.length; k++) if (band[k] !== reference.bands[i][k]) differing++;
+  });
+  return { wasm, differing };
+}
+
+const MAP_FIELDS = ["mean", "activity", "ela", "noise", "clipped"] as const;
+
+/** Positions where the wasm and reference maps differ, per field (Object.is: −0, NaN count). */
+function mapDifferences(a: BlockMaps, b: BlockMaps): Record<string, number> {
+  const out: Record<string, number> = {};
+  const count = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+    let n = x.length === y.length ? 0 : Math.max(x.length, y.length);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (!Object.is(x[i], y[i])) n++;
+    return n;
+  };
+  for (const f of MAP_FIELDS) out[f] = count(a[f], b[f]);
+  out.preview = count(a.preview.data, b.preview.data);
+  return out;
+}
+
+async function mapsDiffer(bytes: Uint8Array): Promise<{ source: string; differences: Record<string, number> }> {
+  const wasm = await computeBlockMaps(bytes);
+  const reference = await computeBlockMaps(bytes, { reference: true });
+  expect(wasm.ok).toBe(reference.ok);
+  if (!wasm.ok || !reference.ok) {
+    expect(wasm).toEqual(reference);
+    return { source: "none", differences: {} };
+  }
+  expect(wasm.maps.histograms).toEqual(reference.maps.histograms);
+  return { source: wasm.maps.source, differences: mapDifferences(wasm.maps, reference.maps) };
+}
+
+const SAME = { mean: 0, activity: 0, ela: 0, noise: 0, clipped: 0, preview: 0 };
+
+/** A baseline JPEG (photon's encoder) of the w × h top-left corner of a photo. */
+async function croppedJpeg(width: number, height: number): Promise<Uint8Array> {
+  const image = PhotonImage.new_from_byteslice(await sharedFile("photos/opencv-doc/leuvenA.jpg"));
+  const part = crop(image, 100, 100, 100 + width, 100 + height);
+  try {
+    return part.get_bytes_jpeg(90);
+  } finally {
+    part.free();
+    image.free();
+  }
+}
+
+const PHOTOS = [
+  { what: "4:2:0 phone photo, 751 × 563 (leuvenA)", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg") },
+  { what: "4:2:2, restart interval 4", file: () => sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg") },
+  { what: "4:4:0 (1×2 luma sampling)", file: () => sharedFile("exif-samples/jpg/tests/28-hex_value.jpg") },
+  { what: "4:4:4", file: () => sharedFile("exif-samples/jpg/invalid/image00971.jpg") },
+  { what: "4:4:4 with Adobe APP14", file: () => sharedFile("exif-samples/jpg/exif-org/nikon-e950.jpg") },
+  { what: "grayscale, 250 × 203", file: () => generatedFile("grayscale.jpg") },
+  { what: "restart interval 3", file: () => generatedFile("restart-interval.jpg") },
+  { what: "59 × 100 camera thumbnail", file: () => sharedFile("exif-samples/jpg/Fujifilm_FinePix_E500.jpg") },
+  { what: "70 × 100 camera thumbnail", file: () => sharedFile("exif-samples/jpg/Konica_Minolta_DiMAGE_Z3.jpg") },
+];
+
+/** Sizes around the 8 × 8 block and 16 × 16 MCU edges. */
+const EDGE_SIZES: Array<[number, number]> = [
+  [1, 1],
+  [7, 9],
+  [8, 8],
+  [15, 17],
+  [16, 16],
+  [17, 1],
+  [1, 33],
+  [63, 41],
+];
+
+describe("wasm/kernels.wasm is built from wasm/assembly/", () => {
+  it("the module records the digest of the current sources (rebuild: node scripts/build-wasm.mjs)", async () => {
+    const [section] = WebAssembly.Module.customSections(kernelsModule, "sources-sha256");
+    expect(Object.keys(sources).length).toBeGreaterThan(0);
+    expect(new TextDecoder().decode(section)).toBe(await sourceDigest());
+  });
+
+  it("it needs nothing from its host (no imports) and uses v128 SIMD", () => {
+    expect(WebAssembly.Module.imports(kernelsModule)).toEqual([]);
+    expect(WebAssembly.Module.exports(kernelsModule).map((e) => e.name)).toContain("idctBlocks");
+  });
+});
+
+describe("JPEG strip decoder: the wasm IDCT, upsampling and colour conversion give the reference's bytes", () => {
+  for (const { what, file } of PHOTOS)
+    it(what, async () => {
+      const { wasm, differing } = decodersDiffer(await file());
+      expect(typeof wasm).toBe("object");
+      expect(differing).toBe(0);
+    });
+
+  it("at sizes that are not multiples of 8 or 16 (1 × 1 … 63 × 41)", async () => {
+    for (const [w, h] of EDGE_SIZES) {
+      const { wasm, differing } = decodersDiffer(await croppedJpeg(w, h));
+      expect(typeof wasm === "object" && [wasm.width, wasm.height], `${w} × ${h}`).toEqual([w, h]);
+      expect(differing, `${w} × ${h}`).toBe(0);
+    }
+  });
+
+  it("on damaged files: the same rows before the same error (truncated, cut, overwritten)", async () => {
+    const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    const restart = await generatedFile("restart-interval.jpg");
+    const damaged = [
+      await sharedFile("exif-samples/jpg/corrupted.jpg"),
+      photo.slice(0, Math.floor(photo.length * 0.3)),
+      photo.slice(0, Math.floor(photo.length * 0.6)),
+    ];
+    for (let seed = 1; seed <= 12; seed++) {
+      const bytes = (seed % 2 ? restart : photo).slice();
+      for (let k = 0; k < 8; k++)
+        bytes[1000 + ((seed * 7919 * (k + 1)) % (bytes.length - 1200))] = (seed * 31 + k * 17) & 0xff;
+      damaged.push(bytes);
+    }
+    let errors = 0;
+    for (const bytes of damaged) {
+      const { wasm, differing } = decodersDiffer(bytes);
+      if (typeof wasm === "object" && wasm.error) errors++;
+      expect(differing).toBe(0);
+    }
+    expect(errors).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("block maps (ELA, noise, preview): the wasm block pass gives the reference's values exactly", () => {
+  for (const { what, file } of PHOTOS)
+    it(what, async () => {
+      expect(await mapsDiffer(await file())).toEqual({ source: "jpeg-coefficients", differences: SAME });
+    });
+
+  it("at sizes that are not multiples of 8 or 16", async () => {
+    for (const [w, h] of EDGE_SIZES)
+      expect(await mapsDiffer(await croppedJpeg(w, h)), `${w} × ${h}`).toEqual({
+        source: "jpeg-coefficients",
+        differences: SAME,
+      });
+  });
+
+  it("from pixels: a PNG (streamed) and a progressive JPEG (photon)", async () => {
+    for (const bytes of [
+      await generatedFile("png/rgba-8bit.png"),
+      await sharedFile("photos/opencv-doc/ela_original.jpg"),
+    ])
+      expect(await mapsDiffer(bytes)).toEqual({ source: "pixels", differences: SAME });
+  });
+
+  it("a damaged file fails alike", async () => {
+    const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    expect(await mapsDiffer(photo.slice(0, photo.length >> 1))).toEqual({ source: "none", differences: {} });
+  });
+});

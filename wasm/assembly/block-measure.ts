@@ -1,0 +1,164 @@
+// The per-8×8-block pass of the pixel detectors (ELA, noise, double compression, copy-move
+// preview): src/scanner/images/block-analysis.ts `measureBlock` and the float DCTs of dct.ts are the
+// JavaScript reference. Same f64 operations in the same order per value (the SIMD lanes are
+// independent outputs, every sum keeps the reference's order; sums of integers are exact in any
+// order), so the results are bit-identical to the reference.
+
+/** Constants from the caller (its own Math.cos, so both sides use the same table): COS[u*8+x], ELA table. */
+const COS = memory.data(64 * 8, 16);
+/** COS transposed: COST[x*8+u] = COS[u*8+x]. */
+const COST = memory.data(64 * 8, 16);
+const ELA_TABLE = memory.data(64 * 8, 16);
+
+const PX = memory.data(64 * 8, 16);
+const SHIFTED = memory.data(64 * 8, 16);
+const COEF = memory.data(64 * 8, 16);
+const TMP = memory.data(64 * 8, 16);
+const REC = memory.data(64 * 8, 16);
+
+const SQRT_PI_2: f64 = 1.2533141373155001; // Math.sqrt(Math.PI / 2)
+const SQRT_1_25: f64 = 1.118033988749895; // Math.sqrt(1.25)
+
+/** Copies the caller's tables (64 f64 cosines, 64 f64 ELA quantiser steps) in. */
+export function setBlockConstants(cos: usize, elaTable: usize): void {
+  for (let u = 0; u < 8; u++)
+    for (let x = 0; x < 8; x++) {
+      const v = load<f64>(cos + <usize>(u * 8 + x) * 8);
+      store<f64>(COS + <usize>(u * 8 + x) * 8, v);
+      store<f64>(COST + <usize>(x * 8 + u) * 8, v);
+    }
+  memory.copy(ELA_TABLE, elaTable, 64 * 8);
+}
+
+@inline function at(base: usize, i: i32): usize {
+  return base + <usize>i * 8;
+}
+
+/** out[y*8+u] = Σx COS[u*8+x]·input[y*8+x]; then out[v*8+u] = Σy COS[v*8+y]·tmp[y*8+u] (dct.ts forwardDct). */
+function forwardDct(input: usize, out: usize): void {
+  for (let y = 0; y < 8; y++)
+    for (let u = 0; u < 8; u += 2) {
+      let s = f64x2.splat(0);
+      for (let x = 0; x < 8; x++)
+        s = f64x2.add(s, f64x2.mul(v128.load(at(COST, x * 8 + u)), f64x2.splat(load<f64>(at(input, y * 8 + x)))));
+      v128.store(at(TMP, y * 8 + u), s);
+    }
+  for (let v = 0; v < 8; v++)
+    for (let u = 0; u < 8; u += 2) {
+      let s = f64x2.splat(0);
+      for (let y = 0; y < 8; y++)
+        s = f64x2.add(s, f64x2.mul(f64x2.splat(load<f64>(at(COS, v * 8 + y))), v128.load(at(TMP, y * 8 + u))));
+      v128.store(at(out, v * 8 + u), s);
+    }
+}
+
+/** dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x]. */
+function inverseDct(input: usize, out: usize): void {
+  for (let v = 0; v < 8; v++)
+    for (let x = 0; x < 8; x += 2) {
+      let s = f64x2.splat(0);
+      for (let u = 0; u < 8; u++)
+        s = f64x2.add(s, f64x2.mul(v128.load(at(COS, u * 8 + x)), f64x2.splat(load<f64>(at(input, v * 8 + u)))));
+      v128.store(at(TMP, v * 8 + x), s);
+    }
+  for (let y = 0; y < 8; y++)
+    for (let x = 0; x < 8; x += 2) {
+      let s = f64x2.splat(0);
+      for (let v = 0; v < 8; v++)
+        s = f64x2.add(s, f64x2.mul(f64x2.splat(load<f64>(at(COS, v * 8 + y))), v128.load(at(TMP, v * 8 + x))));
+      v128.store(at(out, y * 8 + x), s);
+    }
+}
+
+/** JavaScript's Math.round (halves toward +∞) on both lanes. */
+@inline function jsRound(x: v128): v128 {
+  const c = f64x2.ceil(x);
+  const over = f64x2.gt(f64x2.sub(c, f64x2.splat(0.5)), x);
+  return f64x2.sub(c, v128.and(over, f64x2.splat(1)));
+}
+
+/** min(255, max(0, Math.round(v + 128))) on both lanes (the reference's order: max first). */
+@inline function toSample(v: v128): v128 {
+  return f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), jsRound(f64x2.add(v, f64x2.splat(128)))));
+}
+
+/**
+ * Writes block `i` of `count` (pixels at PX, 0–255) into the output arrays at `out`:
+ * f32 mean, activity, ela, noise (count each), f32 preview (2 rows of count·2), u8 clipped.
+ */
+function measureBlock(i: i32, count: i32, out: usize): void {
+  let sum: f64 = 0;
+  let sq: f64 = 0;
+  let clipped = 0;
+  for (let k = 0; k < 64; k++) {
+    const v = load<f64>(at(PX, k));
+    sum += v;
+    sq += v * v;
+    if (v <= 2 || v >= 253) clipped++;
+    store<f64>(at(SHIFTED, k), v - 128);
+  }
+  const mean = sum / 64;
+  const n = <usize>count;
+  store<f32>(out + <usize>i * 4, <f32>mean);
+  store<f32>(out + (n + <usize>i) * 4, <f32>Math.sqrt(Math.max(0, sq / 64 - mean * mean)));
+  forwardDct(SHIFTED, COEF);
+  for (let k = 0; k < 64; k += 2) {
+    const step = v128.load(at(ELA_TABLE, k));
+    v128.store(at(COEF, k), f64x2.mul(jsRound(f64x2.div(v128.load(at(COEF, k)), step)), step));
+  }
+  inverseDct(COEF, REC);
+  let err: f64 = 0;
+  for (let k = 0; k < 64; k += 2) {
+    const d = f64x2.abs(f64x2.sub(toSample(v128.load(at(REC, k))), v128.load(at(PX, k))));
+    err += f64x2.extract_lane(d, 0) + f64x2.extract_lane(d, 1);
+  }
+  store<f32>(out + (2 * n + <usize>i) * 4, <f32>(err / 64));
+  let res: f64 = 0;
+  for (let y = 1; y < 7; y++)
+    for (let x = 1; x < 7; x++) {
+      const k = y * 8 + x;
+      const around =
+        load<f64>(at(PX, k - 1)) + load<f64>(at(PX, k + 1)) + load<f64>(at(PX, k - 8)) + load<f64>(at(PX, k + 8));
+      res += Math.abs(load<f64>(at(PX, k)) - around / 4);
+    }
+  store<f32>(out + (3 * n + <usize>i) * 4, <f32>(((res / 36) * SQRT_PI_2) / SQRT_1_25));
+  const preview = out + 4 * n * 4;
+  for (let qy = 0; qy < 2; qy++)
+    for (let qx = 0; qx < 2; qx++) {
+      let s: f64 = 0;
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) s += load<f64>(at(PX, (qy * 4 + y) * 8 + qx * 4 + x));
+      store<f32>(preview + (<usize>qy * 2 * n + <usize>(i * 2 + qx)) * 4, <f32>(s / 16));
+    }
+  store<u8>(out + 8 * n * 4 + <usize>i, clipped > 32 ? 1 : 0);
+}
+
+/** Bytes of output for `count` blocks (see measureBlock). */
+export function blockOutputBytes(count: i32): i32 {
+  return count * 4 * 8 + count;
+}
+
+/**
+ * One row of `count` luminance blocks from quantized coefficients (64 i16 each, natural order),
+ * dequantised with `table` (64 u16): float IDCT, rounded and clamped samples (block-analysis.ts fromJpeg).
+ */
+export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize): void {
+  for (let i = 0; i < count; i++) {
+    const q = coefficients + <usize>i * 128;
+    for (let k = 0; k < 64; k++)
+      store<f64>(at(COEF, k), <f64>(<i32>load<i16>(q + <usize>k * 2) * <i32>load<u16>(table + <usize>k * 2)));
+    inverseDct(COEF, REC);
+    for (let k = 0; k < 64; k += 2) v128.store(at(PX, k), toSample(v128.load(at(REC, k))));
+    measureBlock(i, count, out);
+  }
+}
+
+/** One row of `count` blocks from 8 lines of samples (bytes, `count`·8 per line) (block-analysis.ts measurePixels). */
+export function measurePixelRow(count: i32, lines: usize, out: usize): void {
+  const stride = <usize>count * 8;
+  for (let i = 0; i < count; i++) {
+    for (let y = 0; y < 8; y++)
+      for (let x = 0; x < 8; x++)
+        store<f64>(at(PX, y * 8 + x), <f64>load<u8>(lines + <usize>y * stride + <usize>(i * 8 + x)));
+    measureBlock(i, count, out);
+  }
+}

@@ -1,0 +1,149 @@
+// Chroma upsampling and colour conversion of decoded JPEG component lines to RGBA: the
+// algorithms of src/scanner/images/jpeg-upsample.ts and jpeg-color.ts (the JavaScript references;
+// photon's jpeg-decoder constants). Integer arithmetic only, so the bytes are identical.
+
+const FIXED: i32 = 20;
+const CR_R: i32 = 1470104; // 1.402 << 20, rounded like the reference
+const CB_G: i32 = 360857; // 0.34414
+const CR_G: i32 = 748830; // 0.71414
+const CB_B: i32 = 1858077; // 1.772
+const HALF: i32 = 1 << (FIXED - 1);
+
+/** Upsampling kinds, numbered as the JavaScript wrapper passes them. */
+const COPY = 0;
+const H2V1 = 1;
+const H1V2 = 2;
+const H2V2 = 3;
+const NEAREST = 4;
+
+/** One output line of `outWidth` bytes at `out` from component lines `near`/`far` of `inWidth` samples. */
+export function upsampleRow(
+  kind: i32,
+  near: usize,
+  far: usize,
+  inWidth: i32,
+  hFactor: i32,
+  outWidth: i32,
+  out: usize,
+): void {
+  if (kind === COPY) {
+    memory.copy(out, near, outWidth);
+  } else if (kind === H1V2) {
+    let i = 0;
+    const three = i16x8.splat(3);
+    const two = i16x8.splat(2);
+    for (; i + 8 <= outWidth; i += 8) {
+      const n = v128.load8x8_u(near + <usize>i);
+      const f = v128.load8x8_u(far + <usize>i);
+      const v = i16x8.shr_u(i16x8.add(i16x8.add(i16x8.mul(n, three), f), two), 2);
+      v128.store64_lane(out + <usize>i, i8x16.narrow_i16x8_u(v, v), 0);
+    }
+    for (; i < outWidth; i++)
+      store<u8>(out + <usize>i, (3 * <i32>load<u8>(near + <usize>i) + <i32>load<u8>(far + <usize>i) + 2) >> 2);
+  } else if (kind === H2V1) {
+    if (inWidth === 1) {
+      const v = load<u8>(near);
+      store<u8>(out, v);
+      store<u8>(out, v, 1);
+      return;
+    }
+    store<u8>(out, load<u8>(near));
+    store<u8>(out, (<i32>load<u8>(near) * 3 + <i32>load<u8>(near, 1) + 2) >> 2, 1);
+    for (let i = 1; i < inWidth - 1; i++) {
+      const p = near + <usize>i;
+      const sample = 3 * <i32>load<u8>(p) + 2;
+      store<u8>(out + <usize>(i * 2), (sample + <i32>load<u8>(p - 1)) >> 2);
+      store<u8>(out + <usize>(i * 2 + 1), (sample + <i32>load<u8>(p + 1)) >> 2);
+    }
+    const last = near + <usize>(inWidth - 1);
+    store<u8>(out + <usize>((inWidth - 1) * 2), (<i32>load<u8>(last) * 3 + <i32>load<u8>(last - 1) + 2) >> 2);
+    store<u8>(out + <usize>((inWidth - 1) * 2 + 1), load<u8>(last));
+  } else if (kind === H2V2) {
+    if (inWidth === 1) {
+      const v = (3 * <i32>load<u8>(near) + <i32>load<u8>(far) + 2) >> 2;
+      store<u8>(out, v);
+      store<u8>(out, v, 1);
+      return;
+    }
+    let t1 = 3 * <i32>load<u8>(near) + <i32>load<u8>(far);
+    store<u8>(out, (t1 + 2) >> 2);
+    for (let i = 1; i < inWidth; i++) {
+      const t0 = t1;
+      t1 = 3 * <i32>load<u8>(near + <usize>i) + <i32>load<u8>(far + <usize>i);
+      store<u8>(out + <usize>(i * 2 - 1), (3 * t0 + t1 + 8) >> 4);
+      store<u8>(out + <usize>(i * 2), (3 * t1 + t0 + 8) >> 4);
+    }
+    store<u8>(out + <usize>(inWidth * 2 - 1), (t1 + 2) >> 2);
+  } else if (kind === NEAREST) {
+    let o = 0;
+    for (let i = 0; i < inWidth && o < outWidth; i++) {
+      const v = load<u8>(near + <usize>i);
+      for (let k = 0; k < hFactor && o < outWidth; k++, o++) store<u8>(out + <usize>o, v);
+    }
+  }
+}
+
+/** Four bytes at `p` widened to i32 lanes. */
+@inline function load4(p: usize): v128 {
+  return i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load32_zero(p)));
+}
+
+@inline function clampByte(v: v128): v128 {
+  return i32x4.min_s(i32x4.max_s(v, i32x4.splat(0)), i32x4.splat(255));
+}
+
+/**
+ * One RGBA row of `width` pixels at `out`: `components` 1 (grey at a), 3 with `rgb` (copy) or
+ * 3 YCbCr (JFIF) lines at a, b, c.
+ */
+export function toRgba(components: i32, rgb: bool, a: usize, b: usize, c: usize, width: i32, out: usize): void {
+  const alpha = i32x4.splat(0xff000000);
+  let x = 0;
+  if (components === 1) {
+    const spread = i32x4.splat(0x010101);
+    for (; x + 4 <= width; x += 4) {
+      const g = load4(a + <usize>x);
+      v128.store(out + <usize>(x * 4), v128.or(i32x4.mul(g, spread), alpha));
+    }
+    for (; x < width; x++) store<u32>(out + <usize>(x * 4), <u32>load<u8>(a + <usize>x) * 0x010101 | 0xff000000);
+    return;
+  }
+  if (rgb) {
+    for (; x < width; x++) {
+      const p = <usize>x;
+      store<u32>(
+        out + p * 4,
+        <u32>load<u8>(a + p) | (<u32>load<u8>(b + p) << 8) | (<u32>load<u8>(c + p) << 16) | 0xff000000,
+      );
+    }
+    return;
+  }
+  const half = i32x4.splat(HALF);
+  const c128 = i32x4.splat(128);
+  for (; x + 4 <= width; x += 4) {
+    const p = <usize>x;
+    const luma = i32x4.add(i32x4.shl(load4(a + p), FIXED), half);
+    const cb = i32x4.sub(load4(b + p), c128);
+    const cr = i32x4.sub(load4(c + p), c128);
+    const r = clampByte(i32x4.shr_s(i32x4.add(luma, i32x4.mul(cr, i32x4.splat(CR_R))), FIXED));
+    const g = clampByte(
+      i32x4.shr_s(i32x4.sub(i32x4.sub(luma, i32x4.mul(cb, i32x4.splat(CB_G))), i32x4.mul(cr, i32x4.splat(CR_G))), FIXED),
+    );
+    const bl = clampByte(i32x4.shr_s(i32x4.add(luma, i32x4.mul(cb, i32x4.splat(CB_B))), FIXED));
+    v128.store(out + p * 4, v128.or(v128.or(r, i32x4.shl(g, 8)), v128.or(i32x4.shl(bl, 16), alpha)));
+  }
+  for (; x < width; x++) {
+    const p = <usize>x;
+    const luma = (<i32>load<u8>(a + p) << FIXED) + HALF;
+    const cb = <i32>load<u8>(b + p) - 128;
+    const cr = <i32>load<u8>(c + p) - 128;
+    const r = clampScalar((luma + CR_R * cr) >> FIXED);
+    const g = clampScalar((luma - CB_G * cb - CR_G * cr) >> FIXED);
+    const bl = clampScalar((luma + CB_B * cb) >> FIXED);
+    store<u32>(out + p * 4, r | (g << 8) | (bl << 16) | 0xff000000);
+  }
+}
+
+@inline function clampScalar(v: i32): u32 {
+  return <u32>(v < 0 ? 0 : min(v, 255));
+}

@@ -1,0 +1,6 @@
+// The pixel kernels of src/scanner/images/ (JavaScript references named in each file), built by
+// scripts/build-wasm.mjs into wasm/kernels.wasm (docs/wasm.md).
+export { scratch } from "./scratch";
+export { idctBlocks } from "./jpeg-idct";
+export { toRgba, upsampleRow } from "./color";
+export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
