@@ -1,4 +1,6 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, SELF, waitOnExecutionContext } from "cloudflare:test";
+import type { Env } from "../src/env";
+import worker from "../src/index";
 
 export const BASE = "https://capture.test";
 export const ADMIN = { authorization: "Bearer test-admin-token", "content-type": "application/json" };
@@ -29,4 +31,15 @@ let counter = 0;
 export function uniqueCaseNumber(prefix = "SCH"): string {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/**
+ * The Worker's fetch handler called directly with other bindings (settings a test changes, e.g.
+ * another mail provider); Durable Objects keep the test run's own settings.
+ */
+export async function fetchWith(bindings: Env, request: Request): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request, bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
 }

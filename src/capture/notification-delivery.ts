@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { outbox } from "../db/schema";
+import { notificationAttempts, outbox } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
+import { newId } from "../lib/ids";
 import { buildMime, mailLanguage, renderMail } from "./mail/message";
 import { mailProvider } from "./mail/provider";
 import { renderSms } from "./sms/message";
@@ -12,66 +13,108 @@ type OutboxRecord = typeof outbox.$inferSelect;
 
 /**
  * Delivers one outbox row. E-mail goes through the mail provider (the `send_email` binding) when
- * one is set up, SMS through the SMS provider (src/capture/sms/). Without a provider a row stays `pending` (visible,
- * re-queued by the cron) rather than being marked sent: nothing is lost or faked. Each try is
- * claimed by a compare-and-set on the attempt counter, so a duplicate message never sends twice.
+ * one is set up, SMS through the SMS provider (src/capture/sms/). Without a provider a row stays
+ * `pending` (visible, re-queued by the cron) rather than being marked sent: nothing is lost or
+ * faked, and no attempt is counted. Each try is claimed by a compare-and-set on the attempt
+ * counter, so a duplicate message never sends twice.
  */
 export async function deliverNotification(env: Env, outboxId: string): Promise<"done" | "retry"> {
   const db = getDb(env.DB);
   const row = await db.query.outbox.findFirst({ where: eq(outbox.id, outboxId) });
   if (row?.status !== "pending") return "done";
+  const send = row.channel === "sms" ? smsSender(env, row) : mailSender(env, row);
+  if (!send) return "done";
   const claimed = await db
     .update(outbox)
     .set({ attempts: row.attempts + 1 })
     .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts)))
     .returning({ id: outbox.id });
   if (claimed.length === 0) return "done";
-  if (row.channel === "sms") return deliverSms(env, row);
+  return send();
+}
+
+/** One e-mail try, or null (logged) without a mail provider. */
+function mailSender(env: Env, row: OutboxRecord) {
   const provider = mailProvider(env);
   if (!provider) {
-    console.warn(`no ${row.channel} provider configured; outbox ${outboxId} stays pending`);
+    console.warn(JSON.stringify({ event: "mail.no_provider", outboxId: row.id }));
+    return null;
+  }
+  return async (): Promise<"done" | "retry"> => {
+    try {
+      await provider.send(env, { from: env.MAIL_FROM!, to: row.recipient, raw: outboxMime(row, env.MAIL_FROM!) });
+    } catch (err) {
+      // The recipient is personal data: the log names the row, not the address.
+      console.error(
+        JSON.stringify({ event: "mail.failed", outboxId: row.id, attempt: row.attempts + 1, error: String(err) }),
+      );
+      await recordAttempt(env, row, "failed", String(err));
+      return "retry";
+    }
+    await recordAttempt(env, row, "accepted", null, { status: "sent", sentAt: clock.now() });
     return "done";
-  }
-  try {
-    await provider.send(env, { from: env.MAIL_FROM!, to: row.recipient, raw: outboxMime(row, env.MAIL_FROM!) });
-  } catch (err) {
-    // The recipient is personal data: the log names the row, not the address.
-    console.error(JSON.stringify({ event: "mail.failed", outboxId, attempt: row.attempts + 1, error: String(err) }));
-    return "retry";
-  }
-  await db.update(outbox).set({ status: "sent", sentAt: clock.now() }).where(eq(outbox.id, outboxId));
-  return "done";
+  };
 }
 
 /**
- * One SMS try (the row is claimed). Sent: `sent`, with the part count and encoding kept in the
- * payload (`sms`). Refused for good by the provider (4xx such as an invalid number): `failed`.
- * Outage or network error: retried from the queue. No provider (switched off after the row was
- * written): the row stays pending.
+ * One row of notification_attempts for the try just made, and the outbox row's new state in the
+ * same batch. `detail` is the provider's message id or error text, never the recipient.
  */
-async function deliverSms(env: Env, row: OutboxRecord): Promise<"done" | "retry"> {
+async function recordAttempt(
+  env: Env,
+  row: OutboxRecord,
+  outcome: "accepted" | "refused" | "failed",
+  detail: string | null,
+  patch?: Partial<OutboxRecord>,
+) {
   const db = getDb(env.DB);
+  const attempt = db.insert(notificationAttempts).values({
+    id: newId(),
+    outboxId: row.id,
+    attempt: row.attempts + 1,
+    at: clock.now(),
+    outcome,
+    detail: detail?.slice(0, 500) ?? null,
+  });
+  if (!patch) {
+    await attempt;
+    return;
+  }
+  await db.batch([attempt, db.update(outbox).set(patch).where(eq(outbox.id, row.id))]);
+}
+
+/**
+ * One SMS try, or null (logged) without an SMS provider (switched off after the row was written).
+ * Sent: `sent`, with the part count and encoding kept in the payload (`sms`). Refused for good by
+ * the provider (4xx such as an invalid number): `failed`. Outage or network error: retried from the queue.
+ */
+function smsSender(env: Env, row: OutboxRecord) {
   const { provider, reason } = smsAvailability(env);
   if (!provider) {
     console.warn(JSON.stringify({ event: "sms.no_provider", outboxId: row.id, reason }));
-    return "done";
+    return null;
   }
-  const sms = outboxSms(row);
-  const log = { outboxId: row.id, attempt: row.attempts + 1, segments: sms.segments, encoding: sms.encoding };
-  try {
-    const { providerId } = await provider.send(env, { to: row.recipient, body: sms.body });
-    console.log(JSON.stringify({ event: "sms.sent", ...log, providerId }));
-  } catch (err) {
-    console.error(
-      JSON.stringify({ event: err instanceof SmsRejected ? "sms.rejected" : "sms.failed", ...log, error: String(err) }),
-    );
-    if (!(err instanceof SmsRejected)) return "retry";
-    await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, row.id));
+  return async (): Promise<"done" | "retry"> => {
+    const sms = outboxSms(row);
+    const log = { outboxId: row.id, attempt: row.attempts + 1, segments: sms.segments, encoding: sms.encoding };
+    let providerId: string | undefined;
+    try {
+      ({ providerId } = await provider.send(env, { to: row.recipient, body: sms.body }));
+      console.log(JSON.stringify({ event: "sms.sent", ...log, providerId }));
+    } catch (err) {
+      const refused = err instanceof SmsRejected;
+      console.error(JSON.stringify({ event: refused ? "sms.rejected" : "sms.failed", ...log, error: String(err) }));
+      if (!refused) {
+        await recordAttempt(env, row, "failed", String(err));
+        return "retry";
+      }
+      await recordAttempt(env, row, "refused", String(err), { status: "failed" });
+      return "done";
+    }
+    const payload = { ...row.payload, sms: { segments: sms.segments, encoding: sms.encoding } };
+    await recordAttempt(env, row, "accepted", providerId ?? null, { status: "sent", sentAt: clock.now(), payload });
     return "done";
-  }
-  const payload = { ...row.payload, sms: { segments: sms.segments, encoding: sms.encoding } };
-  await db.update(outbox).set({ status: "sent", sentAt: clock.now(), payload }).where(eq(outbox.id, row.id));
-  return "done";
+  };
 }
 
 /** The SMS of an outbox row, as it is sent. */

@@ -44,12 +44,16 @@ export function invitationRows(
   return rows;
 }
 
-/**
- * notificationStatus of spec 2.3: which channels were accepted for sending by this call (an outbox
- * row was written; SMS only when an SMS provider is configured).
- */
-export function notificationStatus(rows: readonly OutboxRow[]) {
-  return { emailSent: rows.some((r) => r.channel === "email"), smsSent: rows.some((r) => r.channel === "sms") };
+/** notificationStatus of spec 2.3: per channel, whether a provider accepted a message of this call. */
+export interface NotificationStatus {
+  emailSent: boolean;
+  smsSent: boolean;
+}
+
+export const NOTHING_SENT: NotificationStatus = { emailSent: false, smsSent: false };
+
+export function notificationStatus(accepted: readonly { channel: "email" | "sms" }[]): NotificationStatus {
+  return { emailSent: accepted.some((r) => r.channel === "email"), smsSent: accepted.some((r) => r.channel === "sms") };
 }
 
 /** Whether this deployment offers SMS (an SMS provider with credentials), and why not. */

@@ -7,7 +7,8 @@ import type { TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
 import { invitationRows, smsOffer } from "./notifications";
 import { findCaseById, findCurrentSession, type CaseRow } from "./repository";
-import { enqueueNotifications, transitionLocked } from "./service";
+import { enqueueNotifications } from "./notification-dispatch";
+import { transitionLocked } from "./service";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -70,6 +71,9 @@ export async function remindLocked(env: Env, accountId: string, caseId: string):
     casePatch: { reminderCount: row.reminderCount + 1, lastReminderAt: now },
     statements: messages.map((m) => db.insert(outbox).values(m)),
   });
-  await enqueueNotifications(env, messages);
+  await enqueueNotifications(
+    env,
+    messages.map((row) => row.id!),
+  );
   return "reminded";
 }

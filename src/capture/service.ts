@@ -17,7 +17,7 @@ import { newId, newToken } from "../lib/ids";
 import { ApiError } from "../lib/problem";
 import { nextState, transitions, type Actor, type TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
-import { invitationRows, notificationStatus, smsOffer, type OutboxRow } from "./notifications";
+import { invitationRows, NOTHING_SENT, smsOffer, type NotificationStatus, type OutboxRow } from "./notifications";
 import { enqueuePush, pushOnClose } from "./push/schedule";
 import { findCaseById, findCurrentSession, findOpenCase, nextEventSeq, type CaseRow } from "./repository";
 import { usableScenes } from "./scenes";
@@ -41,10 +41,13 @@ export interface CaseLinkView {
   captureLink: string;
   sessionId: string;
   communicationMode: CommunicationMode;
-  notificationStatus: { emailSent: boolean; smsSent: boolean };
+  notificationStatus: NotificationStatus;
 }
 
-export type CreateOutcome = { created: true; view: CaseLinkView } | { created: false; view: CaseLinkView };
+/** `outboxIds`: the invitations written with the case, for dispatchNotifications (notification-dispatch.ts). */
+export type CreateOutcome =
+  | { created: true; view: CaseLinkView; outboxIds: string[] }
+  | { created: false; view: CaseLinkView };
 
 /** Creates the case unless one is open (call only under the case's CaseLock). */
 export async function createCaseLocked(
@@ -54,7 +57,7 @@ export async function createCaseLocked(
 ): Promise<CreateOutcome> {
   const db = getDb(env.DB);
   const existing = await findOpenCase(db, account.id, input.caseNumber);
-  if (existing) return { created: false, view: await linkView(db, env, account, existing, []) };
+  if (existing) return { created: false, view: await linkView(db, env, account, existing) };
 
   const now = clock.now();
   const caseId = newId();
@@ -93,8 +96,7 @@ export async function createCaseLocked(
     ...scenes.map((scene) => db.insert(captureScenes).values(scene)),
     ...messages.map((row) => db.insert(outbox).values(row)),
   ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  await enqueueNotifications(env, messages);
-  return { created: true, view: viewOf(caseRow, session.id, link, account, messages) };
+  return { created: true, view: viewOf(caseRow, session.id, link, account), outboxIds: idsOf(messages) };
 }
 
 export interface TransitionOptions {
@@ -156,13 +158,16 @@ export async function transitionLocked(
   return { ...current, ...next, ...opts.casePatch, updatedAt: now } as CaseRow;
 }
 
-/** Re-trigger (DESIGN §15): new session and link, the old link stops working (call under CaseLock). */
+/**
+ * Re-trigger (DESIGN §15): new session and link, the old link stops working (call under CaseLock).
+ * `outboxIds`: the new invitations, for dispatchNotifications.
+ */
 export async function retriggerLocked(
   env: Env,
   account: AccountRecord,
   caseId: string,
   actor: Actor,
-): Promise<CaseLinkView> {
+): Promise<{ view: CaseLinkView; outboxIds: string[] }> {
   const db = getDb(env.DB);
   const current = await findCaseById(db, account.id, caseId);
   if (!current) throw new ApiError(404, "not-found", "Capture case was not found.");
@@ -194,27 +199,20 @@ export async function retriggerLocked(
       ...messages.map((row) => db.insert(outbox).values(row)),
     ],
   });
-  await enqueueNotifications(env, messages);
-  return viewOf(current, session.id, link, account, messages);
+  return { view: viewOf(current, session.id, link, account), outboxIds: idsOf(messages) };
 }
 
-async function linkView(
-  db: Db,
-  env: Env,
-  account: AccountRecord,
-  row: CaseRow,
-  messages: OutboxRow[],
-): Promise<CaseLinkView> {
+async function linkView(db: Db, env: Env, account: AccountRecord, row: CaseRow): Promise<CaseLinkView> {
   const session = await findCurrentSession(db, row.id);
-  return viewOf(row, session!.id, captureLink(env.PUBLIC_BASE_URL, session!.token), account, messages);
+  return viewOf(row, session!.id, captureLink(env.PUBLIC_BASE_URL, session!.token), account);
 }
 
+/** The link view; nothing has been accepted by a provider yet (dispatchNotifications fills that in). */
 function viewOf(
   row: { id: string; caseNumber: string },
   sessionId: string,
   link: string,
   account: AccountRecord,
-  messages: readonly OutboxRow[],
 ): CaseLinkView {
   return {
     ticketId: row.id,
@@ -222,16 +220,8 @@ function viewOf(
     captureLink: link,
     sessionId,
     communicationMode: account.communicationMode,
-    notificationStatus: notificationStatus(messages),
+    notificationStatus: NOTHING_SENT,
   };
 }
 
-/** Queues the outbox rows; a failed send leaves them pending for the cron to pick up again. */
-export async function enqueueNotifications(env: Env, rows: readonly OutboxRow[]) {
-  if (rows.length === 0) return;
-  try {
-    await env.JOBS.sendBatch(rows.map((row) => ({ body: { type: "notification" as const, outboxId: row.id! } })));
-  } catch (err) {
-    console.warn("queueing notifications failed; the cron will retry", err);
-  }
-}
+const idsOf = (rows: readonly OutboxRow[]) => rows.map((row) => row.id!);

@@ -28,7 +28,10 @@ function capturingProvider(fail = false) {
   return { sent, env: { ...env, MAIL_FROM: FROM, MAIL_PROVIDER: name } as unknown as Env };
 }
 
-/** A provider_versand case; returns its outbox rows once the real queue has had its (provider-less) go at them. */
+/**
+ * A provider_versand case created with the test run's settings (no mail provider): its rows stay pending, untouched
+ * by the real queue (no provider, no attempt), so the tests drive delivery themselves.
+ */
 async function invitedCase(language: "de" | "en" | "pl", extra: Record<string, unknown> = {}) {
   const { apiKey } = await createAccount({ communicationMode: "provider_versand", language });
   const res = await postJson(
@@ -48,14 +51,6 @@ async function invitedCase(language: "de" | "en" | "pl", extra: Record<string, u
     env.DB.prepare("SELECT id, channel, status, attempts FROM outbox WHERE case_id = ? ORDER BY channel")
       .bind(ticketId)
       .all<{ id: string; channel: string; status: string; attempts: number }>();
-  // The queue delivers the invitation at once with the test run's settings (no mail provider): wait for that, so the
-  // attempts driven below never race it.
-  await vi.waitFor(
-    async () => {
-      if ((await rows()).results.some((r) => r.attempts === 0)) throw new Error("not yet");
-    },
-    { timeout: 60_000, interval: 200 },
-  );
   return { ticketId, captureLink, rows: async () => (await rows()).results };
 }
 

@@ -1,6 +1,5 @@
-import { createExecutionContext, type env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import worker from "../../src/index";
-import { BASE } from "../helpers";
+import { type env, SELF } from "cloudflare:test";
+import { BASE, fetchWith } from "../helpers";
 
 /**
  * POST /v2/scanner with the ZIP as multipart part `file` (when given). With `bindings` the Worker's
@@ -28,13 +27,6 @@ export function postScanner(opts: {
   const query = opts.storageKey !== undefined ? `?storage_key=${encodeURIComponent(opts.storageKey)}` : "";
   const request = new Request(`${BASE}/v2/scanner${query}`, { method: "POST", headers, body });
   return opts.bindings ? fetchWith(opts.bindings, request) : SELF.fetch(request);
-}
-
-async function fetchWith(bindings: typeof env, request: Request): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(request, bindings, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
 }
 
 /** A 4–50 character case number unique in this run. */

@@ -1,6 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
 import { requireApiKey } from "../../accounts/auth";
-import { caseLockFor, unwrap } from "../../capture/case-lock";
+import { createCase, retriggerCase } from "../../capture/commands";
 import { resolveCase } from "../../capture/lookup";
 import { assertModeRequirements } from "../../capture/mode-rules";
 import { statusView } from "../../capture/status-view";
@@ -38,7 +38,7 @@ captureRoutes.openapi(
     const account = c.get("account");
     const input = c.req.valid("json");
     assertModeRequirements(account, input);
-    const outcome = await unwrap(caseLockFor(c.env, account.id, input.caseNumber).create(account, input));
+    const outcome = await createCase(c.env, account, input);
     if (outcome.created) return c.json(outcome.view, 201);
     throw new ApiError(409, "case-open", "An open capture case exists for this case number; its link is returned.", {
       body: { ...outcome.view, notificationStatus: { emailSent: false, smsSent: false } },
@@ -83,7 +83,7 @@ captureRoutes.openapi(
   async (c) => {
     const account = c.get("account");
     const row = await resolveCase(getDb(c.env.DB), account.id, c.req.valid("json"));
-    const view = await unwrap(caseLockFor(c.env, account.id, row.caseNumber).retrigger(account, row.id, "API"));
+    const view = await retriggerCase(c.env, account, row, "API");
     return c.json(view, 200);
   },
 );
