@@ -4,7 +4,7 @@ import { handlers } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { verifyPassword } from "../../lib/crypto";
 import { createSession, type SessionLifetime } from "./sessions";
-import { clearFailures, lockedUntil, normaliseEmail, recordFailure, throttleKey } from "./throttle";
+import { claimAttempt, clearFailures, normaliseEmail, throttleKey } from "./throttle";
 
 export interface LoginSettings {
   lifetime: SessionLifetime;
@@ -33,13 +33,13 @@ export async function passwordLogin(
   settings: LoginSettings,
 ): Promise<LoginOutcome> {
   const key = await throttleKey(email);
-  const locked = await lockedUntil(d1, key);
-  if (locked !== null) return lockedOutcome(locked);
+  const attempt = await claimAttempt(d1, key, settings.lockS);
+  if (!attempt.allowed) return lockedOutcome(attempt.lockedUntil);
   const handler = await handlerByEmail(d1, email);
   const matches = await verifyPassword(password, handler?.passwordHash ?? NO_HANDLER_HASH);
   if (!handler || !matches) {
-    const lockedNow = await recordFailure(d1, key, settings.lockS);
-    return lockedNow === null ? { kind: "wrong" } : lockedOutcome(lockedNow);
+    // The attempt that set the lock learns of it now; the earlier ones only hear "wrong".
+    return attempt.lockedUntil === null ? { kind: "wrong" } : lockedOutcome(attempt.lockedUntil);
   }
   await clearFailures(d1, key);
   return { kind: "ok", handlerId: handler.id, ...(await createSession(d1, handler.id, settings.lifetime)) };

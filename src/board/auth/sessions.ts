@@ -20,8 +20,11 @@ export interface SessionHandler {
   csrfToken: string;
 }
 
-/** last_seen_at is written at most this often: one D1 write per minute per session, not per request. */
-const TOUCH_EVERY_MS = 60_000;
+/**
+ * last_seen_at is written at most once a minute per session, not on every request (a quarter of the
+ * idle time when that is shorter, so a session in use never looks idle).
+ */
+const touchEveryMs = (idleS: number) => Math.min(60_000, (idleS * 1000) / 4);
 
 /** A new session for the handler: the token goes into the cookie, only its SHA-256 into D1. */
 export async function createSession(
@@ -75,6 +78,7 @@ export async function sessionHandler(
       name: handlers.name,
       email: handlers.email,
       csrfToken: handlerSessions.csrfToken,
+      createdAt: handlerSessions.createdAt,
       lastSeenAt: handlerSessions.lastSeenAt,
       expiresAt: handlerSessions.expiresAt,
     })
@@ -84,12 +88,14 @@ export async function sessionHandler(
     .limit(1);
   if (!row) return null;
   const now = clock.nowMs();
+  // The end set at login, or earlier when BOARD_SESSION_MAX_S has been lowered since.
+  const absoluteEnd = Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + lifetime.maxS * 1000);
   const idleEnd = row.lastSeenAt.getTime() + lifetime.idleS * 1000;
-  if (now >= row.expiresAt.getTime() || now >= idleEnd) {
+  if (now >= absoluteEnd || now >= idleEnd) {
     await db.delete(handlerSessions).where(eq(handlerSessions.tokenHash, tokenHash));
     return null;
   }
-  if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+  if (now - row.lastSeenAt.getTime() >= touchEveryMs(lifetime.idleS)) {
     await db
       .update(handlerSessions)
       .set({ lastSeenAt: new Date(now) })

@@ -1,12 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, lte, or, isNull, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { loginThrottle } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 
-/** Failed logins for one login name before it is locked. */
+/** Login attempts for one login name before it is locked. */
 export const MAX_FAILURES = 5;
-/** Failures are forgotten a day after the last one (unless a lock still runs). */
+/** Failures are forgotten a day after the last attempt (unless a lock still runs). */
 const FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
 /** The doubling lock never exceeds a day. */
 const MAX_LOCK_MS = 24 * 60 * 60 * 1000;
@@ -16,48 +16,59 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The login name as the throttle keys it: the e-mail trimmed and lower-cased, hashed (known or not). */
+/** The login name as the throttle keys it: SHA-256 of the normalised e-mail (known or not). */
 export function throttleKey(email: string): Promise<string> {
   return sha256Hex(normaliseEmail(email));
 }
 
-/** When the login name's lock ends (epoch ms), or null when it is not locked now. */
-export async function lockedUntil(d1: D1Database, keyHash: string): Promise<number | null> {
-  const row = await getDb(d1).query.loginThrottle.findFirst({ where: eq(loginThrottle.keyHash, keyHash) });
-  const until = row?.lockedUntil?.getTime() ?? 0;
-  return until > clock.nowMs() ? until : null;
-}
+/**
+ * May this login attempt check a password? `lockedUntil` (epoch ms) is the lock that a wrong
+ * password leaves in place: set when this attempt is the fifth (or, after a lock ran out, the next).
+ */
+export type AttemptClaim = { allowed: true; lockedUntil: number | null } | { allowed: false; lockedUntil: number };
 
 /**
- * Counts a failed login (one atomic upsert, so parallel guesses all count). From the fifth failure
- * on, the name is locked for `lockS` seconds, doubled with each further failure after a lock ends.
- * Returns the lock's end (epoch ms) when this failure locked the name.
+ * Counts an attempt before its password is checked, so parallel guesses cannot slip past the
+ * limit: every attempt counts as a failure until `clearFailures` (a success) wipes the count. The
+ * attempt that reaches MAX_FAILURES sets the lock (`lockS`, doubled for each attempt beyond) by
+ * compare-and-set: of parallel attempts only that one checks its password, the others are refused.
  */
-export async function recordFailure(d1: D1Database, keyHash: string, lockS: number): Promise<number | null> {
+export async function claimAttempt(d1: D1Database, keyHash: string, lockS: number): Promise<AttemptClaim> {
   const now = clock.nowMs();
   const db = getDb(d1);
+  const lockRuns = sql`coalesce(${loginThrottle.lockedUntil}, 0) > ${now}`;
   const [row] = await db
     .insert(loginThrottle)
     .values({ keyHash, failures: 1, lockedUntil: null, updatedAt: new Date(now) })
     .onConflictDoUpdate({
       target: loginThrottle.keyHash,
       set: {
-        failures: sql`CASE WHEN ${loginThrottle.updatedAt} < ${now - FORGET_AFTER_MS} AND coalesce(${loginThrottle.lockedUntil}, 0) < ${now} THEN 1 ELSE ${loginThrottle.failures} + 1 END`,
+        // Attempts during a lock are refused without counting (they would only lengthen the next lock).
+        failures: sql`CASE WHEN ${lockRuns} THEN ${loginThrottle.failures} WHEN ${loginThrottle.updatedAt} < ${now - FORGET_AFTER_MS} THEN 1 ELSE ${loginThrottle.failures} + 1 END`,
         updatedAt: new Date(now),
       },
     })
-    .returning({ failures: loginThrottle.failures });
-  if (row.failures < MAX_FAILURES) return null;
-  const lockMs = Math.min(lockS * 1000 * 2 ** Math.min(row.failures - MAX_FAILURES, 20), MAX_LOCK_MS);
-  const until = now + lockMs;
-  await db
+    .returning({ failures: loginThrottle.failures, lockedUntil: loginThrottle.lockedUntil });
+  const current = row.lockedUntil?.getTime() ?? 0;
+  if (current > now) return { allowed: false, lockedUntil: current };
+  if (row.failures < MAX_FAILURES) return { allowed: true, lockedUntil: null };
+  const until = now + Math.min(lockS * 1000 * 2 ** Math.min(row.failures - MAX_FAILURES, 20), MAX_LOCK_MS);
+  const won = await db
     .update(loginThrottle)
     .set({ lockedUntil: new Date(until) })
-    .where(eq(loginThrottle.keyHash, keyHash));
-  return until;
+    .where(
+      and(
+        eq(loginThrottle.keyHash, keyHash),
+        or(isNull(loginThrottle.lockedUntil), lte(loginThrottle.lockedUntil, new Date(now))),
+      ),
+    )
+    .returning({ keyHash: loginThrottle.keyHash });
+  if (won.length > 0) return { allowed: true, lockedUntil: until };
+  const lock = await db.query.loginThrottle.findFirst({ where: eq(loginThrottle.keyHash, keyHash) });
+  return { allowed: false, lockedUntil: Math.max(lock?.lockedUntil?.getTime() ?? until, now + 1000) };
 }
 
-/** A successful login wipes the name's failures. */
+/** A successful login wipes the name's failures and lock. */
 export async function clearFailures(d1: D1Database, keyHash: string): Promise<void> {
   await getDb(d1).delete(loginThrottle).where(eq(loginThrottle.keyHash, keyHash));
 }

@@ -4,6 +4,7 @@ import { accessConfig, accessEmail } from "../../board/auth/access";
 import { handlerByEmail } from "../../board/auth/login";
 import { createSession, revokeSession, sessionHandler } from "../../board/auth/sessions";
 import { timingSafeEqual } from "../../lib/crypto";
+import { drainUnread, readAtMost } from "../../lib/drain";
 import { boardLanguage } from "./auth-i18n";
 import { authMessagePage } from "./auth-view";
 import type { BoardEnv, BoardHandler } from "./handler-context";
@@ -91,18 +92,36 @@ function ownOrigins(c: Context<BoardEnv>): string[] {
 /** Form bodies the board's forms send are small; a larger one is not read for a token. */
 const FORM_MAX_BYTES = 256 * 1024;
 
-/** A text field of a urlencoded or multipart body (hono caches the parsed body for the route). */
+/**
+ * A text field of a urlencoded or multipart body, or undefined (another type, unreadable, or over
+ * FORM_MAX_BYTES, which is then drained). hono caches the parsed body, so the route reads it again.
+ */
 export async function formField(c: Context, name: string): Promise<string | undefined> {
   const type = c.req.header("content-type") ?? "";
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return undefined;
-  const length = Number(c.req.header("content-length"));
-  if (!Number.isFinite(length) || length > FORM_MAX_BYTES) return undefined;
+  if (!(await bodyWithinLimit(c))) return undefined;
   try {
     const value = (await c.req.parseBody())[name];
     return typeof value === "string" ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** True when the body is at most FORM_MAX_BYTES; a chunked one is buffered (bounded) for the parser. */
+async function bodyWithinLimit(c: Context): Promise<boolean> {
+  const body = c.req.raw.body;
+  if (!body || Object.keys(c.req.bodyCache).length > 0) return true;
+  const declared = c.req.header("content-length");
+  if (declared !== undefined) {
+    if (Number(declared) <= FORM_MAX_BYTES) return true;
+    await drainUnread(c.req.raw);
+    return false;
+  }
+  const buffered = await readAtMost(body, FORM_MAX_BYTES);
+  if (!buffered) return false;
+  c.req.raw = new Request(c.req.raw, { body: buffered });
+  return true;
 }
 
 type Authenticated = { handler: BoardHandler; newSessionToken?: string };
