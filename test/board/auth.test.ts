@@ -51,6 +51,15 @@ describe("the login page", () => {
     expect(pl).toContain("Hasło");
   });
 
+  it("keeps a language chosen with the switch for the board (cookie board_lang) and speaks it without ?lang=", async () => {
+    const chosen = await SELF.fetch(`${BASE}/board/login?lang=pl`);
+    expect(setCookieHeader(chosen, "board_lang")).toMatch(/^board_lang=pl; Path=\/board; SameSite=Strict; Secure/);
+    const later = await SELF.fetch(`${BASE}/board/login`, { headers: { cookie: "board_lang=en" } });
+    expect(await later.text()).toContain('<html lang="en">');
+    const browser = await SELF.fetch(`${BASE}/board/login`, { headers: { "accept-language": "pl-PL,pl;q=0.9" } });
+    expect(await browser.text()).toContain('<html lang="pl">');
+  });
+
   it("sets the login CSRF cookie HttpOnly, Secure, SameSite=Strict, host-only", async () => {
     const res = await SELF.fetch(`${BASE}/board/login`);
     const cookie = setCookieHeader(res, "__Host-board_login")!;

@@ -1,4 +1,9 @@
-import { type PageLanguage, pickLanguage } from "../capture/i18n";
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { LANGUAGES, type PageLanguage, pickLanguage } from "../capture/i18n";
+
+/** The language a handler chose with the switch, kept for the board's pages (also read by src/pages/board/index.ts). */
+export const BOARD_LANGUAGE_COOKIE = "board_lang";
 
 /**
  * The board's language: `?lang=` wins, then the browser's best supported language, else German
@@ -7,6 +12,18 @@ import { type PageLanguage, pickLanguage } from "../capture/i18n";
  */
 export function boardLanguage(query: string | undefined, acceptLanguage: string | undefined): PageLanguage {
   return pickLanguage(query, `${acceptLanguage ?? ""},de;q=0.001`);
+}
+
+/** The language of a sign-in or refusal page: `?lang=`, the chosen language (cookie), the browser's, German. */
+export function requestLanguage(c: Context): PageLanguage {
+  return boardLanguage(c.req.query("lang") ?? getCookie(c, BOARD_LANGUAGE_COOKIE), c.req.header("accept-language"));
+}
+
+/** Set-Cookie that keeps a language chosen by `?lang=` for the board's pages; null when none was chosen. */
+export function chosenLanguageCookie(c: Context): string | null {
+  const chosen = c.req.query("lang");
+  if (!chosen || !(LANGUAGES as readonly string[]).includes(chosen)) return null;
+  return `${BOARD_LANGUAGE_COOKIE}=${chosen}; Path=/board; SameSite=Strict; Secure; Max-Age=31536000`;
 }
 
 const en = {

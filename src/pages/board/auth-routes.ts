@@ -1,11 +1,11 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { passwordLogin } from "../../board/auth/login";
 import { revokeSession, sessionHandler } from "../../board/auth/sessions";
 import { timingSafeEqual } from "../../lib/crypto";
 import { newToken } from "../../lib/ids";
 import { LOGIN_CSS } from "./assets/login-css";
-import { boardLanguage } from "./auth-i18n";
+import { chosenLanguageCookie, requestLanguage } from "./auth-i18n";
 import { authMessagePage, type LoginForm, loginPage } from "./auth-view";
 import type { BoardEnv } from "./handler-context";
 import { formField, fromThisSite, safeNext } from "./require-handler";
@@ -42,16 +42,17 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 boardAuthRoutes.get("/login", (c) => {
   const existing = loginCsrfCookie(c);
   const csrfToken = existing && TOKEN_SHAPE.test(existing) ? existing : newToken(32);
-  const form = loginForm(c.req.query("lang"), c.req.header("accept-language"), c.req.query("next"), csrfToken);
+  const form = loginForm(c, csrfToken);
   if (c.req.query("signed-out") !== undefined) form.message = { kind: "notice", key: "signedOut" };
-  return withCookies(loginPage(form, 200), [loginCsrfSetCookie(csrfToken)]);
+  const language = chosenLanguageCookie(c);
+  return withCookies(loginPage(form, 200), [loginCsrfSetCookie(csrfToken), ...(language ? [language] : [])]);
 });
 
 boardAuthRoutes.post("/login", async (c) => {
   const cookieToken = loginCsrfCookie(c);
   const formToken = await formField(c, "_csrf");
   const freshToken = newToken(32);
-  const form = loginForm(c.req.query("lang"), c.req.header("accept-language"), c.req.query("next"), freshToken);
+  const form = loginForm(c, freshToken);
   const answer = (status: number, message: LoginForm["message"], headers: Record<string, string> = {}) =>
     withCookies(loginPage({ ...form, message }, status, headers), [loginCsrfSetCookie(form.csrfToken)]);
 
@@ -91,7 +92,7 @@ boardAuthRoutes.post("/login", async (c) => {
  */
 boardAuthRoutes.post("/logout", async (c) => {
   const token = sessionCookie(c);
-  const lang = boardLanguage(c.req.query("lang"), c.req.header("accept-language"));
+  const lang = requestLanguage(c);
   const handler = token ? await sessionHandler(c.env.DB, token, loginSettings(c.env).lifetime) : null;
   if (handler) {
     const presented = c.req.header("x-csrf-token") ?? (await formField(c, "_csrf"));
@@ -100,15 +101,10 @@ boardAuthRoutes.post("/logout", async (c) => {
     }
     await revokeSession(c.env.DB, token!);
   }
-  const res = new Response(null, { status: 303, headers: { location: `/board/login?signed-out&lang=${lang}` } });
+  const res = new Response(null, { status: 303, headers: { location: "/board/login?signed-out" } });
   return withCookies(res, [sessionClearCookie()]);
 });
 
-function loginForm(
-  lang: string | undefined,
-  acceptLanguage: string | undefined,
-  next: string | undefined,
-  csrfToken: string,
-): LoginForm {
-  return { lang: boardLanguage(lang, acceptLanguage), csrfToken, next: safeNext(next) };
+function loginForm(c: Context<BoardEnv>, csrfToken: string): LoginForm {
+  return { lang: requestLanguage(c), csrfToken, next: safeNext(c.req.query("next")) };
 }

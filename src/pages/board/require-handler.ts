@@ -5,7 +5,7 @@ import { handlerByEmail } from "../../board/auth/login";
 import { createSession, revokeSession, sessionHandler } from "../../board/auth/sessions";
 import { timingSafeEqual } from "../../lib/crypto";
 import { drainUnread, readAtMost } from "../../lib/drain";
-import { boardLanguage } from "./auth-i18n";
+import { requestLanguage } from "./auth-i18n";
 import { authMessagePage } from "./auth-view";
 import type { BoardEnv, BoardHandler } from "./handler-context";
 import { loginSettings, sessionCookie, sessionSetCookie } from "./session-cookie";
@@ -159,6 +159,6 @@ function refusal(
   title: "accessDeniedTitle" | "signInRequiredTitle" | "forbiddenTitle",
   text: "accessDeniedText" | "signInRequiredText" | "forbiddenText",
 ): Response {
-  const lang = boardLanguage(c.req.query("lang"), c.req.header("accept-language"));
+  const lang = requestLanguage(c);
   return authMessagePage(lang, status, title, text, `/board/login?lang=${lang}`);
 }
