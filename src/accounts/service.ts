@@ -15,6 +15,8 @@ export const featureNames = [
   "crossFileAnalyses",
   "agenticRecommendation",
   "pdfReportMapping",
+  /** Reverse search also compares scanner files with live capture photos (off: spec 1, docs/reverse-search.md). */
+  "reverseSearchCapturePhotos",
 ] as const;
 export type FeatureName = (typeof featureNames)[number];
 
@@ -30,6 +32,8 @@ export interface AccountSettings {
   reminders?: ReminderSettings | null;
   /** Language of the policyholder's e-mails; German when not given. */
   language?: "de" | "en" | "pl";
+  /** Days reverse-search hashes are kept (docs/reverse-search.md); 365 when not given. */
+  hashRetentionDays?: number;
 }
 
 export async function createAccount(d1: D1Database, settings: AccountSettings) {
@@ -46,6 +50,7 @@ export async function createAccount(d1: D1Database, settings: AccountSettings) {
       pushSecret: settings.push?.secret ?? null,
       reminders: settings.reminders ?? null,
       language: settings.language ?? "de",
+      ...(settings.hashRetentionDays !== undefined && { hashRetentionDays: settings.hashRetentionDays }),
       createdAt: now,
     });
   const apiKey = await issueApiKey(d1, id);
@@ -65,6 +70,7 @@ export async function updateAccount(d1: D1Database, id: string, patch: Partial<A
       ...(patch.push !== undefined && { pushUrl: patch.push?.url ?? null, pushSecret: patch.push?.secret ?? null }),
       ...(patch.reminders !== undefined && { reminders: patch.reminders }),
       ...(patch.language !== undefined && { language: patch.language }),
+      ...(patch.hashRetentionDays !== undefined && { hashRetentionDays: patch.hashRetentionDays }),
     })
     .where(eq(accounts.id, id));
   return publicAccount((await db.query.accounts.findFirst({ where: eq(accounts.id, id) }))!);
@@ -112,5 +118,6 @@ export function publicAccount(account: AccountRecord) {
     push: account.pushUrl ? { url: account.pushUrl } : null,
     reminders: account.reminders,
     language: account.language,
+    hashRetentionDays: account.hashRetentionDays,
   };
 }

@@ -12,6 +12,7 @@ import { recaptureDetectors } from "./checks/recapture-check";
 import type { NetworkLocation, Position } from "./checks/location";
 import type { PageSession } from "./page-session";
 import { maxChunks, PHOTO_LIMITS } from "./photo-limits";
+import { storeHashes } from "../scanner/similarity/store";
 
 /** What the page attests about one shot (sent with the last step of the upload). */
 export interface ShotAttestation {
@@ -202,6 +203,18 @@ export async function completeShot(
     createdAt: new Date(receivedAt),
   };
   await db.insert(capturePhotos).values(photo);
+  // Kept for reverse search; compared with scanner files only where the account turns that on.
+  await storeHashes(env.DB, env.BUCKET, [
+    {
+      accountId: ps.caseRow.accountId,
+      source: "capture",
+      caseNumber: ps.caseRow.caseNumber,
+      ref: photoId,
+      ticketId: ps.caseRow.id,
+      sha256,
+      ...result.similarity,
+    },
+  ]);
   await deleteChunks(env, ps, nonce, att.chunks);
   return receiptOf(photo);
 }

@@ -3,11 +3,19 @@ import { retryPendingNotifications } from "./outbox-retry";
 import { retryLostPushes } from "./push-retry";
 import { sendReminders } from "./reminders";
 import { sweepDownloads } from "./sweep-downloads";
+import { sweepImageHashes } from "./sweep-image-hashes";
 import { sweepUploads } from "./sweep-uploads";
 
 /** Cron jobs by schedule (wrangler.toml [triggers]); each job is its own file. */
 const jobs: Record<string, ((env: Env) => Promise<void>)[]> = {
-  "*/15 * * * *": [sendReminders, retryPendingNotifications, retryLostPushes, sweepUploads, sweepDownloads],
+  "*/15 * * * *": [
+    sendReminders,
+    retryPendingNotifications,
+    retryLostPushes,
+    sweepUploads,
+    sweepDownloads,
+    sweepImageHashes,
+  ],
 };
 
 export async function runScheduled(controller: ScheduledController, env: Env): Promise<void> {

@@ -6,6 +6,8 @@ import { decodePhoto } from "./pixels";
 import { checkRecapture, type RecaptureDetector } from "./recapture-check";
 import { checkSceneQuality } from "./scene-quality";
 import type { CheckResult, RgbaImage } from "./types";
+import { perceptualHashes, type PerceptualHashes } from "../../scanner/similarity/perceptual-hash";
+import { smallPng } from "../../scanner/similarity/small-picture";
 
 /** The four automatic checks of one photo, as stored in `capture_photos.checks`. */
 export interface PhotoChecks {
@@ -13,6 +15,12 @@ export interface PhotoChecks {
   camera: CheckResult;
   recapture: CheckResult;
   location: CheckResult;
+}
+
+/** What reverse search keeps of a photo (docs/reverse-search.md): its perceptual hashes and a small PNG. */
+export interface PhotoSimilarity {
+  hashes: PerceptualHashes;
+  thumbnail: Uint8Array;
 }
 
 /** Per-photo summary: `suspicious` (screen, injected, virtual camera) outranks a failed scene. */
@@ -35,7 +43,7 @@ export interface CheckInput {
 /** Runs every check on one photo. Throws only when the bytes cannot be decoded. */
 export async function runPhotoChecks(
   input: CheckInput,
-): Promise<{ checks: PhotoChecks; verdict: PhotoVerdict; frameDigest: string }> {
+): Promise<{ checks: PhotoChecks; verdict: PhotoVerdict; frameDigest: string; similarity: PhotoSimilarity }> {
   const decoded = decodePhoto(input.bytes);
   const frameDigest = await sha256Hex(greyThumbnail(decoded.overview));
   const checks: PhotoChecks = {
@@ -55,7 +63,12 @@ export async function runPhotoChecks(
       input.earlier.flatMap((p) => (p.position ? [p.position] : [])),
     ),
   };
-  return { checks, verdict: verdictOf(checks), frameDigest };
+  const { data, width, height } = decoded.overview;
+  const similarity = {
+    hashes: perceptualHashes(data, width, height),
+    thumbnail: smallPng({ rgba: data, width, height }),
+  };
+  return { checks, verdict: verdictOf(checks), frameDigest, similarity };
 }
 
 export function verdictOf(checks: PhotoChecks): PhotoVerdict {

@@ -43,6 +43,8 @@ export const AccountCreateSchema = z
     reminders: reminders.nullable().optional(),
     /** Language of the policyholder's e-mails (invitations, reminders). */
     language: z.enum(["de", "en", "pl"]).optional(),
+    /** Days the perceptual hashes of the account's pictures are kept for reverse search (default 365). */
+    hashRetentionDays: z.number().int().min(1).max(3650).optional(),
   })
   .strict()
   .openapi("AccountCreate");

@@ -12,6 +12,7 @@ import { modelVersions } from "../analysis/pipeline";
 import { deleteResult, saveResult } from "./results";
 import { unitFor, type UnitProgress } from "./analysis-unit";
 import { gatherResult, type UnitRecord } from "./gather";
+import { reverseSearch } from "../similarity/reverse-search";
 import type { AnalysisJob, StagedFile, UnitReport } from "./job";
 import { logAnalysis } from "./log";
 
@@ -251,6 +252,7 @@ export class AnalysisGate extends DurableObject<Env> {
     let next: GateState;
     try {
       const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
+      await reverseSearch(this.env, state.job, state.analysisId, gathered);
       const { attachments, ...result } = gathered;
       const resultKey = await saveResult(this.env.BUCKET, {
         ...result,

@@ -56,8 +56,8 @@ export function uniqueAttachmentName(taken: Set<string>, category: string, wante
   return name;
 }
 
-/** Where a run's attachments live: `results/<analysisId>/att/<unit>/<n>`. */
-export const attachmentKeyPrefix = (analysisId: string, unit: number) => `${prefix(analysisId)}att/${unit}/`;
+/** Where a run's attachments live: `results/<analysisId>/att/<unit>/<n>` (or a gate step's name instead of the unit). */
+export const attachmentKeyPrefix = (analysisId: string, unit: number | string) => `${prefix(analysisId)}att/${unit}/`;
 
 export async function saveResult(bucket: R2Bucket, result: StoredResult): Promise<string> {
   const key = resultKeyOf(result.analysisId);

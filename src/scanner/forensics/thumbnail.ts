@@ -7,6 +7,7 @@ import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE, MAX_STREAMED_PNG_PIX
 import { encodePng } from "../images/png-encode";
 import type { RgbaBandSource } from "../images/rgba-band";
 import { openStreamed } from "../images/streamed-image";
+import { hashMetadata } from "../similarity/hash-metadata";
 import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
 /** Longest edge of a thumbnail in pixels. */
@@ -21,10 +22,11 @@ const THUMBNAIL_EDGE = 320;
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
+  // 1.4: the thumbnail's pixels give the perceptual hashes for reverse search (metadata.perceptualHash).
   // 1.3: non-interlaced PNGs are streamed and area-averaged at any size (1.2: photon, up to 6 MP).
   // 1.2: progressive JPEGs over MAX_PIXEL_DECODE get a thumbnail from the DC preview (1.1: none).
   // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
-  version: "1.3.0",
+  version: "1.4.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
@@ -50,17 +52,30 @@ function thumbnailSize(width: number, height: number): { width: number; height: 
 /** Where the thumbnail's pixels came from when it was not a full decode. */
 type ThumbnailSource = "dc-preview";
 
+/** The thumbnail's pixels: RGBA, `width` × `height`. */
+interface Thumbnail {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
 function withThumbnail(
   file: ScanFile,
   width: number,
   height: number,
-  png: Uint8Array,
+  thumb: Thumbnail,
   source?: ThumbnailSource,
 ): AnalyzerResult {
+  const png = encodePng(thumb.rgba, thumb.width, thumb.height);
   return {
     assessed: true,
     findings: [],
-    metadata: { decodedWidth: width, decodedHeight: height, ...(source && { thumbnailSource: source }) },
+    metadata: {
+      decodedWidth: width,
+      decodedHeight: height,
+      ...(source && { thumbnailSource: source }),
+      perceptualHash: hashMetadata(thumb.rgba, thumb.width, thumb.height),
+    },
     attachments: [
       {
         category: "thumbnails",
@@ -80,7 +95,7 @@ function fromStrips(file: ScanFile, decoder: RgbaBandSource, language: Language)
   } catch {
     return { assessed: false, findings: [undecodable(language)] };
   }
-  return withThumbnail(file, decoder.width, decoder.height, encodePng(rgba, size.width, size.height));
+  return withThumbnail(file, decoder.width, decoder.height, { rgba, ...size });
 }
 
 /** The thumbnail of a large progressive JPEG from its DC preview; null when the file has no such preview. */
@@ -101,7 +116,7 @@ function fromDcPreview(file: ScanFile, size: DeclaredSize, language: Language): 
     file,
     size.width,
     size.height,
-    encodePng(areaDownscale(singleBand(preview), width, height), width, height),
+    { rgba: areaDownscale(singleBand(preview), width, height), width, height },
     "dc-preview",
   );
 }
@@ -117,17 +132,17 @@ function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {
     const width = image.get_width();
     const height = image.get_height();
     const size = thumbnailSize(width, height);
-    return withThumbnail(file, width, height, scaledPng(image, size.width, size.height));
+    return withThumbnail(file, width, height, { rgba: scaledRgba(image, size.width, size.height), ...size });
   } finally {
     image.free();
   }
 }
 
-function scaledPng(image: PhotonImage, width: number, height: number): Uint8Array {
-  if (width === image.get_width() && height === image.get_height()) return image.get_bytes();
+function scaledRgba(image: PhotonImage, width: number, height: number): Uint8Array {
+  if (width === image.get_width() && height === image.get_height()) return image.get_raw_pixels();
   const small = resize(image, width, height, SamplingFilter.Triangle);
   try {
-    return small.get_bytes();
+    return small.get_raw_pixels();
   } finally {
     small.free();
   }
