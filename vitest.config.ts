@@ -84,7 +84,7 @@ export default defineConfig(async () => {
       coverage: {
         provider: "istanbul" as const,
         include: ["src/**"],
-        exclude: ["src/pages/capture/browser/**", "**/*.bundle.js"],
+        exclude: ["src/pages/capture/browser/**", "src/pages/board/browser/**", "**/*.bundle.js"],
         reporter: ["text-summary", "json-summary"],
       },
       // The analysis logs one JSON line per file and analyzer (docs/scanner-api.md): too many to print per test.

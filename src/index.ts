@@ -9,6 +9,7 @@ import { v2Routes } from "./routes/v2";
 import { devOutbox } from "./routes/dev/outbox";
 import { capturePages } from "./pages/capture";
 import { boardAuthRoutes } from "./pages/board/auth-routes";
+import { boardRoutes } from "./pages/board";
 import { consumeJobs } from "./queue/consumer";
 import { runScheduled } from "./cron";
 import { handleInboundMail } from "./capture/mail/bounces";
@@ -34,6 +35,7 @@ app.route("/admin", adminRoutes);
 app.route("/c", capturePages);
 // Login and logout first; the board's own routes (behind requireHandler) come after.
 app.route("/board", boardAuthRoutes);
+app.route("/board", boardRoutes);
 app.route("/v2", v2Routes);
 app.route("/dev", devOutbox);
 registerOpenApi(app);

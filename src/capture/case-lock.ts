@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Env } from "../env";
 import type { AccountRecord } from "../accounts/service";
 import { ApiError } from "../lib/problem";
+import { boardActionLocked, type BoardAction } from "../board/actions";
 import type { TransitionName } from "./lifecycle";
 import { recordBounceLocked } from "./mail/bounces";
 import { recordPushLocked, type PushOutcome } from "./push/record";
@@ -53,6 +54,11 @@ export class CaseLock extends DurableObject<Env> {
   /** A bounced invitation/reminder e-mail: its outbox row failed and `invitation_bounced`, once. */
   recordBounce(accountId: string, caseId: string, outboxId: string) {
     return this.serialised(() => recordBounceLocked(this.env, accountId, caseId, outboxId));
+  }
+
+  /** A claims handler's close, re-trigger or note from the board (src/board/actions.ts). */
+  boardAction(handler: { id: string; accountId: string }, caseId: string, action: BoardAction) {
+    return this.serialised(() => boardActionLocked(this.env, handler, caseId, action));
   }
 
   /** Runs `work` after everything queued before it; awaits on D1 would otherwise interleave. */

@@ -67,6 +67,8 @@ export const transitions = {
     lastResult: "claim_withdrawn",
   },
   manualClose: { from: OPEN, to: "closed", action: "manually_closed", finalDecision: "input" },
+  /** A handler's internal note (board only): the event names no text; a closed case takes none. */
+  noteAdded: { from: OPEN, to: "same", action: "internal_note_added" },
   pushDelivered: { from: ANY, to: "same", action: "feedback_pushed" },
   pushFailed: { from: ANY, to: "same", action: "feedback_push_failed" },
   /** A delivery-status notification said an invitation/reminder e-mail could not be delivered (docs/e-mail.md). */
