@@ -5,9 +5,9 @@
 // order), so the results are bit-identical to the reference.
 
 /** Constants from the caller (its own Math.cos, so both sides use the same table): COS[u*8+x], ELA table. */
-const COS = memory.data(64 * 8, 16);
+export const COS = memory.data(64 * 8, 16);
 /** COS transposed: COST[x*8+u] = COS[u*8+x]. */
-const COST = memory.data(64 * 8, 16);
+export const COST = memory.data(64 * 8, 16);
 const ELA_TABLE = memory.data(64 * 8, 16);
 
 const PX = memory.data(64 * 8, 16);

@@ -4,3 +4,4 @@ export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
 export { toRgba, upsampleRow } from "./color";
 export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
+export { copyMoveRow } from "./copy-move";

@@ -82,7 +82,8 @@ function overBudget(width: number, height: number, structure: JpegStructure | nu
   };
 }
 
-const ELA_TABLE = scaledTable(STANDARD_LUMA, ELA_QUALITY);
+/** The quality-90 luminance table of the re-compression (also handed to the wasm kernels). */
+export const ELA_TABLE = scaledTable(STANDARD_LUMA, ELA_QUALITY);
 
 function createMaps(width: number, height: number, source: BlockMaps["source"], withHistograms: boolean): BlockMaps {
   const blocksWide = Math.ceil(width / 8);

@@ -5,9 +5,11 @@
  * neighbours in the sorted list are paired, and pairs are grouped by their shift vector. A
  * copied area yields many pairs with the same shift; natural repetition rarely does.
  */
-import { forwardDct } from "./dct";
+import { ELA_TABLE } from "./block-analysis";
+import { COS, forwardDct } from "./dct";
 import type { GrayImage } from "./gray";
 import { ZIGZAG } from "./jpeg-markers";
+import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
 
 const FEATURES = 16;
 /** Blocks flatter than this (standard deviation) match anything and are skipped. */
@@ -38,10 +40,57 @@ export interface CopyMoveSearch {
   clusters: CopyMoveCluster[];
 }
 
-function features(
-  img: GrayImage,
-  stride: number,
-): { pos: Int32Array; feat: Float32Array; judged: Uint8Array; gw: number; gh: number } {
+interface BlockFeatures {
+  pos: Int32Array;
+  feat: Float32Array;
+  judged: Uint8Array;
+  gw: number;
+  gh: number;
+}
+
+/** The same features from the wasm kernel (wasm/assembly/copy-move.ts), one grid row per call; bit-identical. */
+function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
+  const gw = Math.floor((img.width - 8) / stride) + 1;
+  const gh = Math.floor((img.height - 8) / stride) + 1;
+  const capacity = Math.max(0, gw * gh);
+  const pos = new Int32Array(capacity * 2);
+  const feat = new Float32Array(capacity * FEATURES);
+  const judged = new Uint8Array(capacity);
+  if (capacity === 0) return { pos, feat, judged, gw, gh };
+  ensureBlockConstants(COS, ELA_TABLE);
+  const lineBytes = align16(8 * img.width * 4);
+  const featureBytes = align16(gw * FEATURES * 4);
+  const s = scratch(lineBytes + featureBytes + gw);
+  const lines = new Float32Array(s.buffer, s.base, 8 * img.width);
+  const rowFeatures = new Float32Array(s.buffer, s.base + lineBytes, gw * FEATURES);
+  const rowJudged = new Uint8Array(s.buffer, s.base + lineBytes + featureBytes, gw);
+  let n = 0;
+  for (let gy = 0; gy < gh; gy++) {
+    const y0 = gy * stride;
+    lines.set(img.data.subarray(y0 * img.width, (y0 + 8) * img.width));
+    const m = kernels().copyMoveRow(
+      s.base,
+      img.width,
+      gw,
+      stride,
+      MIN_BLOCK_STD,
+      s.base + lineBytes,
+      s.base + lineBytes + featureBytes,
+    );
+    feat.set(rowFeatures.subarray(0, m * FEATURES), n * FEATURES);
+    judged.set(rowJudged, gy * gw);
+    for (let gx = 0; gx < gw; gx++)
+      if (rowJudged[gx]) {
+        pos[n * 2] = gx * stride;
+        pos[n * 2 + 1] = y0;
+        n++;
+      }
+  }
+  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), judged, gw, gh };
+}
+
+/** The JavaScript reference of the block features (low-frequency DCT terms of every non-flat block). */
+function features(img: GrayImage, stride: number): BlockFeatures {
   const gw = Math.floor((img.width - 8) / stride) + 1;
   const gh = Math.floor((img.height - 8) / stride) + 1;
   const capacity = Math.max(0, gw * gh);
@@ -97,15 +146,21 @@ function isGenuinePair(img: GrayImage, sx: number, sy: number, tx: number, ty: n
   return along > 2 * pair + 2;
 }
 
-export function searchCopyMove(img: GrayImage, stride: number): CopyMoveSearch {
-  const { pos, feat, judged } = features(img, stride);
+/**
+ * Searches `img` for copied areas. `{ reference: true }` computes the block features with the
+ * JavaScript reference instead of the wasm kernel (same values; the tests compare both).
+ */
+export function searchCopyMove(img: GrayImage, stride: number, options: { reference?: boolean } = {}): CopyMoveSearch {
+  const { pos, feat, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
   const n = pos.length / 2;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const key = (i: number, k: number) => Math.round(feat[i * FEATURES + k] / 4);
+  // Sort keys computed once (the comparator runs n·log n times).
+  const keys = new Int32Array(n * FEATURES);
+  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
   order.sort((a, b) => {
     for (let k = 0; k < FEATURES; k++) {
-      const d = key(a, k) - key(b, k);
+      const d = keys[a * FEATURES + k] - keys[b * FEATURES + k];
       if (d) return d;
     }
     return 0;

@@ -1,15 +1,42 @@
 /** Compares an EXIF preview with the main image (both reduced to a small common size). */
 import { PhotonImage } from "@cf-wasm/photon";
 import { downscale, type GrayImage, lumaFromRgba } from "./gray";
+import { isJpeg } from "./jpeg-markers";
+import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { declaredSize } from "./pixel-budget";
+import { ImageDataError } from "./rgba-band";
 
 const COMPARE_SIDE = 48;
 
-/** Decodes a small image (the EXIF preview) to luma; null when photon cannot read it. */
+/**
+ * Decodes a small image (the EXIF preview, a picture for the copy-move search) to luma; null when it
+ * cannot be read. Baseline JPEGs go through the strip decoder (the same pixels as photon, wasm
+ * kernels, and photon's heap does not grow); anything else, or a JPEG the strip decoder finds
+ * damaged, through photon as before.
+ */
 export function decodeSmallLuma(bytes: Uint8Array, maxPixels = 1_000_000): GrayImage | null {
   const size = declaredSize(bytes);
   // Checked before decoding: a few-KB preview may declare any size, and photon would allocate it.
   if (!size || size.width * size.height > maxPixels) return null;
+  return (isJpeg(bytes) ? stripLuma(bytes) : null) ?? photonLuma(bytes);
+}
+
+function stripLuma(bytes: Uint8Array): GrayImage | null {
+  const decoder = JpegStripDecoder.open(bytes);
+  if (typeof decoder === "string") return null;
+  const { width, height } = decoder;
+  const data = new Float32Array(width * height);
+  try {
+    for (let band = decoder.next(); band; band = decoder.next())
+      data.set(lumaFromRgba(band.rgba, width, band.rows).data, band.y * width);
+  } catch (error) {
+    if (error instanceof ImageDataError) return null;
+    throw error;
+  }
+  return { width, height, data };
+}
+
+function photonLuma(bytes: Uint8Array): GrayImage | null {
   let img: PhotonImage | null = null;
   try {
     img = PhotonImage.new_from_byteslice(bytes);

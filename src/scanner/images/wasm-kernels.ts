@@ -26,6 +26,15 @@ interface KernelExports {
   blockOutputBytes(count: number): number;
   measureCoefficientRow(count: number, coefficients: number, table: number, out: number): void;
   measurePixelRow(count: number, lines: number, out: number): void;
+  copyMoveRow(
+    lines: number,
+    width: number,
+    count: number,
+    stride: number,
+    minStd: number,
+    features: number,
+    judged: number,
+  ): number;
 }
 
 let instance: KernelExports | null = null;

@@ -2,7 +2,10 @@ import { crop, PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import kernelsModule from "#wasm-kernels";
 import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
+import { searchCopyMove } from "../../../src/scanner/images/block-matching";
+import { downscale, lumaFromRgba } from "../../../src/scanner/images/gray";
 import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { decodeSmallLuma } from "../../../src/scanner/images/thumbnail-compare";
 import { generatedFile, sharedFile } from "./fixtures";
 
 // The AssemblyScript sources as text (Vite `?raw`), keyed by path: what scripts/build-wasm.mjs digests.
@@ -57,6 +60,13 @@ function decodersDiffer(bytes: Uint8Array): { wasm: Outcome | string; differing:
     for (let k = 0; k < band.length; k++) if (band[k] !== reference.bands[i][k]) differing++;
   });
   return { wasm, differing };
+}
+
+/** Positions where two arrays differ (Object.is), plus the length difference. */
+function differingBytes(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let n = Math.abs(a.length - b.length);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (!Object.is(a[i], b[i])) n++;
+  return n;
 }
 
 const MAP_FIELDS = ["mean", "activity", "ela", "noise", "clipped"] as const;
@@ -202,5 +212,49 @@ describe("block maps (ELA, noise, preview): the wasm block pass gives the refere
   it("a damaged file fails alike", async () => {
     const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
     expect(await mapsDiffer(photo.slice(0, photo.length >> 1))).toEqual({ source: "none", differences: {} });
+  });
+});
+
+describe("copy-move search: the wasm block features give the reference's search result exactly", () => {
+  const pictures = [
+    { what: "phone photo (leuvenA), reduced to 320 px", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg") },
+    { what: "a picture with a copied area", file: () => generatedFile("copymove/leuvenA.jpg") },
+    { what: "an odd-sized grayscale picture", file: () => generatedFile("grayscale.jpg") },
+  ];
+  for (const { what, file } of pictures)
+    it(what, async () => {
+      const luma = decodeSmallLuma(await file(), 4_000_000);
+      if (!luma) throw new Error("not decodable");
+      const img = downscale(luma, 320);
+      for (const stride of [1, 2]) {
+        const wasm = searchCopyMove(img, stride);
+        const reference = searchCopyMove(img, stride, { reference: true });
+        expect(wasm.blocksCompared).toBeGreaterThan(0);
+        expect(differingBytes(wasm.judged, reference.judged)).toBe(0);
+        expect(JSON.stringify({ ...wasm, judged: 0 })).toBe(JSON.stringify({ ...reference, judged: 0 }));
+      }
+    });
+
+  it("a picture smaller than one block has nothing to compare", () => {
+    const img = { width: 7, height: 5, data: new Float32Array(35).fill(100) };
+    expect(searchCopyMove(img, 1)).toEqual(searchCopyMove(img, 1, { reference: true }));
+  });
+});
+
+describe("small JPEGs are decoded for comparison by the strip decoder: the same luma as photon's decode", () => {
+  it("leuvenA (4:2:0) and a 4:4:4 file", async () => {
+    for (const bytes of [
+      await sharedFile("photos/opencv-doc/leuvenA.jpg"),
+      await sharedFile("exif-samples/jpg/invalid/image00971.jpg"),
+    ]) {
+      const image = PhotonImage.new_from_byteslice(bytes);
+      const rgba = image.get_raw_pixels();
+      const [width, height] = [image.get_width(), image.get_height()];
+      image.free();
+      const ours = decodeSmallLuma(bytes, 4_000_000);
+      const photon = lumaFromRgba(rgba, width, height).data;
+      expect(ours?.data.length).toBe(photon.length);
+      expect(differingBytes(ours?.data ?? [], photon)).toBe(0);
+    }
   });
 });
