@@ -68,13 +68,14 @@ export function safeNext(next: string | undefined | null): string | null {
 }
 
 /**
- * True unless the browser says the request comes from elsewhere: an Origin other than ours (or
- * `null`), or Sec-Fetch-Site other than same-origin / none. Absent headers (old clients, tests)
- * leave the decision to the CSRF token.
+ * True unless the browser says the request comes from elsewhere: an Origin other than ours, or
+ * Sec-Fetch-Site other than same-origin / none. `Origin: null` says nothing: browsers send it for
+ * our own forms, because the pages are served with `Referrer-Policy: no-referrer`; Sec-Fetch-Site
+ * still names a cross-site sender. Absent headers (old clients, tests) leave it to the CSRF token.
  */
 export function fromThisSite(c: Context<BoardEnv>): boolean {
   const origin = c.req.header("origin");
-  if (origin !== undefined && !ownOrigins(c).includes(origin)) return false;
+  if (origin !== undefined && origin !== "null" && !ownOrigins(c).includes(origin)) return false;
   const site = c.req.header("sec-fetch-site");
   return site === undefined || site === "same-origin" || site === "none";
 }
