@@ -2,6 +2,8 @@ import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
 import { pdfLimits } from "../pdf/limits";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
+import { savesExplainedBySigning, signedRevisions } from "../pdf/signed-revisions";
+import { pdfReadable } from "../pdf/stream-budget";
 import type { RevisionSplit } from "../pdf/revisions";
 import { earlierVersions } from "../pdf/versions";
 
@@ -20,7 +22,8 @@ export const pdfRevisions: Analyzer = {
     if (!hasPdfHeader(file.bytes)) return notAssessed(lang, "pdf_no_header", {});
     const split = revisionsOf(file.bytes);
     if (split.revisions.length === 0) return notAssessed(lang, "pdf_no_revision_found", { problems: split.problems });
-    const findings = [revisionFinding(lang, split), ...structureProblems(lang, split)];
+    const signed = split.revisions.length > 1 && (await explainedBySigning(file.bytes));
+    const findings = [revisionFinding(lang, split, signed), ...structureProblems(lang, split)];
     return {
       assessed: true,
       findings,
@@ -35,7 +38,21 @@ export const pdfRevisions: Analyzer = {
   },
 };
 
-function revisionFinding(lang: Language, split: RevisionSplit): Finding {
+/**
+ * Saves that are signatures and what signatures allow after them (form filling, further
+ * signatures, validation data) are how signed documents grow: pdf-signatures judges them, and
+ * here they are not a reason to look (Green). The judgement is shared, computed once per file.
+ */
+async function explainedBySigning(bytes: Uint8Array): Promise<boolean> {
+  if (!pdfReadable(bytes)) return false;
+  try {
+    return savesExplainedBySigning(await signedRevisions(bytes));
+  } catch {
+    return false;
+  }
+}
+
+function revisionFinding(lang: Language, split: RevisionSplit, signed: boolean): Finding {
   const n = split.revisions.length;
   const evidence = {
     revisions: n,
@@ -66,6 +83,7 @@ function revisionFinding(lang: Language, split: RevisionSplit): Finding {
       },
       evidence,
     );
+  if (signed) return signedFinding(lang, n, evidence);
   return finding(
     lang,
     "pdf_incremental_updates",
@@ -85,6 +103,29 @@ function revisionFinding(lang: Language, split: RevisionSplit): Finding {
       },
     },
     evidence,
+  );
+}
+
+function signedFinding(lang: Language, n: number, evidence: Record<string, unknown>): Finding {
+  return finding(
+    lang,
+    "pdf_incremental_updates_signed",
+    "Green",
+    {
+      de: {
+        title: `${n} Fassungen durch Signieren`,
+        explanation: `Die Datei enthält ${n} gespeicherte Fassungen; jede spätere Fassung ist eine Signatur oder eine Ergänzung, die die Signaturen davor erlauben (Formulareinträge, weitere Signaturen, Prüfdaten). Die Signaturprüfung beschreibt sie im Einzelnen; frühere Fassungen liegen bei (pdf_versions).`,
+      },
+      en: {
+        title: `${n} versions from signing`,
+        explanation: `The file holds ${n} saved versions; each later one is a signature or an addition the signatures before it allow (form entries, further signatures, validation data). The signature check describes them in detail; earlier versions are attached (pdf_versions).`,
+      },
+      pl: {
+        title: `${n} wersji wskutek podpisywania`,
+        explanation: `Plik zawiera ${n} zapisanych wersji; każda późniejsza to podpis lub uzupełnienie, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
+      },
+    },
+    { ...evidence, explainedBy: "signatures" },
   );
 }
 

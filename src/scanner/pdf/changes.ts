@@ -1,6 +1,7 @@
 import {
   PDFArray,
   PDFDict,
+  PDFInvalidObject,
   PDFName,
   PDFRawStream,
   PDFRef,
@@ -10,9 +11,22 @@ import {
   type PDFObject,
 } from "pdf-lib";
 import { latin1Slice } from "./bytes";
+import {
+  catalogProblems,
+  fieldChange,
+  isAnnotation,
+  isFieldOrWidget,
+  isSignatureValue,
+  isValidationData,
+  isXmp,
+  type FormContext,
+} from "./change-rules";
 import { pdfLimits } from "./limits";
 import { openPdfLib } from "./pdflib";
+import { fieldNameOf, usagesOf, type Usage } from "./references";
 import type { Revision } from "./revisions";
+import { type ChangePolicy, type Permission, needsAtMost, APPROVAL } from "./change-policy";
+import { trailerChanges, trailerRefs } from "./trailer-changes";
 import { revisionBytes } from "./versions";
 
 /** What one object (re)defined by an incremental update is, and whether it may change a signed file. */
@@ -23,6 +37,7 @@ export interface ObjectChange {
     | "page"
     | "pages"
     | "catalog"
+    | "trailer"
     | "info"
     | "signature"
     | "annotation"
@@ -33,39 +48,83 @@ export interface ObjectChange {
     | "metadata"
     | "security"
     | "other";
-  /** Allowed after signing: form filling, annotations, further signatures, timestamps, DSS. */
+  /** Allowed under the policy it was judged by (form filling, signatures, DSS, annotations if permitted). */
   allowed: boolean;
   added: boolean;
+  /** What the change needs at least (lta < form < annotation), or null when no permission allows it. */
+  needs: Permission | null;
   detail: string;
+  /** The form field concerned, when there is one. */
+  field?: string;
 }
 
-/** Catalog keys a form fill or a later signature may touch. */
-const ALLOWED_CATALOG_KEYS = new Set(["AcroForm", "DSS", "Extensions", "Metadata", "Perms", "Version"]);
-
 /**
- * Objects defined in revision `index` (its appended bytes), classified against revision
- * `index - 1`. Identical rewrites (some viewers re-save untouched objects) are not changes.
+ * Objects defined in revision `index` (its appended bytes) and its trailer, judged against revision
+ * `index - 1` under `policy` (the DocMDP/FieldMDP permissions of the signatures before it).
+ * Identical rewrites (some viewers re-save untouched objects) are not changes. A pre-existing object
+ * is judged by every path the earlier revision reaches it on (`references.ts`).
  */
 export async function changesInRevision(
   bytes: Uint8Array,
   revisions: Revision[],
   index: number,
+  policy: ChangePolicy = APPROVAL,
 ): Promise<ObjectChange[]> {
   const before = revisionBytes(bytes, revisions, index - 1);
   const after = revisionBytes(bytes, revisions, index);
   const [oldDoc, newDoc] = await Promise.all([openPdfLib(before), openPdfLib(after)]);
   const refs = definedIn(after, revisions[index - 2].end, revisions[index - 1].end, newDoc);
-  const reach = reachability(newDoc);
-  const changes: ObjectChange[] = [];
+  const oldTrailer = trailerRefs(revisions[index - 2]);
+  const changed: { ref: PDFRef; was: PDFObject | undefined; now: PDFObject }[] = [];
   for (const ref of refs.slice(0, pdfLimits.maxChangedObjects)) {
     const now = newDoc.context.lookup(ref);
     if (!now) continue;
+    // pdf-lib keeps what it cannot parse as an invalid object: a damaged update is "not checked", not "allowed".
+    if (now instanceof PDFInvalidObject) throw new Error(`object ${ref} of revision ${index} cannot be read`);
     const was = oldDoc.context.lookup(ref);
-    if (was && sameObject(was, now)) continue;
-    const change = classify(ref, was, now, reach, newDoc);
-    if (change) changes.push(change);
+    if (!was || !sameObject(was, now)) changed.push({ ref, was, now });
   }
-  return changes;
+  const form = formContext(oldDoc, newDoc, changed, policy);
+  const judge = new Judge(oldDoc, newDoc, form, () => usagesOf(oldDoc, oldTrailer));
+  const changes = changed
+    .map(({ ref, was, now }) => judge.classify(ref, was, now))
+    .filter((c): c is ObjectChange => c !== null);
+  changes.push(...trailerChanges(oldTrailer, trailerRefs(revisions[index - 1])));
+  changes.push(...catalogProblems(oldDoc, newDoc));
+  return changes.map((c) => ({ ...c, allowed: c.needs !== null && needsAtMost(c.needs, policy) && c.allowed }));
+}
+
+/** Which fields were filled or signed in this revision, and which of those changes are allowed. */
+function formContext(
+  oldDoc: PDFDocument,
+  newDoc: PDFDocument,
+  changed: { ref: PDFRef; was: PDFObject | undefined; now: PDFObject }[],
+  policy: ChangePolicy,
+): FormContext {
+  const form: FormContext = { oldDoc, newDoc, policy, filled: new Set(), verdicts: new Map(), kidParents: new Map() };
+  for (const { now } of changed)
+    if (now instanceof PDFDict && isFieldOrWidget(now))
+      for (const kid of kidsOf(newDoc, now)) form.kidParents.set(kid.toString(), now);
+  for (const { ref, was, now } of changed) {
+    if (!(now instanceof PDFDict) || !isFieldOrWidget(now)) continue;
+    const verdict = fieldChange(form, ref, was instanceof PDFDict ? was : undefined, now);
+    form.verdicts.set(ref.toString(), verdict);
+    if (verdict.needs === null || !verdict.allowed) continue;
+    form.filled.add(ref.toString());
+    for (const kid of kidsOf(newDoc, now)) form.filled.add(kid.toString());
+  }
+  return form;
+}
+
+function kidsOf(doc: PDFDocument, field: PDFDict): PDFRef[] {
+  const kids = field.get(PDFName.of("Kids"));
+  const list = kids instanceof PDFRef ? doc.context.lookup(kids) : kids;
+  return list instanceof PDFArray
+    ? list
+        .asArray()
+        .slice(0, 256)
+        .filter((k): k is PDFRef => k instanceof PDFRef)
+    : [];
 }
 
 /** Object numbers whose `N G obj` header lies in [from, to), plus members of object streams there. */
@@ -98,7 +157,7 @@ function objectStreamMembers(stream: PDFRawStream): PDFRef[] {
 
 interface Reach {
   contents: Set<string>;
-  pages: Set<string>;
+  pages: Map<string, number>;
   pageTree: Set<string>;
   pageXObjects: Set<string>;
   catalog: string;
@@ -109,7 +168,7 @@ interface Reach {
 function reachability(doc: PDFDocument): Reach {
   const reach: Reach = {
     contents: new Set(),
-    pages: new Set(),
+    pages: new Map(),
     pageTree: new Set(),
     pageXObjects: new Set(),
     catalog: "",
@@ -120,8 +179,8 @@ function reachability(doc: PDFDocument): Reach {
   reach.info = doc.context.trailerInfo.Info ? doc.context.trailerInfo.Info.toString() : null;
   try {
     const pages = doc.getPages().slice(0, pdfLimits.maxPages * 20);
-    for (const page of pages) {
-      reach.pages.add(page.ref.toString());
+    pages.forEach((page, i) => {
+      reach.pages.set(page.ref.toString(), i + 1);
       const contents = page.node.get(PDFName.of("Contents"));
       if (contents instanceof PDFRef) reach.contents.add(contents.toString());
       const array = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
@@ -139,94 +198,213 @@ function reachability(doc: PDFDocument): Reach {
         const node = doc.context.lookup(parent);
         parent = node instanceof PDFDict ? node.get(PDFName.of("Parent")) : undefined;
       }
-    }
+    });
   } catch {
     // A broken page tree leaves the sets partial; classification then errs towards "other".
   }
   return reach;
 }
 
-function classify(
-  ref: PDFRef,
-  was: PDFObject | undefined,
-  now: PDFObject,
-  reach: Reach,
-  doc: PDFDocument,
-): ObjectChange | null {
-  const id = ref.toString();
-  const dict = now instanceof PDFDict ? now : now instanceof PDFStream ? now.dict : null;
-  const type = dict ? nameOf(dict, "Type") : null;
-  const make = (kind: ObjectChange["kind"], allowed: boolean, detail: string): ObjectChange => ({
-    ref: id,
-    kind,
-    allowed,
-    added: !was,
-    detail,
-  });
-  if (type === "ObjStm" || type === "XRef") return null;
-  if (reach.contents.has(id))
-    return make("content", false, was ? "page content stream rewritten" : "page content stream added");
-  if (reach.pages.has(id)) {
+/** Keys of a field whose objects change when the field is filled or signed. */
+const FIELD_VALUE_KEYS = new Set(["AP", "V", "MK"]);
+const RANK: Record<Permission, number> = { lta: 0, form: 1, annotation: 2 };
+const CATALOG_NEEDS: Record<string, Permission> = {
+  AcroForm: "form",
+  DSS: "lta",
+  Extensions: "lta",
+  Metadata: "lta",
+  Perms: "lta",
+};
+
+/** Classifies one redefined object of a revision. */
+class Judge {
+  private readonly reach: Reach;
+  private readonly oldReach: Reach;
+  private usages: Map<string, Usage[]> | null = null;
+  constructor(
+    private readonly oldDoc: PDFDocument,
+    private readonly newDoc: PDFDocument,
+    private readonly form: FormContext,
+    private readonly loadUsages: () => Map<string, Usage[]>,
+  ) {
+    this.reach = reachability(newDoc);
+    this.oldReach = reachability(oldDoc);
+  }
+
+  classify(ref: PDFRef, was: PDFObject | undefined, now: PDFObject): ObjectChange | null {
+    const id = ref.toString();
+    const dict = now instanceof PDFDict ? now : now instanceof PDFStream ? now.dict : null;
+    const type = dict ? nameOf(dict, "Type") : null;
+    const make = (kind: ObjectChange["kind"], needs: Permission | null, detail: string, field?: string) =>
+      ({ ref: id, kind, allowed: true, added: !was, needs, detail, ...(field ? { field } : {}) }) as ObjectChange;
+    if (type === "ObjStm" || type === "XRef") return null;
+    if (this.reach.contents.has(id) || this.oldReach.contents.has(id))
+      return make("content", null, was ? "page content stream rewritten" : "page content stream added");
+    const page = this.reach.pages.get(id) ?? this.oldReach.pages.get(id);
+    if (page !== undefined) return this.pageChange(make, page, was, now);
+    if (this.reach.pageTree.has(id) || this.oldReach.pageTree.has(id) || type === "Pages")
+      return make("pages", null, "page tree changed (pages added, removed or reordered)");
+    if (id === this.reach.catalog) return this.catalogChange(make, was, now);
+    if (id === this.reach.info) return make("info", "lta", "document info (producer, dates)");
+    const verdict = this.form.verdicts.get(id);
+    if (verdict) return make("form-field", verdict.allowed ? verdict.needs : null, verdict.detail, verdict.field);
+    if (dict && isSignatureValue(dict))
+      return was
+        ? make("signature", null, "signature value of an earlier signature changed")
+        : make("signature", type === "DocTimeStamp" ? "lta" : "form", "signature value");
+    const subtype = dict ? nameOf(dict, "Subtype") : null;
+    const kind = this.kindOf(id, dict, type, subtype);
+    if (!was) {
+      if (kind === "image" || kind === "xobject")
+        if (this.reach.pageXObjects.has(id))
+          return make(kind, null, kind === "image" ? "new image drawn on a page" : "new form object drawn on a page");
+      return make(kind, kind === "annotation" ? "annotation" : "lta", `new ${describe(kind, type, subtype)}`);
+    }
+    if (kind === "metadata" && !isXmp(now))
+      return make(kind, null, "XMP metadata replaced by something that is not XMP");
+    const context = this.contextOf(id, new Set([id]), 0);
+    if (typeof context !== "string")
+      return make(kind, null, `${describe(kind, type, subtype)} changed, but it is also used by ${context.via}`);
+    const needs = kind === "annotation" && RANK[context] < RANK.annotation ? "annotation" : context;
+    return make(kind, needs, `${describe(kind, type, subtype)} changed`);
+  }
+
+  private kindOf(id: string, dict: PDFDict | null, type: string | null, subtype: string | null): ObjectChange["kind"] {
+    if (!dict) return "other";
+    if (isValidationData(dict, type)) return "security";
+    if (isAnnotation(dict)) return "annotation";
+    if (subtype === "Image") return "image";
+    if (type === "Metadata") return "metadata";
+    if (
+      type === "Font" ||
+      type === "FontDescriptor" ||
+      dict.has(PDFName.of("Length1")) ||
+      ["Type1C", "CIDFontType0C", "OpenType"].includes(subtype ?? "")
+    )
+      return "font";
+    if (type === "XObject" || subtype === "Form" || this.reach.pageXObjects.has(id)) return "xobject";
+    return "other";
+  }
+
+  private pageChange(
+    make: (kind: ObjectChange["kind"], needs: Permission | null, detail: string) => ObjectChange,
+    page: number,
+    was: PDFObject | undefined,
+    now: PDFObject,
+  ): ObjectChange {
     const keys = changedKeys(was, now).filter((k) => k !== "Annots");
-    return keys.length === 0
-      ? make("page", true, "annotation list of a page")
-      : make("page", false, `page entries changed: ${keys.join(", ")}`);
+    if (keys.length > 0) return make("page", null, `page ${page}: entries changed: ${keys.join(", ")}`);
+    const list = (doc: PDFDocument, obj: PDFObject | undefined) =>
+      obj instanceof PDFDict ? arrayRefs(doc, obj.get(PDFName.of("Annots"))) : [];
+    const annots = this.annotsNeeds(list(this.oldDoc, was), list(this.newDoc, now));
+    return annots.removed > 0
+      ? make("page", null, `page ${page}: ${annots.removed} annotation(s) removed from the signed page`)
+      : make("page", annots.needs, `page ${page}: annotation list (${annots.added} added)`);
   }
-  if (reach.pageTree.has(id) || type === "Pages")
-    return make("pages", false, "page tree changed (pages added, removed or reordered)");
-  if (id === reach.catalog) {
-    const keys = changedKeys(was, now).filter((k) => !ALLOWED_CATALOG_KEYS.has(k));
-    return keys.length === 0
-      ? make("catalog", true, "form or signature entries of the catalog")
-      : make("catalog", false, `catalog entries changed: ${keys.join(", ")}`);
+
+  /** Annotations may be added to a page (widgets of signature fields: form level), never removed. */
+  private annotsNeeds(before: string[], after: string[]): { removed: number; added: number; needs: Permission } {
+    const now = new Set(after);
+    const was = new Set(before);
+    const added = after.filter((r) => !was.has(r));
+    const needs = added.some((r) => {
+      const annot = this.newDoc.context.lookup(PDFRef.of(...refNumbers(r)));
+      return !(annot instanceof PDFDict && isFieldOrWidget(annot));
+    })
+      ? "annotation"
+      : "form";
+    return { removed: before.filter((r) => !now.has(r)).length, added: added.length, needs };
   }
-  if (id === reach.info) return make("info", true, "document info (producer, dates)");
-  if (!dict) return make("other", true, "value object");
-  if (type === "Sig" || type === "DocTimeStamp" || dict.has(PDFName.of("ByteRange")))
-    return make("signature", true, "signature value");
-  if (type === "DSS" || type === "VRI" || dict.has(PDFName.of("VRI")) || dict.has(PDFName.of("Certs")))
-    return make("security", true, "validation data (DSS)");
-  const subtype = nameOf(dict, "Subtype");
-  if (subtype === "Widget" || dict.has(PDFName.of("FT")) || (dict.has(PDFName.of("T")) && !subtype))
-    return make("form-field", true, `form field${fieldValue(dict, doc)}`);
-  if (type === "Annot" || (subtype && dict.has(PDFName.of("Rect"))))
-    return make("annotation", true, `annotation ${subtype ?? ""}`.trim());
-  if (reach.pageXObjects.has(id))
-    return make(
-      subtype === "Image" ? "image" : "xobject",
-      false,
-      subtype === "Image" ? "image on a page replaced" : "drawn form object replaced",
+
+  private catalogChange(
+    make: (kind: ObjectChange["kind"], needs: Permission | null, detail: string) => ObjectChange,
+    was: PDFObject | undefined,
+    now: PDFObject,
+  ): ObjectChange {
+    const keys = changedKeys(was, now);
+    const forbidden = keys.filter((k) => !(k in CATALOG_NEEDS) && k !== "Version");
+    if (forbidden.length > 0) return make("catalog", null, `catalog entries changed: ${forbidden.join(", ")}`);
+    const needs = keys.reduce<Permission>(
+      (n, k) => (RANK[CATALOG_NEEDS[k] ?? "lta"] > RANK[n] ? CATALOG_NEEDS[k] : n),
+      "lta",
     );
-  if (subtype === "Image") return make("image", true, "image not drawn on a page (e.g. signature appearance)");
-  if (
-    type === "Font" ||
-    type === "FontDescriptor" ||
-    dict.has(PDFName.of("Length1")) ||
-    subtype === "Type1C" ||
-    subtype === "CIDFontType0C" ||
-    subtype === "OpenType"
-  )
-    return make("font", true, "font data");
-  if (type === "Metadata") return make("metadata", true, "XMP metadata");
-  if (type === "XObject" || subtype === "Form") return make("xobject", true, "appearance of a field or annotation");
-  return make("other", true, type ? `object of type ${type}` : "untyped object");
+    return make("catalog", needs, `catalog entries ${keys.join(", ") || "(rewritten)"}`);
+  }
+
+  /**
+   * The permission a change to pre-existing object `id` needs, over every path of the earlier
+   * revision that reaches it; `{ via }` names the first path on which no change is allowed.
+   */
+  private contextOf(id: string, seen: Set<string>, depth: number): Permission | { via: string } {
+    this.usages ??= this.loadUsages();
+    const uses = this.usages.get(id) ?? [];
+    if (uses.length === 0) return { via: "nothing in the signed version (an unused object brought back)" };
+    let needs: Permission = "lta";
+    for (const use of uses) {
+      const r = this.usageNeeds(use, seen, depth);
+      if (typeof r !== "string") return r;
+      if (RANK[r] > RANK[needs]) needs = r;
+    }
+    return needs;
+  }
+
+  private usageNeeds(use: Usage, seen: Set<string>, depth: number): Permission | { via: string } {
+    if (use.parent === "trailer")
+      return use.key === "Root" || use.key === "Info" ? "lta" : { via: `the trailer entry /${use.key}` };
+    if (use.parent === this.oldReach.catalog) return CATALOG_NEEDS[use.key] ?? { via: `the catalog entry /${use.key}` };
+    const page = this.oldReach.pages.get(use.parent);
+    if (page !== undefined) return use.key === "Annots" ? "annotation" : { via: `page ${page} (/${use.key})` };
+    const parent = this.oldDoc.context.lookup(PDFRef.of(...refNumbers(use.parent)));
+    const dict = parent instanceof PDFStream ? parent.dict : parent;
+    if (dict instanceof PDFDict) {
+      if (this.form.filled.has(use.parent) && FIELD_VALUE_KEYS.has(use.key)) return "form";
+      if (isFieldOrWidget(dict))
+        return { via: `the unchanged form field "${fieldNameOf(this.oldDoc, dict) || use.parent}" (/${use.key})` };
+      if (isAnnotation(dict)) return "annotation";
+      if (isSignatureValue(dict)) return { via: `an earlier signature value (/${use.key})` };
+      if (isValidationData(dict, nameOf(dict, "Type"))) return "lta";
+    }
+    if (seen.has(use.parent)) return "lta";
+    if (depth >= 12) return { via: "a chain of objects too deep to follow" };
+    seen.add(use.parent);
+    return this.contextOf(use.parent, seen, depth + 1);
+  }
 }
 
-function fieldValue(dict: PDFDict, doc: PDFDocument): string {
-  const v = dict.get(PDFName.of("V"));
-  if (!v) return "";
-  const value = v instanceof PDFRef ? doc.context.lookup(v) : v;
-  if (value instanceof PDFDict) return value.has(PDFName.of("ByteRange")) ? " (signature)" : " (dictionary)";
-  const text = value?.toString() ?? "";
-  return ` = ${text.slice(0, 80)}`;
+function describe(kind: ObjectChange["kind"], type: string | null, subtype: string | null): string {
+  const names: Partial<Record<ObjectChange["kind"], string>> = {
+    security: "validation data (DSS)",
+    annotation: `annotation${subtype ? ` ${subtype}` : ""}`,
+    image: "image",
+    metadata: "XMP metadata",
+    font: "font data",
+    xobject: "form object (appearance stream)",
+  };
+  return names[kind] ?? (type ? `object of type ${type}` : "untyped object");
 }
 
-function nameOf(dict: PDFDict, key: string): string | null {
+function arrayRefs(doc: PDFDocument, v: PDFObject | undefined): string[] {
+  const array = v instanceof PDFRef ? doc.context.lookup(v) : v;
+  return array instanceof PDFArray
+    ? array
+        .asArray()
+        .slice(0, 4096)
+        .filter((x): x is PDFRef => x instanceof PDFRef)
+        .map((x) => x.toString())
+    : [];
+}
+
+function refNumbers(id: string): [number, number] {
+  const [num, gen] = id.split(" ").map(Number);
+  return [num, gen];
+}
+
+export function nameOf(dict: PDFDict, key: string): string | null {
   const v = dict.get(PDFName.of(key));
   return v instanceof PDFName ? v.decodeText() : null;
 }
 
-function changedKeys(was: PDFObject | undefined, now: PDFObject): string[] {
+export function changedKeys(was: PDFObject | undefined, now: PDFObject): string[] {
   const a = was instanceof PDFDict ? was : null;
   const b = now instanceof PDFDict ? now : null;
   if (!a || !b) return ["(whole object)"];

@@ -1,0 +1,71 @@
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFDocument,
+  type PDFObject,
+} from "pdf-lib";
+import { pdfLimits } from "./limits";
+
+/** One place an indirect object is used: by another object (under its top-level key) or by the trailer. */
+export interface Usage {
+  /** `N G R` of the object that refers, or "trailer". */
+  parent: string;
+  /** Top-level key of the parent under which the reference sits ("" for an array). */
+  key: string;
+}
+
+/**
+ * Reverse references of one revision: for each indirect object, every object (and trailer key)
+ * that refers to it. A change to an object that existed when a document was signed is judged by
+ * *all* of these paths (pyHanko's reference tracker does the same): an appearance stream shared
+ * with another field, or an object also reachable from an odd catalog or trailer key, is not
+ * cleared by the one harmless path a forger shows.
+ */
+export function usagesOf(doc: PDFDocument, trailer: Map<string, string[]>): Map<string, Usage[]> {
+  const usages = new Map<string, Usage[]>();
+  const add = (child: string, usage: Usage) => {
+    const list = usages.get(child);
+    if (!list) usages.set(child, [usage]);
+    else if (list.length < 64) list.push(usage);
+  };
+  for (const [key, refs] of trailer) for (const r of refs) add(r, { parent: "trailer", key });
+  let scanned = 0;
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
+    if (++scanned > pdfLimits.maxObjectsScanned) break;
+    const parent = ref.toString();
+    const dict = obj instanceof PDFStream ? obj.dict : obj;
+    if (dict instanceof PDFDict) {
+      for (const [k, v] of dict.entries())
+        for (const child of refsIn(v, 0)) add(child, { parent, key: k.decodeText() });
+    } else if (dict instanceof PDFArray) for (const child of refsIn(dict, 0)) add(child, { parent, key: "" });
+  }
+  return usages;
+}
+
+/** Indirect references inside a direct value (nested dictionaries and arrays, bounded depth). */
+export function refsIn(value: PDFObject | undefined, depth: number): string[] {
+  if (value instanceof PDFRef) return [value.toString()];
+  if (depth > pdfLimits.maxNesting) return [];
+  if (value instanceof PDFArray) return value.asArray().flatMap((v) => refsIn(v, depth + 1));
+  if (value instanceof PDFDict) return [...value.values()].flatMap((v) => refsIn(v, depth + 1));
+  return [];
+}
+
+/** Fully qualified field name: the /T of the field and its parents joined with dots. */
+export function fieldNameOf(doc: PDFDocument, field: PDFDict): string {
+  const parts: string[] = [];
+  let node: PDFDict | undefined = field;
+  for (let depth = 0; node && depth < 32; depth++) {
+    const t = node.get(PDFName.of("T"));
+    if (t instanceof PDFString || t instanceof PDFHexString) parts.unshift(t.decodeText());
+    const parent: PDFObject | undefined = node.get(PDFName.of("Parent"));
+    const next: PDFObject | undefined = parent instanceof PDFRef ? doc.context.lookup(parent) : undefined;
+    node = next instanceof PDFDict ? next : undefined;
+  }
+  return parts.join(".");
+}

@@ -1,0 +1,274 @@
+import { describe, expect, it } from "vitest";
+import { pdfSignatures } from "../../../src/scanner/forensics/pdf-signatures";
+import type { ScanContext } from "../../../src/scanner/types";
+import { baseForm, byteRangeOf, concat, sign, stream, update, withByteRange } from "./signed-builder";
+import { ctx, pdfFile } from "./fixtures";
+
+/**
+ * The difference analysis on hand-made signed forms, one describe per rule. Each suspicious case
+ * rebuilds an attack pyHanko's test suite asserts suspicious (test names in the comments): those
+ * files are held out of the shared data.
+ */
+const analyze = async (bytes: Uint8Array, c: ScanContext = ctx) =>
+  pdfSignatures.analyze(await pdfFile("s.pdf", bytes), c);
+const codes = (r: { findings: { level: string; code: string }[] }) => r.findings.map((f) => `${f.level}:${f.code}`);
+const changes = (r: { findings: { evidence: Record<string, unknown> }[] }) =>
+  r.findings.flatMap((f) => (f.evidence.changes as { kind: string; detail: string; ref: string }[] | undefined) ?? []);
+
+const base = baseForm();
+const o = base.objects;
+const sig1 = (extra: Partial<Parameters<typeof sign>[1]> = {}) =>
+  sign(base.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")], ...extra });
+const signed = sig1();
+const appearance = (content: string, bbox = "0 0 150 50") =>
+  stream(content, `/Type /XObject /Subtype /Form /BBox [${bbox}] /Resources << /Font << /F1 10 0 R >> >>`);
+/** Fills the text field "Name" with a new value and a new appearance stream (pyHanko: set_text_field). */
+const fillName = (bytes: Uint8Array) =>
+  update(bytes, {
+    5: o[5].replace("/AP << /N 8 0 R >>", "/V (Alice) /AP << /N 21 0 R >>"),
+    21: appearance("BT /F1 12 Tf (Alice) Tj ET", "0 0 250 20"),
+  });
+/** Signs the empty field Sig2 and, like Adobe Reader, overwrites its appearance stream 9 in place. */
+const signSig2InPlace = (bytes: Uint8Array) =>
+  sign(bytes, {
+    sigNumber: 22,
+    field: [6, o[6].replace(/>>$/, "/V 22 0 R >>")],
+    objects: { 9: appearance("q 0 0 1 rg 0 0 150 50 re f Q") },
+  });
+const certified = (p: number) =>
+  sig1({
+    sigExtra: `/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${p} /V /1.2 >> >>]`,
+    objects: { 1: o[1].replace(/>>$/, "/Perms << /DocMDP 20 0 R >> >>") },
+  });
+const locking = (action: string) =>
+  sig1({
+    sigExtra: `/Reference [<< /Type /SigRef /TransformMethod /FieldMDP /TransformParams << /Type /TransformParams /Action /${action} /Fields [(Name)] /V /1.2 >> >>]`,
+  });
+const comment = (bytes: Uint8Array) =>
+  update(bytes, {
+    3: o[3].replace("6 0 R]", "6 0 R 31 0 R]"),
+    31: "<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (note) >>",
+  });
+
+describe("signatures: signed and untouched", () => {
+  it("a signature over its whole revision, nothing after it, is Green", async () => {
+    expect(codes(await analyze(signed))).toEqual(["Green:pdf_signed_unchanged"]);
+  });
+  it("reports the signature's field, revision and coverage in the metadata", async () => {
+    const r = await analyze(signed);
+    expect(r.metadata?.signatures).toEqual([
+      expect.objectContaining({ field: "Sig1", revision: 2, certification: null, byteRange: byteRangeOf(signed) }),
+    ]);
+  });
+});
+
+describe("signatures: form filling and further signatures after an approval signature are Green", () => {
+  it("a text field filled in with a new appearance (pyHanko test_form_field_postsign_fill)", async () => {
+    const r = await analyze(fillName(signed));
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    expect(changes(r)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "form-field", ref: "5 0 R" })]));
+    expect(r.findings[0].explanation).toContain("form field");
+  });
+  it("a second signature that overwrites its own field's appearance stream in place (test_appearance_update_edge_cases)", async () => {
+    const r = await analyze(signSig2InPlace(signed));
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    expect(changes(r)).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "xobject", ref: "9 0 R" })]));
+  });
+  it("a comment added after an approval signature", async () => {
+    expect(codes(await analyze(comment(signed)))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+  it("/Extensions added to the catalog (test_diff_analysis_add_extensions_dict)", async () => {
+    const bytes = update(signed, {
+      1: o[1].replace(/>>$/, "/Extensions << /ADBE << /BaseVersion /1.7 /ExtensionLevel 8 >> >> >>"),
+    });
+    expect(codes(await analyze(bytes))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+  it("explains in the request's language", async () => {
+    const r = await analyze(fillName(signed), { ...ctx, language: "de" });
+    expect(r.findings[0].explanation).toMatch(/Formularfeld.*Zertifizierung|Formularfeld.*Signatur/s);
+    expect(r.findings[0].explanation).not.toMatch(/form field|appearance|signature value/);
+  });
+});
+
+describe("signatures: page content, page tree, catalog and signature values may never change after signing", () => {
+  it("the page's content stream rewritten (test_skip_diff_scenario_2)", async () => {
+    const r = await analyze(update(signed, { 7: stream("BT /F1 18 Tf 50 760 Td (Invoice total 9.234,00 EUR) Tj ET") }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)).toEqual([expect.objectContaining({ kind: "content", ref: "7 0 R" })]);
+    expect(r.findings[0].explanation).toContain("page content (object 7 0 R)");
+  });
+  it("a form field removed from the form", async () => {
+    const r = await analyze(update(signed, { 1: o[1].replace("5 0 R ", "") }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("form field(s) removed");
+  });
+  it("a new non-signature field added (test_no_field_type)", async () => {
+    const bytes = update(signed, {
+      1: o[1].replace("6 0 R]", "6 0 R 32 0 R]"),
+      32: "<< /FT /Tx /T (Extra) /V (x) >>",
+    });
+    expect(codes(await analyze(bytes))).toEqual(["Red:pdf_changed_after_signature"]);
+  });
+  it("a field's type changed (test_form_field_ft_tamper)", async () => {
+    const r = await analyze(update(signed, { 5: o[5].replace("/FT /Tx", "/FT /Sig") }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("/FT");
+  });
+  it("the earlier signature removed from its field (test_delete_signature)", async () => {
+    const twice = signSig2InPlace(signed);
+    const r = await analyze(update(twice, { 4: o[4] }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("removed or replaced");
+  });
+  it("XMP metadata replaced by bogus data (test_bogus_metadata_manipulation)", async () => {
+    const withMetadata = (data: string) =>
+      update(signed, {
+        1: o[1].replace(/>>$/, "/Metadata 33 0 R >>"),
+        33: stream(data, "/Type /Metadata /Subtype /XML"),
+      });
+    const xmp = withMetadata('<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>');
+    expect(codes(await analyze(xmp))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    expect(codes(await analyze(withMetadata("This is bogus data, yay!")))).toEqual(["Red:pdf_changed_after_signature"]);
+    const inPlace = update(xmp, { 33: stream("This is bogus data, yay!", "/Type /Metadata /Subtype /XML") });
+    expect(codes(await analyze(inPlace))).toEqual(["Red:pdf_changed_after_signature"]);
+    const nulled = update(xmp, { 1: o[1].replace(/>>$/, "/Metadata null >>") });
+    expect(codes(await analyze(nulled))).toEqual(["Red:pdf_changed_after_signature"]);
+  });
+});
+
+describe("signatures: an object changed after signing is judged by every path that reaches it", () => {
+  it("an appearance stream shared with an unchanged field is overwritten (test_disallow_appearance_stream_override_if_clobbers)", async () => {
+    const shared = baseForm({
+      1: o[1].replace("6 0 R]", "6 0 R 11 0 R]"),
+      3: o[3].replace("6 0 R]", "6 0 R 11 0 R]"),
+      11: "<< /Type /Annot /Subtype /Widget /FT /Tx /T (FooBar) /Rect [300 700 450 720] /P 3 0 R /AP << /N 9 0 R >> >>",
+    });
+    const bytes = signSig2InPlace(
+      sign(shared.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] }),
+    );
+    const r = await analyze(bytes);
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)).toEqual([
+      expect.objectContaining({ ref: "9 0 R", detail: expect.stringContaining('"FooBar"') }),
+    ]);
+  });
+  it("the appearance stream is also referenced from the trailer (form-update-ap-indirect-sneaky-trailer)", async () => {
+    const withTrailerRef = baseForm({}, " /FooBar 9 0 R");
+    const first = sign(withTrailerRef.bytes, {
+      sigNumber: 20,
+      field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")],
+      trailerExtra: " /FooBar 9 0 R",
+    });
+    const r = await analyze(signSig2InPlace(first));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("trailer entry /FooBar");
+  });
+  it("/Extensions updated while the same object is also a second catalog entry (test_diff_analysis_update_indirect_extensions_not_all_paths)", async () => {
+    const twoPaths = baseForm({
+      1: o[1].replace(/>>$/, "/Extensions 11 0 R /DontOverrideMe 11 0 R >>"),
+      11: "<< /ADBE << /BaseVersion /1.7 /ExtensionLevel 3 >> >>",
+    });
+    const first = sign(twoPaths.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
+    const r = await analyze(update(first, { 11: "<< /ADBE << /BaseVersion /1.7 /ExtensionLevel 8 >> >>" }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("/DontOverrideMe");
+  });
+  it("an object the signed version did not use is brought back (test_pades_dss_object_clobber)", async () => {
+    const orphan = baseForm({ 12: "(Hi there)" });
+    const first = sign(orphan.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
+    const r = await analyze(update(first, { 1: o[1].replace(/>>$/, "/DSS 12 0 R >>"), 12: "<< /Certs [] >>" }));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+  });
+});
+
+describe("signatures: the trailer may not switch what a reader shows", () => {
+  it("the trailer points to another catalog hidden in the signed bytes (shadow attack)", async () => {
+    const shadow = baseForm({ 12: "<< /Type /Catalog /Pages 2 0 R >>" });
+    const first = sign(shadow.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
+    const r = await analyze(update(first, { 30: "<< /Producer (x) >>" }, " /Info 30 0 R", "12 0 R"));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0]).toMatchObject({
+      kind: "trailer",
+      detail: expect.stringContaining("another document catalog"),
+    });
+  });
+  it("a new trailer entry that references an object", async () => {
+    const r = await analyze(update(signed, { 30: "<< /A 1 >>" }, " /FooBar 7 0 R"));
+    expect(changes(r)).toEqual([
+      expect.objectContaining({ kind: "trailer", detail: expect.stringContaining("/FooBar") }),
+    ]);
+  });
+  it("new document info is allowed", async () => {
+    const r = await analyze(update(signed, { 30: "<< /Producer (Reader) >>" }, " /Info 30 0 R"));
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+});
+
+describe("signatures: DocMDP of a certification signature", () => {
+  it("P=1: filling in a field is Red (test_no_changes_policy)", async () => {
+    const r = await analyze(fillName(certified(1)));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(r.findings[0].explanation).toContain("P=1");
+    expect(r.metadata?.signatures).toEqual([expect.objectContaining({ certification: { docMdp: 1 } })]);
+  });
+  it("P=2: filling in a field is Green", async () => {
+    expect(codes(await analyze(fillName(certified(2))))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+  it("P=2: a comment is Red, P=3 allows it", async () => {
+    expect(codes(await analyze(comment(certified(2))))).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(codes(await analyze(comment(certified(3))))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+  it("P=2: a new visible signature field is Red, as in pyHanko (test_double_sig_add_visible_field_certify)", async () => {
+    const bytes = sign(certified(2), {
+      sigNumber: 23,
+      field: [24, "<< /Type /Annot /Subtype /Widget /FT /Sig /T (SigNew) /Rect [10 74 140 134] /P 3 0 R /V 23 0 R >>"],
+      objects: { 1: o[1].replace("6 0 R]", "6 0 R 24 0 R]").replace(/>>$/, "/Perms << /DocMDP 20 0 R >> >>") },
+    });
+    expect(codes(await analyze(bytes))).toEqual(["Red:pdf_changed_after_signature"]);
+  });
+});
+
+describe("signatures: FieldMDP locks", () => {
+  it("a field the signature locks (Include) may not be filled in (test_form_field_in_group_locked_postsign_modify_failure)", async () => {
+    const r = await analyze(fillName(locking("Include")));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("locks it");
+  });
+  it("a field outside the lock (Exclude) may be filled in (…_locked_postsign_modify_success)", async () => {
+    expect(codes(await analyze(fillName(locking("Exclude"))))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+});
+
+describe("signatures: /ByteRange covers the whole revision except its own value (test_anomalous_coverage)", () => {
+  const [, b, c, d] = byteRangeOf(signed);
+  it.each([
+    ["tail uncovered", [0, b, c, d - 40], "Red:pdf_signature_tail_uncovered"],
+    ["gap bigger than the signature value", [0, b - 5, c, d], "Red:pdf_signature_gap"],
+    ["not from the start", [3, b - 3, c, d], "Red:pdf_signature_gap"],
+    ["one range", [0, signed.length], "Red:pdf_signature_byte_range_invalid"],
+    ["three ranges", [0, b, c, 10, c + 20, d - 20], "Red:pdf_signature_byte_range_invalid"],
+    ["past the end of the file", [0, b, c, d + 100], "Red:pdf_signature_byte_range_invalid"],
+  ])("%s", async (_name, range, code) => {
+    const r = await analyze(withByteRange(signed, range));
+    expect(codes(r)).toContain(code);
+    expect(codes(r)).not.toContain("Green:pdf_signed_unchanged");
+  });
+  it("bytes after the last %%EOF are covered by no signature", async () => {
+    expect(codes(await analyze(concat(signed, "garbage that is not a revision\n")))).toEqual([
+      "Red:pdf_signature_tail_uncovered",
+    ]);
+  });
+  it("a later incremental update is not an uncovered tail: it is analysed as a revision", async () => {
+    expect(codes(await analyze(fillName(signed)))).not.toContain("Red:pdf_signature_tail_uncovered");
+  });
+});
+
+describe("signatures: hostile updates after signing", () => {
+  it("an unreadable object in a later update: not checked (Yellow), never Green, never a throw", async () => {
+    const garbage = concat(
+      signed,
+      `31 0 obj\n<< /Type /Annot ]]]\nendobj\nxref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 40 /Root 1 0 R /Prev 999999 >>\nstartxref\n${signed.length}\n%%EOF\n`,
+    );
+    expect(codes(await analyze(garbage))).toEqual(["Yellow:pdf_signature_changes_not_checked"]);
+  });
+});
