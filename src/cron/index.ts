@@ -2,6 +2,7 @@ import type { Env } from "../env";
 import { retryPendingNotifications } from "./outbox-retry";
 import { retryLostPushes } from "./push-retry";
 import { sendReminders } from "./reminders";
+import { sweepBoardLogins } from "./sweep-board-logins";
 import { sweepDownloads } from "./sweep-downloads";
 import { sweepImageHashes } from "./sweep-image-hashes";
 import { sweepUploads } from "./sweep-uploads";
@@ -15,6 +16,7 @@ const jobs: Record<string, ((env: Env) => Promise<void>)[]> = {
     sweepUploads,
     sweepDownloads,
     sweepImageHashes,
+    sweepBoardLogins,
   ],
 };
 

@@ -350,3 +350,22 @@ describe("logging out", () => {
     expect(await sessionHandler(env.DB, who.cookie.split("=")[1], LIFETIME)).toBeNull();
   });
 });
+
+describe("the login page when already signed in", () => {
+  it("sends the handler on to next or the board", async () => {
+    const who = await loginAs();
+    const plain = await SELF.fetch(`${BASE}/board/login`, { headers: { cookie: who.cookie }, redirect: "manual" });
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get("location")).toBe("/board");
+    const next = await SELF.fetch(`${BASE}/board/login?next=${encodeURIComponent("/board/cases/x")}`, {
+      headers: { cookie: who.cookie },
+      redirect: "manual",
+    });
+    expect(next.headers.get("location")).toBe("/board/cases/x");
+    const evil = await SELF.fetch(`${BASE}/board/login?next=${encodeURIComponent("//evil.test")}`, {
+      headers: { cookie: who.cookie },
+      redirect: "manual",
+    });
+    expect(evil.headers.get("location")).toBe("/board");
+  });
+});

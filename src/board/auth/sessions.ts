@@ -1,4 +1,4 @@
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { handlerSessions, handlers } from "../../db/schema";
 import { clock } from "../../lib/clock";
@@ -110,4 +110,25 @@ export async function revokeSession(d1: D1Database, token: string): Promise<void
   await getDb(d1)
     .delete(handlerSessions)
     .where(eq(handlerSessions.tokenHash, await sha256Hex(token)));
+}
+
+/** Deletes sessions past their absolute end or idle too long (cron), at most `batch` per call. */
+export async function deleteDeadSessions(d1: D1Database, lifetime: SessionLifetime, batch = 500): Promise<number> {
+  const now = clock.nowMs();
+  const dead = getDb(d1)
+    .select({ tokenHash: handlerSessions.tokenHash })
+    .from(handlerSessions)
+    .where(
+      or(
+        lt(handlerSessions.expiresAt, new Date(now)),
+        lt(handlerSessions.createdAt, new Date(now - lifetime.maxS * 1000)),
+        lt(handlerSessions.lastSeenAt, new Date(now - lifetime.idleS * 1000)),
+      ),
+    )
+    .limit(batch);
+  const deleted = await getDb(d1)
+    .delete(handlerSessions)
+    .where(inArray(handlerSessions.tokenHash, dead))
+    .returning({ tokenHash: handlerSessions.tokenHash });
+  return deleted.length;
 }

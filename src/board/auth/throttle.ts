@@ -1,4 +1,4 @@
-import { and, eq, lte, or, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { loginThrottle } from "../../db/schema";
 import { clock } from "../../lib/clock";
@@ -71,4 +71,27 @@ export async function claimAttempt(d1: D1Database, keyHash: string, lockS: numbe
 /** A successful login wipes the name's failures and lock. */
 export async function clearFailures(d1: D1Database, keyHash: string): Promise<void> {
   await getDb(d1).delete(loginThrottle).where(eq(loginThrottle.keyHash, keyHash));
+}
+
+/**
+ * Deletes login names whose failures are forgotten and whose lock has ended (cron), at most `batch`
+ * per call: guesses at random e-mails would otherwise leave a row each for good.
+ */
+export async function deleteStaleThrottles(d1: D1Database, batch = 1000): Promise<number> {
+  const now = clock.nowMs();
+  const stale = getDb(d1)
+    .select({ keyHash: loginThrottle.keyHash })
+    .from(loginThrottle)
+    .where(
+      and(
+        lt(loginThrottle.updatedAt, new Date(now - FORGET_AFTER_MS)),
+        or(isNull(loginThrottle.lockedUntil), lte(loginThrottle.lockedUntil, new Date(now))),
+      ),
+    )
+    .limit(batch);
+  const deleted = await getDb(d1)
+    .delete(loginThrottle)
+    .where(inArray(loginThrottle.keyHash, stale))
+    .returning({ keyHash: loginThrottle.keyHash });
+  return deleted.length;
 }

@@ -39,7 +39,12 @@ const LoginFields = z.object({
 /** A login CSRF token the browser already holds is kept (several tabs); else a new one. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-boardAuthRoutes.get("/login", (c) => {
+boardAuthRoutes.get("/login", async (c) => {
+  // Already signed in (a second tab, the back button): straight on to the board.
+  const token = sessionCookie(c);
+  if (token && (await sessionHandler(c.env.DB, token, loginSettings(c.env).lifetime))) {
+    return c.redirect(safeNext(c.req.query("next")) ?? "/board", 303);
+  }
   const existing = loginCsrfCookie(c);
   const csrfToken = existing && TOKEN_SHAPE.test(existing) ? existing : newToken(32);
   const form = loginForm(c, csrfToken);

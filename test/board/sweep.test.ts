@@ -1,0 +1,61 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { throttleKey } from "../../src/board/auth/throttle";
+import type { Env } from "../../src/env";
+import { sha256Hex } from "../../src/lib/crypto";
+import { clock } from "../../src/lib/clock";
+import { loginAs, newHandlerIdentity, submitLogin } from "./login";
+
+/** The cron sweep of board login state (docs/board.md "Login and sessions"). */
+afterEach(() => clock.reset());
+
+const MINUTE = 60_000;
+
+async function runCron() {
+  const ctx = createExecutionContext();
+  await worker.scheduled(
+    createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
+    env as Env,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+}
+
+async function sessionRows(cookie: string): Promise<number> {
+  const hash = await sha256Hex(cookie.split("=")[1]);
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM handler_sessions WHERE token_hash = ?")
+    .bind(hash)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+async function throttleRows(email: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM login_throttle WHERE key_hash = ?")
+    .bind(await throttleKey(email))
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+describe("the cron sweep of board logins", () => {
+  it("deletes sessions idle too long and keeps live ones", async () => {
+    const idle = await loginAs();
+    clock.advance(20 * MINUTE);
+    const live = await loginAs();
+    clock.advance(11 * MINUTE);
+    await runCron();
+    expect(await sessionRows(idle.cookie)).toBe(0);
+    expect(await sessionRows(live.cookie)).toBe(1);
+  });
+
+  it("forgets failed logins a day after the last one, keeps recent ones", async () => {
+    const forgotten = newHandlerIdentity().email;
+    await submitLogin(forgotten, "wrong");
+    clock.advance(24 * 60 * MINUTE + MINUTE);
+    const recent = newHandlerIdentity().email;
+    await submitLogin(recent, "wrong");
+    await runCron();
+    expect(await throttleRows(forgotten)).toBe(0);
+    expect(await throttleRows(recent)).toBe(1);
+  });
+});
