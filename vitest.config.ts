@@ -48,6 +48,12 @@ const tinyRateLimits = {
   CAPTURE_TOKEN_RATE_LIMITER: { namespace_id: "19002", simple: { limit: 3, period: 60 as const } },
 };
 
+/**
+ * Result pushes to a real HTTP receiver on loopback, started in Node by a global setup: these run with
+ * PUSH_TARGETS=any (as `wrangler dev` does), which the other suites must not have.
+ */
+const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const project = (
@@ -56,6 +62,7 @@ export default defineConfig(async () => {
     exclude: string[],
     bindings: Record<string, string>,
     ratelimits?: typeof tinyRateLimits,
+    globalSetup: string[] = [],
   ) => ({
     plugins: [
       cloudflareTest({
@@ -71,6 +78,7 @@ export default defineConfig(async () => {
       include,
       exclude: ["test/browser/**", ...exclude],
       setupFiles: ["./test/setup.ts"],
+      globalSetup,
       // Generous on purpose: CI is a shared 2-core machine, and a test must never fail by the clock
       // (speed is measured by `npm run bench`); a real hang still ends the test after 5 minutes.
       testTimeout: 300_000,
@@ -91,8 +99,11 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
       projects: [
         project("rules", RULE_TESTS, [], { ANALYZERS: "file-type" }),
-        project("detectors", ["test/**/*.test.ts"], [...RULE_TESTS, ...RATE_LIMIT_TESTS], {}),
+        project("detectors", ["test/**/*.test.ts"], [...RULE_TESTS, ...RATE_LIMIT_TESTS, ...PUSH_LOOPBACK_TESTS], {}),
         project("rate-limits", RATE_LIMIT_TESTS, [], { ANALYZERS: "file-type" }, tinyRateLimits),
+        project("push-loopback", PUSH_LOOPBACK_TESTS, [], { ANALYZERS: "file-type", PUSH_TARGETS: "any" }, undefined, [
+          "./test/support/push-receiver.global.ts",
+        ]),
       ],
     },
   };
