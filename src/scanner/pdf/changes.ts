@@ -161,6 +161,8 @@ interface Reach {
   pageTree: Set<string>;
   pageXObjects: Set<string>;
   catalog: string;
+  /** The catalog's /AcroForm when it is an indirect object. */
+  acroForm: string | null;
   info: string | null;
 }
 
@@ -172,11 +174,14 @@ function reachability(doc: PDFDocument): Reach {
     pageTree: new Set(),
     pageXObjects: new Set(),
     catalog: "",
+    acroForm: null,
     info: null,
   };
   const root = doc.context.trailerInfo.Root;
   reach.catalog = root ? root.toString() : "";
   reach.info = doc.context.trailerInfo.Info ? doc.context.trailerInfo.Info.toString() : null;
+  const acroForm = doc.catalog.get(PDFName.of("AcroForm"));
+  reach.acroForm = acroForm instanceof PDFRef ? acroForm.toString() : null;
   try {
     const pages = doc.getPages().slice(0, pdfLimits.maxPages * 20);
     pages.forEach((page, i) => {
@@ -207,6 +212,8 @@ function reachability(doc: PDFDocument): Reach {
 
 /** Keys of a field whose objects change when the field is filled or signed. */
 const FIELD_VALUE_KEYS = new Set(["AP", "V", "MK"]);
+/** Entries of /AcroForm whose objects form filling and signing may change. */
+const FORM_KEYS = new Set(["Fields", "DR"]);
 const RANK: Record<Permission, number> = { lta: 0, form: 1, annotation: 2 };
 const CATALOG_NEEDS: Record<string, Permission> = {
   AcroForm: "form",
@@ -331,6 +338,13 @@ class Judge {
     return make("catalog", needs, `catalog entries ${keys.join(", ") || "(rewritten)"}`);
   }
 
+  /** Under the catalog: DSS, extensions, XMP, permissions; in the form only its fields and default resources. */
+  private catalogUsage(path: string): Permission | { via: string } {
+    const [key, sub] = path.split("/");
+    if (key === "AcroForm" && sub !== undefined && !FORM_KEYS.has(sub)) return { via: `the form entry /${sub}` };
+    return CATALOG_NEEDS[key] ?? { via: `the catalog entry /${key}` };
+  }
+
   /**
    * The permission a change to pre-existing object `id` needs, over every path of the earlier
    * revision that reaches it; `{ via }` names the first path on which no change is allowed.
@@ -351,13 +365,15 @@ class Judge {
   private usageNeeds(use: Usage, seen: Set<string>, depth: number): Permission | { via: string } {
     if (use.parent === "trailer")
       return use.key === "Root" || use.key === "Info" ? "lta" : { via: `the trailer entry /${use.key}` };
-    if (use.parent === this.oldReach.catalog) return CATALOG_NEEDS[use.key] ?? { via: `the catalog entry /${use.key}` };
+    if (use.parent === this.oldReach.catalog) return this.catalogUsage(use.key);
+    if (use.parent === this.oldReach.acroForm) return this.catalogUsage(`AcroForm/${use.key}`);
     const page = this.oldReach.pages.get(use.parent);
-    if (page !== undefined) return use.key === "Annots" ? "annotation" : { via: `page ${page} (/${use.key})` };
+    if (page !== undefined)
+      return use.key === "Annots" ? "annotation" : { via: `page ${page} (/${use.key.split("/")[0]})` };
     const parent = this.oldDoc.context.lookup(PDFRef.of(...refNumbers(use.parent)));
     const dict = parent instanceof PDFStream ? parent.dict : parent;
     if (dict instanceof PDFDict) {
-      if (this.form.filled.has(use.parent) && FIELD_VALUE_KEYS.has(use.key)) return "form";
+      if (this.form.filled.has(use.parent) && FIELD_VALUE_KEYS.has(use.key.split("/")[0])) return "form";
       if (isFieldOrWidget(dict))
         return { via: `the unchanged form field "${fieldNameOf(this.oldDoc, dict) || use.parent}" (/${use.key})` };
       if (isAnnotation(dict)) return "annotation";

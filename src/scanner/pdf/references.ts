@@ -15,7 +15,7 @@ import { pdfLimits } from "./limits";
 export interface Usage {
   /** `N G R` of the object that refers, or "trailer". */
   parent: string;
-  /** Top-level key of the parent under which the reference sits ("" for an array). */
+  /** Key path inside the parent down to the reference, e.g. "AP/N" or "AcroForm/Fields" ("" for an array). */
   key: string;
 }
 
@@ -39,20 +39,21 @@ export function usagesOf(doc: PDFDocument, trailer: Map<string, string[]>): Map<
     if (++scanned > pdfLimits.maxObjectsScanned) break;
     const parent = ref.toString();
     const dict = obj instanceof PDFStream ? obj.dict : obj;
-    if (dict instanceof PDFDict) {
-      for (const [k, v] of dict.entries())
-        for (const child of refsIn(v, 0)) add(child, { parent, key: k.decodeText() });
-    } else if (dict instanceof PDFArray) for (const child of refsIn(dict, 0)) add(child, { parent, key: "" });
+    if (dict instanceof PDFDict || dict instanceof PDFArray)
+      for (const [child, key] of refsIn(dict, "", 0)) add(child, { parent, key });
   }
   return usages;
 }
 
-/** Indirect references inside a direct value (nested dictionaries and arrays, bounded depth). */
-export function refsIn(value: PDFObject | undefined, depth: number): string[] {
-  if (value instanceof PDFRef) return [value.toString()];
+/** Indirect references inside a direct value, each with its key path (bounded depth). */
+function refsIn(value: PDFObject | undefined, path: string, depth: number): [string, string][] {
+  if (value instanceof PDFRef) return [[value.toString(), path]];
   if (depth > pdfLimits.maxNesting) return [];
-  if (value instanceof PDFArray) return value.asArray().flatMap((v) => refsIn(v, depth + 1));
-  if (value instanceof PDFDict) return [...value.values()].flatMap((v) => refsIn(v, depth + 1));
+  if (value instanceof PDFArray) return value.asArray().flatMap((v) => refsIn(v, path, depth + 1));
+  if (value instanceof PDFDict)
+    return [...value.entries()].flatMap(([k, v]) =>
+      refsIn(v, path ? `${path}/${k.decodeText()}` : k.decodeText(), depth + 1),
+    );
   return [];
 }
 

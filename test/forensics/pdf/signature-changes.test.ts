@@ -173,6 +173,13 @@ describe("signatures: an object changed after signing is judged by every path th
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
     expect(changes(r)[0].detail).toContain("/DontOverrideMe");
   });
+  it("an appearance stream also hung under an odd /AcroForm entry is overwritten", async () => {
+    const odd = baseForm({ 1: o[1].replace("/SigFlags 3", "/SigFlags 3 /FooBar 9 0 R") });
+    const first = sign(odd.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
+    const r = await analyze(signSig2InPlace(first));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("form entry /FooBar");
+  });
   it("an object the signed version did not use is brought back (test_pades_dss_object_clobber)", async () => {
     const orphan = baseForm({ 12: "(Hi there)" });
     const first = sign(orphan.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
