@@ -121,7 +121,7 @@ describe("JSON mode: base64 attachments by category; add-ons when the account ha
     expect(res.headers.get("x-payload-truncated")).toBeNull();
     expect(body.cross_file_analyses).toEqual({ comparedFiles: 2, identicalFiles: [] });
     expect(body.agenticRecommendation.action).toBeTypeOf("string");
-    expect(body.pdfReportMapping).toEqual({});
+    expect(Object.keys(body.pdfReportMapping as Record<string, number>)).toEqual(["a.jpg", "big.bin"]);
   });
 
   it("reports byte-identical files across the request", async () => {

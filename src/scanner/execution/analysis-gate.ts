@@ -12,13 +12,22 @@ import { modelVersions } from "../analysis/pipeline";
 import { deleteResult, saveResult } from "./results";
 import { unitFor, type UnitProgress } from "./analysis-unit";
 import { gatherResult, type UnitRecord } from "./gather";
-import { reverseSearch } from "../similarity/reverse-search";
-import type { AnalysisJob, StagedFile, UnitReport } from "./job";
+import { caseAnalyses } from "../response/addons";
+import { gatheredKey, REPORTS_UNIT, type AnalysisJob, type StagedFile, type UnitReport } from "./job";
+import { reportsOf } from "../reports/report-unit";
 import { logAnalysis } from "./log";
 
 /** What the gate answers a caller (plain data: classes do not cross RPC). */
 export type GateOutcome =
-  | { kind: "result"; analysisId: string; resultKey: string; tokens: number; adoptedInput: boolean }
+  | {
+      kind: "result";
+      analysisId: string;
+      resultKey: string;
+      tokens: number;
+      adoptedInput: boolean;
+      /** The result's first delivery: its sessionId is the analysisId, which the reports name (DESIGN §20). */
+      firstDelivery: boolean;
+    }
   | { kind: "timeout"; adoptedInput: boolean }
   | { kind: "busy" }
   | { kind: "running"; retryAfterS: number }
@@ -161,7 +170,8 @@ export class AnalysisGate extends DurableObject<Env> {
       running++;
     }
     const open = [...units.values()].filter((u) => u.status === "pending" || u.status === "running");
-    if (open.length === 0) return this.settle(state, units);
+    // Every file has ended: one more unit builds the reports, then the run settles (docs/reports.md).
+    if (open.length === 0) return units.has(REPORTS_UNIT) ? this.settle(state, units) : this.startReports(state, units);
     const deadlines = open.flatMap((u) => (u.deadlineMs ? [u.deadlineMs] : []));
     if (deadlines.length) await this.ctx.storage.setAlarm(Math.min(...deadlines));
   }
@@ -185,6 +195,7 @@ export class AnalysisGate extends DurableObject<Env> {
       stagingPrefix: job.stagingPrefix,
       analyzers: job.analyzers,
       nowMs: state.startedAt,
+      kind: unit.index === REPORTS_UNIT ? ("reports" as const) : ("file" as const),
     };
     try {
       await unitFor(this.env, state.analysisId, unit.index, attempt).start(task, fileMs);
@@ -248,18 +259,57 @@ export class AnalysisGate extends DurableObject<Env> {
       });
   }
 
+  /**
+   * Saves the gathered result for the reports unit and queues it. The gate only gathers (reads the units'
+   * JSON); the PDFs are built in the unit's own invocation. `settle` gathers again (same order, same names).
+   */
+  private async startReports(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
+    const { job } = state;
+    try {
+      const gathered = await gatherResult(this.env.BUCKET, job, units, state.budget.fileTimeoutS);
+      // Deterministic for a run (its own case is never matched), so the reports see these findings too.
+      await caseAnalyses(this.env, job, state.analysisId, gathered);
+      const key = gatheredKey(job.stagingPrefix);
+      const body = JSON.stringify({ ...gathered, modelVersions: modelVersions(analyzerSets.pick(job.analyzers)) });
+      await this.env.BUCKET.put(key, body);
+      const file = {
+        name: "reports",
+        key,
+        kind: "unknown" as const,
+        mimeType: "application/json",
+        sha256: "",
+        size: 0,
+      };
+      await this.saveUnit({ index: REPORTS_UNIT, parent: null, depth: 0, file, status: "pending", attempt: 0 });
+    } catch (err) {
+      // The result is still delivered, without reports.
+      logAnalysis("reports-failed", { analysisId: state.analysisId, error: String(err) });
+      await this.saveUnit({
+        index: REPORTS_UNIT,
+        parent: null,
+        depth: 0,
+        file: { name: "reports", key: "", kind: "unknown", mimeType: "application/json", sha256: "", size: 0 },
+        status: "failed",
+        attempt: MAX_ATTEMPTS,
+      });
+    }
+    await this.advance(state);
+  }
+
   private async settle(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
     let next: GateState;
     try {
       const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
-      await reverseSearch(this.env, state.job, state.analysisId, gathered);
+      await caseAnalyses(this.env, state.job, state.analysisId, gathered);
       const { attachments, ...result } = gathered;
+      const reports = await reportsOf(this.env.BUCKET, units.get(REPORTS_UNIT)?.outputKey);
       const resultKey = await saveResult(this.env.BUCKET, {
         ...result,
         modelVersions: modelVersions(analyzerSets.pick(state.job.analyzers)),
         analysisId: state.analysisId,
         caseNumber: state.job.caseNumber,
-        attachments,
+        pdfReportMapping: reports.mapping,
+        attachments: [...reports.attachments, ...attachments],
       });
       next = {
         ...state,
@@ -311,6 +361,7 @@ export class AnalysisGate extends DurableObject<Env> {
       resultKey: state.resultKey!,
       tokens: state.tokens!,
       adoptedInput,
+      firstDelivery: !state.delivered,
     };
   }
 

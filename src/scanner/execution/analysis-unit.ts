@@ -5,6 +5,7 @@ import { acquireSlot } from "./isolate-slots";
 import type { UnitReport, UnitTask } from "./job";
 import { logAnalysis } from "./log";
 import { runUnit } from "./run-unit";
+import { runReportUnit } from "../reports/report-unit";
 
 /** What a unit says when its gate asks after it (null: it holds no task — finished, never started or lost). */
 export type UnitProgress = { phase: "waiting" } | { phase: "running"; startedAt: number } | null;
@@ -45,7 +46,7 @@ export class AnalysisUnit extends DurableObject<Env> {
     const release = await acquireSlot((await this.ctx.storage.get<number>("leaseMs")) ?? 60_000);
     this.progressNow = { phase: "running", startedAt: Date.now() };
     try {
-      return await runUnit(this.env, task);
+      return task.kind === "reports" ? await runReportUnit(this.env, task) : await runUnit(this.env, task);
     } catch (err) {
       logAnalysis("unit-error", {
         analysisId: task.analysisId,

@@ -42,6 +42,8 @@ export interface UnitTask {
   analyzers: string;
   /** The run's clock reading, so that every file of a run judges dates against the same "now". */
   nowMs: number;
+  /** `reports`: the unit after all files, building both report PDFs from the gathered result in `file.key`. */
+  kind?: "file" | "reports";
 }
 
 /** A unit's per-file result as stored in R2 (`unitOutputKey`). */
@@ -59,3 +61,11 @@ export type UnitReport = { ok: true; outputKey: string; extracted: StagedFile[] 
 
 export const unitOutputKey = (stagingPrefix: string, index: number) => `${stagingPrefix}out/${index}.json`;
 export const extractedFileKey = (stagingPrefix: string, index: number, n: number) => `${stagingPrefix}x/${index}-${n}`;
+
+/**
+ * The unit that builds the reports once every file has ended (src/scanner/reports/report-unit.ts): an
+ * index above any file's, so it sorts last and is never taken for a file of the archive.
+ */
+export const REPORTS_UNIT = 999_999;
+/** The gathered result the reports unit reads (the 2.6 result without reports, with the attachment index). */
+export const gatheredKey = (stagingPrefix: string) => `${stagingPrefix}gathered.json`;

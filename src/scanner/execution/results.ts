@@ -16,6 +16,8 @@ export interface StoredResult extends PipelineResult {
   analysisId: string;
   caseNumber: string;
   attachments: StoredAttachment[];
+  /** Each filename → the first page of its detail view in the analysis report; `{}` without a report. */
+  pdfReportMapping?: Record<string, number>;
 }
 
 const prefix = (analysisId: string) => `results/${analysisId}/`;

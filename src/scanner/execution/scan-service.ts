@@ -104,7 +104,9 @@ async function respond(
       if (!stored) throw new ApiError(500, "result-missing", "The stored result could not be read.");
       // Only one delivery spends a storage_key: a concurrent identical request that lost gets 410, uncharged.
       if (presignedKey && !(await consumeUpload(env, presignedKey))) throw uploadConsumed();
-      return deliver(env, account, stored, { mode: request.mode, sessionId: newId(), language: request.language });
+      // The first delivery's sessionId is the analysis id, the session the reports name (docs/reports.md).
+      const sessionId = outcome.firstDelivery ? outcome.analysisId : newId();
+      return deliver(env, account, stored, { mode: request.mode, sessionId, language: request.language });
     }
     case "timeout":
       throw new ApiError(

@@ -27,8 +27,8 @@ export interface OverlayLine {
   y2: number;
 }
 
-/** Blue → yellow → red ramp for a score 0–1. */
-function ramp(t: number): [number, number, number] {
+/** Blue → yellow → red ramp for a score 0–1 (also the legend of the analysis report). */
+export function ramp(t: number): [number, number, number] {
   const s = Math.min(1, Math.max(0, t));
   if (s < 0.5) {
     const u = s / 0.5;

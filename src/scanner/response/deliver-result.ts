@@ -4,7 +4,6 @@ import { getDb } from "../../db/client";
 import { usageLedger } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
-import { agenticRecommendation, crossFileAnalyses } from "./addons";
 import { attachmentsZip, categoryBundles } from "../attachments/bundles";
 import { base64Size, fitToCap } from "../attachments/cap";
 import { loadAttachments, toBase64 } from "../attachments/load";
@@ -31,13 +30,16 @@ export function resultBody(
     sessionId,
     modelVersions: stored.modelVersions,
     tokensConsumed: stored.tokensConsumed,
-    ...(hasFeature(account, "crossFileAnalyses") && { cross_file_analyses: crossFileAnalyses(stored.Files) }),
+    // Computed by the gate (addons.ts); null for a result stored before they existed.
+    ...(hasFeature(account, "crossFileAnalyses") && {
+      cross_file_analyses: stored.caseAnalyses?.crossFileAnalyses ?? null,
+    }),
     ...(hasFeature(account, "agenticRecommendation") && {
-      agenticRecommendation: agenticRecommendation(stored.suspicion_level, stored.Files, language),
+      agenticRecommendation: stored.caseAnalyses?.agenticRecommendation ?? null,
     }),
     ...(hasFeature(account, "presignedDownload") && { attachmentDownloadUrl: downloadUrl }),
-    // No analysis report PDF is generated yet, so the mapping is empty (spec 2.6: "Empty when no report was generated").
-    ...(hasFeature(account, "pdfReportMapping") && { pdfReportMapping: {} }),
+    // Spec 2.6: "Empty when no report was generated" (the reports unit failed or timed out).
+    ...(hasFeature(account, "pdfReportMapping") && { pdfReportMapping: stored.pdfReportMapping ?? {} }),
     etag: null,
     pdfEditingToolsBlacklist: null,
   };
