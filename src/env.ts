@@ -53,6 +53,8 @@ export interface Env {
   API_KEY_RATE_LIMITER?: RateLimit;
   /** Requests per capture link token and minute, the capture page's chunk uploads included; absent = unlimited. */
   CAPTURE_TOKEN_RATE_LIMITER?: RateLimit;
+  /** Board login posts per client address and minute (docs/board.md); absent = unlimited. */
+  BOARD_LOGIN_RATE_LIMITER?: RateLimit;
   /**
    * Result push targets (src/capture/push/target.ts): `public` (https to public addresses only),
    * `any` (also http, loopback and private addresses: local receivers). Unset: `any` when

@@ -6,15 +6,16 @@ import { ApiError } from "./problem";
 export const RATE_LIMIT_PERIOD_S = 60;
 
 /**
- * Counts one request against `limiter` for one credential (an API key or a capture token; only its
- * SHA-256 is sent to the limiter) and refuses with 429 + Retry-After once the window is used up.
+ * Counts one request against `limiter` for one credential (an API key, a capture token, or the
+ * client address of a board login; only its SHA-256 is sent to the limiter) and refuses with 429 +
+ * Retry-After once the window is used up.
  * The limits are the `[[ratelimits]]` bindings in wrangler.toml (README "Configuration"). Without the
  * binding, or when the limiter itself fails, the request goes through: a rate limit must never be
  * the reason an insurer's or a policyholder's normal request fails.
  */
 export async function enforceRateLimit(
   limiter: RateLimit | undefined,
-  what: "API key" | "capture link",
+  what: "API key" | "capture link" | "board login address",
   credential: string,
   request: Request,
 ): Promise<void> {

@@ -1,4 +1,6 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
+import type { Env } from "../../src/env";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionHandler } from "../../src/board/auth/sessions";
 import { clock } from "../../src/lib/clock";
@@ -367,5 +369,72 @@ describe("the login page when already signed in", () => {
       redirect: "manual",
     });
     expect(evil.headers.get("location")).toBe("/board");
+  });
+});
+
+describe("login posts per client address (BOARD_LOGIN_RATE_LIMITER)", () => {
+  /** A stand-in for the Workers rate-limiting binding: `limit` allowed per key, the keys it saw recorded. */
+  function fakeLimiter(limit: number) {
+    const counts = new Map<string, number>();
+    return {
+      keys: counts,
+      binding: {
+        limit: async ({ key }: { key: string }) => {
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          return { success: counts.get(key)! <= limit };
+        },
+      } as RateLimit,
+    };
+  }
+
+  async function postFrom(
+    address: string | null,
+    bindings: Env,
+    email: string,
+    form: { cookie: string; csrf: string },
+  ) {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${BASE}/board/login?lang=en`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie: form.cookie,
+          ...(address ? { "cf-connecting-ip": address } : {}),
+        },
+        body: new URLSearchParams({ _csrf: form.csrf, email, password: "wrong-password" }).toString(),
+        redirect: "manual",
+      }),
+      bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  }
+
+  it("refuses an address over the limit with a 429 page, whatever the e-mail; other addresses go on", async () => {
+    const limiter = fakeLimiter(3);
+    const bindings = { ...(env as Env), BOARD_LOGIN_RATE_LIMITER: limiter.binding };
+    const form = await openLoginForm();
+    for (let i = 0; i < 3; i++) {
+      expect((await postFrom("203.0.113.7", bindings, newHandlerIdentity().email, form)).status).toBe(401);
+    }
+    const refused = await postFrom("203.0.113.7", bindings, newHandlerIdentity().email, form);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(loginMessage(await refused.text())).toBe(
+      "Too many sign-in attempts from your network. Please try again in a minute.",
+    );
+    expect((await postFrom("198.51.100.2", bindings, newHandlerIdentity().email, form)).status).toBe(401);
+    // Only a hash of the address reaches the limiter.
+    expect([...limiter.keys.keys()].some((key) => key.includes("203.0.113.7"))).toBe(false);
+  });
+
+  it("does not count requests without CF-Connecting-IP", async () => {
+    const limiter = fakeLimiter(0);
+    const bindings = { ...(env as Env), BOARD_LOGIN_RATE_LIMITER: limiter.binding };
+    const form = await openLoginForm();
+    expect((await postFrom(null, bindings, newHandlerIdentity().email, form)).status).toBe(401);
+    expect(limiter.keys.size).toBe(0);
   });
 });

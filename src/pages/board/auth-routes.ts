@@ -4,6 +4,8 @@ import { passwordLogin } from "../../board/auth/login";
 import { revokeSession, sessionHandler } from "../../board/auth/sessions";
 import { timingSafeEqual } from "../../lib/crypto";
 import { newToken } from "../../lib/ids";
+import { ApiError } from "../../lib/problem";
+import { enforceRateLimit, RATE_LIMIT_PERIOD_S } from "../../lib/rate-limit";
 import { LOGIN_CSS } from "./assets/login-css";
 import { chosenLanguageCookie, requestLanguage } from "./auth-i18n";
 import { authMessagePage, type LoginForm, loginPage } from "./auth-view";
@@ -54,6 +56,13 @@ boardAuthRoutes.get("/login", async (c) => {
 });
 
 boardAuthRoutes.post("/login", async (c) => {
+  if (!(await withinAddressLimit(c))) {
+    const form = loginForm(c, loginCsrfCookie(c) ?? newToken(32));
+    const page = loginPage({ ...form, message: { kind: "alert", key: "tooManyFromAddress" } }, 429, {
+      "retry-after": String(RATE_LIMIT_PERIOD_S),
+    });
+    return withCookies(page, [loginCsrfSetCookie(form.csrfToken)]);
+  }
   const cookieToken = loginCsrfCookie(c);
   const formToken = await formField(c, "_csrf");
   const freshToken = newToken(32);
@@ -109,6 +118,22 @@ boardAuthRoutes.post("/logout", async (c) => {
   const res = new Response(null, { status: 303, headers: { location: "/board/login?signed-out" } });
   return withCookies(res, [sessionClearCookie()]);
 });
+
+/**
+ * Login posts per client address (BOARD_LOGIN_RATE_LIMITER): the lockout counts per e-mail, this
+ * slows one address trying a few passwords on many e-mails. Without CF-Connecting-IP (tests) not counted.
+ */
+async function withinAddressLimit(c: Context<BoardEnv>): Promise<boolean> {
+  const address = c.req.header("cf-connecting-ip");
+  if (!address) return true;
+  try {
+    await enforceRateLimit(c.env.BOARD_LOGIN_RATE_LIMITER, "board login address", address, c.req.raw);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.httpStatus === 429) return false;
+    throw err;
+  }
+}
 
 function loginForm(c: Context<BoardEnv>, csrfToken: string): LoginForm {
   return { lang: requestLanguage(c), csrfToken, next: safeNext(c.req.query("next")) };
