@@ -20,6 +20,11 @@ const KIND: Record<ObjectChange["kind"], Words> = {
     en: "file trailer (pointer to the catalog or other objects)",
     pl: "trailer pliku (wskazanie katalogu lub innych obiektów)",
   },
+  xref: {
+    de: "Querverweistabelle (xref: wo ein Objekt steht)",
+    en: "cross-reference table (xref: where an object is)",
+    pl: "tablica odsyłaczy (xref: gdzie znajduje się obiekt)",
+  },
   info: { de: "Dokumentinformationen", en: "document info", pl: "informacje o dokumencie" },
   signature: { de: "Signaturwert", en: "signature value", pl: "wartość podpisu" },
   annotation: { de: "Anmerkung", en: "annotation", pl: "adnotacja" },

@@ -28,6 +28,7 @@ import type { Revision } from "./revisions";
 import { type ChangePolicy, type Permission, needsAtMost, APPROVAL } from "./change-policy";
 import { trailerChanges, trailerRefs } from "./trailer-changes";
 import { revisionBytes } from "./versions";
+import { xrefChanges } from "./xref-changes";
 
 /** What one object (re)defined by an incremental update is, and whether it may change a signed file. */
 export interface ObjectChange {
@@ -38,6 +39,7 @@ export interface ObjectChange {
     | "pages"
     | "catalog"
     | "trailer"
+    | "xref"
     | "info"
     | "signature"
     | "annotation"
@@ -91,6 +93,7 @@ export async function changesInRevision(
     .filter((c): c is ObjectChange => c !== null);
   changes.push(...trailerChanges(oldTrailer, trailerRefs(revisions[index - 1])));
   changes.push(...catalogProblems(oldDoc, newDoc));
+  changes.push(...xrefChanges(bytes, revisions, index));
   return changes.map((c) => ({ ...c, allowed: c.needs !== null && needsAtMost(c.needs, policy) && c.allowed }));
 }
 

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { pdfSignatures } from "../../../src/scanner/forensics/pdf-signatures";
 import type { ScanContext } from "../../../src/scanner/types";
-import { baseForm, byteRangeOf, concat, sign, stream, update, withByteRange } from "./signed-builder";
+import {
+  baseForm,
+  byteRangeOf,
+  concat,
+  offsetOf,
+  rawUpdate,
+  sign,
+  stream,
+  update,
+  withByteRange,
+  xrefOffset,
+} from "./signed-builder";
 import { ctx, pdfFile } from "./fixtures";
 
 /**
@@ -207,6 +218,37 @@ describe("signatures: the trailer may not switch what a reader shows", () => {
   });
   it("new document info is allowed", async () => {
     const r = await analyze(update(signed, { 30: "<< /Producer (Reader) >>" }, " /Info 30 0 R"));
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+});
+
+describe("signatures: an update's own xref may not free or redirect signed objects (pdf-lib never reads it)", () => {
+  it("an object of the signed version freed (test_sign_reject_freed)", async () => {
+    const r = await analyze(rawUpdate(signed, "", ["8 1", "0000000000 00001 f "]));
+    expect(changes(r)).toEqual([expect.objectContaining({ kind: "xref", detail: expect.stringContaining("freed") })]);
+  });
+  it("an xref entry pointing back into the signed bytes at another object (test_sign_with_hybrid_sneaky_edit)", async () => {
+    const r = await analyze(rawUpdate(signed, "", ["7 1", xrefOffset(offsetOf(signed, 10))]));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("points back into the signed bytes");
+  });
+  it("the same through the /XRefStm of a hybrid update", async () => {
+    const at = signed.length;
+    const row = (type: number, a: number, b: number) =>
+      String.fromCharCode(type, (a >> 24) & 255, (a >> 16) & 255, (a >> 8) & 255, a & 255, b >> 8, b & 255);
+    const data = row(1, offsetOf(signed, 10), 0);
+    const xrefStream = `40 0 obj\n<< /Type /XRef /W [1 4 2] /Index [7 1] /Size 64 /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`;
+    const r = await analyze(rawUpdate(signed, xrefStream, ["40 1", xrefOffset(at)], ` /XRefStm ${at}`));
+    expect(changes(r)[0]).toMatchObject({ kind: "xref", detail: expect.stringContaining("object 7") });
+  });
+  it("an xref entry pointing at bytes that are not the object", async () => {
+    const body = "31 0 obj\n<< /Producer (x) >>\nendobj\n";
+    const r = await analyze(rawUpdate(signed, body, ["5 1", xrefOffset(signed.length)]));
+    expect(changes(r)[0].detail).toContain("not object 5");
+  });
+  it("an update whose xref lists only its own objects is fine", async () => {
+    const body = "30 0 obj\n<< /Producer (Reader) >>\nendobj\n";
+    const r = await analyze(rawUpdate(signed, body, ["30 1", xrefOffset(signed.length)], " /Info 30 0 R"));
     expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
   });
 });

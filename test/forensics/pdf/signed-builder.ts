@@ -123,3 +123,21 @@ export function concat(a: Uint8Array, b: string): Uint8Array {
   out.set(latin1(b), a.length);
   return out;
 }
+
+/** The offset of `N 0 obj` in the bytes (its first definition). */
+export function offsetOf(bytes: Uint8Array, num: number): number {
+  return text(bytes).search(new RegExp(`(^|\\n)${num} 0 obj`)) + 1;
+}
+
+/**
+ * Appends an update whose xref section is written by hand: `body(at)` returns the object text
+ * (appended at offset `at`) and `entries` the xref subsections, e.g. `["8 1", "0000000000 00001 f "]`.
+ */
+export function rawUpdate(original: Uint8Array, body: string, entries: string[], trailerExtra = ""): Uint8Array {
+  const prev = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text(original.subarray(-200)))?.[1]);
+  const xrefAt = original.length + body.length;
+  const tail = `${body}xref\n0 1\n0000000000 65535 f \n${entries.join("\n")}\ntrailer\n<< /Size 64 /Root 1 0 R /Prev ${prev}${trailerExtra} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return concat(original, tail);
+}
+
+export const xrefOffset = (n: number) => `${String(n).padStart(10, "0")} 00000 n `;
