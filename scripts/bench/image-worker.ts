@@ -1,12 +1,25 @@
 // Bench-only Worker (scripts/bench/image.bench.mjs runs it with `wrangler dev -c scripts/bench/image.wrangler.toml`):
 // runs one image detector (or all of them, sharing one block analysis as in the pipeline) on the
-// posted bytes, so their cost can be timed from outside and the workerd process's memory watched.
+// posted bytes, or only the streaming JPEG decoder (/decode; /decode-reference with the JavaScript
+// kernels), so their cost can be timed from outside and the workerd process's memory watched.
 import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
+import { JpegStripDecoder } from "../../src/scanner/images/jpeg-strip-decoder";
 import { benchContext, benchFile } from "./bench-file";
+
+/** Every band of a baseline JPEG through the strip decoder (wasm kernels, or the JavaScript reference). */
+function decodeAll(bytes: Uint8Array, reference: boolean): Response {
+  const decoder = JpegStripDecoder.open(bytes, undefined, { reference });
+  if (typeof decoder === "string") return new Response(decoder, { status: 422 });
+  let rows = 0;
+  for (let band = decoder.next(); band; band = decoder.next()) rows += band.rows;
+  return Response.json({ width: decoder.width, rows });
+}
 
 export default {
   async fetch(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);
+    if (request.method === "POST" && (pathname === "/decode" || pathname === "/decode-reference"))
+      return decodeAll(new Uint8Array(await request.arrayBuffer()), pathname === "/decode-reference");
     const match = /^\/analyze\/([\w-]+)$/.exec(pathname);
     if (!match || request.method !== "POST") return new Response("not found", { status: 404 });
     const file = benchFile(new Uint8Array(await request.arrayBuffer()));

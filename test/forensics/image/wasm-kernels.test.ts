@@ -1,6 +1,7 @@
 import { crop, PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import kernelsModule from "#wasm-kernels";
+import { relativeToPeers } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
 import { searchCopyMove } from "../../../src/scanner/images/block-matching";
 import { downscale, lumaFromRgba } from "../../../src/scanner/images/gray";
@@ -255,6 +256,47 @@ describe("small JPEGs are decoded for comparison by the strip decoder: the same 
       const photon = lumaFromRgba(rgba, width, height).data;
       expect(ours?.data.length).toBe(photon.length);
       expect(differingBytes(ours?.data ?? [], photon)).toBe(0);
+    }
+  });
+});
+
+/** relativeToPeers as it was before its sort became one numeric sort of packed keys (the reference). */
+function relativeToPeersByComparator(
+  values: Float32Array,
+  covariate: Float32Array,
+  reliable: Uint8Array,
+): Float32Array {
+  const [bins, floor] = [12, 0.05];
+  const idx = Uint32Array.from([...reliable.keys()].filter((i) => reliable[i]));
+  const out = new Float32Array(values.length).fill(Number.NaN);
+  if (idx.length < bins * 4) return out;
+  idx.sort((a, b) => covariate[a] - covariate[b]);
+  const per = Math.ceil(idx.length / bins);
+  for (let b = 0; b < bins; b++) {
+    const members = idx.subarray(b * per, Math.min(idx.length, (b + 1) * per));
+    if (!members.length) continue;
+    const sorted = Float32Array.from(members, (i) => values[i]).sort();
+    const median = Math.max(floor, sorted[sorted.length >> 1]);
+    for (const i of members) out[i] = Math.log2(Math.max(floor, values[i]) / median);
+  }
+  return out;
+}
+
+describe("peer comparison (ELA, noise): ordering blocks by packed keys gives the comparator sort's result", () => {
+  it("on a photo's maps, with ties, −0, negative covariates and unreliable blocks", async () => {
+    const result = await computeBlockMaps(await sharedFile("photos/opencv-doc/leuvenA.jpg"));
+    if (!result.ok) throw new Error(result.reason);
+    const { ela, activity, mean, clipped } = result.maps;
+    const reliable = Uint8Array.from(clipped, (c, i) => (!c && activity[i] >= 2 ? 1 : 0));
+    const everything = new Uint8Array(ela.length).fill(1);
+    const tied = Float32Array.from(mean, (m, i) => (i % 3 === 0 ? -0 : i % 3 === 1 ? 0 : Math.round(m / 64) - 2));
+    for (const [values, covariate, mask] of [
+      [ela, activity, reliable],
+      [ela, mean, everything],
+      [ela, tied, everything],
+    ] as const) {
+      const ours = relativeToPeers(values, covariate, mask);
+      expect(differingBytes(ours, relativeToPeersByComparator(values, covariate, mask))).toBe(0);
     }
   });
 });
