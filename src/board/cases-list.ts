@@ -69,17 +69,7 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
       const total = counts[status];
       const pages = Math.max(1, Math.ceil(total / size));
       const page = Math.min(Math.max(1, query.page), pages);
-      const rows =
-        total === 0
-          ? []
-          : await db
-              .select(cardColumns)
-              .from(captureCases)
-              .where(and(...filter, eq(captureCases.status, status)))
-              // Ties on created_at follow the index's own order: pages neither repeat nor skip a case.
-              .orderBy(desc(captureCases.createdAt))
-              .limit(size)
-              .offset((page - 1) * size);
+      const rows = total === 0 ? [] : await columnQuery(db, filter, status, size, (page - 1) * size);
       return { status, total, page, pages, rows };
     }),
   );
@@ -105,15 +95,19 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
 
 /**
  * A fingerprint of everything the account's board shows: the newest change and the number of
- * cases. Every state change writes `updated_at`, so one probe of (account_id, updated_at) tells
- * an open board whether to fetch again.
+ * cases. Every state change writes `updated_at`; the count also catches two cases created in the
+ * same millisecond. Both come from the (account_id, updated_at) index alone (no table rows).
  */
 export async function boardVersion(db: Db, accountId: string): Promise<string> {
-  const [row] = await db
+  const [row] = await versionQuery(db, accountId);
+  return `${row?.n ?? 0}-${row?.latest?.getTime() ?? 0}`;
+}
+
+export function versionQuery(db: Db, accountId: string) {
+  return db
     .select({ latest: max(captureCases.updatedAt), n: count() })
     .from(captureCases)
     .where(eq(captureCases.accountId, accountId));
-  return `${row?.n ?? 0}-${row?.latest?.getTime() ?? 0}`;
 }
 
 const cardColumns = {
@@ -146,12 +140,31 @@ export function filterConditions(accountId: string, filter: BoardFilter): SQL[] 
   return terms;
 }
 
-async function countByStatus(db: Db, filter: SQL[]): Promise<Record<CaseStatus, number>> {
-  const rows = await db
+/** The column counts (built apart from running, so the bench can show its plan). */
+export function countQuery(db: Db, filter: SQL[]) {
+  return db
     .select({ status: captureCases.status, n: count() })
     .from(captureCases)
     .where(and(...filter))
     .groupBy(captureCases.status);
+}
+
+/** One page of a column, newest first. */
+export function columnQuery(db: Db, filter: SQL[], status: CaseStatus, limit: number, offset: number) {
+  return (
+    db
+      .select(cardColumns)
+      .from(captureCases)
+      .where(and(...filter, eq(captureCases.status, status)))
+      // Ties on created_at follow the index's own order: pages neither repeat nor skip a case.
+      .orderBy(desc(captureCases.createdAt))
+      .limit(limit)
+      .offset(offset)
+  );
+}
+
+async function countByStatus(db: Db, filter: SQL[]): Promise<Record<CaseStatus, number>> {
+  const rows = await countQuery(db, filter);
   const counts = { sent: 0, reminder: 0, manual: 0, closed: 0 };
   for (const row of rows) counts[row.status] = row.n;
   return counts;

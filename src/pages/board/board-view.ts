@@ -93,8 +93,12 @@ function cardHtml(lang: BoardLanguage, m: BoardMessages, card: CaseCard): RawHtm
   const result = card.lastResult ?? "pending";
   return html`<li class="card" data-case="${card.id}">
 <a class="case-number" href="/board/cases/${card.id}">${card.caseNumber}</a>
-<span class="badge result-${result}">${card.status === "closed" && card.finalDecision ? label(m, `decision_${card.finalDecision}`) : label(m, `result_${result}`)}</span>
-${card.manualReason ? html`<p class="reason">${label(m, `reason_${card.manualReason}`)}</p>` : ""}
+${
+  // A manual card says why it waits; the others show their result (or the decision, once closed).
+  card.manualReason
+    ? html`<p class="reason">${label(m, `reason_${card.manualReason}`)}</p>`
+    : html`<span class="badge result-${result}">${card.status === "closed" && card.finalDecision ? label(m, `decision_${card.finalDecision}`) : label(m, `result_${result}`)}</span>`
+}
 ${card.bounced ? html`<p class="bounced">${m.bounced}</p>` : ""}
 <p class="meta">${card.vnName ? html`${card.vnName} · ` : ""}${fill(m.created, { date: formatDate(lang, card.createdAt) })}${card.reminderCount > 0 ? html` · ${fill(m.reminders, { n: card.reminderCount })}` : ""}${card.retriggerCount > 0 ? html` · ${fill(m.retriggers, { n: card.retriggerCount })}` : ""}</p>
 </li>`;

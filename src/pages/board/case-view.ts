@@ -73,7 +73,7 @@ function photoHtml(lang: BoardLanguage, m: BoardMessages, caseId: string, p: Pho
     : fill(m.photoOf, { n, scene: m.freePhoto });
   const src = `/board/cases/${caseId}/photos/${p.id}`;
   const a = p.attestation;
-  return html`<li class="photo verdict-${p.verdict}" id="photo-${p.id}">
+  return html`<li class="photo" data-verdict="${p.verdict}" id="photo-${p.id}">
 <a class="thumb" href="${src}" aria-label="${fill(m.openFull, { n })}"><img src="${src}?size=thumb" alt="${title}" loading="lazy" width="320" height="240"></a>
 <div class="photo-body">
 <h3>${title}</h3>
@@ -126,8 +126,9 @@ function actionsSection(m: BoardMessages, handler: BoardHandler, detail: CaseDet
 <input type="hidden" name="version" value="${version}">
 <fieldset><legend>${m.closeHeading}</legend>
 ${HANDLER_DECISIONS.map(
-  (d, i) =>
-    html`<div class="choice"><input type="radio" id="decision-${d}" name="decision" value="${d}" required${i === 1 ? raw(" checked") : ""}><label for="decision-${d}">${label(m, `decision_${d}`)}</label></div>`,
+  // No decision is preselected: closing is always a choice the handler makes.
+  (d) =>
+    html`<div class="choice"><input type="radio" id="decision-${d}" name="decision" value="${d}" required><label for="decision-${d}">${label(m, `decision_${d}`)}</label></div>`,
 )}
 </fieldset>
 <button type="submit" class="primary" id="close-button">${m.closeButton}</button>

@@ -4,9 +4,6 @@ import { LANGUAGES, type PageLanguage } from "../capture/i18n";
 export { LANGUAGES as BOARD_LANGUAGES };
 export type BoardLanguage = PageLanguage;
 
-/** Cookie that keeps the language a handler picked with `?lang=` while moving between pages. */
-export const LANGUAGE_COOKIE = "board_lang";
-
 const de = {
   title: "Schadenfall-Board",
   skip: "Zum Inhalt springen",

@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { HANDLER_DECISIONS, NOTE_MAX_LENGTH, runBoardAction, type BoardAction } from "../../board/actions";
 import { findPhotoKey, loadCaseDetail } from "../../board/case-detail";
@@ -12,11 +11,11 @@ import { eq } from "drizzle-orm";
 import { html, PAGE_HEADERS } from "../html";
 import { BOARD_CSS } from "./assets/board-css";
 import BOARD_JS from "./assets/board.bundle.js";
-import { boardLanguage } from "./auth-i18n";
+import { chosenLanguageCookie, requestLanguage } from "./auth-i18n";
 import { boardBody, columnsHtml, etagOf, type BoardParams } from "./board-view";
 import { caseBody, type ActionNotice } from "./case-view";
 import type { BoardEnv } from "./handler-context";
-import { BOARD_MESSAGES, LANGUAGE_COOKIE, type BoardLanguage } from "./i18n";
+import { BOARD_MESSAGES } from "./i18n";
 import { boardDocument } from "./layout";
 import { requireCsrf, requireHandler } from "./require-handler";
 
@@ -210,18 +209,12 @@ function fieldsOf(error: z.ZodError): string {
   return error.issues.map((i) => i.path.join(".") || "body").join(", ");
 }
 
-/** `?lang=` wins and is remembered in a cookie; then that cookie; then Accept-Language, else German. */
-function languageOf(c: Context<BoardEnv>): BoardLanguage {
-  return boardLanguage(c.req.query("lang") ?? getCookie(c, LANGUAGE_COOKIE), c.req.header("accept-language"));
-}
+/** The language (`?lang=`, the handler's earlier choice, the browser's, German) and its cookie, shared with the login pages. */
+const languageOf = (c: Context<BoardEnv>) => requestLanguage(c);
 
 function withLanguage(c: Context<BoardEnv>, res: Response): Response {
-  const chosen = c.req.query("lang");
-  if (chosen && chosen === languageOf(c))
-    res.headers.append(
-      "set-cookie",
-      `${LANGUAGE_COOKIE}=${chosen}; Path=/board; SameSite=Strict; Secure; Max-Age=31536000`,
-    );
+  const cookie = chosenLanguageCookie(c);
+  if (cookie) res.headers.append("set-cookie", cookie);
   return res;
 }
 

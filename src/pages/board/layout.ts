@@ -4,7 +4,7 @@ import type { BoardHandler } from "./handler-context";
 import { BOARD_LANGUAGES, BOARD_MESSAGES, fill, type BoardLanguage } from "./i18n";
 
 /** Cache-busting version of board.css and board.js (change when either changes). */
-export const BOARD_ASSET_VERSION = "1";
+export const BOARD_ASSET_VERSION = "2";
 
 export interface PageFrame {
   lang: BoardLanguage;

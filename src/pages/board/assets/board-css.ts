@@ -38,11 +38,12 @@ label { font-weight: 600; }
 .alert p { margin: .2rem 0; }
 .notice { padding: .7rem 1rem; border-radius: 4px; color: var(--ok); background: var(--ok-bg); border: 1px solid var(--ok); margin: 0 0 1rem; }
 .kept-note { white-space: pre-wrap; background: #fff; color: var(--ink); border-left: 3px solid var(--bad); margin: .4rem 0; padding: .4rem .7rem; }
-.filters { display: flex; flex-wrap: wrap; align-items: flex-end; gap: .75rem 1rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem; margin-bottom: .6rem; }
+.filters { display: flex; flex-wrap: wrap; align-items: flex-start; gap: .75rem 1rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .8rem 1rem; margin-bottom: .6rem; }
 .field { display: flex; flex-direction: column; gap: .2rem; }
 .field small { color: var(--muted); font-size: .8rem; }
 #q { width: 16rem; }
-.buttons { display: flex; gap: .5rem; align-items: center; padding-bottom: 1.35rem; }
+/* Level with the inputs: below a label's line (1.45 × 15 px) and the field gap. */
+.buttons { display: flex; gap: .5rem; align-items: center; margin-top: calc(1.45em + .2rem); }
 .live { color: var(--muted); font-size: .85rem; margin: .2rem 0 .8rem; }
 .columns { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 1rem; align-items: start; }
 .columns.single { grid-template-columns: minmax(0, 1fr); max-width: 56rem; }
@@ -60,6 +61,7 @@ label { font-weight: 600; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 5px; padding: .55rem .7rem; }
 .case-number { font-weight: 700; word-break: break-all; display: block; margin-bottom: .25rem; }
 .card p { margin: .25rem 0 0; font-size: .85rem; }
+.card .reason { margin-top: 0; }
 .meta { color: var(--muted); }
 .reason { color: var(--bad); font-weight: 600; }
 .bounced, .bounced-banner { color: var(--warn); font-weight: 600; }
@@ -120,7 +122,7 @@ legend { font-weight: 700; margin-bottom: .3rem; }
   .columns { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .case-grid { grid-template-columns: minmax(0, 1fr); }
   .case-side { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  .case-side .actions, .case-side .notes { grid-column: span 1; }
+  .photo { grid-template-columns: 200px minmax(0, 1fr); }
 }
 @media (max-width: 700px) {
   main { padding: .8rem; }
