@@ -31,6 +31,96 @@ export const FileResultSchema = z
   })
   .openapi("FileResult");
 
+const Level = z.enum(["-", "Green", "Yellow", "Red"]);
+
+/** A finding about several files of the request (docs/reverse-search.md lists the codes). */
+const CrossFindingSchema = z
+  .object({
+    code: z.string().openapi({ example: "cross_invoice_number_conflict" }),
+    level: Level,
+    title: z.string(),
+    explanation: z.string().openapi({ description: "In the request's language." }),
+    files: z.array(z.string()),
+    evidence: z.record(z.string(), z.unknown()),
+  })
+  .openapi("CrossFileFinding");
+
+const DocumentFieldsSchema = z.object({
+  documentDate: z
+    .string()
+    .nullable()
+    .openapi({ description: "Labelled document/invoice date (YYYY-MM-DD), else the first date." }),
+  dates: z.array(z.string()),
+  total: z.number().nullable().openapi({ description: "Labelled total amount." }),
+  amounts: z.array(z.number()),
+  ibans: z.array(z.string()).openapi({ description: "IBANs whose check digits are valid." }),
+  invoiceNumbers: z.array(z.string()),
+  names: z.array(z.string()),
+  licencePlates: z.array(z.string()),
+});
+
+/** `cross_file_analyses` (add-on crossFileAnalyses; docs/reverse-search.md). */
+export const CrossFileAnalysesSchema = z
+  .object({
+    comparedFiles: z.number().int(),
+    identicalFiles: z.array(z.object({ sha256: z.string(), files: z.array(z.string()) })),
+    nearDuplicateImages: z.array(
+      z.object({
+        files: z.array(z.string()).length(2),
+        dctDistance: z.number().int().openapi({ description: "Hamming distance of the 64-bit DCT hashes." }),
+        blockMeanDistance: z.number().int(),
+        mirrored: z.boolean(),
+      }),
+    ),
+    cameras: z.array(
+      z.object({
+        make: z.string().nullable(),
+        model: z.string().nullable(),
+        serial: z.string().nullable(),
+        quantTables: z.string().nullable().openapi({ description: "Fingerprint of the JPEG luma quantisation table." }),
+        files: z.array(z.string()),
+      }),
+    ),
+    captures: z.array(
+      z.object({
+        file: z.string(),
+        capturedAt: z.string().nullable().openapi({ description: "EXIF DateTimeOriginal (camera local time)." }),
+        gps: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+      }),
+    ),
+    documents: z.array(
+      z.object({
+        file: z.string(),
+        producer: z.string().nullable(),
+        creator: z.string().nullable(),
+        creationDate: z.string().nullable(),
+        fields: DocumentFieldsSchema.nullable().openapi({
+          description: "Read from the PDF's text; null without text.",
+        }),
+      }),
+    ),
+    findings: z.array(CrossFindingSchema),
+  })
+  .openapi("CrossFileAnalyses");
+
+/** `agenticRecommendation` (add-on; fixed rules, docs/reverse-search.md). */
+export const RecommendationSchema = z
+  .object({
+    action: z.enum(["refer_to_fraud_unit", "request_on_site_inspection", "ask_for_originals", "settle"]),
+    summary: z.string().openapi({ description: "In the request's language." }),
+    reasons: z.array(
+      z.object({
+        code: z.string().openapi({ description: "A finding code of a file or of cross_file_analyses." }),
+        level: Level,
+        files: z.array(z.string()),
+        text: z.string(),
+      }),
+    ),
+    filesNotAssessed: z.array(z.string()),
+    rules: z.string().openapi({ description: "Version of the rule set that chose the action." }),
+  })
+  .openapi("AgenticRecommendation");
+
 /** Spec 2.6. */
 export const ScanResultSchema = z
   .object({
@@ -40,8 +130,8 @@ export const ScanResultSchema = z
     sessionId: z.uuid(),
     modelVersions: z.record(z.string(), z.string()),
     tokensConsumed: z.number().int(),
-    cross_file_analyses: z.record(z.string(), z.unknown()).nullable().optional(),
-    agenticRecommendation: z.record(z.string(), z.unknown()).nullable().optional(),
+    cross_file_analyses: CrossFileAnalysesSchema.nullable().optional(),
+    agenticRecommendation: RecommendationSchema.nullable().optional(),
     attachmentDownloadUrl: z.url().nullable().optional(),
     pdfReportMapping: z.record(z.string(), z.number().int()).nullable().optional(),
     etag: z.string().nullable(),

@@ -2,8 +2,10 @@ import { cooperative } from "../../lib/cooperate";
 import { highestLevel } from "../finding";
 import { analyzers as registeredAnalyzers } from "../forensics/registry";
 import type { IntakeItem } from "../intake";
+import { corroboratedRegions } from "./corroboration";
 import { analyzerFailed, extractionFailed } from "./pipeline-findings";
 import { priceOf } from "./pricing";
+import type { CaseAnalyses } from "../response/addons";
 import type {
   Analyzer,
   AnalyzerResult,
@@ -34,6 +36,8 @@ export interface PipelineResult {
   Files: Record<string, FileResult>;
   tokensConsumed: number;
   modelVersions: Record<string, string>;
+  /** Reverse search, cross-file analyses and recommendation, set by the gate once all files reported. */
+  caseAnalyses?: CaseAnalyses;
 }
 
 /** Where attachments go as soon as they are made, so they never pile up in memory. Returns the stored name. */
@@ -116,6 +120,7 @@ export async function analyzeFile(
     }
     assessed ||= outcome.assessed;
   }
+  result.findings.push(...corroboratedRegions(result.findings, ctx.language));
   result.suspicion_level = assessed ? highestLevel(["Green", ...result.findings.map((f) => f.level)]) : "-";
   return { result, assessed, extracted, timings };
 }

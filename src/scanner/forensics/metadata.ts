@@ -208,6 +208,8 @@ export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
   return {
     make: camera.make,
     model: camera.model,
+    // Camera identity for the cross-file analyses (EXIF 2.3 BodySerialNumber, older maker fields).
+    serial: tag(meta, "BodySerialNumber", ["exif", "ifd0"]) ?? tag(meta, "SerialNumber", ["exif", "ifd0", "xmp"]),
     software: tag(meta, "Software", ["ifd0"]),
     creatorTool: tag(meta, "CreatorTool", ["xmp"]),
     dateTimeOriginal: camera.dateTimeOriginal,

@@ -10,6 +10,7 @@ import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
 import { pdfImages } from "./pdf-images";
 import { pdfDiffs } from "./pdf-diffs";
+import { pdfFields } from "./pdf-fields";
 
 /**
  * Every registered detector, run in this order on each file it applies to.
@@ -25,6 +26,7 @@ export const analyzers: Analyzer[] = [
   pdfSignatures,
   pdfImages,
   pdfDiffs,
+  pdfFields,
   ...imageAnalyzers,
 ];
 

@@ -1,71 +1,40 @@
-import type { FileResult } from "../analysis/pipeline";
-import type { Language, SuspicionLevel } from "../types";
+import type { Env } from "../../env";
+import type { PipelineResult } from "../analysis/pipeline";
+import { type CrossFileAnalyses, crossFileAnalyses } from "../cross-file/analyses";
+import { agenticRecommendation, type Recommendation } from "../cross-file/recommendation";
+import type { AnalysisJob } from "../execution/job";
+import { logAnalysis } from "../execution/log";
+import type { StoredAttachment } from "../execution/results";
+import { reverseSearch } from "../similarity/reverse-search";
 
-/**
- * `cross_file_analyses` (add-on `crossFileAnalyses`): files of the request whose contents are
- * byte-identical (the same photo sent twice under different names, or a PDF's embedded image
- * also sent on its own). Computed from the SHA-256 of every analysed file.
- */
-export function crossFileAnalyses(files: Record<string, FileResult>) {
-  const byHash = new Map<string, string[]>();
-  for (const [name, file] of Object.entries(files)) {
-    if (!file.sha256) continue;
-    byHash.set(file.sha256, [...(byHash.get(file.sha256) ?? []), name]);
-  }
-  const identicalFiles = [...byHash.entries()]
-    .filter(([, names]) => names.length > 1)
-    .map(([sha256, names]) => ({ sha256, files: names }));
-  return { comparedFiles: Object.keys(files).length, identicalFiles };
+/** The case-level add-ons of a result (spec 2.6), computed once per run and stored with it. */
+export interface CaseAnalyses {
+  /** `cross_file_analyses` (add-on `crossFileAnalyses`). */
+  crossFileAnalyses: CrossFileAnalyses;
+  /** `agenticRecommendation` (add-on). */
+  agenticRecommendation: Recommendation;
 }
 
-const ACTIONS: Record<SuspicionLevel, { action: string; text: Record<Language, string> }> = {
-  Red: {
-    action: "escalate",
-    text: {
-      de: "Starke Auffälligkeiten: Fall an die Betrugsprüfung geben, bevor reguliert wird.",
-      en: "Strong findings: pass the case to fraud review before settling.",
-      pl: "Poważne nieprawidłowości: przekazać sprawę do weryfikacji nadużyć przed likwidacją.",
-    },
-  },
-  Yellow: {
-    action: "review",
-    text: {
-      de: "Auffälligkeiten, die einen Blick verdienen: die genannten Dateien manuell prüfen.",
-      en: "Findings that warrant a look: review the named files manually.",
-      pl: "Nieprawidłowości warte uwagi: sprawdzić wymienione pliki ręcznie.",
-    },
-  },
-  Green: {
-    action: "proceed",
-    text: {
-      de: "Keine Auffälligkeiten in den geprüften Dateien.",
-      en: "No findings in the checked files.",
-      pl: "Brak nieprawidłowości w sprawdzonych plikach.",
-    },
-  },
-  "-": {
-    action: "request_better_input",
-    text: {
-      de: "Keine Aussage möglich: lesbare Originaldateien (JPEG, PNG, PDF) anfordern.",
-      en: "No statement possible: ask for readable original files (JPEG, PNG, PDF).",
-      pl: "Brak możliwości oceny: poprosić o czytelne oryginalne pliki (JPEG, PNG, PDF).",
-    },
-  },
-};
-
 /**
- * `agenticRecommendation` (add-on): a case-level next step derived from the overall level and
- * the files that drive it. Rule-based and explained, not a learned model.
+ * What the gate does once every file has reported (docs/reverse-search.md): reverse search across
+ * the account's earlier cases (findings and `downloads` on the files), then the cross-file analyses
+ * and the recommendation over all findings. Deterministic for a run, so it may run again on a new
+ * gathering of the same units. Never throws: a failure leaves the add-ons out, the result stands.
  */
-export function agenticRecommendation(level: SuspicionLevel, files: Record<string, FileResult>, language: Language) {
-  const drivers = Object.entries(files)
-    .filter(([, f]) => f.suspicion_level === level)
-    .map(([name, f]) => ({ file: name, findings: f.findings.filter((x) => x.level === level).map((x) => x.code) }));
-  const notAssessed = Object.values(files).filter((f) => f.suspicion_level === "-").length;
-  return {
-    action: ACTIONS[level].action,
-    reason: ACTIONS[level].text[language],
-    basedOn: drivers,
-    filesNotAssessed: notAssessed,
-  };
+export async function caseAnalyses(
+  env: Env,
+  job: AnalysisJob,
+  analysisId: string,
+  gathered: PipelineResult & { attachments: StoredAttachment[] },
+): Promise<void> {
+  await reverseSearch(env, job, analysisId, gathered);
+  try {
+    const cross = crossFileAnalyses(gathered.Files, { language: job.language, issueDate: job.issueDate });
+    gathered.caseAnalyses = {
+      crossFileAnalyses: cross,
+      agenticRecommendation: agenticRecommendation(gathered.Files, cross.findings, job.language),
+    };
+  } catch (err) {
+    logAnalysis("case-analyses-failed", { analysisId, error: String(err) });
+  }
 }
