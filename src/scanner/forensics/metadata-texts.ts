@@ -52,15 +52,15 @@ export const metadataTexts = {
   dateGap: ((minutes: number) => ({
     en: {
       title: "Saved long after it was taken",
-      explanation: `The file was last modified ${minutes} minutes after the moment of capture. A camera writes both times together; a later time means the file was processed afterwards.`,
+      explanation: `The file was last modified ${minutes} minutes after the moment of capture. Transfer, geotagging and backup programs re-write files this way; on its own this is not a sign that the picture was changed.`,
     },
     de: {
       title: "Lange nach der Aufnahme gespeichert",
-      explanation: `Die Datei wurde ${minutes} Minuten nach der Aufnahme zuletzt geändert. Eine Kamera schreibt beide Zeiten gleichzeitig; eine spätere Zeit bedeutet eine nachträgliche Bearbeitung.`,
+      explanation: `Die Datei wurde ${minutes} Minuten nach der Aufnahme zuletzt geändert. Übertragungs-, Geotagging- und Sicherungsprogramme schreiben Dateien so neu; für sich allein ist das kein Hinweis darauf, dass das Bild verändert wurde.`,
     },
     pl: {
       title: "Zapisano długo po wykonaniu",
-      explanation: `Plik zmieniono ostatnio ${minutes} minut po wykonaniu zdjęcia. Aparat zapisuje oba czasy razem; późniejszy czas oznacza późniejszą obróbkę.`,
+      explanation: `Plik zmieniono ostatnio ${minutes} minut po wykonaniu zdjęcia. Programy do przesyłania, geotagowania i kopii zapasowych zapisują pliki w ten sposób; samo w sobie nie wskazuje to na zmianę obrazu.`,
     },
   })) as TextFn<number>,
   beforeReference: ((a: { capture: string; reference: string }) => ({
@@ -136,15 +136,29 @@ export const metadataTexts = {
   sizeMismatch: ((a: { recorded: string; actual: string }) => ({
     en: {
       title: "Picture size differs from the recorded size",
-      explanation: `The metadata records ${a.recorded} pixels, the picture has ${a.actual}. It was cropped or resized after capture.`,
+      explanation: `The metadata records ${a.recorded} pixels, the picture has ${a.actual}. Its shape changed: part of the picture was cut away after capture.`,
     },
     de: {
       title: "Bildgröße weicht von der gespeicherten ab",
-      explanation: `Die Metadaten nennen ${a.recorded} Pixel, das Bild hat ${a.actual}. Es wurde nach der Aufnahme beschnitten oder skaliert.`,
+      explanation: `Die Metadaten nennen ${a.recorded} Pixel, das Bild hat ${a.actual}. Das Seitenverhältnis ist anders: Nach der Aufnahme wurde ein Teil des Bildes abgeschnitten.`,
     },
     pl: {
       title: "Rozmiar zdjęcia różni się od zapisanego",
-      explanation: `Metadane podają ${a.recorded} pikseli, zdjęcie ma ${a.actual}. Zostało przycięte lub przeskalowane po wykonaniu.`,
+      explanation: `Metadane podają ${a.recorded} pikseli, zdjęcie ma ${a.actual}. Zmieniły się proporcje: po wykonaniu odcięto część zdjęcia.`,
+    },
+  })) as TextFn<{ recorded: string; actual: string }>,
+  sizeScaled: ((a: { recorded: string; actual: string }) => ({
+    en: {
+      title: "Picture scaled down after capture",
+      explanation: `The metadata records ${a.recorded} pixels, the picture has ${a.actual} with the same proportions: it was scaled down as a whole, as messengers, upload tools and publishers do. Nothing was cut away.`,
+    },
+    de: {
+      title: "Bild nach der Aufnahme verkleinert",
+      explanation: `Die Metadaten nennen ${a.recorded} Pixel, das Bild hat ${a.actual} im selben Seitenverhältnis: Es wurde als Ganzes verkleinert, wie es Messenger, Upload-Programme und Verlage tun. Nichts wurde abgeschnitten.`,
+    },
+    pl: {
+      title: "Zdjęcie pomniejszone po wykonaniu",
+      explanation: `Metadane podają ${a.recorded} pikseli, zdjęcie ma ${a.actual} przy tych samych proporcjach: zostało pomniejszone w całości, jak robią to komunikatory, programy do przesyłania i wydawcy. Nic nie zostało odcięte.`,
     },
   })) as TextFn<{ recorded: string; actual: string }>,
   thumbnailShape: ((a: { thumb: string; actual: string }) => ({

@@ -53,7 +53,9 @@ function dateFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
     const minutes = Math.round((modify.getTime() - capture.getTime()) / 60_000);
     if (minutes > DATE_GAP_MINUTES)
       out.push(
-        finding(ctx.language, "META_DATE_GAP", "Yellow", T.dateGap(minutes), {
+        // Green (a note): transfer, geotagging and backup tools re-write files and set ModifyDate; on its own that
+        // says nothing about the picture (docs/forensics.md, "Levels"). Editing software is its own finding.
+        finding(ctx.language, "META_DATE_GAP", "Green", T.dateGap(minutes), {
           dateTimeOriginal: originalRaw,
           modifyDate: tag(meta, "ModifyDate", ["ifd0", "xmp"]),
           gapMinutes: minutes,
@@ -138,16 +140,21 @@ function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
   const rh = exif.ExifImageHeight;
   if (meta.width && meta.height && typeof rw === "number" && typeof rh === "number" && rw > 0 && rh > 0) {
     const same = (rw === meta.width && rh === meta.height) || (rw === meta.height && rh === meta.width);
-    if (!same)
+    if (!same) {
+      const sizes = { recorded: `${rw}×${rh}`, actual: `${meta.width}×${meta.height}` };
+      // Scaled down as a whole (same shape, fewer pixels): what publishers, messengers and upload tools do — a
+      // Green note. Another shape means a part was cut away, which a handler should look at: Yellow.
+      const scaledDown = sameShape([rw, rh], [meta.width, meta.height]) && meta.width * meta.height < rw * rh;
       out.push(
         finding(
           ctx.language,
           "META_SIZE_MISMATCH",
-          "Yellow",
-          T.sizeMismatch({ recorded: `${rw}×${rh}`, actual: `${meta.width}×${meta.height}` }),
-          { recorded: [rw, rh], actual: [meta.width, meta.height] },
+          scaledDown ? "Green" : "Yellow",
+          scaledDown ? T.sizeScaled(sizes) : T.sizeMismatch(sizes),
+          { recorded: [rw, rh], actual: [meta.width, meta.height], scaledDown },
         ),
       );
+    }
   }
   const frame = meta.thumbnail ? parseJpegStructure(meta.thumbnail).frame : null;
   if (frame && meta.width && meta.height && frame.width > 0 && frame.height > 0) {
@@ -167,6 +174,12 @@ function sizeFindings(meta: ImageMetadata, ctx: ScanContext, out: Finding[]): vo
         ),
       );
   }
+}
+
+/** Whether two sizes have the same aspect ratio (either orientation) within 1 %, as whole-picture scaling keeps it. */
+function sameShape([w1, h1]: [number, number], [w2, h2]: [number, number]): boolean {
+  const close = (a: number, b: number) => Math.abs(Math.log(a / b)) < 0.01;
+  return close(w1 / h1, w2 / h2) || close(w1 / h1, h2 / w2);
 }
 
 /** XMP-style "2013-07-05T03:18:27Z" written the EXIF way ("2013:07:05 03:18:27Z"), as exiftool shows it. */
@@ -230,7 +243,8 @@ export function metadataSummary(meta: ImageMetadata): Record<string, unknown> {
 export const metadataAnalyzer: Analyzer = {
   id: "metadata",
   // 1.1: a vendor block's make/model (Canon CIFF) counts as camera metadata; vendor capture times (CIFF, APP12, Reconyx) are checked.
-  version: "1.1.0",
+  // 1.2: a later ModifyDate and a picture scaled down as a whole are Green notes (issue 17, "Levels").
+  version: "1.2.0",
   appliesTo: (file: ScanFile) => ["jpeg", "png", "webp", "heic", "tiff"].includes(file.kind),
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const meta = await readImageMetadata(file.bytes);

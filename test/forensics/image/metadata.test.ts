@@ -61,13 +61,28 @@ describe("metadata findings explain editing and dates", () => {
     expect(result.findings.map((f) => [f.code, f.level])).toEqual([["META_CONSISTENT", "Green"]]);
   });
 
-  it("reads GPS and reports that the phone photo was downscaled after capture", async () => {
+  it("reads GPS and reports that the phone photo was downscaled after capture, as a Green note", async () => {
     const { result } = await metadataOf("photos/opencv-doc/leuvenA.jpg");
-    expect(result.findings.map((f) => f.code)).toEqual(["META_SIZE_MISMATCH"]);
+    expect(result.findings.map((f) => [f.code, f.level])).toEqual([["META_SIZE_MISMATCH", "Green"]]);
+    expect(result.findings[0].evidence).toMatchObject({ scaledDown: true });
     expect(result.metadata?.gps).toMatchObject({
       latitude: expect.closeTo(50.8715, 3),
       longitude: expect.closeTo(4.697, 3),
     });
+  });
+
+  it("a picture whose proportions differ from the recorded size (cut) is Yellow", async () => {
+    const bytes = withExifImageWidth(await sharedFile("photos/opencv-doc/leuvenA.jpg"), 4000);
+    const result = await metadataAnalyzer.analyze(scanFile("cut.jpg", bytes), context());
+    const f = result.findings.find((x) => x.code === "META_SIZE_MISMATCH");
+    expect(f).toMatchObject({ level: "Yellow", evidence: { scaledDown: false } });
+    expect(f?.explanation).toContain("cut away");
+  });
+
+  it("a file modified long after capture (GIMP's Blinds.jpg) keeps the date gap as a Green note; the editor is Yellow", async () => {
+    const { result } = await metadataOf("photos/mate-backgrounds/Blinds.jpg");
+    expect(result.findings.find((f) => f.code === "META_DATE_GAP")?.level).toBe("Green");
+    expect(result.findings.find((f) => f.code === "META_EDITING_SOFTWARE")?.level).toBe("Yellow");
   });
 
   it("a capture date well before the reference date is Red, in the request's language", async () => {
@@ -241,3 +256,21 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
     expect((await summaryOf("a.jpg", bytes)).dateTimeOriginal).toBeNull();
   });
 });
+
+/** The file with EXIF ExifImageWidth (tag 0xA002, SHORT or LONG, count 1) set to `width`, found in the APP1 TIFF block. */
+function withExifImageWidth(jpeg: Uint8Array, width: number): Uint8Array {
+  const out = jpeg.slice();
+  const exif = new TextDecoder("latin1").decode(out.subarray(0, 65536)).indexOf("Exif\0\0");
+  const tiff = exif + 6;
+  const little = out[tiff] === 0x49;
+  const view = new DataView(out.buffer);
+  for (let i = tiff + 8; i < tiff + 65000; i += 1) {
+    if (view.getUint16(i, little) !== 0xa002) continue;
+    const type = view.getUint16(i + 2, little);
+    if ((type !== 3 && type !== 4) || view.getUint32(i + 4, little) !== 1) continue;
+    if (type === 3) view.setUint16(i + 8, width, little);
+    else view.setUint32(i + 8, width, little);
+    return out;
+  }
+  throw new Error("no ExifImageWidth entry");
+}
