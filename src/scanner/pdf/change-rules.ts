@@ -34,10 +34,10 @@ export interface FieldVerdict {
   field: string;
 }
 
-/** Keys a field or widget changes when it is filled in or signed (pyHanko: value update keys). */
-const VALUE_KEYS = new Set(["V", "AP", "AS", "M", "Ff"]);
+/** Keys a field or widget changes when it is filled in or signed (pyHanko: VALUE_UPDATE_KEYS, plus /M). */
+const VALUE_KEYS = new Set(["V", "AP", "AS", "F", "DA", "Q", "M", "Ff"]);
 /** Of these, the ones that change what the field shows: subject to FieldMDP locks. */
-const SHOWN_KEYS = new Set(["V", "AP", "AS"]);
+const SHOWN_KEYS = new Set(["V", "AP", "AS", "F", "DA", "Q"]);
 
 /**
  * A field or widget defined again after signing. Allowed: a value, appearance or signature put
@@ -90,8 +90,9 @@ function typeEntryProblem(was: PDFDict, now: PDFDict): string | null {
 
 /**
  * Checks of the catalog's allowed entries between two revisions: entries may be added or updated
- * but not removed, /Metadata must stay a stream, the DSS must keep its shape and its earlier VRI
+ * but not removed, /Metadata must stay an XMP stream, the DSS must keep its shape and its earlier VRI
  * entries, no form field may disappear, and /AcroForm may change only in its fields and defaults.
+ * (/Perms is not among them: a certification cannot be added or altered after a signature.)
  */
 export function catalogProblems(oldDoc: PDFDocument, newDoc: PDFDocument): ObjectChange[] {
   const out: ObjectChange[] = [];
@@ -106,7 +107,7 @@ export function catalogProblems(oldDoc: PDFDocument, newDoc: PDFDocument): Objec
       needs: null,
       detail,
     });
-  for (const key of ["AcroForm", "DSS", "Extensions", "Metadata", "Perms"])
+  for (const key of ["AcroForm", "DSS", "Extensions", "Metadata"])
     if (
       oldCat.has(PDFName.of(key)) &&
       !(
@@ -124,7 +125,7 @@ export function catalogProblems(oldDoc: PDFDocument, newDoc: PDFDocument): Objec
   const newForm = resolve(newDoc, newCat.get(PDFName.of("AcroForm")));
   if (oldForm instanceof PDFDict && newForm instanceof PDFDict) {
     const keys = changedKeys(oldForm, newForm).filter(
-      (k) => !["Fields", "SigFlags", "DR", "DA", "NeedAppearances"].includes(k),
+      (k) => !["Fields", "SigFlags", "DR", "DA", "Q", "NeedAppearances"].includes(k),
     );
     if (keys.length > 0) problem(`form entries changed: ${keys.map((k) => `/${k}`).join(", ")}`);
     const before = refsOfArray(oldDoc, oldForm.get(PDFName.of("Fields")));
@@ -133,14 +134,6 @@ export function catalogProblems(oldDoc: PDFDocument, newDoc: PDFDocument): Objec
     if (removed.length > 0)
       problem(`${removed.length} form field(s) removed from the form (${removed.slice(0, 3).join(", ")})`);
   }
-  const oldMdp = resolve(oldDoc, oldCat.get(PDFName.of("Perms")));
-  const newMdp = resolve(newDoc, newCat.get(PDFName.of("Perms")));
-  if (
-    oldMdp instanceof PDFDict &&
-    newMdp instanceof PDFDict &&
-    String(oldMdp.get(PDFName.of("DocMDP"))) !== String(newMdp.get(PDFName.of("DocMDP")))
-  )
-    problem("the certification entry /Perms /DocMDP was changed");
   return out;
 }
 
@@ -249,7 +242,7 @@ function inherited(doc: PDFDocument, dict: PDFDict, key: string): string | null 
 }
 
 /** A field is visible when it or one of its widgets has a rectangle with an area. */
-function isVisible(doc: PDFDocument, dict: PDFDict): boolean {
+export function isVisible(doc: PDFDocument, dict: PDFDict): boolean {
   const area = (d: PDFObject | undefined) => {
     const rect = d instanceof PDFDict ? resolve(doc, d.get(PDFName.of("Rect"))) : undefined;
     if (!(rect instanceof PDFArray) || rect.size() !== 4) return 0;

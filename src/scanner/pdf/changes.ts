@@ -18,6 +18,7 @@ import {
   isFieldOrWidget,
   isSignatureValue,
   isValidationData,
+  isVisible,
   isXmp,
   type FormContext,
 } from "./change-rules";
@@ -218,12 +219,15 @@ const FIELD_VALUE_KEYS = new Set(["AP", "V", "MK"]);
 /** Entries of /AcroForm whose objects form filling and signing may change. */
 const FORM_KEYS = new Set(["Fields", "DR"]);
 const RANK: Record<Permission, number> = { lta: 0, form: 1, annotation: 2 };
+/** Catalog entries a signed file may change, and what that needs (pyHanko: ROOT_EXEMPT_STRICT_COMPARISON). */
 const CATALOG_NEEDS: Record<string, Permission> = {
-  AcroForm: "form",
+  // The form's fields carry their own needs (an invisible signature field for a timestamp is lta).
+  AcroForm: "lta",
   DSS: "lta",
   Extensions: "lta",
   Metadata: "lta",
-  Perms: "lta",
+  MarkInfo: "lta",
+  Version: "lta",
 };
 
 /** Classifies one redefined object of a revision. */
@@ -317,12 +321,14 @@ class Judge {
     const now = new Set(after);
     const was = new Set(before);
     const added = after.filter((r) => !was.has(r));
-    const needs = added.some((r) => {
-      const annot = this.newDoc.context.lookup(PDFRef.of(...refNumbers(r)));
-      return !(annot instanceof PDFDict && isFieldOrWidget(annot));
-    })
+    const annots = added.map((r) => this.newDoc.context.lookup(PDFRef.of(...refNumbers(r))));
+    const widget = (a: PDFObject | undefined): a is PDFDict => a instanceof PDFDict && isFieldOrWidget(a);
+    // Invisible widgets (document timestamps) are lta, visible ones form filling, anything else an annotation.
+    const needs: Permission = !annots.every(widget)
       ? "annotation"
-      : "form";
+      : annots.some((a) => isVisible(this.newDoc, a))
+        ? "form"
+        : "lta";
     return { removed: before.filter((r) => !now.has(r)).length, added: added.length, needs };
   }
 
@@ -332,7 +338,7 @@ class Judge {
     now: PDFObject,
   ): ObjectChange {
     const keys = changedKeys(was, now);
-    const forbidden = keys.filter((k) => !(k in CATALOG_NEEDS) && k !== "Version");
+    const forbidden = keys.filter((k) => !(k in CATALOG_NEEDS));
     if (forbidden.length > 0) return make("catalog", null, `catalog entries changed: ${forbidden.join(", ")}`);
     const needs = keys.reduce<Permission>(
       (n, k) => (RANK[CATALOG_NEEDS[k] ?? "lta"] > RANK[n] ? CATALOG_NEEDS[k] : n),
@@ -345,6 +351,7 @@ class Judge {
   private catalogUsage(path: string): Permission | { via: string } {
     const [key, sub] = path.split("/");
     if (key === "AcroForm" && sub !== undefined && !FORM_KEYS.has(sub)) return { via: `the form entry /${sub}` };
+    if (key === "AcroForm" && sub === "DR") return "form";
     return CATALOG_NEEDS[key] ?? { via: `the catalog entry /${key}` };
   }
 

@@ -260,6 +260,25 @@ describe("signatures: DocMDP of a certification signature", () => {
     expect(r.findings[0].explanation).toContain("P=1");
     expect(r.metadata?.signatures).toEqual([expect.objectContaining({ certification: { docMdp: 1 } })]);
   });
+  it("P=1: a document timestamp in a new invisible field is allowed (test_no_changes_policy: LTA updates)", async () => {
+    const bytes = sign(certified(1), {
+      sigNumber: 23,
+      sigExtra: "/Type /DocTimeStamp",
+      field: [24, "<< /Type /Annot /Subtype /Widget /FT /Sig /T (Timestamp) /Rect [0 0 0 0] /P 3 0 R /V 23 0 R >>"],
+      objects: {
+        1: o[1].replace("6 0 R]", "6 0 R 24 0 R]").replace(/>>$/, "/Perms << /DocMDP 20 0 R >> >>"),
+        3: o[3].replace("6 0 R]", "6 0 R 24 0 R]"),
+      },
+    });
+    const r = await analyze(bytes);
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+  });
+  it("a certification added after an approval signature is Red", async () => {
+    const bytes = update(signed, { 1: o[1].replace(/>>$/, "/Perms << /DocMDP 20 0 R >> >>") });
+    expect(changes(await analyze(bytes))).toEqual([
+      expect.objectContaining({ kind: "catalog", detail: expect.stringContaining("Perms") }),
+    ]);
+  });
   it("P=2: filling in a field is Green", async () => {
     expect(codes(await analyze(fillName(certified(2))))).toEqual(["Green:pdf_allowed_changes_after_signature"]);
   });
