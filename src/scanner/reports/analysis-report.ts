@@ -9,14 +9,14 @@ import { PDFDocument, rgb } from "pdf-lib";
 import type { FileResult } from "../analysis/pipeline";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
-import { formatDateTime, formatNumber, formatSize, t } from "./i18n";
+import { formatDateTime, formatNumber, formatSize, quote, t } from "./i18n";
 import { drawReportImage, embedPngScaled } from "./images";
 import { CONTENT_WIDTH, colors, MARGIN, PageFlow } from "./layout";
 import { byLevel, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
 
 /** Longest side of a picture in the report: enough for 240 pt at ≈ 120 dpi. */
 const THUMBNAIL_PX = 320;
-const HEATMAP_PX = 400;
+const HEATMAP_PX = 320;
 const EVIDENCE_ENTRIES = 12;
 const METADATA_ENTRIES = 18;
 
@@ -48,7 +48,7 @@ export async function buildAnalysisReport(input: ReportInput): Promise<AnalysisR
   // The contents' page numbers are known only now.
   for (const slot of contentsSlots) {
     const text = String(mapping[slot.name]);
-    const width = flow.regular.widthOfTextAtSize(text, 9);
+    const width = flow.widthOf(text, 9);
     slot.page.drawText(text, { x: MARGIN.left + CONTENT_WIDTH - width, y: slot.y, size: 9, font: flow.regular });
   }
   flow.footers((page, pages) => `${words.analysisTitle} · ${words.footer(input.caseNumber, page, pages)}`);
@@ -125,12 +125,15 @@ function summaryParagraph(input: ReportInput): string {
   else
     parts.push(
       `${words.strongest}: ${strongest
-        .map(({ file, finding }) => `„${file}“: ${finding.title} (${words.levels[finding.level].name})`)
+        .map(
+          ({ file, finding }) =>
+            `${quote(file, input.language)}: ${finding.title} (${words.levels[finding.level].name})`,
+        )
         .join("; ")}.`,
     );
   const notAssessed = files.filter((f) => f.suspicion_level === "-").length;
   if (notAssessed > 0) parts.push(words.summaryNotAssessed(notAssessed));
-  return input.language === "en" ? parts.join(" ").replace(/„([^“]*)“/g, "“$1”") : parts.join(" ");
+  return parts.join(" ");
 }
 
 async function fileSection(flow: PageFlow, input: ReportInput, name: string, n: number, total: number) {
@@ -177,16 +180,18 @@ function findings(flow: PageFlow, language: Language, file: FileResult) {
   flow.heading(words.findings, 11);
   if (file.findings.length === 0) flow.text(words.noFindings);
   for (const finding of [...file.findings].sort(byLevel)) {
+    const explanation = { size: 9, indent: 15, after: 2 };
+    const evidenceStyle = { size: 7.5, indent: 15, color: colors.muted, after: 5 };
+    const entries = Object.entries(finding.evidence ?? {}).slice(0, EVIDENCE_ENTRIES);
+    const evidence = entries.length
+      ? `${words.evidence}: ${entries.map(([k, v]) => `${k} = ${evidenceText(v, 160)}`).join(" · ")}`
+      : "";
+    // A finding stays on one page unless it is longer than a third of one.
+    const height = 18 + flow.textHeight(finding.explanation, explanation) + flow.textHeight(evidence, evidenceStyle);
+    flow.ensure(Math.min(height, 240));
     flow.badge(levelColors[finding.level], words.levels[finding.level].name, finding.title, 9.5);
-    flow.text(finding.explanation, { size: 9, indent: 15, after: 2 });
-    const evidence = Object.entries(finding.evidence ?? {}).slice(0, EVIDENCE_ENTRIES);
-    if (evidence.length > 0)
-      flow.text(`${words.evidence}: ${evidence.map(([k, v]) => `${k} = ${evidenceText(v, 160)}`).join(" · ")}`, {
-        size: 7.5,
-        indent: 15,
-        color: colors.muted,
-        after: 5,
-      });
+    flow.text(finding.explanation, explanation);
+    if (evidence) flow.text(evidence, evidenceStyle);
   }
 }
 
@@ -201,12 +206,10 @@ function revisions(flow: PageFlow, language: Language, file: FileResult) {
   if (count !== null) flow.text(words.revisionsCount(count));
   for (const finding of file.findings.filter((f) => f.code.startsWith("pdf_") && f.level !== "Green")) {
     flow.text(`• ${finding.title}`, { size: 9, indent: 6, after: 1 });
-    for (const change of beforeAfter(finding.evidence).slice(0, 20))
-      flow.text(`${words.page} ${change.page}: „${change.before}“ → „${change.after}“`, {
-        size: 8.5,
-        indent: 18,
-        after: 1,
-      });
+    for (const change of beforeAfter(finding.evidence).slice(0, 20)) {
+      const [before, after] = [quote(change.before, language), quote(change.after, language)];
+      flow.text(`${words.page} ${change.page}: ${before} → ${after}`, { size: 8.5, indent: 18, after: 1 });
+    }
   }
   const rows: [string, string][] = [];
   if (versions.length) rows.push([words.revisionFiles, versions.map((v) => v.slice(v.indexOf("/") + 1)).join("\n")]);
@@ -232,7 +235,9 @@ async function heatmaps(flow: PageFlow, input: ReportInput, file: FileResult) {
   const refs = file.attachments.filter((a) => a.startsWith("heatmaps/"));
   if (refs.length === 0) return;
   flow.heading(words.heatmaps, 11);
-  const cell = (CONTENT_WIDTH - 16) / 2;
+  const columns = 3;
+  const gutter = 10;
+  const cell = (CONTENT_WIDTH - gutter * (columns - 1)) / columns;
   let column = 0;
   let rowHeight = 0;
   for (const ref of refs) {
@@ -240,28 +245,28 @@ async function heatmaps(flow: PageFlow, input: ReportInput, file: FileResult) {
     const bytes = await input.attachment(ref);
     const image = bytes ? embedPngScaled(flow.doc, bytes, HEATMAP_PX) : null;
     if (!image) continue;
-    const scale = Math.min(cell / image.width, 190 / image.height);
+    const scale = Math.min(cell / image.width, 150 / image.height);
     const box = { width: image.width * scale, height: image.height * scale };
     if (column === 0) {
-      flow.ensure(box.height + 24);
+      flow.ensure(150 + 24);
       rowHeight = 0;
     }
-    const x = MARGIN.left + column * (cell + 16);
+    const x = MARGIN.left + column * (cell + gutter);
     const top = flow.y;
     const caption = heatmapCaption(ref, words.heatmapNames);
-    flow.page.drawText(flow.wrap(caption, cell, 8.5, true)[0], {
+    flow.page.drawText(flow.wrap(caption, cell, 7.5, true)[0], {
       x,
       y: top - 10,
-      size: 8.5,
+      size: 7.5,
       font: flow.bold,
       color: colors.text,
     });
     drawReportImage(flow.page, image, { x, y: top - 14 - box.height, ...box });
     rowHeight = Math.max(rowHeight, box.height + 20);
-    column = (column + 1) % 2;
+    column = (column + 1) % columns;
     if (column === 0) flow.y -= rowHeight;
   }
-  if (column === 1) flow.y -= rowHeight;
+  if (column > 0) flow.y -= rowHeight;
   legend(flow, input.language);
 }
 
@@ -294,10 +299,7 @@ function legend(flow: PageFlow, language: Language) {
   const low = `0 = ${flow.printable(words.legendLow)}`;
   const high = `1 = ${flow.printable(words.legendHigh)}`;
   flow.page.drawText(low, { x: MARGIN.left, y: flow.y + 2, size: 8, font: flow.regular });
-  const highX = Math.max(
-    MARGIN.left + flow.regular.widthOfTextAtSize(low, 8) + 12,
-    MARGIN.left + barWidth - flow.regular.widthOfTextAtSize(high, 8),
-  );
+  const highX = Math.max(MARGIN.left + flow.widthOf(low, 8) + 12, MARGIN.left + barWidth - flow.widthOf(high, 8));
   flow.page.drawText(high, { x: highX, y: flow.y + 2, size: 8, font: flow.regular });
   flow.gap(4);
   flow.text(words.legendHatched, { size: 8, color: colors.muted, after: 1 });
@@ -329,6 +331,9 @@ function metadata(flow: PageFlow, language: Language, file: FileResult) {
     }
   }
   if (rows.length === 0) return;
+  const shown = rows.slice(0, METADATA_ENTRIES);
+  // The block stays together (a heading and one stray row on the next page read badly).
+  flow.ensure(40 + shown.length * 11.5);
   flow.heading(t(language).metadata, 11);
-  flow.rows(rows.slice(0, METADATA_ENTRIES), 190, 8);
+  flow.rows(shown, 190, 8);
 }

@@ -32,6 +32,14 @@ export function formatSize(bytes: number, language: Language): string {
   return `${formatNumber(value, language, 1)} ${suffix} (${exact})`;
 }
 
+const quotes: Record<Language, [string, string]> = { de: ["„", "“"], en: ["“", "”"], pl: ["„", "”"] };
+
+/** Text in the language's quotation marks. */
+export function quote(text: string, language: Language): string {
+  const [open, close] = quotes[language];
+  return `${open}${text}${close}`;
+}
+
 interface ReportTexts {
   bytes: string;
   levels: Record<SuspicionLevel, { name: string; meaning: string }>;
