@@ -2,6 +2,16 @@ import { describe, expect, it } from "vitest";
 import { pdfSignatures } from "../../../src/scanner/forensics/pdf-signatures";
 import type { ScanContext } from "../../../src/scanner/types";
 import {
+  certified,
+  comment,
+  fillName,
+  form,
+  locking,
+  signSig2InPlace,
+  signed,
+  signedFormCases,
+} from "../../../scripts/datagen/pdf/signed-cases";
+import {
   baseForm,
   byteRangeOf,
   concat,
@@ -12,54 +22,29 @@ import {
   update,
   withByteRange,
   xrefOffset,
-} from "./signed-builder";
+} from "../../../scripts/datagen/pdf/signed-forms";
 import { ctx, pdfFile } from "./fixtures";
 
 /**
- * The difference analysis on hand-made signed forms, one describe per rule. Each suspicious case
- * rebuilds an attack pyHanko's test suite asserts suspicious (test names in the comments): those
- * files are held out of the shared data.
+ * The difference analysis on hand-made signed forms (scripts/datagen/pdf/signed-forms.ts), one
+ * describe per rule. Each suspicious case rebuilds an attack pyHanko's test suite asserts
+ * suspicious (test names in the comments): those files are held out of the shared data.
  */
 const analyze = async (bytes: Uint8Array, c: ScanContext = ctx) =>
   pdfSignatures.analyze(await pdfFile("s.pdf", bytes), c);
 const codes = (r: { findings: { level: string; code: string }[] }) => r.findings.map((f) => `${f.level}:${f.code}`);
 const changes = (r: { findings: { evidence: Record<string, unknown> }[] }) =>
   r.findings.flatMap((f) => (f.evidence.changes as { kind: string; detail: string; ref: string }[] | undefined) ?? []);
+const o = form.objects;
 
-const base = baseForm();
-const o = base.objects;
-const sig1 = (extra: Partial<Parameters<typeof sign>[1]> = {}) =>
-  sign(base.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")], ...extra });
-const signed = sig1();
-const appearance = (content: string, bbox = "0 0 150 50") =>
-  stream(content, `/Type /XObject /Subtype /Form /BBox [${bbox}] /Resources << /Font << /F1 10 0 R >> >>`);
-/** Fills the text field "Name" with a new value and a new appearance stream (pyHanko: set_text_field). */
-const fillName = (bytes: Uint8Array) =>
-  update(bytes, {
-    5: o[5].replace("/AP << /N 8 0 R >>", "/V (Alice) /AP << /N 21 0 R >>"),
-    21: appearance("BT /F1 12 Tf (Alice) Tj ET", "0 0 250 20"),
+describe("signatures: every rebuilt pyHanko case, allowed ones Green and suspicious ones Red", () => {
+  it.each(signedFormCases().map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const r = await analyze(c.bytes);
+    const levels = r.findings.map((f) => f.level);
+    if (c.expected === "allowed") expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    else expect(levels).toContain("Red");
   });
-/** Signs the empty field Sig2 and, like Adobe Reader, overwrites its appearance stream 9 in place. */
-const signSig2InPlace = (bytes: Uint8Array) =>
-  sign(bytes, {
-    sigNumber: 22,
-    field: [6, o[6].replace(/>>$/, "/V 22 0 R >>")],
-    objects: { 9: appearance("q 0 0 1 rg 0 0 150 50 re f Q") },
-  });
-const certified = (p: number) =>
-  sig1({
-    sigExtra: `/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${p} /V /1.2 >> >>]`,
-    objects: { 1: o[1].replace(/>>$/, "/Perms << /DocMDP 20 0 R >> >>") },
-  });
-const locking = (action: string) =>
-  sig1({
-    sigExtra: `/Reference [<< /Type /SigRef /TransformMethod /FieldMDP /TransformParams << /Type /TransformParams /Action /${action} /Fields [(Name)] /V /1.2 >> >>]`,
-  });
-const comment = (bytes: Uint8Array) =>
-  update(bytes, {
-    3: o[3].replace("6 0 R]", "6 0 R 31 0 R]"),
-    31: "<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (note) >>",
-  });
+});
 
 describe("signatures: signed and untouched", () => {
   it("a signature over its whole revision, nothing after it, is Green", async () => {
