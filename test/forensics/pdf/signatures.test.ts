@@ -57,9 +57,7 @@ describe("signatures: any other change after signing is Red", () => {
   });
   it("a file rewritten after signing breaks the byte range (qpdf removed restrictions)", async () => {
     const r = await analyze(await sharedPdf("qpdf/minimal-signed-restrictions-removed.pdf"));
-    expect(codes(r)).toEqual(
-      expect.arrayContaining(["Red:pdf_signature_gap", "Red:pdf_signature_tail_uncovered"]),
-    );
+    expect(codes(r)).toEqual(expect.arrayContaining(["Red:pdf_signature_gap", "Red:pdf_signature_tail_uncovered"]));
     expect(codes(r)).not.toContain("Green:pdf_signed_unchanged");
   });
 });
