@@ -133,7 +133,15 @@ export const ScanResultSchema = z
     cross_file_analyses: CrossFileAnalysesSchema.nullable().optional(),
     agenticRecommendation: RecommendationSchema.nullable().optional(),
     attachmentDownloadUrl: z.url().nullable().optional(),
-    pdfReportMapping: z.record(z.string(), z.number().int()).nullable().optional(),
+    pdfReportMapping: z
+      .record(z.string(), z.number().int().min(1))
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "Account feature pdfReportMapping: each filename of Files (extracted images included) → the 1-based page of the analysis report (attachments.analysis_report) where its detail view starts; {} when no report was generated. docs/reports.md.",
+        example: { "kitchen.jpg": 2, "invoice.pdf": 5, "invoice.pdf#p1-1.jpg": 7 },
+      }),
     etag: z.string().nullable(),
     pdfEditingToolsBlacklist: z.array(z.string()).nullable(),
     attachments: z

@@ -333,7 +333,7 @@ function metadata(flow: PageFlow, language: Language, file: FileResult) {
   if (rows.length === 0) return;
   const shown = rows.slice(0, METADATA_ENTRIES);
   // The block stays together (a heading and one stray row on the next page read badly).
-  flow.ensure(40 + shown.length * 11.5);
+  flow.ensure(Math.min(30 + flow.rowsHeight(shown, 190, 8), 400));
   flow.heading(t(language).metadata, 11);
   flow.rows(shown, 190, 8);
 }

@@ -177,6 +177,17 @@ export class PageFlow {
     this.text(text, { size, bold: true, after: size * 0.45 });
   }
 
+  /** The height `rows` take (see `rows`). */
+  rowsHeight(rows: [string, string][], labelWidth = 150, size = 9): number {
+    return rows.reduce((sum, [label, value]) => {
+      const lines = Math.max(
+        this.wrap(label, labelWidth - 8, size, true).length,
+        this.wrap(value, CONTENT_WIDTH - labelWidth, size).length,
+      );
+      return sum + lines * size * 1.35 + 2;
+    }, 0);
+  }
+
   /** Label/value rows: labels in a fixed column, values wrapped beside them. */
   rows(rows: [string, string][], labelWidth = 150, size = 9): void {
     const leading = size * 1.35;
