@@ -34,38 +34,102 @@ export function setBlockConstants(cos: usize, elaTable: usize): void {
   return base + <usize>i * 8;
 }
 
-/** out[y*8+u] = Σx COS[u*8+x]·input[y*8+x]; then out[v*8+u] = Σy COS[v*8+y]·tmp[y*8+u] (dct.ts forwardDct). */
-function forwardDct(input: usize, out: usize): void {
-  for (let y = 0; y < 8; y++)
-    for (let u = 0; u < 8; u += 2) {
-      let s = f64x2.splat(0);
-      for (let x = 0; x < 8; x++)
-        s = f64x2.add(s, f64x2.mul(v128.load(at(COST, x * 8 + u)), f64x2.splat(load<f64>(at(input, y * 8 + x)))));
-      v128.store(at(TMP, y * 8 + u), s);
-    }
-  for (let v = 0; v < 8; v++)
-    for (let u = 0; u < 8; u += 2) {
-      let s = f64x2.splat(0);
-      for (let y = 0; y < 8; y++)
-        s = f64x2.add(s, f64x2.mul(f64x2.splat(load<f64>(at(COS, v * 8 + y))), v128.load(at(TMP, y * 8 + u))));
-      v128.store(at(out, v * 8 + u), s);
-    }
+/** Σk coefficients[k]·splat(p_k), k = 0…7 in order, from +0: one output pair of a 1-D pass. */
+@inline function dot8(
+  table: usize,
+  step: i32,
+  first: i32,
+  p0: v128,
+  p1: v128,
+  p2: v128,
+  p3: v128,
+  p4: v128,
+  p5: v128,
+  p6: v128,
+  p7: v128,
+): v128 {
+  let s = f64x2.add(f64x2.splat(0), f64x2.mul(v128.load(at(table, first)), p0));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + step)), p1));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + 2 * step)), p2));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + 3 * step)), p3));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + 4 * step)), p4));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + 5 * step)), p5));
+  s = f64x2.add(s, f64x2.mul(v128.load(at(table, first + 6 * step)), p6));
+  return f64x2.add(s, f64x2.mul(v128.load(at(table, first + 7 * step)), p7));
 }
 
-/** dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x]. */
+@inline function splatAt(base: usize, i: i32): v128 {
+  return f64x2.splat(load<f64>(at(base, i)));
+}
+
+/**
+ * Row pass shared by both transforms: rows[r*8+k..k+1] = Σj table[j*8+k..k+1]·input[r*8+j] (j in
+ * order) for the rows listed in `rows` (the others are left as they are).
+ */
+@inline function rowPass(input: usize, table: usize, rows: usize, rowCount: i32): void {
+  for (let i = 0; i < rowCount; i++) {
+    const r = load<i32>(rows + <usize>i * 4);
+    const b = r * 8;
+    const p0 = splatAt(input, b);
+    const p1 = splatAt(input, b + 1);
+    const p2 = splatAt(input, b + 2);
+    const p3 = splatAt(input, b + 3);
+    const p4 = splatAt(input, b + 4);
+    const p5 = splatAt(input, b + 5);
+    const p6 = splatAt(input, b + 6);
+    const p7 = splatAt(input, b + 7);
+    for (let k = 0; k < 8; k += 2) v128.store(at(TMP, b + k), dot8(table, 8, k, p0, p1, p2, p3, p4, p5, p6, p7));
+  }
+}
+
+/** Every row index 0…7 (the forward transform's rows are never skipped). */
+const ALL_ROWS = memory.data<i32>([0, 1, 2, 3, 4, 5, 6, 7]);
+/** Rows of the inverse transform's input that hold a non-zero value, in order. */
+const LIVE_ROWS = memory.data(8 * 4, 16);
+
+/** out[y*8+u] = Σx COS[u*8+x]·input[y*8+x]; then out[v*8+u] = Σy COS[v*8+y]·tmp[y*8+u] (dct.ts forwardDct). */
+function forwardDct(input: usize, out: usize): void {
+  rowPass(input, COST, ALL_ROWS, 8);
+  for (let v = 0; v < 8; v++) {
+    const b = v * 8;
+    const c0 = splatAt(COS, b);
+    const c1 = splatAt(COS, b + 1);
+    const c2 = splatAt(COS, b + 2);
+    const c3 = splatAt(COS, b + 3);
+    const c4 = splatAt(COS, b + 4);
+    const c5 = splatAt(COS, b + 5);
+    const c6 = splatAt(COS, b + 6);
+    const c7 = splatAt(COS, b + 7);
+    for (let u = 0; u < 8; u += 2) v128.store(at(out, b + u), dot8(TMP, 8, u, c0, c1, c2, c3, c4, c5, c6, c7));
+  }
+}
+
+/**
+ * dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x].
+ * Rows of zeros are skipped: their products are ±0, and adding ±0 to a running sum that starts at +0
+ * never changes it (a sum of doubles can only be −0 if every term is −0), so the result is the same.
+ */
 function inverseDct(input: usize, out: usize): void {
-  for (let v = 0; v < 8; v++)
-    for (let x = 0; x < 8; x += 2) {
-      let s = f64x2.splat(0);
-      for (let u = 0; u < 8; u++)
-        s = f64x2.add(s, f64x2.mul(v128.load(at(COS, u * 8 + x)), f64x2.splat(load<f64>(at(input, v * 8 + u)))));
-      v128.store(at(TMP, v * 8 + x), s);
+  let live = 0;
+  for (let v = 0; v < 8; v++) {
+    const b = at(input, v * 8);
+    const any = v128.or(
+      v128.or(f64x2.ne(v128.load(b), f64x2.splat(0)), f64x2.ne(v128.load(b, 16), f64x2.splat(0))),
+      v128.or(f64x2.ne(v128.load(b, 32), f64x2.splat(0)), f64x2.ne(v128.load(b, 48), f64x2.splat(0))),
+    );
+    if (v128.any_true(any)) {
+      store<i32>(LIVE_ROWS + <usize>live * 4, v);
+      live++;
     }
+  }
+  rowPass(input, COS, LIVE_ROWS, live);
   for (let y = 0; y < 8; y++)
     for (let x = 0; x < 8; x += 2) {
       let s = f64x2.splat(0);
-      for (let v = 0; v < 8; v++)
-        s = f64x2.add(s, f64x2.mul(f64x2.splat(load<f64>(at(COS, v * 8 + y))), v128.load(at(TMP, v * 8 + x))));
+      for (let i = 0; i < live; i++) {
+        const v = load<i32>(LIVE_ROWS + <usize>i * 4);
+        s = f64x2.add(s, f64x2.mul(splatAt(COS, v * 8 + y), v128.load(at(TMP, v * 8 + x))));
+      }
       v128.store(at(out, y * 8 + x), s);
     }
 }

@@ -38,7 +38,7 @@ export function ramp(t: number): [number, number, number] {
   return [255, Math.round(255 * (1 - u)), 0];
 }
 
-function drawLine(rgba: Uint8Array, w: number, h: number, line: OverlayLine): void {
+function drawLine(pixels: Uint8Array, w: number, h: number, line: OverlayLine, channels: number): void {
   const x1 = line.x1 * (w - 1);
   const y1 = line.y1 * (h - 1);
   const x2 = line.x2 * (w - 1);
@@ -52,10 +52,10 @@ function drawLine(rgba: Uint8Array, w: number, h: number, line: OverlayLine): vo
         const xx = x + dx;
         const yy = y + dy;
         if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const p = (yy * w + xx) * 4;
-        rgba[p] = 0;
-        rgba[p + 1] = 255;
-        rgba[p + 2] = 255;
+        const p = (yy * w + xx) * channels;
+        pixels[p] = 0;
+        pixels[p + 1] = 255;
+        pixels[p + 2] = 255;
       }
   }
 }
@@ -93,44 +93,67 @@ export function renderHeatmapRgba(
   size: { width: number; height: number },
   lines: OverlayLine[] = [],
 ): { width: number; height: number; rgba: Uint8Array } {
-  const { width, height } = size;
-  const small = fitBase(base, width, height);
-  const rgba = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    const gy = Math.min(grid.height - 1, Math.floor((y * grid.height) / height));
-    for (let x = 0; x < width; x++) {
-      const gx = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
-      const cell = gy * grid.width + gx;
-      const g = small.data[y * width + x] * 0.55;
-      const p = (y * width + x) * 4;
-      if (!grid.reliable[cell]) {
-        // Hatched grey: "no statement possible here".
-        const stripe = (x + y) % 8 < 3;
-        const v = stripe ? 170 : g * 0.6 + 60;
-        rgba[p] = v;
-        rgba[p + 1] = v;
-        rgba[p + 2] = v;
-      } else {
-        const [r, gg, b] = ramp(grid.scores[cell]);
-        const a = 0.2 + 0.6 * Math.min(1, grid.scores[cell]);
-        rgba[p] = g * (1 - a) + r * a;
-        rgba[p + 1] = g * (1 - a) + gg * a;
-        rgba[p + 2] = g * (1 - a) + b * a;
-      }
-      rgba[p + 3] = 255;
-    }
-  }
-  for (const line of lines) drawLine(rgba, width, height, line);
-  return { width, height, rgba };
+  return { ...size, rgba: renderPixels(base, grid, size, lines, 4) };
 }
 
-/** PNG bytes of the overlay. */
+/**
+ * The overlay's pixels, `channels` 3 (RGB, what the PNG stores: it is opaque) or 4 (RGBA). Colour and
+ * opacity are worked out once per grid cell, not per pixel; each pixel's value is the same expression.
+ */
+function renderPixels(
+  base: GrayImage,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  lines: OverlayLine[],
+  channels: 3 | 4,
+): Uint8Array {
+  const { width, height } = size;
+  const small = fitBase(base, width, height);
+  const out = new Uint8Array(width * height * channels);
+  if (channels === 4) for (let p = 3; p < out.length; p += 4) out[p] = 255;
+  const cells = grid.width * grid.height;
+  // Per cell: ramp colour and opacity a (cells that cannot be judged are hatched).
+  const colour = new Float64Array(cells * 4);
+  for (let cell = 0; cell < cells; cell++) {
+    if (!grid.reliable[cell]) continue;
+    const [r, g, b] = ramp(grid.scores[cell]);
+    colour[cell * 4] = r;
+    colour[cell * 4 + 1] = g;
+    colour[cell * 4 + 2] = b;
+    colour[cell * 4 + 3] = 0.2 + 0.6 * Math.min(1, grid.scores[cell]);
+  }
+  const column = new Int32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(grid.height - 1, Math.floor((y * grid.height) / height)) * grid.width;
+    for (let x = 0, p = y * width * channels; x < width; x++, p += channels) {
+      const cell = row + column[x];
+      const c = cell * 4;
+      const a = colour[c + 3];
+      const g = small.data[y * width + x] * 0.55;
+      if (!grid.reliable[cell]) {
+        // Hatched grey: "no statement possible here".
+        const v = (x + y) % 8 < 3 ? 170 : g * 0.6 + 60;
+        out[p] = v;
+        out[p + 1] = v;
+        out[p + 2] = v;
+      } else {
+        out[p] = g * (1 - a) + colour[c] * a;
+        out[p + 1] = g * (1 - a) + colour[c + 1] * a;
+        out[p + 2] = g * (1 - a) + colour[c + 2] * a;
+      }
+    }
+  }
+  for (const line of lines) drawLine(out, width, height, line, channels);
+  return out;
+}
+
+/** PNG bytes of the overlay (RGB). */
 export function renderHeatmapPng(
   base: GrayImage,
   grid: ScoreGrid,
   size: { width: number; height: number },
   lines: OverlayLine[] = [],
 ): Uint8Array {
-  const { width, height, rgba } = renderHeatmapRgba(base, grid, size, lines);
-  return encodePng(rgba, width, height);
+  return encodePng(renderPixels(base, grid, size, lines, 3), size.width, size.height, 3);
 }

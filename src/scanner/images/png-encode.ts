@@ -1,5 +1,5 @@
 /**
- * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter 0 per row, zlib via fflate) for heatmaps,
+ * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter "Up" per row, zlib via fflate) for heatmaps,
  * thumbnails and images pdf.js decoded. Not photon, so that rendering does not grow the wasm heap
  * (which never shrinks inside an isolate).
  */
@@ -18,13 +18,21 @@ export function encodePng(
 ): Uint8Array {
   const stride = width * channels;
   const raw = new Uint8Array((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  // Filter "Up" on every row (the first row's "up" is zeros, the same as no filter): runs of equal
+  // rows become zeros, which deflate packs smaller. Level 1: on heatmaps (RGB, Up) half the CPU of level 6 without "Up", and smaller files.
+  for (let y = 0, o = 0; y < height; y++) {
+    raw[o++] = 2;
+    const row = y * stride;
+    if (y === 0) raw.set(pixels.subarray(0, stride), o);
+    else for (let i = 0; i < stride; i++) raw[o + i] = pixels[row + i] - pixels[row - stride + i];
+    o += stride;
+  }
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([8, COLOR_TYPE[channels], 0, 0, 0], 8);
-  const chunks = [chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw, { level: 6 })), chunk("IEND", new Uint8Array(0))];
+  const chunks = [chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw, { level: 1 })), chunk("IEND", new Uint8Array(0))];
   const out = new Uint8Array(SIGNATURE.length + chunks.reduce((n, c) => n + c.length, 0));
   out.set(SIGNATURE);
   let at = SIGNATURE.length;

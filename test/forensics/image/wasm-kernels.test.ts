@@ -5,7 +5,9 @@ import { relativeToPeers } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
 import { searchCopyMove } from "../../../src/scanner/images/block-matching";
 import { downscale, lumaFromRgba } from "../../../src/scanner/images/gray";
+import { heatmapSize, renderHeatmapPng, renderHeatmapRgba } from "../../../src/scanner/images/heatmap";
 import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { decodeSmallLuma } from "../../../src/scanner/images/thumbnail-compare";
 import { generatedFile, sharedFile } from "./fixtures";
 
@@ -298,5 +300,29 @@ describe("peer comparison (ELA, noise): ordering blocks by packed keys gives the
       const ours = relativeToPeers(values, covariate, mask);
       expect(differingBytes(ours, relativeToPeersByComparator(values, covariate, mask))).toBe(0);
     }
+  });
+});
+
+describe("heatmap PNG (RGB, filter Up, per-cell colours): decodes to exactly the rendered overlay", () => {
+  it("ELA heatmap of a photo with a copy-move line, hatched and NaN cells", async () => {
+    const result = await computeBlockMaps(await sharedFile("photos/opencv-doc/leuvenA.jpg"));
+    if (!result.ok) throw new Error(result.reason);
+    const maps = result.maps;
+    const scores = Float32Array.from(maps.ela, (v, i) => (i % 97 === 0 ? Number.NaN : Math.min(1, v / 8)));
+    const reliable = Uint8Array.from(maps.clipped, (c, i) => (c || i % 13 === 0 ? 0 : 1));
+    const grid = { width: maps.blocksWide, height: maps.blocksHigh, scores, reliable };
+    const size = heatmapSize(maps.width, maps.height);
+    const lines = [{ x1: 0.1, y1: 0.2, x2: 0.8, y2: 0.9 }];
+    const rendered = renderHeatmapRgba(maps.preview, grid, size, lines).rgba;
+    const decoder = PngStripDecoder.open(renderHeatmapPng(maps.preview, grid, size, lines));
+    if (typeof decoder === "string") throw new Error(decoder);
+    expect([decoder.width, decoder.height]).toEqual([size.width, size.height]);
+    let differing = 0;
+    for (let band = decoder.next(); band; band = decoder.next())
+      differing += differingBytes(
+        band.rgba,
+        rendered.subarray(band.y * size.width * 4, (band.y + band.rows) * size.width * 4),
+      );
+    expect(differing).toBe(0);
   });
 });
