@@ -119,7 +119,7 @@ describe("presigned download: attachments.zip carries both report bundles", () =
   });
 });
 
-describe("inline payload cap: the reports count like any attachment", () => {
+describe("inline payload cap: the reports count like any attachment and are dropped last", () => {
   it("a cap that everything but the reports would fit in truncates, and the response stays under it", async () => {
     const files = { "a.jpg": samples.canon };
     const full = await postScanner({
@@ -144,6 +144,14 @@ describe("inline payload cap: the reports count like any attachment", () => {
       bindings: { ...env, INLINE_PAYLOAD_CAP_BYTES: String(cap) },
     });
     expect(capped.headers.get("x-payload-truncated")).toBe("true");
-    expect((await capped.text()).length).toBeLessThanOrEqual(cap);
+    const cappedText = await capped.text();
+    expect(cappedText.length).toBeLessThanOrEqual(cap);
+    // The other attachments go first: the reports are what the caller forwards.
+    const kept = (JSON.parse(cappedText) as JsonResult).attachments;
+    expect(kept.analysis_report).toHaveLength(1);
+    expect(kept.enfsi_report).toHaveLength(1);
+    const others = (a: JsonResult["attachments"]) =>
+      Object.entries(a).flatMap(([category, list]) => (category.endsWith("_report") ? [] : list));
+    expect(others(kept).length).toBeLessThan(others(reports.attachments).length);
   });
 });
