@@ -114,15 +114,15 @@ function signedFinding(lang: Language, n: number, evidence: Record<string, unkno
     {
       de: {
         title: `${n} Fassungen durch Signieren`,
-        explanation: `Die Datei enthält ${n} gespeicherte Fassungen; jede spätere Fassung ist eine Signatur oder eine Ergänzung, die die Signaturen davor erlauben (Formulareinträge, weitere Signaturen, Prüfdaten). Die Signaturprüfung beschreibt sie im Einzelnen; frühere Fassungen liegen bei (pdf_versions).`,
+        explanation: `Die Datei enthält ${n} gespeicherte Fassungen; jede spätere Fassung bereitet eine Signatur vor (Signaturfelder), ist eine Signatur oder eine Ergänzung, die die Signaturen davor erlauben (Formulareinträge, weitere Signaturen, Prüfdaten). Die Signaturprüfung beschreibt sie im Einzelnen; frühere Fassungen liegen bei (pdf_versions).`,
       },
       en: {
         title: `${n} versions from signing`,
-        explanation: `The file holds ${n} saved versions; each later one is a signature or an addition the signatures before it allow (form entries, further signatures, validation data). The signature check describes them in detail; earlier versions are attached (pdf_versions).`,
+        explanation: `The file holds ${n} saved versions; each later one prepares a signature (signature fields), is a signature, or is an addition the signatures before it allow (form entries, further signatures, validation data). The signature check describes them in detail; earlier versions are attached (pdf_versions).`,
       },
       pl: {
         title: `${n} wersji wskutek podpisywania`,
-        explanation: `Plik zawiera ${n} zapisanych wersji; każda późniejsza to podpis lub uzupełnienie, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
+        explanation: `Plik zawiera ${n} zapisanych wersji; każda późniejsza przygotowuje podpis (pola podpisu), jest podpisem lub uzupełnieniem, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
       },
     },
     { ...evidence, explainedBy: "signatures" },

@@ -13,10 +13,12 @@ export interface ChangePolicy {
   /** DocMDP /P of a certification signature before this revision, or null (approval signatures only). */
   docMdp: DocMdpLevel | null;
   locks: { signature: string; lock: FieldLock }[];
+  /** How many signatures come before this revision (0: the revision that certifies may add /Perms). */
+  signaturesBefore: number;
 }
 
-/** No certification, no locks: form filling, signatures and annotations are all allowed. */
-export const APPROVAL: ChangePolicy = { docMdp: null, locks: [] };
+/** No signature before: form filling, signing (a certification may add /Perms) and annotations are allowed. */
+export const APPROVAL: ChangePolicy = { docMdp: null, locks: [], signaturesBefore: 0 };
 
 const RANK: Record<Permission, number> = { lta: 0, form: 1, annotation: 2 };
 const PERMITTED: Record<DocMdpLevel, Permission> = { 1: "lta", 2: "form", 3: "annotation" };
@@ -33,5 +35,6 @@ export function policyFor(signatures: SignatureInfo[], index: number): ChangePol
   return {
     docMdp: levels.length > 0 ? (Math.min(...levels) as DocMdpLevel) : null,
     locks: before.flatMap((s) => (s.lock ? [{ signature: s.field ?? s.ref, lock: s.lock }] : [])),
+    signaturesBefore: before.length,
   };
 }

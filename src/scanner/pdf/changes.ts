@@ -338,7 +338,9 @@ class Judge {
     now: PDFObject,
   ): ObjectChange {
     const keys = changedKeys(was, now);
-    const forbidden = keys.filter((k) => !(k in CATALOG_NEEDS));
+    // A certification adds /Perms in the revision it signs; after any signature /Perms is fixed.
+    const allowedKeys = (k: string) => k in CATALOG_NEEDS || (k === "Perms" && this.form.policy.signaturesBefore === 0);
+    const forbidden = keys.filter((k) => !allowedKeys(k));
     if (forbidden.length > 0) return make("catalog", null, `catalog entries changed: ${forbidden.join(", ")}`);
     const needs = keys.reduce<Permission>(
       (n, k) => (RANK[CATALOG_NEEDS[k] ?? "lta"] > RANK[n] ? CATALOG_NEEDS[k] : n),

@@ -21,7 +21,7 @@ export interface SignedRevisions {
   signatures: SignatureInfo[];
   /** The first revision a signature covers (null when no signature ends at a revision). */
   firstSigned: number | null;
-  /** Revisions firstSigned … last, each judged (the first signed one against the unsigned one before it). */
+  /** Revisions 2 … last, each judged against the one before (those before a signature under no permissions). */
   judged: JudgedRevision[];
   /** Revisions not compared (over the revision count or the bytes budget). */
   skipped: number[];
@@ -62,7 +62,7 @@ async function analyse(bytes: Uint8Array): Promise<SignedRevisions> {
   };
   if (firstSigned === null) return result;
   const last = Math.min(split.revisions.length, pdfLimits.maxRevisions);
-  const { indexes, skipped } = revisionsWithinBudget(split.revisions, Math.max(2, firstSigned), last);
+  const { indexes, skipped } = revisionsWithinBudget(split.revisions, 2, last);
   result.skipped = [...skipped, ...range(last + 1, split.revisions.length)];
   for (const k of indexes) {
     const policy = policyFor(signatures, k);
@@ -84,9 +84,12 @@ function range(from: number, to: number): number[] {
   return out;
 }
 
-/** Every save is explained by signing: each revision from the first signed one on only made allowed changes. */
+/**
+ * Every save is explained by signing: each revision made only changes a signature allows (before the
+ * first signature: preparing signature fields; then the signature; after it what it permits).
+ */
 export function savesExplainedBySigning(s: SignedRevisions): boolean {
-  if (s.firstSigned === null || s.firstSigned > 2 || s.skipped.length > 0 || s.trailingBytes > 0) return false;
+  if (s.firstSigned === null || s.skipped.length > 0 || s.trailingBytes > 0) return false;
   if (s.signatures.some((sig) => sig.problems.length > 0)) return false;
   return s.judged.every((j) => !j.failed && j.changes.every((c) => c.allowed));
 }
