@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateInvoices, signedSources, signedThenModified, type GeneratedPdf } from "../datagen/pdf/corpus";
+import { ALLOWED_AFTER_SIGNING, UNCHANGED_SINCE_SIGNING, signedFormCases } from "../datagen/pdf/signed-cases";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { getDocumentProxy } from "unpdf";
 import { crossCheck, dataRoot, knownPassword, listFiles } from "../pdf/cross-check";
@@ -83,6 +84,44 @@ for (const g of generated) {
     console.log(`MISS ${g.name} (${g.edit}): ${run.level} ${run.codes.join(" ")}`);
 }
 
+// 3b. Signed PDFs judged like pyHanko's difference analysis: the shared pyHanko files against what
+// pyHanko's tests assert, and the rebuilt allowed/suspicious cases (held-out pyHanko files stay out).
+const signedRows: string[] = [];
+let pyhankoOk = 0;
+const pyhankoFiles = [
+  ...ALLOWED_AFTER_SIGNING.map(([name, test]) => [name, `allowed changes (test_${test})`]),
+  ...UNCHANGED_SINCE_SIGNING.map(([name, test]) => [name, `intact (${test.split(":")[0]})`]),
+];
+for (const [name, asserted] of pyhankoFiles) {
+  const run = await runPdfDetectors(name, read(`pyhanko/${name}`));
+  const sig = run.results["pdf-signatures"]?.findings ?? [];
+  const ok = sig.length > 0 && sig.every((f) => f.level === "Green");
+  if (ok && run.level !== "Red") pyhankoOk++;
+  else console.log(`PYHANKO MISMATCH ${name}: ${sig.map((f) => `${f.level}:${f.code}`).join(" ")} (file ${run.level})`);
+  signedRows.push(
+    `| \`pyhanko/${name}\` | ${asserted} | ${sig.map((f) => `${f.level} ${f.code}`).join(", ")} | ${run.level} |`,
+  );
+}
+const cases = signedFormCases();
+let casesOk = 0;
+for (const c of cases) {
+  const run = await runPdfDetectors(`${c.name}.pdf`, c.bytes);
+  const sig = run.results["pdf-signatures"]?.findings ?? [];
+  const red = sig.some((f) => f.level === "Red");
+  const ok = c.expected === "suspicious" ? red : !red && sig.every((f) => f.level === "Green");
+  if (ok) casesOk++;
+  else
+    console.log(
+      `SIGNED CASE MISS ${c.name}: expected ${c.expected}, ${sig.map((f) => `${f.level}:${f.code}`).join(" ")}`,
+    );
+  signedRows.push(
+    `| ${c.name} (${c.pyhanko}) | ${c.expected} | ${sig.map((f) => `${f.level} ${f.code}`).join(", ")} | ${run.level} |`,
+  );
+}
+console.log(
+  `signed PDFs: pyHanko files ${pyhankoOk}/${pyhankoFiles.length} as asserted, rebuilt cases ${casesOk}/${cases.length}`,
+);
+
 // 4. Robustness: every shared PDF through every PDF detector.
 let errors = 0;
 let slowest = { path: "", ms: 0 };
@@ -125,8 +164,19 @@ Yellow reasons: ${[...yellowCodes].map(([c, n]) => `${c.slice(7)} ×${n}`).join(
 |---|---|---|---|---|
 ${editRows.join("\n")}
 
+**Signed PDFs** (difference analysis, docs/pdf-forensics.md) — the ${pyhankoFiles.length} signed files of \`../shared/data/pdf/pyhanko\`
+whose pyHanko tests assert allowed changes or an intact signature: ${pyhankoOk}/${pyhankoFiles.length} with only Green signature findings and no Red;
+the pyHanko cases rebuilt on a hand-written form (scripts/datagen/pdf/signed-cases.ts, the suspicious pyHanko files are held out):
+${casesOk}/${cases.length} as pyHanko asserts (allowed: signature findings Green; suspicious: Red).
+
+| file or case | pyHanko asserts | pdf-signatures | file level |
+|---|---|---|---|
+${signedRows.join("\n")}
+
 **Robustness** — every shared PDF through all five PDF detectors: ${errors} errors, median ${times[times.length >> 1].toFixed(0)} ms,
 slowest ${slowest.ms.toFixed(0)} ms (\`${slowest.path}\`).`,
   "# Forensics evaluation",
 );
-process.exit(errors > 0 || agree !== files.length ? 1 : 0);
+process.exit(
+  errors > 0 || agree !== files.length || pyhankoOk !== pyhankoFiles.length || casesOk !== cases.length ? 1 : 0,
+);
