@@ -3,6 +3,8 @@ import { crop, PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import leuvenA from "../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import leuvenB from "../../../shared/data/photos/opencv-doc/leuvenB.jpg?inline";
+import { sweepImageHashes } from "../../src/cron/sweep-image-hashes";
+import { clock } from "../../src/lib/clock";
 import { analyzerSets } from "../../src/scanner/forensics/registry";
 import { fileTypeAnalyzer } from "../../src/scanner/forensics/file-type";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
@@ -138,5 +140,32 @@ describe("reverse search: capture photos are compared only where the account tur
     expect(match?.explanation).toContain(`as a live capture photo in case ${caseNumber}`);
     const [earliest] = (match?.evidence.matches ?? []) as { source: string; caseNumber: string }[];
     expect(earliest).toMatchObject({ source: "capture", caseNumber });
+  });
+});
+
+describe("reverse search: hashes are deleted after the account's hashRetentionDays", () => {
+  it("keeps a picture for the retention period, then forgets it and its small PNG", async () => {
+    const { accountId, apiKey } = await createAccount({ hashRetentionDays: 2 });
+    const first = scanCase("RSR");
+    await scan(apiKey, first, { "old.jpg": original });
+    const rows = () =>
+      env.DB.prepare("SELECT thumb_key FROM image_hashes WHERE account_id = ?1")
+        .bind(accountId)
+        .all<{ thumb_key: string }>();
+    const [{ thumb_key }] = (await rows()).results;
+    expect(await env.BUCKET.head(thumb_key)).not.toBeNull();
+    try {
+      clock.advance(86_400_000);
+      await sweepImageHashes(env);
+      expect((await rows()).results).toHaveLength(1);
+      clock.advance(86_400_000 + 60_000);
+      await sweepImageHashes(env);
+      expect((await rows()).results).toHaveLength(0);
+      expect(await env.BUCKET.head(thumb_key)).toBeNull();
+    } finally {
+      clock.reset();
+    }
+    const later = await scan(apiKey, scanCase("RSR"), { "copy.jpg": reworked(original) });
+    expect(matchOf(later, "copy.jpg")).toBeUndefined();
   });
 });

@@ -2,15 +2,16 @@
  * Multi-index hashing over D1 (docs/reverse-search.md, "The index"). Each stored 64-bit hash is four
  * 16-bit bands in indexed columns. By the pigeonhole principle, two hashes at Hamming distance d
  * have a band within distance ⌊d / 4⌋ of each other; a lookup therefore probes, per band, every
- * 16-bit value within `BAND_RADIUS` of the query's band (1 + 16 = 17 values) and so finds every
- * stored hash with d ≤ 4 · (BAND_RADIUS + 1) − 1 = 7 for certain, and farther ones with the
- * probability computed in the docs. Both hashes (DCT and block-mean) are probed, for the picture
- * and its mirror image, and the candidates are verified in SQL by their exact distances.
+ * 16-bit value within the hash's radius r of the query's band and so finds every stored hash with
+ * d ≤ 4 · (r + 1) − 1 for certain, farther ones with the probability computed in the docs. Both
+ * hashes are probed with r = 1 (17 values per band: certain up to d = 7, 95 % at d = 8), for the
+ * picture and its mirror image; the block-mean probes catch crops, which move the DCT hash more.
+ * The candidates are verified in SQL by their exact distances.
  */
 import type { Hash64 } from "./perceptual-hash";
 
-/** Bit flips per 16-bit band that a probe still reaches. */
-export const BAND_RADIUS = 1;
+/** Bit flips per 16-bit band that a probe still reaches, per hash. */
+export const BAND_RADIUS = { dct: 1, blockMean: 1 } as const;
 
 /** The match rule: DCT distance at most this … */
 export const MAX_DCT_DISTANCE = 16;
@@ -23,10 +24,10 @@ export interface QueryHashes {
   blockMean: Hash64;
 }
 
-/** Every 16-bit value within BAND_RADIUS bit flips of `value`. */
-export function probeValues(value: number): number[] {
+/** Every 16-bit value within `radius` (0 or 1) bit flips of `value`. */
+export function probeValues(value: number, radius: 0 | 1): number[] {
   const out = [value];
-  for (let bit = 0; bit < 16; bit++) out.push(value ^ (1 << bit));
+  if (radius === 1) for (let bit = 0; bit < 16; bit++) out.push(value ^ (1 << bit));
   return out;
 }
 
@@ -58,7 +59,7 @@ export function lookupSql(orientations: QueryHashes[], limit: number): string {
     ["bm", "blockMean"],
   ] as const)
     for (let band = 0; band < 4; band++) {
-      const values = new Set(orientations.flatMap((o) => probeValues(o[key][band])));
+      const values = new Set(orientations.flatMap((o) => probeValues(o[key][band], BAND_RADIUS[key])));
       probes.push(`(account_id = ?1 AND ${prefix}${band} IN (${[...values].join(",")}))`);
     }
   const rule = orientations
