@@ -1,6 +1,14 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { capturePhotos, caseNotes, handlers, outbox, type CaptureResult } from "../db/schema";
+import {
+  accounts,
+  capturePhotos,
+  caseNotes,
+  handlers,
+  outbox,
+  type CaptureResult,
+  type CommunicationMode,
+} from "../db/schema";
 import { captureLink } from "../capture/links";
 import type { PhotoVerdict } from "../capture/checks";
 import type { CheckStatus } from "../capture/checks/types";
@@ -45,6 +53,8 @@ export interface PhotoView {
 
 export interface CaseDetail {
   row: CaseRow;
+  /** The account's delivery mode: whether a re-trigger sends the invitation again. */
+  communicationMode: CommunicationMode;
   manualReason: ManualReason | null;
   sessions: {
     number: number;
@@ -82,7 +92,7 @@ export async function loadCaseDetail(
 ): Promise<CaseDetail | null> {
   const row = await findCaseById(db, accountId, caseId);
   if (!row) return null;
-  const [details, photos, notes, messages] = await Promise.all([
+  const [details, photos, notes, messages, account] = await Promise.all([
     loadCaseDetails(db, caseId),
     db.select().from(capturePhotos).where(eq(capturePhotos.caseId, caseId)).orderBy(asc(capturePhotos.createdAt)),
     db
@@ -103,6 +113,7 @@ export async function loadCaseDetail(
       .from(outbox)
       .where(and(eq(outbox.caseId, caseId), eq(outbox.accountId, accountId)))
       .orderBy(asc(outbox.createdAt)),
+    db.query.accounts.findFirst({ where: eq(accounts.id, accountId), columns: { communicationMode: true } }),
   ]);
   const { sessions, scenes, events, lastPush } = details;
   const sessionNumber = new Map(sessions.map((s) => [s.id, s.sessionNumber]));
@@ -115,6 +126,7 @@ export async function loadCaseDetail(
   const lastManual = events.filter((e) => MANUAL_REASON_ACTIONS.includes(e.action)).at(-1)?.action ?? null;
   return {
     row,
+    communicationMode: account?.communicationMode ?? "eigenversand",
     manualReason: row.status === "manual" ? manualReasonOf(row.lastResult as CaptureResult, lastManual) : null,
     sessions: sessions.map((s, i) => ({
       number: s.sessionNumber,

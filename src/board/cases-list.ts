@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, inArray, lt, max, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, max, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { captureCases, captureEvents, caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
+import { captureCases, caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
 import { manualReasonOf, MANUAL_REASON_ACTIONS, type ManualReason } from "./manual-reason";
 
 /** Cards per column on the overview (all four columns side by side). */
@@ -56,40 +56,53 @@ export interface BoardColumn {
 export interface BoardList {
   counts: Record<CaseStatus, number>;
   columns: BoardColumn[];
+  /** The account's board version when the list was read (see `boardVersion`). */
+  version: string;
 }
 
-/** The board: counts per column and the newest cards, all scoped to the account (DESIGN §4). */
+/**
+ * The board: counts per column, the newest cards and the board version, all scoped to the account
+ * (DESIGN §4), read in one D1 batch (one round trip, one consistent snapshot). A page past the
+ * last is read again as the last page.
+ */
 export async function listBoard(db: Db, accountId: string, query: BoardQuery): Promise<BoardList> {
   const filter = filterConditions(accountId, query);
-  const counts = await countByStatus(db, filter);
-  const statuses = query.column ? [query.column] : caseStatuses;
+  const statuses = query.column ? [query.column] : [...caseStatuses];
   const size = query.column ? PAGE_SIZE : OVERVIEW_SIZE;
+  const wanted = Math.max(1, query.page);
+  const [countRows, versionRows, ...pages] = await db.batch([
+    countQuery(db, filter),
+    versionQuery(db, accountId),
+    ...statuses.map((status) => columnQuery(db, filter, status, size, (wanted - 1) * size)),
+  ] as unknown as [
+    ReturnType<typeof countQuery>,
+    ReturnType<typeof versionQuery>,
+    ...ReturnType<typeof columnQuery>[],
+  ]);
+  const counts = { sent: 0, reminder: 0, manual: 0, closed: 0 };
+  for (const row of countRows as { status: CaseStatus; n: number }[]) counts[row.status] = row.n;
   const columns = await Promise.all(
-    statuses.map(async (status) => {
+    statuses.map(async (status, i) => {
       const total = counts[status];
-      const pages = Math.max(1, Math.ceil(total / size));
-      const page = Math.min(Math.max(1, query.page), pages);
-      const rows = total === 0 ? [] : await columnQuery(db, filter, status, size, (page - 1) * size);
-      return { status, total, page, pages, rows };
+      const last = Math.max(1, Math.ceil(total / size));
+      const page = Math.min(wanted, last);
+      const rows = (
+        page === wanted ? pages[i] : await columnQuery(db, filter, status, size, (page - 1) * size)
+      ) as CardRow[];
+      return { status, total, page, pages: last, cards: rows.map(toCard) };
     }),
   );
-  const flags = await caseFlags(
-    db,
-    columns.flatMap((c) => c.rows.map((r) => r.id)),
-  );
+  return { counts, columns, version: versionOf(versionRows as VersionRow[]) };
+}
+
+type CardRow = Awaited<ReturnType<typeof columnQuery>>[number];
+type VersionRow = Awaited<ReturnType<typeof versionQuery>>[number];
+
+function toCard({ lastManualAction, bounced, ...row }: CardRow): CaseCard {
   return {
-    counts,
-    columns: columns.map(({ rows, ...column }) => ({
-      ...column,
-      cards: rows.map((row) => {
-        const f = flags.get(row.id);
-        return {
-          ...row,
-          manualReason: row.status === "manual" ? manualReasonOf(row.lastResult, f?.lastManualAction ?? null) : null,
-          bounced: f?.bounced ?? false,
-        };
-      }),
-    })),
+    ...row,
+    manualReason: row.status === "manual" ? manualReasonOf(row.lastResult, lastManualAction) : null,
+    bounced: Boolean(bounced),
   };
 }
 
@@ -99,9 +112,10 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
  * same millisecond. Both come from the (account_id, updated_at) index alone (no table rows).
  */
 export async function boardVersion(db: Db, accountId: string): Promise<string> {
-  const [row] = await versionQuery(db, accountId);
-  return `${row?.n ?? 0}-${row?.latest?.getTime() ?? 0}`;
+  return versionOf(await versionQuery(db, accountId));
 }
+
+const versionOf = ([row]: VersionRow[]) => `${row?.n ?? 0}-${row?.latest?.getTime() ?? 0}`;
 
 export function versionQuery(db: Db, accountId: string) {
   return db
@@ -121,6 +135,17 @@ const cardColumns = {
   updatedAt: captureCases.updatedAt,
   reminderCount: captureCases.reminderCount,
   retriggerCount: captureCases.retriggerCount,
+  // Per card on the page only (SQLite computes result columns after LIMIT/OFFSET), each through the
+  // events' (case_id, seq) index: the event that sent the case to manual last, and any bounce. The
+  // case's id is written with its table: drizzle leaves a select-list column bare, and a bare "id"
+  // inside the subquery would be the event's own.
+  lastManualAction: sql<
+    string | null
+  >`(SELECT action FROM capture_events e WHERE e.case_id = ${captureCases}.id AND e.action IN (${sql.join(
+    MANUAL_REASON_ACTIONS.map((a) => sql`${a}`),
+    sql`, `,
+  )}) ORDER BY e.seq DESC LIMIT 1)`,
+  bounced: sql<number>`EXISTS (SELECT 1 FROM capture_events e WHERE e.case_id = ${captureCases}.id AND e.action = 'invitation_bounced')`,
 };
 
 /** The WHERE terms of the filter; the first is always the account. */
@@ -162,32 +187,3 @@ export function columnQuery(db: Db, filter: SQL[], status: CaseStatus, limit: nu
       .offset(offset)
   );
 }
-
-async function countByStatus(db: Db, filter: SQL[]): Promise<Record<CaseStatus, number>> {
-  const rows = await countQuery(db, filter);
-  const counts = { sent: 0, reminder: 0, manual: 0, closed: 0 };
-  for (const row of rows) counts[row.status] = row.n;
-  return counts;
-}
-
-/** Per case on the page: the event that sent it to `manual` last, and whether a message bounced. */
-async function caseFlags(db: Db, caseIds: string[]) {
-  const flags = new Map<string, { lastManualAction: string | null; bounced: boolean }>();
-  if (caseIds.length === 0) return flags;
-  const rows = await db
-    .select({ caseId: captureEvents.caseId, action: captureEvents.action, seq: captureEvents.seq })
-    .from(captureEvents)
-    .where(
-      and(inArray(captureEvents.caseId, caseIds), inArray(captureEvents.action, [...MANUAL_REASON_ACTIONS, BOUNCED])),
-    )
-    .orderBy(captureEvents.caseId, captureEvents.seq);
-  for (const row of rows) {
-    const f = flags.get(row.caseId) ?? { lastManualAction: null, bounced: false };
-    if (row.action === BOUNCED) f.bounced = true;
-    else f.lastManualAction = row.action;
-    flags.set(row.caseId, f);
-  }
-  return flags;
-}
-
-const BOUNCED = "invitation_bounced";

@@ -64,6 +64,30 @@ describe("the board lists the account's cases in four columns with counts (issue
     expect(html).not.toMatch(/<script>|style="/);
   });
 
+  it("says why from the event that moved the case to manual, and marks a bounced invitation", async () => {
+    const s = await loginAs();
+    // Failed attempts with tries left, then the reminders ran out: lastResult stays nicht_io, the event says why.
+    const [row] = await insertCases(s.accountId, 1, {
+      prefix: uniqueCaseNumber("ESC"),
+      status: "manual",
+      lastResult: "nicht_io",
+    });
+    const event = (seq: number, action: string) =>
+      env.DB.prepare(
+        "INSERT INTO capture_events (id, case_id, seq, timestamp, action, actor) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+        .bind(crypto.randomUUID(), row.id, seq, Date.now(), action, "system")
+        .run();
+    await event(1, "capture_triggered");
+    await event(2, "invitation_bounced");
+    await event(3, "capture_result_nicht_io");
+    await event(4, "escalated_to_manual");
+    const html = await (await boardGet(s, "/board?col=manual")).text();
+    const card = html.slice(html.indexOf(`data-case="${row.id}"`)).split("</li>")[0];
+    expect(card).toContain("Keine Fotos trotz aller Erinnerungen");
+    expect(card).toContain("Einladung unzustellbar");
+  });
+
   it("shows the newest case first and only OVERVIEW_SIZE per column, with a link to the whole column", async () => {
     const s = await loginAs();
     const rows = await insertCases(s.accountId, OVERVIEW_SIZE + 3, { prefix: uniqueCaseNumber("NEW") });

@@ -25,13 +25,7 @@ export function boardHref(params: BoardParams, path = "/board"): string {
 }
 
 /** The main part of the board page: the filter form and the columns (which the live update replaces). */
-export function boardBody(
-  lang: BoardLanguage,
-  params: BoardParams,
-  list: BoardList,
-  version: string,
-  invalidFields: string[],
-): RawHtml {
+export function boardBody(lang: BoardLanguage, params: BoardParams, list: BoardList, invalidFields: string[]): RawHtml {
   const m = BOARD_MESSAGES[lang];
   const liveUrl = boardHref(params, "/board/live");
   return html`<main id="main" class="board">
@@ -40,7 +34,7 @@ ${invalidFields.length > 0 ? html`<p class="alert" role="alert">${fill(m.invalid
 ${filterForm(m, params)}
 ${params.col ? html`<p><a class="back" href="${boardHref({ ...params, col: undefined, page: undefined })}">${m.overview}</a></p>` : ""}
 <p id="live-status" class="live" role="status" aria-live="polite">${m.live}</p>
-<div id="board-columns" data-live="${liveUrl}" data-etag="${etagOf(version, lang)}" data-updated="${m.updated}">${columnsHtml(lang, params, list)}</div>
+<div id="board-columns" data-live="${liveUrl}" data-etag="${etagOf(list.version, lang)}" data-updated="${m.updated}">${columnsHtml(lang, params, list)}</div>
 </main>`;
 }
 

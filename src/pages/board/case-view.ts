@@ -1,6 +1,5 @@
 import { HANDLER_DECISIONS, NOTE_MAX_LENGTH } from "../../board/actions";
 import type { CaseDetail, PhotoView } from "../../board/case-detail";
-import type { CommunicationMode } from "../../db/schema";
 import { html, raw, type RawHtml } from "../html";
 import type { BoardHandler } from "./handler-context";
 import { BOARD_MESSAGES, fill, formatDate, label, type BoardLanguage, type BoardMessages } from "./i18n";
@@ -16,7 +15,6 @@ export function caseBody(
   lang: BoardLanguage,
   handler: BoardHandler,
   detail: CaseDetail,
-  mode: CommunicationMode,
   notice: ActionNotice | null,
 ): RawHtml {
   const m = BOARD_MESSAGES[lang];
@@ -34,9 +32,9 @@ ${photosSection(lang, m, row.id, detail.photos)}
 ${historySection(lang, m, detail)}
 </div>
 <div class="case-side">
-${row.closed ? html`<section class="panel" aria-labelledby="h-actions"><h2 id="h-actions">${m.actions}</h2><p class="read-only" id="read-only">${m.readOnly}</p></section>` : actionsSection(m, handler, detail, mode)}
+${row.closed ? html`<section class="panel" aria-labelledby="h-actions"><h2 id="h-actions">${m.actions}</h2><p class="read-only" id="read-only">${m.readOnly}</p></section>` : actionsSection(m, handler, detail)}
 ${notesSection(lang, m, handler, detail)}
-${caseDataSection(lang, m, detail, mode)}
+${caseDataSection(lang, m, detail)}
 ${sessionsSection(lang, m, detail)}
 ${scenesSection(lang, m, detail)}
 ${pushSection(lang, m, detail)}
@@ -118,7 +116,7 @@ function actorLabel(m: BoardMessages, actor: string, names: Map<string, string>)
   return label(m, `actor_${actor}`);
 }
 
-function actionsSection(m: BoardMessages, handler: BoardHandler, detail: CaseDetail, mode: CommunicationMode): RawHtml {
+function actionsSection(m: BoardMessages, handler: BoardHandler, detail: CaseDetail): RawHtml {
   const { row } = detail;
   const version = String(row.updatedAt.getTime());
   return html`<section class="panel actions" aria-labelledby="h-actions"><h2 id="h-actions">${m.actions}</h2>
@@ -136,7 +134,7 @@ ${HANDLER_DECISIONS.map(
 <form method="post" action="/board/cases/${row.id}/retrigger" class="retrigger-form">${csrfField(handler)}
 <input type="hidden" name="version" value="${version}">
 <h3>${m.retriggerHeading}</h3>
-<p id="retrigger-text">${mode === "provider_versand" ? m.retriggerTextProvider : m.retriggerTextOwn}</p>
+<p id="retrigger-text">${detail.communicationMode === "provider_versand" ? m.retriggerTextProvider : m.retriggerTextOwn}</p>
 <button type="submit" class="secondary" aria-describedby="retrigger-text">${m.retriggerButton}</button>
 </form>
 </section>`;
@@ -162,7 +160,7 @@ ${
 </section>`;
 }
 
-function caseDataSection(lang: BoardLanguage, m: BoardMessages, detail: CaseDetail, mode: CommunicationMode): RawHtml {
+function caseDataSection(lang: BoardLanguage, m: BoardMessages, detail: CaseDetail): RawHtml {
   const { row } = detail;
   const item = (term: string, value: string | RawHtml | null) => html`<dt>${term}</dt><dd>${value ?? "–"}</dd>`;
   return html`<section class="panel" aria-labelledby="h-data"><h2 id="h-data">${m.caseData}</h2><dl class="facts">
@@ -176,7 +174,7 @@ ${item(m.policyholder, row.vnName)}
 ${item(m.email, row.vnEmail)}
 ${item(m.phone, row.vnPhone)}
 ${item(m.handlerEmail, row.sbEmail)}
-${item(m.mode, label(m, `mode_${mode}`))}
+${item(m.mode, label(m, `mode_${detail.communicationMode}`))}
 ${item(m.counters, `${row.reminderCount} / ${row.retriggerCount}`)}
 ${row.customNote ? item(m.customNote, row.customNote) : ""}
 </dl></section>`;

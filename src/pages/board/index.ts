@@ -5,9 +5,8 @@ import { findPhotoKey, loadCaseDetail } from "../../board/case-detail";
 import { boardVersion, listBoard, type BoardFilter } from "../../board/cases-list";
 import { photoImage } from "../../board/photo-image";
 import { getDb } from "../../db/client";
-import { accounts, captureResults, caseStatuses } from "../../db/schema";
+import { captureResults, caseStatuses } from "../../db/schema";
 import { ApiError, notFound } from "../../lib/problem";
-import { eq } from "drizzle-orm";
 import { html, PAGE_HEADERS } from "../html";
 import { BOARD_CSS } from "./assets/board-css";
 import BOARD_JS from "./assets/board.bundle.js";
@@ -52,20 +51,14 @@ boardRoutes.get("/", async (c) => {
   const { params, filter, invalid } = boardQuery(c);
   const db = getDb(c.env.DB);
   const accountId = c.var.handler.accountId;
-  const [version, list] = await Promise.all([
-    boardVersion(db, accountId),
-    listBoard(db, accountId, { ...filter, column: params.col, page: params.page ?? 1 }),
-  ]);
+  const list = await listBoard(db, accountId, { ...filter, column: params.col, page: params.page ?? 1 });
   const frame = { lang, handler: c.var.handler, title: BOARD_MESSAGES[lang].title, here: hereOf(c) };
-  return withLanguage(
-    c,
-    boardDocument(frame, boardBody(lang, params, list, version, invalid), invalid.length ? 400 : 200),
-  );
+  return withLanguage(c, boardDocument(frame, boardBody(lang, params, list, invalid), invalid.length ? 400 : 200));
 });
 
 /**
  * The live update: the columns as an HTML fragment, or 304 when nothing of the account changed
- * since the ETag the board holds (one index probe). board.js asks every few seconds.
+ * since the ETag the board holds (one scan of an index, no table rows). board.js asks every few seconds.
  */
 boardRoutes.get("/live", async (c) => {
   const lang = languageOf(c);
@@ -73,12 +66,18 @@ boardRoutes.get("/live", async (c) => {
   if (invalid.length > 0) throw new ApiError(400, "validation-error", `Invalid filter: ${invalid.join(", ")}.`);
   const db = getDb(c.env.DB);
   const accountId = c.var.handler.accountId;
+  const cache = { "cache-control": "no-cache, private", vary: "cookie" };
   const etag = etagOf(await boardVersion(db, accountId), lang);
-  const headers = { "cache-control": "no-cache, private", etag, vary: "cookie" };
-  if (c.req.header("if-none-match") === etag) return new Response(null, { status: 304, headers });
+  if (c.req.header("if-none-match") === etag) return new Response(null, { status: 304, headers: { ...cache, etag } });
   const list = await listBoard(db, accountId, { ...filter, column: params.col, page: params.page ?? 1 });
+  // The ETag of what was read (the version may have moved on since the probe above).
   return new Response(columnsHtml(lang, params, list).value, {
-    headers: { ...PAGE_HEADERS, ...headers, "content-type": "text/html; charset=utf-8" },
+    headers: {
+      ...PAGE_HEADERS,
+      ...cache,
+      etag: etagOf(list.version, lang),
+      "content-type": "text/html; charset=utf-8",
+    },
   });
 });
 
@@ -168,11 +167,7 @@ async function casePage(c: Context<BoardEnv>, notice: ActionNotice | null, statu
     const body = html`<main id="main" class="message"><h1>${m.notFoundTitle}</h1><p>${m.notFoundText}</p><p><a href="/board">${m.back}</a></p></main>`;
     return withLanguage(c, boardDocument(frame, body, 404));
   }
-  const account = await db.query.accounts.findFirst({
-    where: eq(accounts.id, handler.accountId),
-    columns: { communicationMode: true },
-  });
-  const body = caseBody(lang, handler, detail, account?.communicationMode ?? "eigenversand", notice);
+  const body = caseBody(lang, handler, detail, notice);
   return withLanguage(c, boardDocument({ ...frame, title: detail.row.caseNumber }, body, status));
 }
 
