@@ -8,6 +8,9 @@ import { env, SELF } from "cloudflare:test";
 import { unzipSync } from "fflate";
 import { extractText, getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { analyzers } from "../../src/scanner/forensics/registry";
+import { t } from "../../src/scanner/reports/i18n";
+import { languages } from "../../src/scanner/types";
 import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
@@ -153,5 +156,15 @@ describe("inline payload cap: the reports count like any attachment and are drop
     const others = (a: JsonResult["attachments"]) =>
       Object.entries(a).flatMap(([category, list]) => (category.endsWith("_report") ? [] : list));
     expect(others(kept).length).toBeLessThan(others(reports.attachments).length);
+  });
+});
+
+describe("ENFSI report: every registered method has a name and its limitations in every language", () => {
+  it.each(languages)("%s", (language) => {
+    const words = t(language);
+    for (const { id } of analyzers) {
+      expect(words.methodNames[id], id).toBeTruthy();
+      expect(words.limitationTexts[id], id).toBeTruthy();
+    }
   });
 });

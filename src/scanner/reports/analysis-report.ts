@@ -14,7 +14,7 @@ import { drawReportImage, embedPngScaled } from "./images";
 import { CONTENT_WIDTH, colors, MARGIN, PageFlow } from "./layout";
 import { byLevel, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
 
-/** Longest side of a picture in the report: enough for 240 pt at ≈ 120 dpi. */
+/** Longest side of a picture in the report: ≈ 105 dpi for a thumbnail (≤ 220 pt), ≈ 145 dpi for a heatmap (≈ 158 pt). */
 const THUMBNAIL_PX = 320;
 const HEATMAP_PX = 320;
 const EVIDENCE_ENTRIES = 12;

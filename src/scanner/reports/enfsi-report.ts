@@ -91,7 +91,7 @@ export async function buildEnfsiReport(input: ReportInput): Promise<Uint8Array> 
 
   flow.heading(`6. ${words.limitations}`);
   flow.rows(
-    methods.map(([id]) => [words.methodNames[id] ?? id, words.limitationTexts[id] ?? "–"]),
+    methods.map(([id]) => [words.methodNames[id] ?? id, words.limitationTexts[id] ?? words.limitationsDocumented]),
     190,
     8.5,
   );

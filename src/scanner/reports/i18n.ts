@@ -108,6 +108,8 @@ interface ReportTexts {
   signatureNote: string;
   methodNames: Record<string, string>;
   limitationTexts: Record<string, string>;
+  /** For a method without its own text (a detector added later). */
+  limitationsDocumented: string;
 }
 
 const de: ReportTexts = {
@@ -159,6 +161,8 @@ const de: ReportTexts = {
     "copy-move": "Kopieren-Verschieben",
     manipulation: "Manipulationsmodell",
     recapture: "Abfotografiert-Modell",
+    dq: "Doppelte Quantisierung",
+    ghost: "JPEG-Geister",
   },
   revisions: "Versionen und Änderungen",
   revisionsCount: (n) => `Die Datei wurde ${n}-mal gespeichert (${n} Revisionen).`,
@@ -212,11 +216,14 @@ const de: ReportTexts = {
     "pdf-signatures": "PDF: Signaturbereiche und Änderungen nach Signatur",
     "pdf-images": "PDF: eingebettete Bilder und Scans",
     "pdf-diffs": "PDF: Unterschiede zwischen Revisionen",
+    "pdf-fields": "PDF: Textfelder für den Dateivergleich (Daten, Beträge, IBAN, Nummern)",
     metadata: "Metadaten (EXIF, XMP, IPTC, ICC, PNG-Text)",
     "jpeg-structure": "JPEG-Struktur und Quantisierungstabellen",
     ela: "Fehlerniveau-Analyse (ELA)",
     noise: "Rauschanalyse",
     "copy-move": "Kopieren-Verschieben-Erkennung",
+    "jpeg-dq": "Doppelte JPEG-Quantisierung (Lokalisierung)",
+    "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
   },
   limitationTexts: {
@@ -231,14 +238,20 @@ const de: ReportTexts = {
     "pdf-signatures": "Prüft Signaturen strukturell, nicht kryptografisch.",
     "pdf-images": "JPEG 2000, JBIG2 und sehr kleine Inline-Bilder werden nicht entnommen.",
     "pdf-diffs": "Vergleicht Textläufe; eine Änderung in einem langen Lauf zeigt den ganzen Lauf.",
+    "pdf-fields": "Liest nur eingebetteten Text (keine Texterkennung in Scans); bewertet selbst nichts.",
     metadata: "Metadaten lassen sich entfernen oder fälschen; fehlende Metadaten sind kein Beleg.",
     "jpeg-structure": "Erneutes Speichern ohne Bearbeitung kann dieselben Spuren hinterlassen.",
     ela: "Schwach bei Einfügungen aus Fotos ähnlicher Qualität; flache und überbelichtete Bereiche nicht beurteilbar.",
     noise:
       "Erkennt nur fehlendes Rauschen (Weichzeichnen, Hochskalieren); stark texturierte Bereiche nicht beurteilbar.",
     "copy-move": "Findet nur Kopien innerhalb desselben Bildes ohne starke Drehung oder Skalierung.",
+    "jpeg-dq":
+      "Nur bei zweimal auf demselben Raster gespeicherten JPEGs; progressive oder beschädigte Dateien nicht beurteilbar.",
+    "jpeg-ghost":
+      "Nur wenn die Bereiche verschiedene Speicherketten hatten; progressive oder beschädigte Dateien nicht beurteilbar.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
   },
+  limitationsDocumented: "Bekannte Grenzen: siehe Dokumentation des Verfahrens (docs/forensics.md).",
 };
 
 const en: ReportTexts = {
@@ -289,6 +302,8 @@ const en: ReportTexts = {
     "copy-move": "Copy-move",
     manipulation: "Manipulation model",
     recapture: "Recapture model",
+    dq: "Double quantisation",
+    ghost: "JPEG ghosts",
   },
   revisions: "Revisions and changes",
   revisionsCount: (n) => `The file was saved ${n} times (${n} revisions).`,
@@ -342,11 +357,14 @@ const en: ReportTexts = {
     "pdf-signatures": "PDF: signature ranges and changes after signing",
     "pdf-images": "PDF: embedded images and scans",
     "pdf-diffs": "PDF: differences between revisions",
+    "pdf-fields": "PDF: text fields for the cross-file comparison (dates, amounts, IBANs, numbers)",
     metadata: "Metadata (EXIF, XMP, IPTC, ICC, PNG text)",
     "jpeg-structure": "JPEG structure and quantisation tables",
     ela: "Error level analysis (ELA)",
     noise: "Noise analysis",
     "copy-move": "Copy-move detection",
+    "jpeg-dq": "Double JPEG quantisation (localised)",
+    "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
     provenance: "Provenance (C2PA, AI labels)",
   },
   limitationTexts: {
@@ -359,13 +377,18 @@ const en: ReportTexts = {
     "pdf-signatures": "Checks signatures structurally, not cryptographically.",
     "pdf-images": "JPEG 2000, JBIG2 and very small inline images are not extracted.",
     "pdf-diffs": "Compares text runs; a change inside a long run shows the whole run.",
+    "pdf-fields": "Reads embedded text only (no OCR of scans); judges nothing on its own.",
     metadata: "Metadata can be removed or forged; missing metadata proves nothing.",
     "jpeg-structure": "Saving again without editing can leave the same traces.",
     ela: "Weak on pastes from photos of similar quality; flat and clipped areas cannot be judged.",
     noise: "Sees only missing noise (blur, upscaling); strongly textured areas cannot be judged.",
     "copy-move": "Finds copies within the same picture only, without strong rotation or scaling.",
+    "jpeg-dq": "Only for JPEGs saved twice on the same grid; progressive or damaged files cannot be judged.",
+    "jpeg-ghost":
+      "Only where areas went through different chains of saves; progressive or damaged files cannot be judged.",
     provenance: "Missing provenance data is the normal case and not a finding.",
   },
+  limitationsDocumented: "Known limits: see the method's documentation (docs/forensics.md).",
 };
 
 const pl: ReportTexts = {
@@ -417,6 +440,8 @@ const pl: ReportTexts = {
     "copy-move": "Kopiuj-przesuń",
     manipulation: "Model manipulacji",
     recapture: "Model ponownego sfotografowania",
+    dq: "Podwójna kwantyzacja",
+    ghost: "Duchy JPEG",
   },
   revisions: "Wersje i zmiany",
   revisionsCount: (n) => `Plik zapisano ${n} razy (liczba rewizji: ${n}).`,
@@ -470,11 +495,14 @@ const pl: ReportTexts = {
     "pdf-signatures": "PDF: zakresy podpisów i zmiany po podpisaniu",
     "pdf-images": "PDF: osadzone obrazy i skany",
     "pdf-diffs": "PDF: różnice między rewizjami",
+    "pdf-fields": "PDF: pola tekstowe do porównania plików (daty, kwoty, IBAN, numery)",
     metadata: "Metadane (EXIF, XMP, IPTC, ICC, tekst PNG)",
     "jpeg-structure": "Struktura JPEG i tablice kwantyzacji",
     ela: "Analiza poziomu błędu (ELA)",
     noise: "Analiza szumu",
     "copy-move": "Wykrywanie kopiuj-przesuń",
+    "jpeg-dq": "Podwójna kwantyzacja JPEG (lokalizacja)",
+    "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
   },
   limitationTexts: {
@@ -487,13 +515,19 @@ const pl: ReportTexts = {
     "pdf-signatures": "Sprawdza podpisy strukturalnie, nie kryptograficznie.",
     "pdf-images": "JPEG 2000, JBIG2 i bardzo małe obrazy wbudowane nie są pobierane.",
     "pdf-diffs": "Porównuje fragmenty tekstu; zmiana w długim fragmencie pokazuje cały fragment.",
+    "pdf-fields": "Czyta tylko osadzony tekst (bez OCR skanów); sam niczego nie ocenia.",
     metadata: "Metadane można usunąć lub sfałszować; ich brak niczego nie dowodzi.",
     "jpeg-structure": "Ponowny zapis bez edycji może zostawić te same ślady.",
     ela: "Słaba przy wklejeniach ze zdjęć o podobnej jakości; obszary płaskie i prześwietlone nie są oceniane.",
     noise: "Widzi tylko brak szumu (rozmycie, powiększenie); obszary o silnej teksturze nie są oceniane.",
     "copy-move": "Znajduje tylko kopie w obrębie tego samego obrazu, bez silnego obrotu lub skalowania.",
+    "jpeg-dq":
+      "Tylko dla plików JPEG zapisanych dwukrotnie na tej samej siatce; pliki progresywne lub uszkodzone nie są oceniane.",
+    "jpeg-ghost":
+      "Tylko gdy obszary przeszły różne łańcuchy zapisów; pliki progresywne lub uszkodzone nie są oceniane.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",
   },
+  limitationsDocumented: "Znane ograniczenia: zob. dokumentację metody (docs/forensics.md).",
 };
 
 const texts: Record<Language, ReportTexts> = { de, en, pl };
