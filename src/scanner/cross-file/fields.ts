@@ -24,10 +24,13 @@ export interface DocumentFields {
 const SKELETON_WORDS = 300;
 const MAX_VALUES = 20;
 
-const DATE_LABEL = String.raw`(?:rechnungsdatum|belegdatum|ausstellungsdatum|datum|invoice date|date of issue|date|data wystawienia|data)`;
-const TOTAL_LABEL = String.raw`(?:gesamtbetrag|rechnungsbetrag|endbetrag|gesamtsumme|bruttobetrag|gesamt|summe|total amount|amount due|grand total|total|do zapłaty|razem|suma|wartość brutto)`;
+const DATE_LABEL =
+  "(?:rechnungsdatum|belegdatum|ausstellungsdatum|datum|invoice date|date of issue|date|data wystawienia|data)";
+const TOTAL_LABEL =
+  "(?:gesamtbetrag|rechnungsbetrag|endbetrag|gesamtsumme|bruttobetrag|gesamt|summe|total amount|amount due|grand total|total|do zapłaty|razem|suma|wartość brutto)";
 const INVOICE_LABEL = String.raw`(?:rechnungs-?nr\.?|rechnungsnummer|rechnung nr\.?|beleg-?nr\.?|invoice no\.?|invoice number|invoice #|faktura vat nr|faktura nr|numer faktury|nr faktury)`;
-const NAME_LABEL = String.raw`(?:kunde|auftraggeber|versicherungsnehmer|name|customer|client|bill to|policyholder|klient|nabywca|ubezpieczony)`;
+const NAME_LABEL =
+  "(?:kunde|auftraggeber|versicherungsnehmer|name|customer|client|bill to|policyholder|klient|nabywca|ubezpieczony)";
 const PLATE_LABEL = String.raw`(?:amtl\.? kennzeichen|kennzeichen|kfz-kennzeichen|licen[cs]e plate|registration(?: number)?|nr rej(?:estracyjny)?\.?|numer rejestracyjny)`;
 
 const DATE = String.raw`(\d{1,2})[./-](\d{1,2})[./-](\d{4})|(\d{4})-(\d{2})-(\d{2})`;

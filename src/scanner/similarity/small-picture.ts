@@ -44,7 +44,7 @@ export function sideBySide(pictures: Rgba[], cell = 240): Uint8Array {
   const height = cell + 2 * gap;
   const sheet = new Uint8Array(width * height * 4).fill(255);
   pictures.forEach((picture, i) => {
-    const fitted = fit(picture, cell);
+    const fitted = scaleToCell(picture, cell);
     const left = gap + i * (cell + gap) + Math.floor((cell - fitted.width) / 2);
     const top = gap + Math.floor((cell - fitted.height) / 2);
     for (let y = 0; y < fitted.height; y++)
@@ -54,7 +54,7 @@ export function sideBySide(pictures: Rgba[], cell = 240): Uint8Array {
 }
 
 /** The picture scaled to fit a `cell` box: area average down, nearest neighbour up (small stored pictures). */
-function fit(picture: Rgba, cell: number): Rgba {
+function scaleToCell(picture: Rgba, cell: number): Rgba {
   if (Math.max(picture.width, picture.height) >= cell) return shrink(picture, cell);
   const scale = cell / Math.max(picture.width, picture.height);
   const width = Math.max(1, Math.round(picture.width * scale));
