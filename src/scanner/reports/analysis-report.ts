@@ -118,7 +118,10 @@ function summaryParagraph(input: ReportInput): string {
   const counts = (["Red", "Yellow", "Green", "-"] as const)
     .map((level) => [level, files.filter((f) => f.suspicion_level === level).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([level, n]) => `${words.levels[level].name}: ${formatNumber(n, input.language)}`);
+    .map(
+      ([level, n]) =>
+        `${level === "-" ? words.notAssessed : words.levels[level].name}: ${formatNumber(n, input.language)}`,
+    );
   const parts = [`${words.overallLevel}: ${words.levels[input.level].name} (${counts.join(", ")}).`];
   const strongest = strongestFindings(input.files, 6);
   if (strongest.length === 0) parts.push(words.summaryNone);

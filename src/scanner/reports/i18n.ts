@@ -54,6 +54,8 @@ interface ReportTexts {
   summary: string;
   summaryNone: string;
   summaryNotAssessed: (count: number) => string;
+  /** Level `-` in a count ("not assessed: 1"). */
+  notAssessed: string;
   strongest: string;
   contents: string;
   page: string;
@@ -131,6 +133,7 @@ const de: ReportTexts = {
   summary: "Zusammenfassung",
   summaryNone: "Keine der geprüften Dateien zeigt Auffälligkeiten.",
   summaryNotAssessed: (n) => `${n} Datei(en) konnten nicht beurteilt werden.`,
+  notAssessed: "nicht beurteilt",
   strongest: "Stärkste Befunde",
   contents: "Inhalt",
   page: "Seite",
@@ -273,6 +276,7 @@ const en: ReportTexts = {
   summary: "Summary",
   summaryNone: "None of the checked files shows findings.",
   summaryNotAssessed: (n) => `${n} file(s) could not be assessed.`,
+  notAssessed: "not assessed",
   strongest: "Strongest findings",
   contents: "Contents",
   page: "Page",
@@ -410,6 +414,7 @@ const pl: ReportTexts = {
   summary: "Podsumowanie",
   summaryNone: "Żaden ze sprawdzonych plików nie wykazuje nieprawidłowości.",
   summaryNotAssessed: (n) => `Nie udało się ocenić plików: ${n}.`,
+  notAssessed: "nie oceniono",
   strongest: "Najważniejsze ustalenia",
   contents: "Spis treści",
   page: "Strona",
