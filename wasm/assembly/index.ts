@@ -5,3 +5,4 @@ export { idctBlocks } from "./jpeg-idct";
 export { toRgba, upsampleRow } from "./color";
 export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
 export { copyMoveRow } from "./copy-move";
+export { decodeMcuRow } from "./entropy";

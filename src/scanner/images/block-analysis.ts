@@ -166,20 +166,25 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: 
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
   const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
-  const result = await decodeLumaCoefficients(bytes, structure, (row, col, q) => {
-    for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
-      const v = q[ZIGZAG[f + 1]];
-      if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
-    }
-    if (rows) {
-      rows.add(row, col, q);
-      return;
-    }
-    for (let k = 0; k < 64; k++) dequantized[k] = q[k] * table[k];
-    inverseDct(dequantized, pixels);
-    for (let k = 0; k < 64; k++) pixels[k] = Math.min(255, Math.max(0, Math.round(pixels[k] + 128)));
-    measureBlock(maps, row, col, pixels);
-  });
+  const result = await decodeLumaCoefficients(
+    bytes,
+    structure,
+    (row, col, q) => {
+      for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
+        const v = q[ZIGZAG[f + 1]];
+        if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
+      }
+      if (rows) {
+        rows.add(row, col, q);
+        return;
+      }
+      for (let k = 0; k < 64; k++) dequantized[k] = q[k] * table[k];
+      inverseDct(dequantized, pixels);
+      for (let k = 0; k < 64; k++) pixels[k] = Math.min(255, Math.max(0, Math.round(pixels[k] + 128)));
+      measureBlock(maps, row, col, pixels);
+    },
+    { reference },
+  );
   if (result.error) return { ok: false, reason: result.error, structure };
   rows?.flush(maps.blocksHigh);
   return { ok: true, maps, structure };

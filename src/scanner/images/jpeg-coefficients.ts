@@ -5,6 +5,7 @@
  * decoded (callers report that as "not assessed" or fall back to pixels).
  */
 import { ScanDecoder } from "./jpeg-entropy";
+import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import type { JpegStructure } from "./jpeg-markers";
 import { cooperative } from "../../lib/cooperate";
 
@@ -33,9 +34,11 @@ export async function decodeLumaCoefficients(
   bytes: Uint8Array,
   structure: JpegStructure,
   visit: LumaBlockVisitor,
+  options: { reference?: boolean } = {},
 ): Promise<CoefficientDecode> {
   const empty = { blocksWide: 0, blocksHigh: 0, mcusDecoded: 0, mcusTotal: 0 };
-  const scan = ScanDecoder.open(bytes, structure);
+  // Huffman decoding in wasm; `reference` = the JavaScript ScanDecoder (same blocks, same errors).
+  const scan = options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
   if (typeof scan === "string") return { ...empty, error: scan };
   if (!scan.components.some((c) => c.index === 0)) return { ...empty, error: "first scan has no luminance" };
   const frame = structure.frame as NonNullable<JpegStructure["frame"]>;

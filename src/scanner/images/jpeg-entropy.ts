@@ -195,7 +195,9 @@ export class ScanDecoder {
   private readonly coded: CodedComponent[];
   private readonly reader: BitReader;
   private readonly block = new Int16Array(64);
-  private readonly restartInterval: number;
+  readonly restartInterval: number;
+  /** Offset of the scan's first entropy-coded byte. */
+  readonly start: number;
 
   private constructor(bytes: Uint8Array, structure: JpegStructure, coded: CodedComponent[]) {
     const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
@@ -217,7 +219,8 @@ export class ScanDecoder {
     }
     this.coded = coded;
     this.components = coded;
-    this.reader = new BitReader(bytes, structure.scanStarts[0]);
+    this.start = structure.scanStarts[0];
+    this.reader = new BitReader(bytes, this.start);
     this.restartInterval = structure.restartInterval;
   }
 
@@ -246,6 +249,11 @@ export class ScanDecoder {
     }
     if (!coded.length) return "empty scan";
     return new ScanDecoder(bytes, structure, coded);
+  }
+
+  /** DC and AC table of each scan component, in scan order (for the wasm decoder, jpeg-entropy-wasm.ts). */
+  get tables(): { dc: HuffmanTable; ac: HuffmanTable }[] {
+    return this.coded.map(({ dc, ac }) => ({ dc, ac }));
   }
 
   get mcusTotal(): number {

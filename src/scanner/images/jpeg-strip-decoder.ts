@@ -13,6 +13,7 @@
 import { componentsToRgba, isRgb } from "./jpeg-color";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { ScanDecoder } from "./jpeg-entropy";
+import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
@@ -46,7 +47,9 @@ interface ComponentPlane {
 /** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
 interface WasmLayout {
   tables: number;
-  layout: number;
+  /** Per block of an MCU row, in MCU order: quantisation table, output offset, stride (the same every row). */
+  layout: Int32Array;
+  layoutAt: number;
   coefficients: number;
   /** Per plane: its IDCT output (stride × lines), then its band input (above, current, following). */
   planeOut: number[];
@@ -78,7 +81,7 @@ export class JpegStripDecoder implements RgbaBandSource {
   private readonly wasm: WasmLayout | null;
 
   private constructor(
-    private readonly scan: ScanDecoder,
+    private readonly scan: ScanDecoder | WasmScanDecoder,
     structure: JpegStructure,
     planes: ComponentPlane[],
     reference: boolean,
@@ -103,13 +106,23 @@ export class JpegStripDecoder implements RgbaBandSource {
       return start;
     };
     const tables = take(this.planes.length * 128);
-    const layout = take(blocksPerRow * 12);
+    const layoutAt = take(blocksPerRow * 12);
     const coefficients = take(blocksPerRow * 128);
     const planeOut = this.planes.map((p) => take(p.stride * p.lines));
     const planeIn = this.planes.map((p) => take(p.stride * (2 * p.lines + 1)));
     const lineOut = this.planes.map((p) => take(p.line.length));
     const rgba = take(this.rgba.length);
-    return { tables, layout, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
+    // Blocks come in MCU order: per MCU, per scan component, its v × h blocks.
+    const layout = new Int32Array(blocksPerRow * 3);
+    let n = 0;
+    for (let mx = 0; mx < this.scan.mcusX; mx++)
+      for (const c of this.scan.components)
+        for (let by = 0; by < c.v; by++)
+          for (let bx = 0; bx < c.h; bx++, n++) {
+            const p = this.planes[c.index];
+            layout.set([c.index, planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8, p.stride], n * 3);
+          }
+    return { tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
@@ -124,7 +137,7 @@ export class JpegStripDecoder implements RgbaBandSource {
       return `too large to stream (${frame.width} × ${frame.height})`;
     if (frame && frame.components.length !== 1 && frame.components.length !== 3)
       return `${frame.components.length} colour components`;
-    const scan = ScanDecoder.open(bytes, structure);
+    const scan = options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
@@ -192,24 +205,14 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (error) throw new JpegDataError(error);
   }
 
-  /** One MCU row: Huffman-decoded here, all its blocks through the wasm IDCT in one call. */
+  /** One MCU row: Huffman decoding and IDCT in wasm, the coefficients never leave its memory. */
   private decodeIntoWasm(w: WasmLayout, target: "current" | "following"): void {
+    const { blocks: n, error } = (this.scan as WasmScanDecoder).decodeRowInto(w.bytes, w.coefficients);
     const s = scratch(w.bytes);
     const tables = new Uint16Array(s.buffer, s.base + w.tables, this.planes.length * 64);
     this.planes.forEach((p, i) => tables.set(p.table, i * 64));
-    const coefficients = new Int16Array(s.buffer, s.base + w.coefficients, w.blocksPerRow * 64);
-    const layout = new Int32Array(s.buffer, s.base + w.layout, w.blocksPerRow * 3);
-    let n = 0;
-    const error = this.scan.decodeRow((component, row, col, block) => {
-      const p = this.planes[component];
-      const line = (row % (p.lines / 8)) * 8;
-      coefficients.set(block, n * 64);
-      layout[n * 3] = component;
-      layout[n * 3 + 1] = w.planeOut[component] + line * p.stride + col * 8;
-      layout[n * 3 + 2] = p.stride;
-      n++;
-    });
-    kernels().idctBlocks(n, s.base + w.coefficients, s.base + w.layout, s.base + w.tables, s.base);
+    new Int32Array(s.buffer, s.base + w.layoutAt, w.layout.length).set(w.layout);
+    kernels().idctBlocks(n, s.base + w.coefficients, s.base + w.layoutAt, s.base + w.tables, s.base);
     this.planes.forEach((p, i) => {
       const start = s.base + w.planeOut[i];
       p[target].set(s.bytes.subarray(start, start + p.stride * p.lines));

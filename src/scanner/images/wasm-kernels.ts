@@ -26,6 +26,20 @@ interface KernelExports {
   blockOutputBytes(count: number): number;
   measureCoefficientRow(count: number, coefficients: number, table: number, out: number): void;
   measurePixelRow(count: number, lines: number, out: number): void;
+  decodeMcuRow(
+    state: number,
+    my: number,
+    mcusX: number,
+    restartInterval: number,
+    componentCount: number,
+    components: number,
+    tables: number,
+    window: number,
+    windowStart: number,
+    windowEnd: number,
+    fileLength: number,
+    out: number,
+  ): number;
   copyMoveRow(
     lines: number,
     width: number,

@@ -123,6 +123,10 @@ const PHOTOS = [
   { what: "restart interval 3", file: () => generatedFile("restart-interval.jpg") },
   { what: "59 × 100 camera thumbnail", file: () => sharedFile("exif-samples/jpg/Fujifilm_FinePix_E500.jpg") },
   { what: "70 × 100 camera thumbnail", file: () => sharedFile("exif-samples/jpg/Konica_Minolta_DiMAGE_Z3.jpg") },
+  {
+    what: "2560 × 1600 wallpaper (MCU rows longer than the first entropy window)",
+    file: () => sharedFile("photos/plasma-workspace-wallpapers/ColdRipple-2560x1600.jpg"),
+  },
 ];
 
 /** Sizes around the 8 × 8 block and 16 × 16 MCU edges. */
@@ -150,7 +154,7 @@ describe("wasm/kernels.wasm is built from wasm/assembly/", () => {
   });
 });
 
-describe("JPEG strip decoder: the wasm IDCT, upsampling and colour conversion give the reference's bytes", () => {
+describe("JPEG strip decoder: the wasm Huffman decoding, IDCT, upsampling and colour conversion give the reference's bytes", () => {
   for (const { what, file } of PHOTOS)
     it(what, async () => {
       const { wasm, differing } = decodersDiffer(await file());
@@ -190,7 +194,7 @@ describe("JPEG strip decoder: the wasm IDCT, upsampling and colour conversion gi
   });
 });
 
-describe("block maps (ELA, noise, preview): the wasm block pass gives the reference's values exactly", () => {
+describe("block maps (ELA, noise, preview): the wasm Huffman decoding and block pass give the reference's values exactly", () => {
   for (const { what, file } of PHOTOS)
     it(what, async () => {
       expect(await mapsDiffer(await file())).toEqual({ source: "jpeg-coefficients", differences: SAME });

@@ -1,0 +1,159 @@
+/**
+ * The scan decoder of jpeg-entropy.ts with its Huffman decoding in wasm (wasm/assembly/entropy.ts),
+ * one MCU row per call: the same blocks, the same errors at the same place (the JavaScript
+ * ScanDecoder is the reference, test/forensics/image/wasm-kernels.test.ts). The file stays in
+ * JavaScript; each call copies a window of it into the kernels' scratch area (twice the last row's
+ * bytes plus 4 KB) and repeats with a four times larger one when a row runs past it.
+ */
+import { type BlockVisitor, type HuffmanTable, type ScanComponent, ScanDecoder } from "./jpeg-entropy";
+import type { JpegStructure } from "./jpeg-markers";
+import { align16, kernels, scratch } from "./wasm-kernels";
+
+const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
+const STATE_BYTES = 48;
+/** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
+const MIN_WINDOW = 4096;
+const ERRORS = [
+  null,
+  "corrupt entropy-coded data",
+  "entropy-coded data ends early (truncated file?)",
+  "restart marker missing",
+] as const;
+const NEED_MORE = 4;
+
+/** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES). */
+function tableBytes(t: HuffmanTable): Uint8Array {
+  const out = new Uint8Array(TABLE_BYTES);
+  const view = new DataView(out.buffer);
+  new Uint16Array(out.buffer, 0, 512).set(t.lookup);
+  new Int32Array(out.buffer, 1024, 18).set(t.maxCode);
+  new Int32Array(out.buffer, 1024 + 72, 17).set(t.valPtr);
+  new Int32Array(out.buffer, 1024 + 72 + 68, 17).set(t.minCode);
+  for (let k = 0; k < 256; k++)
+    view.setUint16(1024 + 72 + 68 + 68 + k * 2, k < t.spec.symbols.length ? t.spec.symbols[k] : 256, true);
+  return out;
+}
+
+export class WasmScanDecoder {
+  readonly components: readonly ScanComponent[];
+  readonly mcusX: number;
+  readonly mcusY: number;
+  /** Blocks in one MCU row. */
+  readonly blocksPerRow: number;
+  private failure: string | null = null;
+  /** The state between rows (entropy.ts: pos, buffer, bits, synthetic, markerHit, overrun, mcusDecoded, blocks, 4 predictions). */
+  private readonly state = new Int32Array(STATE_BYTES / 4);
+  private readonly tables: Uint8Array;
+  private readonly layout: Int32Array;
+  private window = MIN_WINDOW;
+  /** One MCU row of coefficients in JavaScript memory, for decodeRow's visitor. */
+  private readonly coefficients: Int16Array;
+
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly scan: ScanDecoder,
+  ) {
+    this.components = scan.components;
+    this.mcusX = scan.mcusX;
+    this.mcusY = scan.mcusY;
+    this.blocksPerRow = scan.mcusX * scan.components.reduce((n, c) => n + c.h * c.v, 0);
+    this.coefficients = new Int16Array(this.blocksPerRow * 64);
+    const tables = scan.tables;
+    this.tables = new Uint8Array(tables.length * 2 * TABLE_BYTES);
+    this.layout = new Int32Array(tables.length * 5);
+    tables.forEach(({ dc, ac }, i) => {
+      this.tables.set(tableBytes(dc), 2 * i * TABLE_BYTES);
+      this.tables.set(tableBytes(ac), (2 * i + 1) * TABLE_BYTES);
+      const c = scan.components[i];
+      this.layout.set([c.index, c.h, c.v, 2 * i, 2 * i + 1], i * 5);
+    });
+    this.state[0] = scan.start;
+  }
+
+  /** The decoder for the file's first scan, or why there is none (ScanDecoder.open's reasons). */
+  static open(bytes: Uint8Array, structure: JpegStructure): WasmScanDecoder | string {
+    const scan = ScanDecoder.open(bytes, structure);
+    return typeof scan === "string" ? scan : new WasmScanDecoder(bytes, scan);
+  }
+
+  get mcusDecoded(): number {
+    return this.state[6];
+  }
+
+  get mcusTotal(): number {
+    return this.mcusX * this.mcusY;
+  }
+
+  /** Scratch bytes the decoder itself needs behind the caller's `reserve` (the window excluded). */
+  private regions(reserve: number): { state: number; tables: number; layout: number; window: number } {
+    const state = align16(reserve);
+    const tables = state + STATE_BYTES;
+    const layout = align16(tables + this.tables.length);
+    const window = align16(layout + this.layout.length * 4);
+    return { state, tables, layout, window };
+  }
+
+  /**
+   * Decodes the next MCU row into the scratch area at `coefficientsAt` (64 i16 per block, in MCU
+   * order), leaving the first `reserve` bytes of the scratch area to the caller. Returns how many
+   * blocks were decoded and why decoding stopped, if it did (those blocks stay valid).
+   */
+  decodeRowInto(reserve: number, coefficientsAt: number): { blocks: number; error: string | null } {
+    if (this.failure) return { blocks: 0, error: this.failure };
+    const my = this.state[6] / this.mcusX;
+    if (my >= this.mcusY) return { blocks: 0, error: "no more MCU rows" };
+    const r = this.regions(reserve);
+    const pos = this.state[0];
+    for (;;) {
+      const end = Math.min(this.bytes.length, pos + this.window);
+      const s = scratch(r.window + (end - pos));
+      s.bytes.set(this.bytes.subarray(pos, end), s.base + r.window);
+      s.bytes.set(this.tables, s.base + r.tables);
+      new Int32Array(s.buffer, s.base + r.layout, this.layout.length).set(this.layout);
+      const state = new Int32Array(s.buffer, s.base + r.state, this.state.length);
+      state.set(this.state);
+      const result = kernels().decodeMcuRow(
+        s.base + r.state,
+        my,
+        this.mcusX,
+        this.scan.restartInterval,
+        this.components.length,
+        s.base + r.layout,
+        s.base + r.tables,
+        s.base + r.window,
+        pos,
+        end,
+        this.bytes.length,
+        s.base + coefficientsAt,
+      );
+      if (result === NEED_MORE) {
+        this.window *= 4;
+        continue;
+      }
+      this.state.set(state);
+      this.window = Math.max(MIN_WINDOW, 2 * (this.state[0] - pos) + 4096);
+      this.failure = ERRORS[result];
+      return { blocks: this.state[7], error: this.failure };
+    }
+  }
+
+  /** As ScanDecoder.decodeRow: decodes the next MCU row and visits its blocks (the decoded ones when it fails). */
+  decodeRow(visit: BlockVisitor): string | null {
+    const my = this.state[6] / this.mcusX;
+    const reserve = align16(this.blocksPerRow * 128);
+    const { blocks, error } = this.decodeRowInto(reserve, 0);
+    if (blocks > 0) {
+      // Copied out first: a visitor may run other kernels, which reuse the scratch area.
+      const s = scratch(reserve);
+      const all = this.coefficients;
+      all.set(new Int16Array(s.buffer, s.base, blocks * 64));
+      let n = 0;
+      for (let mx = 0; mx < this.mcusX && n < blocks; mx++)
+        for (const c of this.components)
+          for (let by = 0; by < c.v; by++)
+            for (let bx = 0; bx < c.h && n < blocks; bx++, n++)
+              visit(c.index, my * c.v + by, mx * c.h + bx, all.subarray(n * 64, n * 64 + 64));
+    }
+    return error;
+  }
+}

@@ -1,0 +1,252 @@
+// Huffman (entropy) decoding of one MCU row of a baseline JPEG scan: src/scanner/images/jpeg-entropy.ts
+// (BitReader, decodeSymbol, decodeBlock, ScanDecoder.decodeMcus) is the JavaScript reference, step
+// for step: the same zero bits inserted at a marker, the same overrun rule, the same restart search,
+// the same error for the same byte. The caller copies a window of the file in; when a row needs
+// bytes beyond the window (and the window does not reach the end of the file) the call reports
+// NEED_MORE and the caller repeats it from the saved state with a larger window.
+
+/** Results of decodeMcuRow. */
+const OK = 0;
+const CORRUPT = 1; // "corrupt entropy-coded data"
+const ENDS_EARLY = 2; // "entropy-coded data ends early (truncated file?)"
+const NO_RESTART = 3; // "restart marker missing"
+const NEED_MORE = 4;
+
+/**
+ * Decoder state, i32 each, read and written by the caller between calls: 0 pos, 1 buffer, 2 bits,
+ * 3 synthetic, 4 markerHit, 5 overrun, 6 mcusDecoded, 7 blocks written by the last call, 8–11 DC predictions.
+ */
+const S_POS = 0;
+const S_BUFFER = 4;
+const S_BITS = 8;
+const S_SYNTHETIC = 12;
+const S_MARKER = 16;
+const S_OVERRUN = 20;
+const S_MCUS = 24;
+const S_BLOCKS = 28;
+const S_PRED = 32;
+
+/** One table (as HuffmanTable builds it): lookup u16[512], maxCode i32[18], valPtr i32[17], minCode i32[17], symbols u16[256] (256 = none). */
+export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512;
+const T_MAX = 1024;
+const T_VALPTR = 1024 + 72;
+const T_MINCODE = 1024 + 72 + 68;
+const T_SYMBOLS = 1024 + 72 + 68 + 68;
+const NO_SYMBOL = 256;
+
+const ZIGZAG: StaticArray<u8> = [
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+  35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
+  55, 62, 63,
+];
+
+// The bit reader's state while a call runs (globals: one call at a time).
+let pos: i32 = 0;
+let buffer: u32 = 0;
+let bits: i32 = 0;
+let synthetic: i32 = 0;
+let markerHit = false;
+let overrun = false;
+let needMore = false;
+/** The window: file bytes [winStart, winEnd) at `data`; `length` = the file's length. */
+let data: usize = 0;
+let winStart: i32 = 0;
+let winEnd: i32 = 0;
+let length: i32 = 0;
+
+/** bytes[i] of the file, or a request for more when i is past the window but inside the file. */
+@inline function byteAt(i: i32): i32 {
+  if (i >= winEnd) {
+    if (winEnd < length) needMore = true;
+    return -1; // past the end of the file: the reference's `undefined`
+  }
+  return <i32>load<u8>(data + <usize>(i - winStart));
+}
+
+function fill(): void {
+  while (bits <= 24) {
+    let b = 0;
+    if (!markerHit && pos < length) {
+      b = byteAt(pos);
+      if (needMore) return;
+      if (b === 0xff) {
+        const next = byteAt(pos + 1);
+        if (needMore) return;
+        if (next === 0x00) pos += 2;
+        else {
+          markerHit = true;
+          synthetic += 8;
+          b = 0;
+        }
+      } else pos++;
+    } else {
+      markerHit = true;
+      synthetic += 8;
+    }
+    buffer = (buffer << 8) | <u32>b;
+    bits += 8;
+  }
+}
+
+@inline function peek(n: i32): i32 {
+  if (bits < n) fill();
+  return <i32>((buffer >>> <u32>(bits - n)) & ((1 << n) - 1));
+}
+
+@inline function skip(n: i32): void {
+  bits -= n;
+  if (bits < synthetic) {
+    overrun = true;
+    synthetic = max(0, bits);
+  }
+}
+
+@inline function read(n: i32): i32 {
+  if (n === 0) return 0;
+  const v = peek(n);
+  skip(n);
+  return v;
+}
+
+function restart(): bool {
+  buffer = 0;
+  bits = 0;
+  synthetic = 0;
+  markerHit = false;
+  while (pos < length - 1) {
+    const a = byteAt(pos);
+    const b = byteAt(pos + 1);
+    if (needMore) return false;
+    if (a === 0xff && b >= 0xd0 && b <= 0xd7) break;
+    if (a === 0xff && b !== 0x00 && b !== 0xff) return false;
+    pos++;
+  }
+  if (pos >= length - 1) return false;
+  pos += 2;
+  return true;
+}
+
+/** The next symbol, NO_SYMBOL for an index outside the table's symbols, -1 for an unknown code. */
+function decodeSymbol(t: usize): i32 {
+  const entry = <i32>load<u16>(t + (<usize>peek(9) << 1));
+  if (entry) {
+    skip(entry >> 8);
+    return entry & 0xff;
+  }
+  let code = read(9);
+  for (let len = 10; len <= 16; len++) {
+    code = (code << 1) | read(1);
+    if (code <= load<i32>(t + T_MAX + (<usize>len << 2))) {
+      const k = load<i32>(t + T_VALPTR + (<usize>len << 2)) + code - load<i32>(t + T_MINCODE + (<usize>len << 2));
+      return k < 0 || k > 255 ? NO_SYMBOL : <i32>load<u16>(t + T_SYMBOLS + (<usize>k << 1));
+    }
+  }
+  return -1;
+}
+
+@inline function extend(v: i32, s: i32): i32 {
+  return v < 1 << (s - 1) ? v - (1 << s) + 1 : v;
+}
+
+/** One block into `out` (64 i16, natural order); false on a corrupt code. `pred` is the component's DC slot. */
+function decodeBlock(dc: usize, ac: usize, pred: usize, out: usize): bool {
+  memory.fill(out, 0, 128);
+  const t = decodeSymbol(dc);
+  if (t < 0 || (t > 16 && t !== NO_SYMBOL)) return false;
+  const p = load<i32>(pred) + (t && t !== NO_SYMBOL ? extend(read(t), t) : 0);
+  store<i32>(pred, p);
+  store<i16>(out, <i16>p);
+  for (let k = 1; k < 64; ) {
+    const rs = decodeSymbol(ac);
+    if (rs < 0) return false;
+    if (rs === NO_SYMBOL) break; // the reference's `undefined`: size 0, run 0 = end of block
+    const run = rs >> 4;
+    const size = rs & 15;
+    if (size === 0) {
+      if (run !== 15) break;
+      k += 16;
+      continue;
+    }
+    k += run;
+    if (k > 63) return false;
+    store<i16>(out + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>extend(read(size), size));
+    k++;
+  }
+  return true;
+}
+
+/**
+ * Decodes MCU row `my` into `out` (64 i16 per block, in MCU order: per MCU, per component, its
+ * v × h blocks). `components`: per scan component five i32 (frame index, h, v, DC table number, AC
+ * table number); `tables` TABLE_BYTES each. Returns OK, CORRUPT, ENDS_EARLY, NO_RESTART or NEED_MORE
+ * (nothing usable: repeat with a larger window from the same state).
+ */
+export function decodeMcuRow(
+  state: usize,
+  my: i32,
+  mcusX: i32,
+  restartInterval: i32,
+  componentCount: i32,
+  components: usize,
+  tables: usize,
+  window: usize,
+  windowStart: i32,
+  windowEnd: i32,
+  fileLength: i32,
+  out: usize,
+): i32 {
+  pos = load<i32>(state, S_POS);
+  buffer = load<u32>(state, S_BUFFER);
+  bits = load<i32>(state, S_BITS);
+  synthetic = load<i32>(state, S_SYNTHETIC);
+  markerHit = load<i32>(state, S_MARKER) !== 0;
+  overrun = load<i32>(state, S_OVERRUN) !== 0;
+  let mcus = load<i32>(state, S_MCUS);
+  data = window;
+  winStart = windowStart;
+  winEnd = windowEnd;
+  length = fileLength;
+  needMore = false;
+  let blocks = 0;
+  let result = OK;
+  for (let mx = 0; mx < mcusX && result === OK; mx++) {
+    const m = my * mcusX + mx;
+    if (restartInterval && m > 0 && m % restartInterval === 0) {
+      const found = restart();
+      if (needMore) return NEED_MORE;
+      if (!found) {
+        result = NO_RESTART;
+        break;
+      }
+      for (let c = 0; c < componentCount; c++) store<i32>(state + S_PRED + (<usize>c << 2), 0);
+    }
+    for (let c = 0; c < componentCount && result === OK; c++) {
+      const d = components + <usize>c * 20;
+      const h = load<i32>(d, 4);
+      const v = load<i32>(d, 8);
+      const dc = tables + <usize>load<i32>(d, 12) * TABLE_BYTES;
+      const ac = tables + <usize>load<i32>(d, 16) * TABLE_BYTES;
+      for (let i = 0; i < h * v; i++) {
+        const ok = decodeBlock(dc, ac, state + S_PRED + (<usize>c << 2), out + <usize>blocks * 128);
+        if (needMore) return NEED_MORE;
+        if (!ok) {
+          result = CORRUPT;
+          break;
+        }
+        blocks++;
+      }
+    }
+    if (result !== OK) break;
+    mcus = m + 1;
+    if (overrun) result = ENDS_EARLY;
+  }
+  store<i32>(state, pos, S_POS);
+  store<u32>(state, buffer, S_BUFFER);
+  store<i32>(state, bits, S_BITS);
+  store<i32>(state, synthetic, S_SYNTHETIC);
+  store<i32>(state, markerHit ? 1 : 0, S_MARKER);
+  store<i32>(state, overrun ? 1 : 0, S_OVERRUN);
+  store<i32>(state, mcus, S_MCUS);
+  store<i32>(state, blocks, S_BLOCKS);
+  return result;
+}
