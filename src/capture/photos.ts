@@ -203,7 +203,8 @@ export async function completeShot(
     createdAt: new Date(receivedAt),
   };
   await db.insert(capturePhotos).values(photo);
-  // Kept for reverse search; compared with scanner files only where the account turns that on.
+  // Kept for reverse search; compared with scanner files only where the account turns that on. The photo
+  // is stored already: a failure here is logged, never the policyholder's problem.
   await storeHashes(env.DB, env.BUCKET, [
     {
       accountId: ps.caseRow.accountId,
@@ -214,7 +215,7 @@ export async function completeShot(
       sha256,
       ...result.similarity,
     },
-  ]);
+  ]).catch((err) => console.error("reverse-search hash not stored", photoId, err));
   await deleteChunks(env, ps, nonce, att.chunks);
   return receiptOf(photo);
 }

@@ -57,7 +57,8 @@ export function documentFields(text: string): DocumentFields {
     licencePlates: labelled(
       text,
       PLATE_LABEL,
-      String.raw`([A-ZÄÖÜ]{1,3}[- ][A-Z]{1,2} ?\d{1,4}[EH]?|[A-Z]{2,3} ?[0-9A-Z]{4,5})`,
+      // German (B-XY 1234), British (AB12 CDE), Polish (WA 12345) and similar.
+      String.raw`([A-ZÄÖÜ]{1,3}[- ][A-Z]{1,2} ?\d{1,4}[EH]?|[A-Z]{2}\d{2} ?[A-Z]{3}|[A-Z]{2,3} ?[0-9A-Z]{4,5})`,
       "i",
     ).map((p) => p.toUpperCase().replace(/\s+/g, " ")),
     skeleton: skeletonOf(text),
