@@ -102,6 +102,16 @@ describe("reverse search: the same photo in a later case of the account is found
     expect(later.Files["copy.jpg"].attachments).toEqual(
       expect.arrayContaining(["downloads/reverse_search_copy.jpg.png", "downloads/reverse_search.json"]),
     );
+
+    // The default response mode carries the same report as the bundle of spec 4.4.
+    const multipart = await postScanner({
+      apiKey,
+      caseNumber: scanCase("RS3"),
+      zip: zip({ "copy.jpg": reworked(original) }),
+      bindings,
+    });
+    const parts = new TextDecoder().decode(await multipart.arrayBuffer());
+    expect(parts).toContain('filename="reverse_search_downloads.zip"');
   });
 });
 
