@@ -10,6 +10,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { analyzers } from "../../src/scanner/forensics/registry";
 import { t } from "../../src/scanner/reports/i18n";
+import { reportBuilders } from "../../src/scanner/reports/report-unit";
 import { languages } from "../../src/scanner/types";
 import { createAccount } from "../helpers";
 import { samples, zip } from "./fixtures";
@@ -165,6 +166,31 @@ describe("ENFSI report: every registered method has a name and its limitations i
     for (const { id } of analyzers) {
       expect(words.methodNames[id], id).toBeTruthy();
       expect(words.limitationTexts[id], id).toBeTruthy();
+    }
+  });
+});
+
+describe("a reports unit that fails: the result is still delivered, without reports", () => {
+  it("200 with the files, no report attachments, pdfReportMapping {}", async () => {
+    // The Worker, its Durable Objects and this test share one module graph in the pool.
+    const original = reportBuilders.analysis;
+    reportBuilders.analysis = () => Promise.reject(new Error("test: the report cannot be built"));
+    try {
+      const res = await postScanner({
+        apiKey,
+        caseNumber: scanCase("REPORT"),
+        zip: zip({ "a.jpg": samples.nikon }),
+        headers: { accept: "application/json" },
+      });
+      expect(res.status).toBe(200);
+      const body = await res.json<JsonResult>();
+      expect(Object.keys(body.Files)).toEqual(["a.jpg"]);
+      expect(body.pdfReportMapping).toEqual({});
+      expect(body.attachments.analysis_report).toBeUndefined();
+      expect(body.attachments.enfsi_report).toBeUndefined();
+      expect(body.attachments.thumbnails).toHaveLength(1);
+    } finally {
+      reportBuilders.analysis = original;
     }
   });
 });

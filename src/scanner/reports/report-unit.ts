@@ -24,6 +24,9 @@ export interface ReportsOutput {
   mapping: Record<string, number>;
 }
 
+/** The builders the unit calls (tests replace one to see a run delivered without reports). */
+export const reportBuilders = { analysis: buildAnalysisReport, enfsi: buildEnfsiReport };
+
 export async function runReportUnit(env: Env, task: UnitTask): Promise<UnitReport> {
   const object = await env.BUCKET.get(task.file.key);
   if (!object) throw new Error(`gathered result ${task.file.key} is missing`);
@@ -52,9 +55,9 @@ export async function runReportUnit(env: Env, task: UnitTask): Promise<UnitRepor
     await env.BUCKET.put(key, pdf, { httpMetadata: { contentType: "application/pdf" } });
     return { category, name, contentType: "application/pdf", size: pdf.length, key };
   };
-  const analysis = await buildAnalysisReport(input);
+  const analysis = await reportBuilders.analysis(input);
   const attachments = [await store("analysis_report", "analysis_report.pdf", analysis.pdf)];
-  attachments.push(await store("enfsi_report", "enfsi_report.pdf", await buildEnfsiReport(input)));
+  attachments.push(await store("enfsi_report", "enfsi_report.pdf", await reportBuilders.enfsi(input)));
   const output: ReportsOutput = { attachments, mapping: analysis.mapping };
   const outputKey = unitOutputKey(task.stagingPrefix, task.index);
   await env.BUCKET.put(outputKey, JSON.stringify(output));
