@@ -74,6 +74,18 @@ async function accountWithHandler(name: string) {
   return { ...account.body, email, password };
 }
 
+/** Until the Worker has answered three times in a row, 2 s apart (wrangler dev may reload after a D1 command). */
+async function settled() {
+  for (let ok = 0; ok < 3; ) {
+    await new Promise((r) => setTimeout(r, 2000));
+    try {
+      ok = (await fetch(`${server.base}/board/assets/board.css`)).ok ? ok + 1 : 0;
+    } catch {
+      ok = 0;
+    }
+  }
+}
+
 async function createCase(apiKey: string, fields: Record<string, unknown>) {
   const res = await api<{ ticketId: string; captureLink: string; caseNumber: string }>(
     "POST",
@@ -184,20 +196,18 @@ describe("a handler works a case on the board", () => {
     // Cases in every column, so the board looks like a working day (the reminder column is set in
     // D1: reminders come from the cron, tested in test/capture/reminders.test.ts).
     const names = ["Erika Mustermann", "Jan Kowalski", "Max Meier", "Sophie Wagner", "Lukas Becker", "Anna Nowak"];
-    for (const [i, vnName] of names.entries()) {
-      const seeded = await createCase(insurer.apiKey, { caseNumber: `KFZ/2026/${1040 + i}`, vnName });
-      const token = seeded.captureLink.split("/c/")[1];
-      if (i === 1) await fetch(`${server.base}/c/${token}/inspection`, { method: "POST" });
-      if (i === 2) await fetch(`${server.base}/c/${token}/withdraw`, { method: "POST" });
-      if (i === 3)
-        server.query(
-          `UPDATE capture_cases SET status = 'reminder', reminder_count = 1 WHERE id = '${seeded.ticketId}'`,
-        );
-      if (i === 4)
-        server.query(
-          `UPDATE capture_cases SET status = 'closed', closed = 1, last_result = 'io', final_decision = 'closed_io', closed_at = updated_at WHERE id = '${seeded.ticketId}'`,
-        );
-    }
+    const seeded: Awaited<ReturnType<typeof createCase>>[] = [];
+    for (const [i, vnName] of names.entries())
+      seeded.push(await createCase(insurer.apiKey, { caseNumber: `KFZ/2026/${1040 + i}`, vnName }));
+    const token = (i: number) => seeded[i].captureLink.split("/c/")[1];
+    await fetch(`${server.base}/c/${token(1)}/inspection`, { method: "POST" });
+    await fetch(`${server.base}/c/${token(2)}/withdraw`, { method: "POST" });
+    server.query(`UPDATE capture_cases SET status = 'reminder', reminder_count = 1 WHERE id = '${seeded[3].ticketId}'`);
+    server.query(
+      `UPDATE capture_cases SET status = 'closed', closed = 1, last_result = 'io', final_decision = 'closed_io', closed_at = updated_at WHERE id = '${seeded[4].ticketId}'`,
+    );
+    // wrangler d1 execute makes wrangler dev reload the Worker once; a request in flight then fails.
+    await settled();
     board = await desktop();
     await signIn(board.page, insurer.email, insurer.password);
   });
