@@ -10,6 +10,7 @@ import type { FileResult } from "../analysis/pipeline";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
 import { formatDateTime, formatNumber, formatSize, quote, t } from "./i18n";
+import { drawFinding } from "./finding-block";
 import { drawReportImage, embedPngScaled } from "./images";
 import { CONTENT_WIDTH, colors, MARGIN, PageFlow } from "./layout";
 import { byLevel, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
@@ -182,20 +183,8 @@ function findings(flow: PageFlow, language: Language, file: FileResult) {
   const words = t(language);
   flow.heading(words.findings, 11);
   if (file.findings.length === 0) flow.text(words.noFindings);
-  for (const finding of [...file.findings].sort(byLevel)) {
-    const explanation = { size: 9, indent: 15, after: 2 };
-    const evidenceStyle = { size: 7.5, indent: 15, color: colors.muted, after: 5 };
-    const entries = Object.entries(finding.evidence ?? {}).slice(0, EVIDENCE_ENTRIES);
-    const evidence = entries.length
-      ? `${words.evidence}: ${entries.map(([k, v]) => `${k} = ${evidenceText(v, 160)}`).join(" · ")}`
-      : "";
-    // A finding stays on one page unless it is longer than a third of one.
-    const height = 18 + flow.textHeight(finding.explanation, explanation) + flow.textHeight(evidence, evidenceStyle);
-    flow.ensure(Math.min(height, 240));
-    flow.badge(levelColors[finding.level], words.levels[finding.level].name, finding.title, 9.5);
-    flow.text(finding.explanation, explanation);
-    if (evidence) flow.text(evidence, evidenceStyle);
-  }
+  for (const finding of [...file.findings].sort(byLevel))
+    drawFinding(flow, language, finding, { size: 9.5, entries: EVIDENCE_ENTRIES, valueChars: 160 });
 }
 
 function revisions(flow: PageFlow, language: Language, file: FileResult) {

@@ -8,8 +8,9 @@
 import { PDFDocument } from "pdf-lib";
 import type { SuspicionLevel } from "../types";
 import { formatDateTime, formatNumber, formatSize, t } from "./i18n";
+import { drawFinding } from "./finding-block";
 import { colors, PageFlow } from "./layout";
-import { byLevel, evidenceText, levelColors, type ReportInput } from "./report-input";
+import { byLevel, levelColors, type ReportInput } from "./report-input";
 
 const SCALE: SuspicionLevel[] = ["Red", "Yellow", "Green", "-"];
 
@@ -74,18 +75,8 @@ export async function buildEnfsiReport(input: ReportInput): Promise<Uint8Array> 
     flow.ensure(60);
     flow.text(`${itemLabel(i)}: ${name}`, { bold: true, size: 10, after: 2 });
     if (file.findings.length === 0) flow.text(words.noFindings, { indent: 10 });
-    for (const finding of [...file.findings].sort(byLevel)) {
-      flow.badge(levelColors[finding.level], words.levels[finding.level].name, finding.title, 9);
-      flow.text(finding.explanation, { size: 8.5, indent: 14, after: 1 });
-      const evidence = Object.entries(finding.evidence ?? {}).slice(0, 8);
-      if (evidence.length)
-        flow.text(`${words.evidence}: ${evidence.map(([k, v]) => `${k} = ${evidenceText(v, 120)}`).join(" · ")}`, {
-          size: 7.5,
-          indent: 14,
-          color: colors.muted,
-          after: 3,
-        });
-    }
+    for (const finding of [...file.findings].sort(byLevel))
+      drawFinding(flow, input.language, finding, { size: 9, entries: 8, valueChars: 120 });
     flow.gap(4);
   });
 
