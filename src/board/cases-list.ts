@@ -69,7 +69,8 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
   const filter = filterConditions(accountId, query);
   const statuses = query.column ? [query.column] : [...caseStatuses];
   const size = query.column ? PAGE_SIZE : OVERVIEW_SIZE;
-  const wanted = Math.max(1, query.page);
+  // Pages belong to a column opened on its own; the overview always shows each column's newest.
+  const wanted = query.column ? Math.max(1, query.page) : 1;
   const [countRows, versionRows, ...pages] = await db.batch([
     countQuery(db, filter),
     versionQuery(db, accountId),

@@ -96,6 +96,10 @@ describe("the board lists the account's cases in four columns with counts (issue
     const newestFirst = rows.map((r) => r.caseNumber).reverse();
     expect(caseNumbersIn(html)).toEqual(newestFirst.slice(0, OVERVIEW_SIZE));
     expect(html).toContain(`href="/board?col=sent"`);
+    // Pages belong to a column opened alone: the overview shows the newest whatever `page` says.
+    expect(caseNumbersIn(await (await boardGet(s, "/board?page=3")).text())).toEqual(
+      newestFirst.slice(0, OVERVIEW_SIZE),
+    );
   });
 
   it("pages through one column, newest first, without repeating or skipping a case", async () => {
