@@ -43,10 +43,11 @@ export const blockChecks = {
 
 /** A PDF with a compressed part (stream) that unpacks beyond the budget: it was not opened. */
 export function pdfUnpackBudgetText(v: {
-  kind: "stream" | "image" | "total";
+  kind: "stream" | "image" | "total" | "xref";
   inflated: number;
   limit: number;
 }): FindingText {
+  if (v.kind === "xref") return xrefTooLargeText(v.inflated, v.limit);
   const size = mb(v.inflated);
   const limit = mb(v.limit);
   const part = {
@@ -70,6 +71,24 @@ export function pdfUnpackBudgetText(v: {
     pl: {
       title: "PDF niesprawdzony: po rozpakowaniu zbyt duży",
       explanation: `${part.pl} tego pliku PDF po rozpakowaniu zajmuje ponad ${size} MB (dozwolone ${limit} MB${v.kind === "image" ? ", w odniesieniu do rozmiaru zadeklarowanego w obrazie" : ""}). Prawdziwe faktury i skany tak nie wyglądają, „bomby dekompresyjne” owszem. Aby chronić usługę, pliku nie rozpakowano; jego treść nie została sprawdzona.`,
+    },
+  };
+}
+
+/** An xref stream declaring more entries than it holds (or than we read): pdf-lib would loop over all of them. */
+function xrefTooLargeText(claimed: number, limit: number): FindingText {
+  return {
+    de: {
+      title: "PDF nicht geprüft: Querverweistabelle unplausibel",
+      explanation: `Ein Querverweis-Stream (xref) dieser PDF-Datei kündigt ${claimed} Objekteinträge an, enthält aber Daten für höchstens ${limit}. Echte Dateien tun das nicht; solche Angaben bringen Leseprogramme zum Hängen. Zum Schutz des Dienstes wurde die Datei nicht geöffnet; ihr Inhalt wurde nicht geprüft.`,
+    },
+    en: {
+      title: "PDF not checked: implausible cross-reference table",
+      explanation: `A cross-reference stream (xref) of this PDF announces ${claimed} object entries but holds data for at most ${limit}. Real files do not do this; such entries make readers hang. To protect the service the file was not opened; its content was not checked.`,
+    },
+    pl: {
+      title: "PDF niesprawdzony: nieprawdopodobna tablica odsyłaczy",
+      explanation: `Strumień odsyłaczy (xref) tego pliku PDF zapowiada ${claimed} wpisów obiektów, a zawiera dane dla co najwyżej ${limit}. Prawdziwe pliki tak nie wyglądają; takie wpisy zawieszają czytniki. Aby chronić usługę, pliku nie otwarto; jego treść nie została sprawdzona.`,
     },
   };
 }

@@ -216,6 +216,8 @@ function reachability(doc: PDFDocument): Reach {
 
 /** Keys of a field whose objects change when the field is filled or signed. */
 const FIELD_VALUE_KEYS = new Set(["AP", "V", "MK"]);
+/** Usages followed per revision (each changed object walks its users up to the catalog or trailer). */
+const MAX_STEPS = 200_000;
 /** Entries of /AcroForm whose objects form filling and signing may change. */
 const FORM_KEYS = new Set(["Fields", "DR"]);
 const RANK: Record<Permission, number> = { lta: 0, form: 1, annotation: 2 };
@@ -235,6 +237,8 @@ class Judge {
   private readonly reach: Reach;
   private readonly oldReach: Reach;
   private usages: Map<string, Usage[]> | null = null;
+  /** Usages followed for this revision; a hostile reference web ends the judgement ("not checked"). */
+  private steps = 0;
   constructor(
     private readonly oldDoc: PDFDocument,
     private readonly newDoc: PDFDocument,
@@ -367,6 +371,7 @@ class Judge {
     if (uses.length === 0) return { via: "nothing in the signed version (an unused object brought back)" };
     let needs: Permission = "lta";
     for (const use of uses) {
+      if (++this.steps > MAX_STEPS) throw new RangeError(`more than ${MAX_STEPS} references followed`);
       const r = this.usageNeeds(use, seen, depth);
       if (typeof r !== "string") return r;
       if (RANK[r] > RANK[needs]) needs = r;

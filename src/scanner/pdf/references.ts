@@ -28,7 +28,10 @@ export interface Usage {
  */
 export function usagesOf(doc: PDFDocument, trailer: Map<string, string[]>): Map<string, Usage[]> {
   const usages = new Map<string, Usage[]>();
+  let total = 0;
   const add = (child: string, usage: Usage) => {
+    // Bounded memory: a file with more references than this is not judged (the caller reports "not checked").
+    if (++total > MAX_USAGES) throw new RangeError(`more than ${MAX_USAGES} references to follow`);
     const list = usages.get(child);
     if (!list) usages.set(child, [usage]);
     else if (list.length < 64) list.push(usage);
@@ -40,21 +43,27 @@ export function usagesOf(doc: PDFDocument, trailer: Map<string, string[]>): Map<
     const parent = ref.toString();
     const dict = obj instanceof PDFStream ? obj.dict : obj;
     if (dict instanceof PDFDict || dict instanceof PDFArray)
-      for (const [child, key] of refsIn(dict, "", 0)) add(child, { parent, key });
+      visitRefs(dict, "", 0, (child, key) => add(child, { parent, key }));
   }
   return usages;
 }
 
-/** Indirect references inside a direct value, each with its key path (bounded depth). */
-function refsIn(value: PDFObject | undefined, path: string, depth: number): [string, string][] {
-  if (value instanceof PDFRef) return [[value.toString(), path]];
-  if (depth > pdfLimits.maxNesting) return [];
-  if (value instanceof PDFArray) return value.asArray().flatMap((v) => refsIn(v, path, depth + 1));
-  if (value instanceof PDFDict)
-    return [...value.entries()].flatMap(([k, v]) =>
-      refsIn(v, path ? `${path}/${k.decodeText()}` : k.decodeText(), depth + 1),
-    );
-  return [];
+/** References one revision may hold before the difference analysis gives up on it (≈ 100 bytes each). */
+const MAX_USAGES = 500_000;
+
+/** Calls `found` for each indirect reference inside a direct value, with its key path (bounded depth). */
+function visitRefs(
+  value: PDFObject | undefined,
+  path: string,
+  depth: number,
+  found: (ref: string, path: string) => void,
+): void {
+  if (value instanceof PDFRef) found(value.toString(), path);
+  else if (depth > pdfLimits.maxNesting) return;
+  else if (value instanceof PDFArray) for (const v of value.asArray()) visitRefs(v, path, depth + 1, found);
+  else if (value instanceof PDFDict)
+    for (const [k, v] of value.entries())
+      visitRefs(v, path ? `${path}/${k.decodeText()}` : k.decodeText(), depth + 1, found);
 }
 
 /** Fully qualified field name: the /T of the field and its parents joined with dots. */

@@ -16,7 +16,7 @@ import { hasPdfHeader } from "./parsed";
 
 export type StreamVerdict =
   | { ok: true; inflated: number; streams: number }
-  | { ok: false; kind: "stream" | "image" | "total"; inflated: number; limit: number; offset: number };
+  | { ok: false; kind: "stream" | "image" | "total" | "xref"; inflated: number; limit: number; offset: number };
 
 /** Thrown (as a rejection) by openPdfJs/openPdfLib for a file over its unpack budget. */
 export class PdfBudgetError extends Error {
@@ -74,7 +74,18 @@ function scan(bytes: Uint8Array): StreamVerdict {
     const dict = dictionaryBefore(bytes, keyword);
     const end = streamEnd(bytes, start, dict);
     at = Math.max(at, end);
-    if (!isFlate(dict)) continue;
+    const xref = /\/Type\s*\/XRef\b/.test(dict) ? xrefEntriesClaimed(dict) : null;
+    if (!isFlate(dict)) {
+      if (xref && xref.claimed > xrefEntriesAllowed(xref.row, end - start))
+        return {
+          ok: false,
+          kind: "xref",
+          inflated: xref.claimed,
+          limit: xrefEntriesAllowed(xref.row, end - start),
+          offset: keyword,
+        };
+      continue;
+    }
     const image = imageNeed(dict);
     if (image === "skip") continue;
     streams++;
@@ -91,8 +102,34 @@ function scan(bytes: Uint8Array): StreamVerdict {
         offset: keyword,
       };
     }
+    // Flate data may end without a final block (pdf-lib and pdf.js read it, our counting inflater may not):
+    // for compressed xref streams only the absolute cap.
+    if (xref && xref.claimed > pdfLimits.maxObjectsScanned)
+      return { ok: false, kind: "xref", inflated: xref.claimed, limit: pdfLimits.maxObjectsScanned, offset: keyword };
     total += inflated.size;
   }
+}
+
+/**
+ * pdf-lib reads an xref stream by looping over the entries its /Index (or /Size) declares, whatever
+ * its data holds: `/W [0 0 0] /Index [1 999999999999]` hangs it. An xref stream may declare no more
+ * than maxObjectsScanned entries, and an uncompressed one no more than its data has rows.
+ */
+function xrefEntriesClaimed(dict: string): { claimed: number; row: number } {
+  const numbers = (key: string) =>
+    (new RegExp(`/${key}\\s*\\[([^\\]]*)\\]`).exec(dict)?.[1] ?? "").trim().split(/\s+/).filter(Boolean).map(Number);
+  const index = numbers("Index");
+  const size = Number(/\/Size\s+(\d+)/.exec(dict)?.[1] ?? 0);
+  let claimed = 0;
+  if (index.length >= 2) for (let i = 1; i < index.length; i += 2) claimed += Number.isFinite(index[i]) ? index[i] : 0;
+  else claimed = size;
+  const row = numbers("W").reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+  return { claimed, row };
+}
+
+function xrefEntriesAllowed(row: number, dataBytes: number): number {
+  const rows = row > 0 ? Math.floor(dataBytes / row) : 0;
+  return Math.min(pdfLimits.maxObjectsScanned, Math.max(rows, 1));
 }
 
 /** The text between the object header (`N G obj`) and `stream`, at most MAX_DICT_BYTES. */

@@ -20,6 +20,24 @@ const MAX_ENTRIES = 200_000;
  * invisible to it.
  */
 export function xrefEntries(bytes: Uint8Array, section: XrefSection): Map<number, XrefEntry> {
+  let byOffset = memo.get(bytes);
+  if (!byOffset) memo.set(bytes, (byOffset = { sections: new Map(), entries: 0 }));
+  const known = byOffset.sections.get(section.offset);
+  if (known) return known;
+  const entries = readEntries(bytes, section);
+  byOffset.entries += entries.size;
+  // Bounded memory over all revisions of one file: beyond this the caller reports "not checked".
+  if (byOffset.entries > MAX_FILE_ENTRIES) throw new RangeError(`more than ${MAX_FILE_ENTRIES} xref entries`);
+  byOffset.sections.set(section.offset, entries);
+  return entries;
+}
+
+/** Parsed sections per file (each revision comparison reads the whole chain before it). */
+const memo = new WeakMap<Uint8Array, { sections: Map<number, Map<number, XrefEntry>>; entries: number }>();
+/** Xref entries kept per file (≈ 60 bytes each). */
+const MAX_FILE_ENTRIES = 400_000;
+
+function readEntries(bytes: Uint8Array, section: XrefSection): Map<number, XrefEntry> {
   const entries = new Map<number, XrefEntry>();
   if (section.kind === "table") {
     const hybrid = asNumber(dictGet(section.trailer, "XRefStm"));
@@ -66,6 +84,7 @@ function streamEntries(bytes: Uint8Array, offset: number, section: XrefSection):
   const data = streamData(bytes, offset, dict);
   if (!data) return out;
   const row = w[0] + w[1] + w[2];
+  if (row === 0) return out;
   let pos = 0;
   for (let r = 0; r + 1 < ranges.length; r += 2)
     for (let i = 0; i < ranges[r + 1] && pos + row <= data.length && out.size < MAX_ENTRIES; i++, pos += row) {

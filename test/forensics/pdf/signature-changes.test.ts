@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pdfSignatures } from "../../../src/scanner/forensics/pdf-signatures";
+import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
 import type { ScanContext } from "../../../src/scanner/types";
 import {
   certified,
@@ -323,5 +324,21 @@ describe("signatures: hostile updates after signing", () => {
       `31 0 obj\n<< /Type /Annot ]]]\nendobj\nxref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 40 /Root 1 0 R /Prev 999999 >>\nstartxref\n${signed.length}\n%%EOF\n`,
     );
     expect(codes(await analyze(garbage))).toEqual(["Yellow:pdf_signature_changes_not_checked"]);
+  });
+  it("an xref stream declaring 10^12 entries (which hangs pdf-lib) is not opened: '-' with the reason", async () => {
+    const at = signed.length;
+    const xrefStream =
+      "40 0 obj\n<< /Type /XRef /W [0 0 0] /Index [1 999999999999] /Size 64 /Length 0 >>\nstream\n\nendstream\nendobj\n";
+    const bytes = rawUpdate(signed, xrefStream, ["40 1", xrefOffset(at)], ` /XRefStm ${at}`);
+    expect(await analyze(bytes)).toEqual({ assessed: false, findings: [] });
+    const structure = await pdfStructure.analyze(await pdfFile("s.pdf", bytes), ctx);
+    expect(structure.findings).toEqual([
+      expect.objectContaining({
+        code: "pdf_unpack_budget_exceeded",
+        level: "-",
+        evidence: expect.objectContaining({ part: "xref" }),
+      }),
+    ]);
+    expect(structure.findings[0].explanation).toContain("999999999999 object entries");
   });
 });
