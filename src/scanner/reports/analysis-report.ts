@@ -149,7 +149,7 @@ async function fileSection(flow: PageFlow, input: ReportInput, name: string, n: 
   flow.badge(levelColors[file.suspicion_level], `${words.level}: ${level.name}`, `(${level.meaning})`, 11);
   flow.gap(4);
   const rows: [string, string][] = [
-    [words.type, `${file.type} (${file.mimeType})`],
+    [words.type, `${words.fileTypes[file.type]} (${file.mimeType})`],
     [words.size, formatSize(file.size, input.language)],
     [words.sha256, file.sha256 ?? "–"],
   ];

@@ -50,7 +50,7 @@ export async function buildEnfsiReport(input: ReportInput): Promise<Uint8Array> 
       [
         [words.sha256, file.sha256 ?? "–"],
         [words.size, formatSize(file.size, input.language)],
-        [words.type, `${file.type} (${file.mimeType})`],
+        [words.type, `${words.fileTypes[file.type]} (${file.mimeType})`],
         ...(file.source
           ? [[words.extractedFrom, words.source(file.source.parent, file.source.page)] as [string, string]]
           : []),

@@ -62,6 +62,8 @@ interface ReportTexts {
   footer: (caseNumber: string, page: number, pages: number) => string;
   fileDetail: string;
   type: string;
+  /** `Files[name].type` in words. */
+  fileTypes: Record<"image" | "pdf" | "other", string>;
   size: string;
   sha256: string;
   source: (parent: string, page: number) => string;
@@ -140,6 +142,7 @@ const de: ReportTexts = {
   footer: (c, p, n) => `Fallnummer ${c} · Seite ${p} von ${n}`,
   fileDetail: "Datei",
   type: "Typ",
+  fileTypes: { image: "Bild", pdf: "PDF-Dokument", other: "sonstige Datei" },
   size: "Größe",
   sha256: "SHA-256",
   source: (parent, page) => `aus „${parent}“, Seite ${page}`,
@@ -283,6 +286,7 @@ const en: ReportTexts = {
   footer: (c, p, n) => `Case number ${c} · Page ${p} of ${n}`,
   fileDetail: "File",
   type: "Type",
+  fileTypes: { image: "image", pdf: "PDF document", other: "other file" },
   size: "Size",
   sha256: "SHA-256",
   source: (parent, page) => `from “${parent}”, page ${page}`,
@@ -421,6 +425,7 @@ const pl: ReportTexts = {
   footer: (c, p, n) => `Numer sprawy ${c} · Strona ${p} z ${n}`,
   fileDetail: "Plik",
   type: "Typ",
+  fileTypes: { image: "obraz", pdf: "dokument PDF", other: "inny plik" },
   size: "Rozmiar",
   sha256: "SHA-256",
   source: (parent, page) => `z „${parent}”, strona ${page}`,
