@@ -99,6 +99,17 @@ describe("idle and absolute expiry", () => {
     expect((await call("/board/probe", { headers: { cookie: who.cookie } })).status).toBe(303);
   });
 
+  it("the open board's own polling (x-board-background) is no activity: an unattended board still ends after 30 minutes", async () => {
+    const who = await loginAs();
+    const poll = { headers: { cookie: who.cookie, "x-board-background": "1" } };
+    for (let elapsed = 3; elapsed <= 27; elapsed += 3) {
+      clock.advance(3 * MINUTE);
+      expect((await call("/board/probe", poll)).status).toBe(200);
+    }
+    clock.advance(3 * MINUTE + 1000);
+    expect((await call("/board/probe", poll)).status).toBe(303);
+  });
+
   it("follows BOARD_SESSION_IDLE_S and BOARD_SESSION_MAX_S", async () => {
     const short = { ...(env as Env), BOARD_SESSION_IDLE_S: "60", BOARD_SESSION_MAX_S: "120" };
     const busy = await loginAs();

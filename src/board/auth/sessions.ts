@@ -61,12 +61,14 @@ export async function createSession(
 
 /**
  * The handler of a live session, or null. A session past its absolute end or idle for longer than
- * `idleS` is deleted on sight; a live one has its last_seen_at moved on (at most once a minute).
+ * `idleS` is deleted on sight; a live one has its last_seen_at moved on (at most once a minute)
+ * unless the request is `background` (the board's own polling, which is not the handler at work).
  */
 export async function sessionHandler(
   d1: D1Database,
   token: string,
   lifetime: SessionLifetime,
+  background = false,
 ): Promise<SessionHandler | null> {
   if (!token) return null;
   const db = getDb(d1);
@@ -95,7 +97,7 @@ export async function sessionHandler(
     await db.delete(handlerSessions).where(eq(handlerSessions.tokenHash, tokenHash));
     return null;
   }
-  if (now - row.lastSeenAt.getTime() >= touchEveryMs(lifetime.idleS)) {
+  if (!background && now - row.lastSeenAt.getTime() >= touchEveryMs(lifetime.idleS)) {
     await db
       .update(handlerSessions)
       .set({ lastSeenAt: new Date(now) })

@@ -130,7 +130,8 @@ type Authenticated = { handler: BoardHandler; newSessionToken?: string };
 async function authenticate(c: Context<BoardEnv>): Promise<Authenticated | "access-denied" | null> {
   const settings = loginSettings(c.env);
   const token = sessionCookie(c);
-  const session = token ? await sessionHandler(c.env.DB, token, settings.lifetime) : null;
+  const background = c.req.header("x-board-background") === "1";
+  const session = token ? await sessionHandler(c.env.DB, token, settings.lifetime, background) : null;
   const access = accessConfig(c.env);
   const assertion = c.req.header("cf-access-jwt-assertion");
   if (!access || !assertion) return session ? { handler: session } : null;

@@ -18,7 +18,8 @@ export function startLiveUpdates(doc: Document): void {
     timer = undefined;
     try {
       const res = await fetch(url, {
-        headers: { "if-none-match": etag },
+        // A background poll: not the handler's activity, so an unattended board still reaches its idle end.
+        headers: { "if-none-match": etag, "x-board-background": "1" },
         credentials: "same-origin",
         cache: "no-store",
       });
