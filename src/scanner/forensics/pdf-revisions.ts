@@ -121,12 +121,17 @@ function signedFinding(lang: Language, n: number, evidence: Record<string, unkno
         explanation: `The file holds ${n} saved versions; each later one prepares a signature (signature fields), is a signature, or is an addition the signatures before it allow (form entries, further signatures, validation data). The signature check describes them in detail; earlier versions are attached (pdf_versions).`,
       },
       pl: {
-        title: `${n} wersji wskutek podpisywania`,
-        explanation: `Plik zawiera ${n} zapisanych wersji; każda późniejsza przygotowuje podpis (pola podpisu), jest podpisem lub uzupełnieniem, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
+        title: `${n} ${polishVersions(n)} wskutek podpisywania`,
+        explanation: `Plik zawiera ${n} ${n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? "zapisane" : "zapisanych"} ${polishVersions(n)}; każda późniejsza przygotowuje podpis (pola podpisu), jest podpisem lub uzupełnieniem, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
       },
     },
     { ...evidence, explainedBy: "signatures" },
   );
+}
+
+/** Polish plural of "wersja" after a number ≥ 2: 2–4 (not 12–14) wersje, otherwise wersji. */
+function polishVersions(n: number): string {
+  return n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? "wersje" : "wersji";
 }
 
 function structureProblems(lang: Language, split: RevisionSplit): Finding[] {

@@ -98,15 +98,15 @@ export function changedAfterText(
   return {
     de: {
       title: "Nach der Unterschrift unerlaubt geändert",
-      explanation: `Fassung ${revision} ändert die Datei nach der Signatur ${sigs} auf eine Weise, die keine Signatur erlaubt: ${describeChanges("de", changes)}. ${permissionText("de", docMdp)} Die Signatur gilt nur für die frühere Fassung.`,
+      explanation: `Fassung ${revision} ändert die Datei nach der Signatur ${sigs} auf eine Weise, die die Signatur nicht erlaubt: ${describeChanges("de", changes)}. ${permissionText("de", docMdp)} Die Signatur gilt nur für die frühere Fassung.`,
     },
     en: {
-      title: "Changed after signing in a way no signature allows",
-      explanation: `Version ${revision} changes the file after signature ${sigs} in a way no signature allows: ${describeChanges("en", changes)}. ${permissionText("en", docMdp)} The signature only vouches for the earlier version.`,
+      title: "Changed after signing in a way the signature does not allow",
+      explanation: `Version ${revision} changes the file after signature ${sigs} in a way the signature does not allow: ${describeChanges("en", changes)}. ${permissionText("en", docMdp)} The signature only vouches for the earlier version.`,
     },
     pl: {
       title: "Zmieniony po podpisaniu w niedozwolony sposób",
-      explanation: `Wersja ${revision} zmienia plik po podpisie ${sigs} w sposób, na który żaden podpis nie zezwala: ${describeChanges("pl", changes)}. ${permissionText("pl", docMdp)} Podpis obejmuje tylko wcześniejszą wersję.`,
+      explanation: `Wersja ${revision} zmienia plik po podpisie ${sigs} w sposób, na który podpis nie zezwala: ${describeChanges("pl", changes)}. ${permissionText("pl", docMdp)} Podpis obejmuje tylko wcześniejszą wersję.`,
     },
   };
 }
@@ -119,18 +119,19 @@ export function allowedAfterText(
 ): FindingText {
   const kinds = (lang: Language) => [...new Set(changes.map((c) => KIND[c.kind][lang]))].slice(0, 8).join(", ");
   const list = revisions.join(", ");
+  const one = revisions.length === 1;
   return {
     de: {
       title: "Nach der Unterschrift nur erlaubte Ergänzungen",
-      explanation: `Die Fassungen ${list} nach der Signatur ändern nur, was die Signatur zulässt (${kinds("de") || "keine inhaltlichen Objekte"}); der unterschriebene Seiteninhalt ist unverändert. ${permissionText("de", docMdp)}`,
+      explanation: `${one ? "Fassung" : "Die Fassungen"} ${list} nach der Signatur ${one ? "ändert" : "ändern"} nur, was die Signatur zulässt (${kinds("de") || "keine inhaltlichen Objekte"}); der unterschriebene Seiteninhalt ist unverändert. ${permissionText("de", docMdp)}`,
     },
     en: {
       title: "Only allowed additions after signing",
-      explanation: `Versions ${list} after the signature change only what the signature permits (${kinds("en") || "no content objects"}); the signed page content is unchanged. ${permissionText("en", docMdp)}`,
+      explanation: `${one ? "Version" : "Versions"} ${list} after the signature ${one ? "changes" : "change"} only what the signature permits (${kinds("en") || "no content objects"}); the signed page content is unchanged. ${permissionText("en", docMdp)}`,
     },
     pl: {
       title: "Po podpisaniu tylko dozwolone uzupełnienia",
-      explanation: `Wersje ${list} po podpisie zmieniają tylko to, na co podpis zezwala (${kinds("pl") || "brak obiektów treści"}); podpisana treść stron jest niezmieniona. ${permissionText("pl", docMdp)}`,
+      explanation: `${one ? "Wersja" : "Wersje"} ${list} po podpisie ${one ? "zmienia" : "zmieniają"} tylko to, na co podpis zezwala (${kinds("pl") || "brak obiektów treści"}); podpisana treść stron jest niezmieniona. ${permissionText("pl", docMdp)}`,
     },
   };
 }
