@@ -6,7 +6,7 @@
  */
 import type { Env } from "../../env";
 import { clock } from "../../lib/clock";
-import type { FileResult, PipelineResult } from "../analysis/pipeline";
+import type { PipelineResult } from "../analysis/pipeline";
 import { attachmentKeyPrefix, type StoredAttachment } from "../execution/results";
 import { unitOutputKey, type UnitReport, type UnitTask } from "../execution/job";
 import { logAnalysis } from "../execution/log";
@@ -40,7 +40,7 @@ export async function runReportUnit(env: Env, task: UnitTask): Promise<UnitRepor
     createdAt: clock.now(),
     issueDate: task.issueDate,
     level: gathered.suspicion_level,
-    files: gathered.Files as Record<string, FileResult>,
+    files: gathered.Files,
     modelVersions: gathered.modelVersions,
     fonts: workerFonts,
     attachment: async (ref) => {
@@ -55,16 +55,19 @@ export async function runReportUnit(env: Env, task: UnitTask): Promise<UnitRepor
     await env.BUCKET.put(key, pdf, { httpMetadata: { contentType: "application/pdf" } });
     return { category, name, contentType: "application/pdf", size: pdf.length, key };
   };
-  const analysis = await reportBuilders.analysis(input);
-  const attachments = [await store("analysis_report", "analysis_report.pdf", analysis.pdf)];
-  attachments.push(await store("enfsi_report", "enfsi_report.pdf", await reportBuilders.enfsi(input)));
-  const output: ReportsOutput = { attachments, mapping: analysis.mapping };
+  // Each PDF is stored as soon as it is saved; only its mapping and page count are kept (not its bytes).
+  const { mapping, pages, attachment } = await reportBuilders.analysis(input).then(async ({ pdf, ...rest }) => ({
+    ...rest,
+    attachment: await store("analysis_report", "analysis_report.pdf", pdf),
+  }));
+  const attachments = [attachment, await store("enfsi_report", "enfsi_report.pdf", await reportBuilders.enfsi(input))];
+  const output: ReportsOutput = { attachments, mapping };
   const outputKey = unitOutputKey(task.stagingPrefix, task.index);
   await env.BUCKET.put(outputKey, JSON.stringify(output));
   logAnalysis("reports", {
     analysisId: task.analysisId,
     files: Object.keys(gathered.Files).length,
-    pages: analysis.pages,
+    pages,
     bytes: attachments.reduce((n, a) => n + a.size, 0),
     ms: Date.now() - started,
   });
