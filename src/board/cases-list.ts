@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, max, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { captureCases, caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
+import { accounts, captureCases, caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
 import { manualReasonOf, MANUAL_REASON_ACTIONS, type ManualReason } from "./manual-reason";
 
 /** Cards per column on the overview (all four columns side by side). */
@@ -58,6 +58,11 @@ export interface BoardList {
   columns: BoardColumn[];
   /** The account's board version when the list was read (see `boardVersion`). */
   version: string;
+  /**
+   * The account sends its links itself (eigenversand): the cron sends no reminders, so a case in the
+   * reminder column waits for the handler to remind the policyholder.
+   */
+  remindersByHandler: boolean;
 }
 
 /**
@@ -93,7 +98,12 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
       return { status, total, page, pages: last, cards: rows.map(toCard) };
     }),
   );
-  return { counts, columns, version: versionOf(versionRows as VersionRow[]) };
+  const account = await db.query.accounts.findFirst({
+    where: eq(accounts.id, accountId),
+    columns: { communicationMode: true },
+  });
+  const remindersByHandler = account?.communicationMode === "eigenversand";
+  return { counts, columns, version: versionOf(versionRows as VersionRow[]), remindersByHandler };
 }
 
 type CardRow = Awaited<ReturnType<typeof columnQuery>>[number];

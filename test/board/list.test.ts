@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "../../src/db/client";
 import { captureCases } from "../../src/db/schema";
 import { OVERVIEW_SIZE, PAGE_SIZE } from "../../src/board/cases-list";
-import { BASE, uniqueCaseNumber } from "../helpers";
+import { BASE, createAccount, uniqueCaseNumber } from "../helpers";
 import { pageFetch } from "../capture-page/support";
 import { loginAs } from "./login";
 import { apiCase, boardGet, boardPost, caseNumbersIn, columnCount, seenVersion } from "./support";
@@ -62,6 +62,19 @@ describe("the board lists the account's cases in four columns with counts (issue
     // A manual case says why it is there.
     expect(column("manual")).toContain("Versicherungsnehmer wünscht Besichtigung");
     expect(html).not.toMatch(/<script>|style="/);
+  });
+
+  it("in eigenversand a reminder card tells the handler to remind the policyholder (the service sends nothing)", async () => {
+    const own = await loginAs(); // accounts are created in eigenversand
+    await insertCases(own.accountId, 1, { prefix: uniqueCaseNumber("OWN"), status: "reminder", reminderCount: 1 });
+    expect(await (await boardGet(own, "/board")).text()).toContain("Erinnerung fällig: bitte selbst erinnern");
+
+    const { accountId } = await createAccount({ communicationMode: "provider_versand" });
+    const provider = await loginAs({ accountId });
+    await insertCases(accountId, 1, { prefix: uniqueCaseNumber("PRV"), status: "reminder", reminderCount: 1 });
+    const html = await (await boardGet(provider, "/board")).text();
+    expect(columnCount(html, "reminder")).toBe(1);
+    expect(html).not.toContain("bitte selbst erinnern");
   });
 
   it("says why from the event that moved the case to manual, and marks a bounced invitation", async () => {

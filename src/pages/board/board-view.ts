@@ -45,7 +45,7 @@ export const etagOf = (version: string, lang: BoardLanguage) => `"${version}-${l
 export function columnsHtml(lang: BoardLanguage, params: BoardParams, list: BoardList): RawHtml {
   const m = BOARD_MESSAGES[lang];
   const single = params.col !== undefined;
-  return html`<div class="columns${single ? " single" : ""}">${list.columns.map((column) => columnHtml(lang, m, params, column, single))}</div>`;
+  return html`<div class="columns${single ? " single" : ""}">${list.columns.map((column) => columnHtml(lang, m, params, column, single, list.remindersByHandler))}</div>`;
 }
 
 function filterForm(m: BoardMessages, params: BoardParams): RawHtml {
@@ -71,19 +71,20 @@ function columnHtml(
   params: BoardParams,
   column: BoardColumn,
   single: boolean,
+  remindersByHandler: boolean,
 ): RawHtml {
   const title = label(m, `col_${column.status}`);
   const headingId = `col-${column.status}`;
   const columnHref = boardHref({ ...params, col: column.status, page: 1 });
   return html`<section class="column col-${column.status}" aria-labelledby="${headingId}">
 <h2 id="${headingId}"><a href="${columnHref}">${title}</a> <span class="count" data-count="${column.status}">${column.total}</span></h2>
-${column.cards.length === 0 ? html`<p class="empty">${m.empty}</p>` : html`<ol class="cards">${column.cards.map((card) => cardHtml(lang, m, card))}</ol>`}
+${column.cards.length === 0 ? html`<p class="empty">${m.empty}</p>` : html`<ol class="cards">${column.cards.map((card) => cardHtml(lang, m, card, remindersByHandler))}</ol>`}
 ${!single && column.total > column.cards.length ? html`<a class="more" href="${columnHref}">${fill(m.showAll, { n: column.total })}</a>` : ""}
 ${single ? pagination(m, params, column) : ""}
 </section>`;
 }
 
-function cardHtml(lang: BoardLanguage, m: BoardMessages, card: CaseCard): RawHtml {
+function cardHtml(lang: BoardLanguage, m: BoardMessages, card: CaseCard, remindersByHandler: boolean): RawHtml {
   const result = card.lastResult ?? "pending";
   return html`<li class="card" data-case="${card.id}">
 <a class="case-number" href="/board/cases/${card.id}">${card.caseNumber}</a>
@@ -94,6 +95,7 @@ ${
     : html`<span class="badge result-${result}">${card.status === "closed" && card.finalDecision ? label(m, `decision_${card.finalDecision}`) : label(m, `result_${result}`)}</span>`
 }
 ${card.bounced ? html`<p class="bounced">${m.bounced}</p>` : ""}
+${remindersByHandler && card.status === "reminder" ? html`<p class="remind">${m.remindYourself}</p>` : ""}
 <p class="meta">${card.vnName ? html`${card.vnName} · ` : ""}${fill(m.created, { date: formatDate(lang, card.createdAt) })}${card.reminderCount > 0 ? html` · ${fill(m.reminders, { n: card.reminderCount })}` : ""}${card.retriggerCount > 0 ? html` · ${fill(m.retriggers, { n: card.retriggerCount })}` : ""}</p>
 </li>`;
 }

@@ -64,7 +64,7 @@ label { font-weight: 600; }
 .card .reason { margin-top: 0; }
 .meta { color: var(--muted); }
 .reason { color: var(--bad); font-weight: 600; }
-.bounced, .bounced-banner { color: var(--warn); font-weight: 600; }
+.bounced, .remind, .bounced-banner { color: var(--warn); font-weight: 600; }
 .bounced-banner { background: var(--warn-bg); padding: .5rem 1rem; border-radius: 4px; }
 .empty { color: var(--muted); font-style: italic; margin: .3rem 0; }
 .more { display: inline-block; margin-top: .6rem; font-weight: 600; }
