@@ -23,6 +23,8 @@ import {
   DOUBLE_COMPRESSION_THRESHOLD,
   THUMBNAIL_CORRELATION_THRESHOLD,
 } from "../../src/scanner/forensics/jpeg-structure";
+import { DQ_MIN_FREQUENCIES, DQ_THRESHOLDS } from "../../src/scanner/forensics/jpeg-dq";
+import { GHOST_THRESHOLDS } from "../../src/scanner/forensics/jpeg-ghost";
 import { DATE_GAP_MINUTES } from "../../src/scanner/forensics/metadata";
 import { NOISE_THRESHOLDS } from "../../src/scanner/forensics/noise";
 
@@ -205,7 +207,7 @@ async function main(): Promise<void> {
   );
   lines.push(`| **any detector** | ${setNames.map((s) => overall(outcomes.filter((o) => o.set === s))).join(" | ")} |`);
   const located: string[] = [];
-  for (const d of ["ela", "noise", "copy-move"]) {
+  for (const d of ["ela", "noise", "copy-move", "jpeg-dq", "jpeg-ghost"]) {
     const hits = outcomes.filter(
       (o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region,
     );
@@ -263,6 +265,8 @@ downscaling by the data sets' publishers), not parser errors; on the originals i
 
 Thresholds in force for this run: ELA block score ${ELA_THRESHOLDS.blockScore}, region ≥ ${ELA_THRESHOLDS.minShare * 100} % / ${ELA_THRESHOLDS.minBlocks} blocks, Red ≥ ${ELA_THRESHOLDS.redScore};
 noise block score ${NOISE_THRESHOLDS.blockScore}, region ≥ ${NOISE_THRESHOLDS.minShare * 100} % / ${NOISE_THRESHOLDS.minBlocks} blocks, Red ≥ ${NOISE_THRESHOLDS.redScore};
+double quantisation (≥ ${DQ_MIN_FREQUENCIES} fitted frequencies) block score ${DQ_THRESHOLDS.blockScore}, region ≥ ${DQ_THRESHOLDS.minShare * 100} % / ${DQ_THRESHOLDS.minBlocks} blocks with mean ≥ ${DQ_THRESHOLDS.minMeanScore}, Red ≥ ${DQ_THRESHOLDS.redScore};
+JPEG ghosts block score ${GHOST_THRESHOLDS.blockScore}, region ≥ ${GHOST_THRESHOLDS.minShare * 100} % / ${GHOST_THRESHOLDS.minBlocks} blocks with mean ≥ ${GHOST_THRESHOLDS.minMeanScore}, Red ≥ ${GHOST_THRESHOLDS.redScore};
 copy-move ≥ ${COPY_MOVE_MIN_PAIRS} pairs (Red ≥ ${COPY_MOVE_RED_PAIRS}); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
 EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD}; date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)
 

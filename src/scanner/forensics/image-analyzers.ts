@@ -1,6 +1,8 @@
 /** The image forensic detectors of this folder, in run order (used by the eval and bench scripts). */
 import { copyMoveAnalyzer } from "./copy-move";
 import { elaAnalyzer } from "./ela";
+import { jpegDqAnalyzer } from "./jpeg-dq";
+import { jpegGhostAnalyzer } from "./jpeg-ghost";
 import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
@@ -11,6 +13,8 @@ export const imageAnalyzers = [
   jpegStructureAnalyzer,
   elaAnalyzer,
   noiseAnalyzer,
+  jpegDqAnalyzer,
+  jpegGhostAnalyzer,
   copyMoveAnalyzer,
   provenanceAnalyzer,
 ];

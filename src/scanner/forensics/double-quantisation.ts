@@ -1,0 +1,272 @@
+/**
+ * The aligned double-quantisation model (after Bianchi & Piva 2012, "Image forgery localization via
+ * block-grained analysis of JPEG artifacts"). A coefficient quantised first with step q1 and, after
+ * decoding, again with step q2 lands on the q2 grid in a pattern: some values collect several q1 steps,
+ * others none. Its histogram is the single-compression histogram times that periodic multiplicity.
+ * Per frequency we fit (q1, share α of double-quantised blocks) to the histogram; every block's value
+ * then has a likelihood under "quantised once" (edited or pasted here, or off the grid) and "quantised
+ * twice" (untouched since the first save), whose ratio gives the per-block map.
+ */
+
+/**
+ * Error (coefficient units) between the two compressions: mostly rounding to 8 bits (narrow), but at
+ * sharp edges the RGB clipping of upsampled chroma moves values further (wide). A single wide error made
+ * small steps (2, 3) unreadable; a single narrow one made high-contrast edges of untouched re-saves
+ * stand out (scripts/eval/image.eval.ts).
+ */
+const NARROW_SIGMA = 0.6;
+const WIDE_SIGMA = 2.5;
+const WIDE_SHARE = 0.2;
+/** First step tried up to this multiple of q2 (and absolutely). */
+const MAX_Q1_FACTOR = 3;
+const MAX_Q1 = 48;
+/** A first step must explain at least this share of a frequency's values. */
+const MIN_ALPHA = 0.5;
+/** Likelihood ratios are clamped to ±log(CLAMP): one odd coefficient must not decide a block. */
+const LLR_CLAMP = Math.log(20);
+/** Probability floor (a value the model says cannot occur still can: clipping, rounding). */
+const FLOOR = 1e-4;
+
+/** A fitted frequency: the first step, the share fitting it, the evidence and the per-value log ratio. */
+export interface FrequencyFit {
+  q2: number;
+  q1: number;
+  alpha: number;
+  /** Log-likelihood gain of the double-quantisation mixture over single quantisation (nats). */
+  gain: number;
+  /** Counted coefficients (non-zero values in range). */
+  count: number;
+  /** log p(value | quantised once) − log p(value | quantised twice), per value −range..range (0 at 0). */
+  llr: Float32Array;
+}
+
+function erf(x: number): number {
+  // Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+  const t = 1 / (1 + 0.3275911 * Math.abs(x));
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return x >= 0 ? y : -y;
+}
+const normalCdf = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
+
+/** Laplacian CDF with rate lambda. */
+const laplaceCdf = (y: number, lambda: number) =>
+  y < 0 ? 0.5 * Math.exp(lambda * y) : 1 - 0.5 * Math.exp(-lambda * y);
+
+/** Single quantisation with step q2 of a Laplacian: probability of each value −range..range. */
+function singlePmf(q2: number, lambda: number, range: number): Float64Array {
+  const p = new Float64Array(2 * range + 1);
+  for (let x = -range; x <= range; x++)
+    p[x + range] = laplaceCdf(q2 * (x + 0.5), lambda) - laplaceCdf(q2 * (x - 0.5), lambda);
+  return p;
+}
+
+/** Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value. */
+function doublePmf(q1: number, q2: number, lambda: number, range: number): Float64Array {
+  const p = new Float64Array(2 * range + 1);
+  const vMax = Math.ceil((q2 * (range + 1) + 4 * WIDE_SIGMA) / q1);
+  for (let v = -vMax; v <= vMax; v++) {
+    const mass = laplaceCdf(q1 * (v + 0.5), lambda) - laplaceCdf(q1 * (v - 0.5), lambda);
+    if (mass < 1e-12) continue;
+    const y = q1 * v;
+    const lo = Math.max(-range, Math.floor((y - 4 * WIDE_SIGMA) / q2 - 0.5));
+    const hi = Math.min(range, Math.ceil((y + 4 * WIDE_SIGMA) / q2 + 0.5));
+    for (let x = lo; x <= hi; x++) {
+      const binWith = (sigma: number) =>
+        normalCdf((q2 * (x + 0.5) - y) / sigma) - normalCdf((q2 * (x - 0.5) - y) / sigma);
+      p[x + range] += mass * ((1 - WIDE_SHARE) * binWith(NARROW_SIGMA) + WIDE_SHARE * binWith(WIDE_SIGMA));
+    }
+  }
+  return p;
+}
+
+/** Renormalised over the non-zero values (zero says least and fits the Laplacian worst). */
+function nonZero(p: Float64Array, range: number): Float64Array {
+  let s = 0;
+  for (let i = 0; i < p.length; i++) if (i !== range) s += p[i];
+  const out = new Float64Array(p.length);
+  for (let i = 0; i < p.length; i++) out[i] = i === range || s <= 0 ? 0 : Math.max(FLOOR, p[i] / s);
+  return out;
+}
+
+function logLikelihood(h: ArrayLike<number>, p: Float64Array, range: number): number {
+  let ll = 0;
+  for (let i = 0; i < p.length; i++) if (i !== range && h[i] > 0) ll += h[i] * Math.log(p[i]);
+  return ll;
+}
+
+/** Laplacian rate that best explains the non-zero values under single quantisation (golden-section search). */
+function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
+  const ll = (logLambda: number) => logLikelihood(h, nonZero(singlePmf(q2, Math.exp(logLambda), range), range), range);
+  let a = Math.log(1e-4);
+  let b = Math.log(5);
+  const g = (Math.sqrt(5) - 1) / 2;
+  let c = b - g * (b - a);
+  let d = a + g * (b - a);
+  let fc = ll(c);
+  let fd = ll(d);
+  for (let i = 0; i < 40; i++) {
+    if (fc > fd) {
+      b = d;
+      d = c;
+      fd = fc;
+      c = b - g * (b - a);
+      fc = ll(c);
+    } else {
+      a = c;
+      c = d;
+      fc = fd;
+      d = a + g * (b - a);
+      fd = ll(d);
+    }
+  }
+  return Math.exp((a + b) / 2);
+}
+
+/** Mixture share of double-quantised values (EM) and the mixture's log-likelihood. */
+function fitAlpha(h: ArrayLike<number>, pd: Float64Array, ps: Float64Array, range: number): [number, number] {
+  let alpha = 0.5;
+  let total = 0;
+  for (let i = 0; i < h.length; i++) if (i !== range) total += h[i];
+  for (let iter = 0; iter < 30; iter++) {
+    let r = 0;
+    for (let i = 0; i < h.length; i++) {
+      if (i === range || !h[i]) continue;
+      const a = alpha * pd[i];
+      r += (h[i] * a) / (a + (1 - alpha) * ps[i]);
+    }
+    alpha = Math.min(1, Math.max(0, r / total));
+  }
+  let ll = 0;
+  for (let i = 0; i < h.length; i++)
+    if (i !== range && h[i] > 0) ll += h[i] * Math.log(alpha * pd[i] + (1 - alpha) * ps[i]);
+  return [alpha, ll];
+}
+
+/**
+ * Fits the first quantisation step of one frequency to its histogram (values −range..range).
+ * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one.
+ */
+export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): FrequencyFit {
+  let count = 0;
+  for (let i = 0; i < h.length; i++) if (i !== range) count += h[i];
+  const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count, llr: new Float32Array(2 * range + 1) };
+  if (count === 0) return none;
+  const lambda = fitLambda(h, q2, range);
+  const ps = nonZero(singlePmf(q2, lambda, range), range);
+  const base = logLikelihood(h, ps, range);
+  let best = { q1: q2, alpha: 0, ll: base, pd: ps };
+  for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) {
+    if (q1 === q2) continue;
+    const pd = nonZero(doublePmf(q1, q2, lambda, range), range);
+    const [alpha, ll] = fitAlpha(h, pd, ps, range);
+    // Most of a double-saved picture went through both saves: a step that explains only a minority is
+    // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
+    if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll, pd };
+  }
+  const llr = new Float32Array(2 * range + 1);
+  for (let i = 0; i < llr.length; i++)
+    if (i !== range) llr[i] = Math.max(-LLR_CLAMP, Math.min(LLR_CLAMP, Math.log(ps[i]) - Math.log(best.pd[i])));
+  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count, llr };
+}
+
+/** A frequency counts when double quantisation explains it this much better (nats per 1000 coefficients)… */
+export const DQ_MIN_GAIN_PER_1000 = 8;
+
+/** Blocks need this many non-zero coefficients in the fitted frequencies to be judged. */
+const MIN_VALUES_PER_BLOCK = 3;
+/** Blocks touching black or white (≤ this or ≥ 255 − this) are not judged: clipping breaks the lattice. */
+const CLIP_MARGIN = 10;
+/** Blocks are compared with blocks of similar contrast (darkest to brightest pixel), in this many groups. */
+const PEER_GROUPS = 10;
+/** Smoothing radius (blocks) of the map. */
+const RADIUS = 2;
+
+export interface DqInput {
+  blocksWide: number;
+  blocksHigh: number;
+  /** Quantised values, DQ frequencies per block (see jpeg-dct-blocks.ts). */
+  coefficients: Int16Array;
+  frequencies: number;
+  range: number;
+  low: Uint8Array;
+  high: Uint8Array;
+}
+
+/**
+ * Per-block map: how much more a block's values fit "quantised once" than "quantised twice", as a
+ * robust z-score against blocks of similar contrast (sharp edges fit worse everywhere), summed over a (2·RADIUS+1)² window and divided by
+ * √(judged blocks) (NaN = not judged). High = this area lacks the double quantisation of the rest.
+ */
+export function dqMap(input: DqInput, fits: readonly { index: number; fit: FrequencyFit }[]): Float32Array {
+  const { blocksWide: w, blocksHigh: h, coefficients, frequencies, range } = input;
+  const n = w * h;
+  const sum = new Float32Array(n);
+  const values = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (input.low[i] < CLIP_MARGIN || input.high[i] > 255 - CLIP_MARGIN) continue;
+    for (const { index, fit } of fits) {
+      const v = coefficients[i * frequencies + index];
+      if (v === 0 || v < -range || v > range) continue;
+      sum[i] += fit.llr[v + range];
+      values[i]++;
+    }
+  }
+  const contrast = new Uint8Array(n);
+  for (let i = 0; i < n; i++) contrast[i] = input.high[i] - input.low[i];
+  const z = peerScores(sum, values, contrast);
+  const map = new Float32Array(n).fill(Number.NaN);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      let judged = 0;
+      let all = 0;
+      for (let yy = Math.max(0, y - RADIUS); yy <= Math.min(h - 1, y + RADIUS); yy++)
+        for (let xx = Math.max(0, x - RADIUS); xx <= Math.min(w - 1, x + RADIUS); xx++) {
+          all++;
+          const v = z[yy * w + xx];
+          if (Number.isNaN(v)) continue;
+          s += v;
+          judged++;
+        }
+      if (judged >= all / 3) map[y * w + x] = s / Math.sqrt(judged);
+    }
+  return map;
+}
+
+/** Mean log ratio of each judged block as a robust z-score within its group of blocks of similar contrast. */
+function peerScores(sum: Float32Array, values: Uint8Array, covariate: Uint8Array): Float32Array {
+  const z = new Float32Array(sum.length).fill(Number.NaN);
+  const byCovariate: number[][] = [];
+  for (let i = 0; i < sum.length; i++) {
+    if (values[i] < MIN_VALUES_PER_BLOCK) continue;
+    (byCovariate[covariate[i]] ??= []).push(i);
+  }
+  const ordered = byCovariate.flatMap((ids) => ids ?? []);
+  const per = Math.ceil(ordered.length / PEER_GROUPS);
+  for (let g = 0; g * per < ordered.length; g++) {
+    const members = ordered.slice(g * per, (g + 1) * per);
+    const means = Float64Array.from(members, (i) => sum[i] / values[i]);
+    const median = medianOf(Float64Array.from(means));
+    const mad = Math.max(0.05, 1.4826 * medianOf(means.map((m) => Math.abs(m - median))));
+    members.forEach((i, k) => {
+      z[i] = (means[k] - median) / mad;
+    });
+  }
+  return z;
+}
+
+function medianOf(v: Float64Array): number {
+  v.sort();
+  return v[v.length >> 1];
+}
+
+/** Frequencies whose histograms show double quantisation (the others say nothing per block). */
+export function informativeFits(fits: readonly FrequencyFit[]): { index: number; fit: FrequencyFit }[] {
+  return fits.flatMap((fit, index) =>
+    fit.count > 0 && (fit.gain / fit.count) * 1000 > DQ_MIN_GAIN_PER_1000 && fit.alpha >= MIN_ALPHA
+      ? [{ index, fit }]
+      : [],
+  );
+}

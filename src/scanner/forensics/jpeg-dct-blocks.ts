@@ -1,0 +1,156 @@
+/**
+ * What the two localised JPEG detectors (double quantisation, JPEG ghosts) need from a baseline JPEG's
+ * luminance coefficients, gathered in one streaming pass of the coefficient decoder and shared by both
+ * (cached per byte array): the quantised values of the first AC frequencies of every block (Int16) with
+ * their histograms, and per block the error of re-quantising it at a range of qualities (ghosts, computed
+ * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
+ * rounding). A 24 MP photo holds ≈ 375 000 blocks × (DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 bytes.
+ */
+import { decodeLumaCoefficients } from "../images/jpeg-coefficients";
+import { idctBlockToBytes } from "../images/jpeg-idct";
+import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "../images/jpeg-markers";
+import { STANDARD_LUMA, scaledTable } from "../images/quant-tables";
+
+/** Zig-zag positions 1..DQ_FREQUENCIES (the low and middle AC frequencies) are modelled. */
+export const DQ_FREQUENCIES = 20;
+/** Histograms cover quantised values −DQ_RANGE..DQ_RANGE (larger ones are rare and skipped). */
+export const DQ_RANGE = 64;
+/** Re-compression qualities of the ghost maps (libjpeg-scaled standard tables). */
+export const GHOST_QUALITIES = [50, 60, 65, 70, 75, 80, 85, 88, 90, 92, 94, 96, 98] as const;
+/** Ghost errors are stored as Uint16 in units of 1/GHOST_SCALE of a squared grey level. */
+const GHOST_SCALE = 16;
+/** Larger pictures are refused (`-`): the per-block arrays would grow past ≈ 25 MB. */
+export const MAX_DCT_BLOCK_PIXELS = 25_000_000;
+
+export interface DctBlocks {
+  width: number;
+  height: number;
+  blocksWide: number;
+  blocksHigh: number;
+  /** Luminance quantisation table (natural order). */
+  table: Uint16Array;
+  /** Quantised coefficient of zig-zag frequency f + 1 of block i at i * DQ_FREQUENCIES + f. */
+  coefficients: Int16Array;
+  /** Histogram of frequency f at f * (2 * DQ_RANGE + 1) + value + DQ_RANGE. */
+  histograms: Int32Array;
+  /** Mean squared re-quantisation error of block i at quality GHOST_QUALITIES[q], at i * qualities + q (× GHOST_SCALE). */
+  ghost: Uint16Array;
+  /** Blocks with no AC coefficient at all (flat): say nothing about either detector. */
+  flat: Uint8Array;
+  /** Darkest and brightest decoded pixel of each block (clipped blocks break the quantisation lattice). */
+  low: Uint8Array;
+  high: Uint8Array;
+}
+
+/** Why the coefficients were not read: the kind (for the finding's text) and the technical reason (evidence). */
+export type DctBlocksFailure = {
+  ok: false;
+  kind: "not-jpeg" | "progressive" | "damaged" | "too-large";
+  reason: string;
+  tooLarge?: { width: number; height: number; maxPixels: number };
+};
+
+export type DctBlocksResult = { ok: true; blocks: DctBlocks } | DctBlocksFailure;
+
+const ghostTables = GHOST_QUALITIES.map((q) => scaledTable(STANDARD_LUMA, q));
+
+/** Mean squared error (× GHOST_SCALE) of re-quantising one dequantised block with each ghost table. */
+function ghostErrors(dequantized: Float64Array, out: Uint16Array, at: number): void {
+  for (let q = 0; q < ghostTables.length; q++) {
+    const t = ghostTables[q];
+    let e = 0;
+    for (let k = 0; k < 64; k++) {
+      const c = dequantized[k];
+      const d = c - t[k] * Math.round(c / t[k]);
+      e += d * d;
+    }
+    out[at + q] = Math.min(65535, Math.round((e / 64) * GHOST_SCALE));
+  }
+}
+
+/** Ghost error of a stored value in squared grey levels. */
+export const ghostValue = (stored: number) => stored / GHOST_SCALE;
+
+async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
+  if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
+  const structure: JpegStructure = parseJpegStructure(bytes);
+  const frame = structure.frame;
+  const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+  if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
+  if (!frame.baseline)
+    return { ok: false, kind: "progressive", reason: "not a baseline JPEG: coefficients not decoded" };
+  if (frame.width * frame.height > MAX_DCT_BLOCK_PIXELS)
+    return {
+      ok: false,
+      kind: "too-large",
+      reason: `image too large for the coefficient analysis (${frame.width} × ${frame.height})`,
+      tooLarge: { width: frame.width, height: frame.height, maxPixels: MAX_DCT_BLOCK_PIXELS },
+    };
+  const blocksWide = Math.ceil(frame.width / 8);
+  const blocksHigh = Math.ceil(frame.height / 8);
+  const n = blocksWide * blocksHigh;
+  const bins = 2 * DQ_RANGE + 1;
+  const coefficients = new Int16Array(n * DQ_FREQUENCIES);
+  const histograms = new Int32Array(DQ_FREQUENCIES * bins);
+  const ghost = new Uint16Array(n * GHOST_QUALITIES.length);
+  const flat = new Uint8Array(n);
+  const low = new Uint8Array(n);
+  const high = new Uint8Array(n);
+  const dequantized = new Float64Array(64);
+  const samples = new Uint8Array(64);
+  const result = await decodeLumaCoefficients(bytes, structure, (row, col, q) => {
+    // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
+    if (row >= blocksHigh || col >= blocksWide) return;
+    const i = row * blocksWide + col;
+    let ac = 0;
+    for (let f = 0; f < DQ_FREQUENCIES; f++) {
+      const v = q[ZIGZAG[f + 1]];
+      coefficients[i * DQ_FREQUENCIES + f] = v;
+      if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
+    }
+    for (let k = 0; k < 64; k++) {
+      dequantized[k] = q[k] * table[k];
+      if (k > 0 && q[k] !== 0) ac++;
+    }
+    flat[i] = ac === 0 ? 1 : 0;
+    idctBlockToBytes(q, table, samples, 0, 8);
+    let lo = 255;
+    let hi = 0;
+    for (let k = 0; k < 64; k++) {
+      lo = Math.min(lo, samples[k]);
+      hi = Math.max(hi, samples[k]);
+    }
+    low[i] = lo;
+    high[i] = hi;
+    ghostErrors(dequantized, ghost, i * GHOST_QUALITIES.length);
+  });
+  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
+  return {
+    ok: true,
+    blocks: {
+      width: frame.width,
+      height: frame.height,
+      blocksWide,
+      blocksHigh,
+      table,
+      coefficients,
+      histograms,
+      ghost,
+      flat,
+      low,
+      high,
+    },
+  };
+}
+
+const cache = new WeakMap<Uint8Array, Promise<DctBlocksResult>>();
+
+/** The coefficient statistics of a JPEG, decoded once per byte array. */
+export function dctBlocks(bytes: Uint8Array): Promise<DctBlocksResult> {
+  let result = cache.get(bytes);
+  if (!result) {
+    result = decode(bytes);
+    cache.set(bytes, result);
+  }
+  return result;
+}

@@ -1,0 +1,101 @@
+/**
+ * Aligned double-JPEG-compression localisation (Lin et al. 2009; Bianchi & Piva 2012): when a JPEG is
+ * decoded and saved again as JPEG on the same 8×8 grid, every coefficient that went through both saves
+ * keeps a periodic pattern of the first quantisation step. Per frequency the first step is fitted to the
+ * histogram (double-quantisation.ts); each block then says how much better "quantised once" explains its
+ * values than "quantised twice". An area pasted in (its own grid is off this one), moved, blurred or
+ * re-toned between the two saves has lost the pattern and stands out. A file without double
+ * quantisation has nothing to localise (Green note); progressive, damaged or non-JPEG files are `-`.
+ */
+import { finding } from "../finding";
+import { ZIGZAG } from "../images/jpeg-markers";
+import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
+import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
+import { dctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
+import { heatmapBase, judgeLocalised, type LocalisedThresholds, MIN_BLOCKS, notAssessed } from "./jpeg-localised";
+import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
+import { heatmapAttachment } from "./region-map";
+
+/** Fewer fitted frequencies than this: the picture was not (visibly) saved as JPEG before. */
+export const DQ_MIN_FREQUENCIES = 3;
+/** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Double quantisation"). */
+export const DQ_THRESHOLDS: LocalisedThresholds = {
+  blockScore: 4,
+  minShare: 0.003,
+  minBlocks: 24,
+  minMeanScore: 8,
+  redScore: 20,
+  maxShare: 0.5,
+};
+
+/** The fitted first quantisation step of each modelled frequency. */
+export function frequencyFits(histograms: Int32Array, table: Uint16Array): FrequencyFit[] {
+  const bins = 2 * DQ_RANGE + 1;
+  return Array.from({ length: DQ_FREQUENCIES }, (_, f) =>
+    fitFrequency(histograms.subarray(f * bins, (f + 1) * bins), table[ZIGZAG[f + 1]], DQ_RANGE),
+  );
+}
+
+export const jpegDqAnalyzer: Analyzer = {
+  id: "jpeg-dq",
+  version: "1.0.0",
+  appliesTo: (file: ScanFile) => file.kind !== "pdf" && file.kind !== "unknown",
+  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+    const code = "JPEG_DQ_NOT_ASSESSED";
+    const decoded = await dctBlocks(file.bytes);
+    if (!decoded.ok)
+      return {
+        assessed: false,
+        findings: [notAssessed(ctx.language, code, localisedChecks.dq, dqTexts.notAssessed, decoded)],
+      };
+    const b = decoded.blocks;
+    const base = await heatmapBase(file.bytes);
+    if (b.blocksWide * b.blocksHigh < MIN_BLOCKS || !base)
+      return {
+        assessed: false,
+        findings: [
+          notAssessed(ctx.language, code, localisedChecks.dq, dqTexts.notAssessed, {
+            kind: base ? "small" : "damaged",
+            reason: base ? `${b.width} × ${b.height}: too few blocks` : "picture not decoded",
+          }),
+        ],
+      };
+    const fits = frequencyFits(b.histograms, b.table);
+    const used = informativeFits(fits);
+    const firstSteps = fits.map((f) => (used.some((u) => u.fit === f) ? f.q1 : null));
+    const summary = {
+      frequenciesWithDoubleQuantisation: used.length,
+      firstQuantisationSteps: firstSteps,
+      lastQuantisationSteps: fits.map((f) => f.q2),
+    };
+    if (used.length < DQ_MIN_FREQUENCIES)
+      return {
+        assessed: true,
+        findings: [finding(ctx.language, "JPEG_DQ_NONE", "Green", dqTexts.none(used.length), summary)],
+        metadata: summary,
+      };
+    const scores = dqMap({ ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE, low: b.low, high: b.high }, used);
+    const verdict = judgeLocalised(scores, base, DQ_THRESHOLDS);
+    const attachments = [heatmapAttachment(file.name, "dq", base, scores, DQ_THRESHOLDS.redScore)];
+    const judged = Math.round(verdict.reliableShare * 100);
+    const evidence = { ...verdict.evidence, ...summary };
+    const f = verdict.region
+      ? finding(
+          ctx.language,
+          "JPEG_DQ_REGION",
+          verdict.level,
+          dqTexts.region({
+            score: verdict.region.meanScore,
+            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
+          }),
+          evidence,
+        )
+      : finding(ctx.language, "JPEG_DQ_UNIFORM", "Green", dqTexts.uniform(judged), evidence);
+    return {
+      assessed: true,
+      findings: [f],
+      attachments,
+      metadata: { ...summary, judgedShare: verdict.evidence.judgedShare },
+    };
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * JPEG ghost maps (Farid 2009): the picture's blocks re-compressed at qualities 50–98 in the DCT domain
+ * (jpeg-dct-blocks.ts), normalised per position across qualities (ghost-map.ts). An area whose
+ * difference curve has a dip ("ghost") the rest lacks, or lacks the dip the rest has, went through a
+ * different chain of JPEG saves: pasted from another JPEG or edited after an earlier save.
+ * Progressive, damaged or non-JPEG files are `-`.
+ */
+import { finding } from "../finding";
+import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
+import { ghostVerdict } from "./ghost-map";
+import { dctBlocks, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { heatmapBase, judgeLocalised, type LocalisedThresholds, MIN_BLOCKS, notAssessed } from "./jpeg-localised";
+import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
+import { heatmapAttachment } from "./region-map";
+
+/** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "JPEG ghosts"). */
+export const GHOST_THRESHOLDS: LocalisedThresholds = {
+  blockScore: 3,
+  minShare: 0.005,
+  minBlocks: 48,
+  minMeanScore: 5,
+  redScore: 10,
+  maxShare: 0.5,
+};
+
+export const jpegGhostAnalyzer: Analyzer = {
+  id: "jpeg-ghost",
+  version: "1.0.0",
+  appliesTo: (file: ScanFile) => file.kind !== "pdf" && file.kind !== "unknown",
+  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+    const code = "JPEG_GHOST_NOT_ASSESSED";
+    const decoded = await dctBlocks(file.bytes);
+    if (!decoded.ok)
+      return {
+        assessed: false,
+        findings: [notAssessed(ctx.language, code, localisedChecks.ghost, ghostTexts.notAssessed, decoded)],
+      };
+    const b = decoded.blocks;
+    const base = await heatmapBase(file.bytes);
+    if (b.blocksWide * b.blocksHigh < MIN_BLOCKS || !base)
+      return {
+        assessed: false,
+        findings: [
+          notAssessed(ctx.language, code, localisedChecks.ghost, ghostTexts.notAssessed, {
+            kind: base ? "small" : "damaged",
+            reason: base ? `${b.width} × ${b.height}: too few blocks` : "picture not decoded",
+          }),
+        ],
+      };
+    const ghost = ghostVerdict(
+      {
+        blocksWide: b.blocksWide,
+        blocksHigh: b.blocksHigh,
+        errors: b.ghost,
+        qualities: GHOST_QUALITIES,
+        value: ghostValue,
+      },
+      GHOST_THRESHOLDS.blockScore,
+      GHOST_THRESHOLDS.maxShare,
+    );
+    const verdict = judgeLocalised(ghost.map, base, GHOST_THRESHOLDS);
+    const attachments = [heatmapAttachment(file.name, "ghost", base, ghost.map, GHOST_THRESHOLDS.redScore)];
+    const judged = Math.round(verdict.reliableShare * 100);
+    const evidence = { ...verdict.evidence, quality: ghost.quality, areaLacksGhost: ghost.direction === 1 };
+    const f = verdict.region
+      ? finding(
+          ctx.language,
+          "JPEG_GHOST_REGION",
+          verdict.level,
+          ghostTexts.region({
+            quality: ghost.quality,
+            lacks: ghost.direction === 1,
+            score: verdict.region.meanScore,
+            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
+          }),
+          evidence,
+        )
+      : finding(ctx.language, "JPEG_GHOST_UNIFORM", "Green", ghostTexts.uniform(judged), evidence);
+    return {
+      assessed: true,
+      findings: [f],
+      attachments,
+      metadata: { quality: ghost.quality, judgedShare: verdict.evidence.judgedShare },
+    };
+  },
+};

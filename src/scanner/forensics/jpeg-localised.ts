@@ -1,0 +1,45 @@
+/**
+ * Shared part of the localised JPEG detectors (double quantisation, ghosts): the `-` finding when the
+ * coefficients cannot be read, the region verdict with a minimum mean score, and the heatmap base.
+ */
+import { finding, type FindingText } from "../finding";
+import { blockMaps, type BlockMaps } from "../images/block-analysis";
+import type { Finding, Language } from "../types";
+import { imageTooLargeText } from "./budget-texts";
+import type { DctBlocksFailure } from "./jpeg-dct-blocks";
+import type { NotAssessedReason } from "./jpeg-localised-texts";
+import { judgeRegions, type RegionThresholds, type RegionVerdict } from "./region-map";
+
+/** Region thresholds plus the mean score a region needs to be reported at all. */
+export interface LocalisedThresholds extends RegionThresholds {
+  minMeanScore: number;
+}
+
+/** Fewer blocks than this say nothing about a region. */
+export const MIN_BLOCKS = 64;
+
+export function notAssessed(
+  language: Language,
+  code: string,
+  check: { de: string; en: string; pl: string },
+  text: (why: NotAssessedReason) => FindingText,
+  failure: DctBlocksFailure | { kind: "small" | "damaged"; reason: string; tooLarge?: undefined },
+): Finding {
+  const body = failure.tooLarge
+    ? imageTooLargeText(check, failure.tooLarge)
+    : text(failure.kind === "not-jpeg" ? "notJpeg" : failure.kind === "too-large" ? "damaged" : failure.kind);
+  return finding(language, code, "-", body, { reason: failure.reason, ...failure.tooLarge });
+}
+
+/** judgeRegions, with regions below `minMeanScore` not counted (Green). */
+export function judgeLocalised(scores: Float32Array, maps: BlockMaps, t: LocalisedThresholds): RegionVerdict {
+  const verdict = judgeRegions(scores, maps, t);
+  if (verdict.region && verdict.region.meanScore < t.minMeanScore) return { ...verdict, level: "Green", region: null };
+  return verdict;
+}
+
+/** The shared block maps (for the heatmap's picture), or null when they cannot be built. */
+export async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> {
+  const result = await blockMaps(bytes);
+  return result.ok ? result.maps : null;
+}
