@@ -36,7 +36,8 @@ def main():
     for name, image, _ in cases:
         cv2.imwrite(os.path.join(OUT, name), image, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
     with open(os.path.join(OUT, "manifest.json"), "w") as f:
-        json.dump({"generator": "scripts/datagen/localised_jpeg.py", "quality": QUALITY, "cases": [{"file": n, "region": r} for n, _, r in cases]}, f, indent=1)
+        json.dump({"generator": "scripts/datagen/localised_jpeg.py", "quality": QUALITY, "cases": [{"file": n, "region": r} for n, _, r in cases]}, f, indent=2)
+        f.write("\n")
 
 
 if __name__ == "__main__":
