@@ -29,7 +29,8 @@ import type { Revision } from "./revisions";
 import { type ChangePolicy, type Permission, needsAtMost, APPROVAL } from "./change-policy";
 import { trailerChanges, trailerRefs } from "./trailer-changes";
 import { revisionBytes } from "./versions";
-import { xrefChanges } from "./xref-changes";
+import { mergedEntries, xrefChanges } from "./xref-changes";
+import type { XrefEntry } from "./xref-entries";
 
 /** What one object (re)defined by an incremental update is, and whether it may change a signed file. */
 export interface ObjectChange {
@@ -78,13 +79,15 @@ export async function changesInRevision(
   const [oldDoc, newDoc] = await Promise.all([openPdfLib(before), openPdfLib(after)]);
   const refs = definedIn(after, revisions[index - 2].end, revisions[index - 1].end, newDoc);
   const oldTrailer = trailerRefs(revisions[index - 2]);
+  const earlierXref = mergedEntries(bytes, revisions.slice(0, index - 1));
   const changed: { ref: PDFRef; was: PDFObject | undefined; now: PDFObject }[] = [];
   for (const ref of refs.slice(0, pdfLimits.maxChangedObjects)) {
     const now = newDoc.context.lookup(ref);
     if (!now) continue;
     // pdf-lib keeps what it cannot parse as an invalid object: a damaged update is "not checked", not "allowed".
     if (now instanceof PDFInvalidObject) throw new Error(`object ${ref} of revision ${index} cannot be read`);
-    const was = oldDoc.context.lookup(ref);
+    // pdf-lib reads objects in byte order and ignores free entries: an object the earlier xref freed is new.
+    const was = inUse(earlierXref, ref) ? oldDoc.context.lookup(ref) : undefined;
     if (!was || !sameObject(was, now)) changed.push({ ref, was, now });
   }
   const form = formContext(oldDoc, newDoc, changed, policy);
@@ -96,6 +99,14 @@ export async function changesInRevision(
   changes.push(...catalogProblems(oldDoc, newDoc));
   changes.push(...xrefChanges(bytes, revisions, index));
   return changes.map((c) => ({ ...c, allowed: c.needs !== null && needsAtMost(c.needs, policy) && c.allowed }));
+}
+
+/** Whether the earlier revisions' xref has the object in use (no xref read: trust pdf-lib). */
+function inUse(xref: Map<number, XrefEntry>, ref: PDFRef): boolean {
+  if (xref.size === 0) return true;
+  const entry = xref.get(ref.objectNumber);
+  if (!entry || entry.type === "free") return false;
+  return entry.type === "compressed" || entry.gen === ref.generationNumber;
 }
 
 /** Which fields were filled or signed in this revision, and which of those changes are allowed. */

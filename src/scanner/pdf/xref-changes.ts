@@ -43,7 +43,7 @@ export function xrefChanges(bytes: Uint8Array, revisions: Revision[], index: num
 }
 
 /** Entries of these revisions' sections, newest winning (a revision's own chain is newest first). */
-function mergedEntries(bytes: Uint8Array, revisions: Revision[]): Map<number, XrefEntry> {
+export function mergedEntries(bytes: Uint8Array, revisions: Revision[]): Map<number, XrefEntry> {
   const merged = new Map<number, XrefEntry>();
   for (const r of revisions)
     for (const section of [...r.sections].reverse())

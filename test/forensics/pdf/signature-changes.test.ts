@@ -8,6 +8,7 @@ import {
   fillName,
   form,
   locking,
+  signSig1,
   signSig2InPlace,
   signed,
   signedFormCases,
@@ -182,6 +183,12 @@ describe("signatures: an object changed after signing is judged by every path th
     const first = sign(orphan.bytes, { sigNumber: 20, field: [4, o[4].replace(/>>$/, "/V 20 0 R >>")] });
     const r = await analyze(update(first, { 1: o[1].replace(/>>$/, "/DSS 12 0 R >>"), 12: "<< /Certs [] >>" }));
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+  });
+  it("an object number the signed version had freed may be used again (pdf-lib still parses the freed body)", async () => {
+    const freed = rawUpdate(baseForm({ 12: "(Hi there)" }).bytes, "", ["12 1", "0000000000 00001 f "]);
+    const first = signSig1({}, freed);
+    const r = await analyze(update(first, { 1: o[1].replace(/>>$/, "/DSS 12 0 R >>"), 12: "<< /Certs [] >>" }));
+    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
   });
 });
 
