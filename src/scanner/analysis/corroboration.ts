@@ -1,8 +1,16 @@
 import { finding } from "../finding";
 import type { Finding, Language } from "../types";
 
-/** Region findings of the independent pixel detectors (ELA, noise, copy-move) and the region each names. */
-const REGION_CODES = new Set(["ELA_REGION", "NOISE_REGION", "COPY_MOVE_FOUND"]);
+/** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients) and the region each names. */
+const REGION_CODES = new Set(["ELA_REGION", "NOISE_REGION", "COPY_MOVE_FOUND", "JPEG_DQ_REGION", "JPEG_GHOST_REGION"]);
+/**
+ * Codes that read the same evidence: double quantisation and JPEG ghosts both measure the first save's
+ * quantisation in the same coefficients, so their agreement is one observation, not two.
+ */
+const SAME_EVIDENCE: Record<string, string> = {
+  JPEG_DQ_REGION: "jpeg-quantisation",
+  JPEG_GHOST_REGION: "jpeg-quantisation",
+};
 
 interface Box {
   x: number;
@@ -24,6 +32,7 @@ export function corroboratedRegions(findings: readonly Finding[], language: Lang
   for (let i = 0; i < flagged.length; i++)
     for (let j = i + 1; j < flagged.length; j++) {
       const [a, b] = [flagged[i], flagged[j]];
+      if (SAME_EVIDENCE[a.code] && SAME_EVIDENCE[a.code] === SAME_EVIDENCE[b.code]) continue;
       const shared = overlap(a.box, b.box);
       if (shared < 0.5 * Math.min(area(a.box), area(b.box))) continue;
       return [
@@ -60,6 +69,12 @@ const NAMES: Record<string, Record<Language, string>> = {
   ELA_REGION: { de: "Fehlerstufenanalyse (ELA)", en: "error level analysis (ELA)", pl: "analiza poziomu błędu (ELA)" },
   NOISE_REGION: { de: "Rauschanalyse", en: "noise analysis", pl: "analiza szumu" },
   COPY_MOVE_FOUND: { de: "Kopiererkennung", en: "copy-move detection", pl: "wykrywanie kopiowania fragmentów" },
+  JPEG_DQ_REGION: {
+    de: "Analyse der doppelten Quantisierung",
+    en: "double-quantisation analysis",
+    pl: "analiza podwójnej kwantyzacji",
+  },
+  JPEG_GHOST_REGION: { de: "JPEG-Geister-Analyse", en: "JPEG ghost analysis", pl: "analiza duchów JPEG" },
 };
 
 function texts(first: string, second: string, box: Box) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { corroboratedRegions } from "../../../src/scanner/analysis/corroboration";
 import { fitFrequency } from "../../../src/scanner/forensics/double-quantisation";
 import { jpegDqAnalyzer } from "../../../src/scanner/forensics/jpeg-dq";
 import { jpegGhostAnalyzer } from "../../../src/scanner/forensics/jpeg-ghost";
@@ -135,5 +136,26 @@ describe("files the coefficient analysis cannot read are `-` with the reason in 
     const whole = await localised("resave.jpg");
     const f = (await run(jpegGhostAnalyzer, "cut.jpg", whole.slice(0, whole.length >> 1))).findings[0];
     expect(f).toMatchObject({ code: "JPEG_GHOST_NOT_ASSESSED", level: "-" });
+  });
+});
+
+describe("corroboration: the two maps read the same coefficients, so together they are one observation", () => {
+  it("double quantisation and ghosts on the same patch do not corroborate each other; with noise they do", async () => {
+    const bytes = await localised("splice.jpg");
+    const dq = (await run(jpegDqAnalyzer, "splice.jpg", bytes, "pl")).findings[0];
+    const ghost = (await run(jpegGhostAnalyzer, "splice.jpg", bytes, "pl")).findings[0];
+    expect([dq.code, ghost.code]).toEqual(["JPEG_DQ_REGION", "JPEG_GHOST_REGION"]);
+    expect(corroboratedRegions([dq, ghost], "pl")).toEqual([]);
+    const r = dq.evidence.region as { x: number; y: number; width: number; height: number };
+    const noise = {
+      code: "NOISE_REGION",
+      level: "Yellow",
+      title: "",
+      explanation: "",
+      evidence: { region: { x: r.x, y: r.y, width: r.width, height: r.height } },
+    } as Finding;
+    const [f] = corroboratedRegions([dq, ghost, noise], "pl");
+    expect(f).toMatchObject({ code: "REGION_CORROBORATED", level: "Red" });
+    expect(f.explanation).toContain("analiza podwójnej kwantyzacji");
   });
 });
