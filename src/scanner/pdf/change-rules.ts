@@ -72,10 +72,24 @@ export function fieldChange(form: FormContext, ref: PDFRef, was: PDFDict | undef
   if (type === "Sig" && was.has(PDFName.of("V")) && keys.includes("V"))
     return verdict(null, `the signature in field "${field}" was removed or replaced`);
   const shown = keys.filter((k) => SHOWN_KEYS.has(k));
+  // pyHanko: a field that already holds a signature must stay as it is (only its flags may change).
+  if (type === "Sig" && signedBefore(form, now, was) && shown.length > 0)
+    return verdict(null, `the signed field "${field}": ${shown.map((k) => `/${k}`).join(", ")} changed`);
   const lock = shown.length > 0 ? form.policy.locks.find((l) => isLocked(l.lock, field)) : undefined;
   if (lock) return verdict(null, `form field "${field}" changed although signature "${lock.signature}" locks it`);
   if (shown.length === 0) return verdict("lta", `form field "${field}": flags or date`);
   return verdict("form", type === "Sig" ? `signature field "${field}" signed` : `form field "${field}" filled in`);
+}
+
+/** The field (or, for a widget, its parent field) already had a value in the earlier revision. */
+function signedBefore(form: FormContext, now: PDFDict, was: PDFDict): boolean {
+  if (was.has(PDFName.of("V"))) return true;
+  const parent = resolve(form.oldDoc, was.get(PDFName.of("Parent")));
+  return (
+    parent instanceof PDFDict &&
+    parent.has(PDFName.of("V")) &&
+    String(now.get(PDFName.of("Parent"))) === String(was.get(PDFName.of("Parent")))
+  );
 }
 
 /** pyHanko is strict about /Type on fields: it may only be added as /Annot, never changed or deleted. */

@@ -3,6 +3,7 @@ import { pdfSignatures } from "../../../src/scanner/forensics/pdf-signatures";
 import { pdfStructure } from "../../../src/scanner/forensics/pdf-structure";
 import type { ScanContext } from "../../../src/scanner/types";
 import {
+  appearance,
   certified,
   comment,
   fillName,
@@ -117,6 +118,16 @@ describe("signatures: page content, page tree, catalog and signature values may 
     const r = await analyze(update(twice, { 4: o[4] }));
     expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
     expect(changes(r)[0].detail).toContain("removed or replaced");
+  });
+  it("the appearance of the signed field replaced (pyHanko: a signed field must stay as it is)", async () => {
+    const r = await analyze(
+      update(signed, {
+        4: o[4].replace(/>>$/, "/V 20 0 R /AP << /N 34 0 R >> >>"),
+        34: appearance("BT /F1 12 Tf (Approved by the CEO) Tj ET"),
+      }),
+    );
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain('the signed field "Sig1": /AP changed');
   });
   it("XMP metadata replaced by bogus data (test_bogus_metadata_manipulation)", async () => {
     const withMetadata = (data: string) =>
