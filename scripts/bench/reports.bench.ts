@@ -120,10 +120,11 @@ try {
     writeFileSync(join(dir, "e.pdf"), enfsi);
     const pages = (f: string) =>
       /Pages:\s+(\d+)/.exec(spawnSync("pdfinfo", [join(dir, f)], { encoding: "utf8" }).stdout)?.[1];
-    const node = await nodeRebuild(result, attachments);
+    const [analysisPages, enfsiPages] = [pages("a.pdf"), pages("e.pdf")];
     rmSync(dir, { recursive: true, force: true });
+    const node = await nodeRebuild(result, attachments);
     const heatmaps = Object.keys(attachments).filter((k) => k.startsWith("heatmaps/")).length;
-    const row = `| ${n} | ${Object.keys(result.Files).length} | ${heatmaps} | ${event?.ms ?? "?"} ms | ${(scan.totalMs / 1000).toFixed(1)} s | ${pages("a.pdf")} / ${pages("e.pdf")} | ${mb(analysis.length)} MB / ${(enfsi.length / 1024).toFixed(0)} KB | ${node.ms.toFixed(0)} ms | ${node.peakMb.toFixed(0)} MB |`;
+    const row = `| ${n} | ${Object.keys(result.Files).length} | ${heatmaps} | ${event?.ms ?? "?"} ms | ${(scan.totalMs / 1000).toFixed(1)} s | ${analysisPages} / ${enfsiPages} | ${mb(analysis.length)} MB / ${(enfsi.length / 1024).toFixed(0)} KB | ${node.ms.toFixed(0)} ms | ${node.peakMb.toFixed(0)} MB |`;
     console.log(row);
     rows.push(row);
   }
