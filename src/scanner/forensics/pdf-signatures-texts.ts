@@ -1,9 +1,13 @@
 import type { FindingText } from "../finding";
 import type { Language } from "../types";
-import type { ObjectChange } from "../pdf/changes";
+import type { ObjectChange, UsedBy } from "../pdf/changes";
 import type { DocMdpLevel } from "../pdf/signatures";
 
 type Words = Record<Language, string>;
+
+/** A name in the language's quotation marks. */
+const quote = (lang: Language, name: string) =>
+  lang === "de" ? `„${name}“` : lang === "pl" ? `„${name}”` : `“${name}”`;
 
 /** What a changed object is, in each language (named in the explanation together with its object number). */
 const KIND: Record<ObjectChange["kind"], Words> = {
@@ -42,18 +46,56 @@ const KIND: Record<ObjectChange["kind"], Words> = {
 };
 
 const OBJECT: Words = { de: "Objekt", en: "object", pl: "obiekt" };
-const SHARED: Words = {
-  de: "wird auch an anderer Stelle verwendet",
-  en: "is also used elsewhere",
-  pl: "jest używany także w innym miejscu",
+/** "also used by …": where else a changed object is used, in each language. */
+const USED_BY: Record<UsedBy["where"], (name: string) => Words> = {
+  trailer: (n) => ({
+    de: `auch vom Trailer-Eintrag /${n} verwendet`,
+    en: `also used by the trailer entry /${n}`,
+    pl: `używany także przez wpis trailera /${n}`,
+  }),
+  catalog: (n) => ({
+    de: `auch vom Katalogeintrag /${n} verwendet`,
+    en: `also used by the catalog entry /${n}`,
+    pl: `używany także przez wpis katalogu /${n}`,
+  }),
+  form: (n) => ({
+    de: `auch vom Formulareintrag /${n} verwendet`,
+    en: `also used by the form entry /${n}`,
+    pl: `używany także przez wpis formularza /${n}`,
+  }),
+  page: (n) => ({
+    de: `auch von Seite ${n} verwendet`,
+    en: `also used by page ${n}`,
+    pl: `używany także przez stronę ${n}`,
+  }),
+  field: (n) => ({
+    de: `auch vom unveränderten Feld ${quote("de", n)} verwendet`,
+    en: `also used by the unchanged field ${quote("en", n)}`,
+    pl: `używany także przez niezmienione pole ${quote("pl", n)}`,
+  }),
+  signature: () => ({
+    de: "gehört zu einem früheren Signaturwert",
+    en: "belongs to an earlier signature value",
+    pl: "należy do wcześniejszej wartości podpisu",
+  }),
+  unused: () => ({
+    de: "wurde von der signierten Fassung nicht verwendet und nachträglich wiederbelebt",
+    en: "was not used by the signed version and was brought back",
+    pl: "nie był używany w podpisanej wersji i został przywrócony",
+  }),
+  deep: () => ({
+    de: "hängt an einer zu tiefen Kette von Objekten",
+    en: "hangs on a chain of objects too deep to follow",
+    pl: "zależy od zbyt głębokiego łańcucha obiektów",
+  }),
 };
 
 /** "page content (object 5 0 R)", "form field „Name“ (object 7 0 R)" … in the request's language. */
 export function describeChanges(lang: Language, changes: ObjectChange[]): string {
   const parts = changes.slice(0, 8).map((c) => {
-    const field = c.field ? ` „${c.field}“` : "";
+    const field = c.field ? ` ${quote(lang, c.field)}` : "";
     const object = c.ref === "trailer" ? "" : ` (${OBJECT[lang]} ${c.ref})`;
-    const shared = c.detail.includes("also used by") ? `, ${SHARED[lang]}` : "";
+    const shared = c.usedBy ? `, ${USED_BY[c.usedBy.where](c.usedBy.name)[lang]}` : "";
     return `${KIND[c.kind][lang]}${field}${object}${shared}`;
   });
   const more = changes.length > 8 ? ` (+${changes.length - 8})` : "";
@@ -94,19 +136,19 @@ export function changedAfterText(
   changes: ObjectChange[],
   docMdp: DocMdpLevel | null,
 ): FindingText {
-  const sigs = signatures.map((s) => `„${s}“`).join(", ");
+  const sigs = (lang: Language) => signatures.map((s) => quote(lang, s)).join(", ");
   return {
     de: {
       title: "Nach der Unterschrift unerlaubt geändert",
-      explanation: `Fassung ${revision} ändert die Datei nach der Signatur ${sigs} auf eine Weise, die die Signatur nicht erlaubt: ${describeChanges("de", changes)}. ${permissionText("de", docMdp)} Die Signatur gilt nur für die frühere Fassung.`,
+      explanation: `Fassung ${revision} ändert die Datei nach der Signatur ${sigs("de")} auf eine Weise, die die Signatur nicht erlaubt: ${describeChanges("de", changes)}. ${permissionText("de", docMdp)} Die Signatur gilt nur für die frühere Fassung.`,
     },
     en: {
       title: "Changed after signing in a way the signature does not allow",
-      explanation: `Version ${revision} changes the file after signature ${sigs} in a way the signature does not allow: ${describeChanges("en", changes)}. ${permissionText("en", docMdp)} The signature only vouches for the earlier version.`,
+      explanation: `Version ${revision} changes the file after signature ${sigs("en")} in a way the signature does not allow: ${describeChanges("en", changes)}. ${permissionText("en", docMdp)} The signature only vouches for the earlier version.`,
     },
     pl: {
       title: "Zmieniony po podpisaniu w niedozwolony sposób",
-      explanation: `Wersja ${revision} zmienia plik po podpisie ${sigs} w sposób, na który podpis nie zezwala: ${describeChanges("pl", changes)}. ${permissionText("pl", docMdp)} Podpis obejmuje tylko wcześniejszą wersję.`,
+      explanation: `Wersja ${revision} zmienia plik po podpisie ${sigs("pl")} w sposób, na który podpis nie zezwala: ${describeChanges("pl", changes)}. ${permissionText("pl", docMdp)} Podpis obejmuje tylko wcześniejszą wersję.`,
     },
   };
 }

@@ -60,7 +60,26 @@ export interface ObjectChange {
   detail: string;
   /** The form field concerned, when there is one. */
   field?: string;
+  /** For a changed object still used elsewhere: the first place no change is allowed. */
+  usedBy?: UsedBy;
 }
+
+/** Where else a changed object is used (localised by the detector; `name` is a key, field name or page number). */
+export interface UsedBy {
+  where: "trailer" | "catalog" | "form" | "page" | "field" | "signature" | "unused" | "deep";
+  name: string;
+}
+
+const USED_BY_TEXT: Record<UsedBy["where"], (name: string) => string> = {
+  trailer: (n) => `the trailer entry /${n}`,
+  catalog: (n) => `the catalog entry /${n}`,
+  form: (n) => `the form entry /${n}`,
+  page: (n) => `page ${n}`,
+  field: (n) => `the unchanged form field "${n}"`,
+  signature: () => "an earlier signature value",
+  unused: () => "nothing in the signed version (an unused object brought back)",
+  deep: () => "a chain of objects too deep to follow",
+};
 
 /**
  * Objects defined in revision `index` (its appended bytes) and its trailer, judged against revision
@@ -225,6 +244,9 @@ function reachability(doc: PDFDocument): Reach {
   return reach;
 }
 
+/** A path on which no change is allowed, with the key inside the user when it says more. */
+type Via = UsedBy & { key?: string };
+
 /** Keys of a field whose objects change when the field is filled or signed. */
 const FIELD_VALUE_KEYS = new Set(["AP", "V", "MK"]);
 /** Usages followed per revision (each changed object walks its users up to the catalog or trailer). */
@@ -293,7 +315,14 @@ class Judge {
       return make(kind, null, "XMP metadata replaced by something that is not XMP");
     const context = this.contextOf(id, new Set([id]), 0);
     if (typeof context !== "string")
-      return make(kind, null, `${describe(kind, type, subtype)} changed, but it is also used by ${context.via}`);
+      return {
+        ...make(
+          kind,
+          null,
+          `${describe(kind, type, subtype)} changed, but it is also used by ${USED_BY_TEXT[context.where](context.name)}${context.key ? ` (/${context.key})` : ""}`,
+        ),
+        usedBy: { where: context.where, name: context.name },
+      };
     const needs = kind === "annotation" && RANK[context] < RANK.annotation ? "annotation" : context;
     return make(kind, needs, `${describe(kind, type, subtype)} changed`);
   }
@@ -365,21 +394,21 @@ class Judge {
   }
 
   /** Under the catalog: DSS, extensions, XMP, permissions; in the form only its fields and default resources. */
-  private catalogUsage(path: string): Permission | { via: string } {
+  private catalogUsage(path: string): Permission | Via {
     const [key, sub] = path.split("/");
-    if (key === "AcroForm" && sub !== undefined && !FORM_KEYS.has(sub)) return { via: `the form entry /${sub}` };
+    if (key === "AcroForm" && sub !== undefined && !FORM_KEYS.has(sub)) return { where: "form", name: sub };
     if (key === "AcroForm" && sub === "DR") return "form";
-    return CATALOG_NEEDS[key] ?? { via: `the catalog entry /${key}` };
+    return CATALOG_NEEDS[key] ?? { where: "catalog", name: key };
   }
 
   /**
    * The permission a change to pre-existing object `id` needs, over every path of the earlier
-   * revision that reaches it; `{ via }` names the first path on which no change is allowed.
+   * revision that reaches it; a `Via` names the first path on which no change is allowed.
    */
-  private contextOf(id: string, seen: Set<string>, depth: number): Permission | { via: string } {
+  private contextOf(id: string, seen: Set<string>, depth: number): Permission | Via {
     this.usages ??= this.loadUsages();
     const uses = this.usages.get(id) ?? [];
-    if (uses.length === 0) return { via: "nothing in the signed version (an unused object brought back)" };
+    if (uses.length === 0) return { where: "unused", name: "" };
     let needs: Permission = "lta";
     for (const use of uses) {
       if (++this.steps > MAX_STEPS) throw new RangeError(`more than ${MAX_STEPS} references followed`);
@@ -390,26 +419,26 @@ class Judge {
     return needs;
   }
 
-  private usageNeeds(use: Usage, seen: Set<string>, depth: number): Permission | { via: string } {
+  private usageNeeds(use: Usage, seen: Set<string>, depth: number): Permission | Via {
     if (use.parent === "trailer")
-      return use.key === "Root" || use.key === "Info" ? "lta" : { via: `the trailer entry /${use.key}` };
+      return use.key === "Root" || use.key === "Info" ? "lta" : { where: "trailer", name: use.key };
     if (use.parent === this.oldReach.catalog) return this.catalogUsage(use.key);
     if (use.parent === this.oldReach.acroForm) return this.catalogUsage(`AcroForm/${use.key}`);
     const page = this.oldReach.pages.get(use.parent);
     if (page !== undefined)
-      return use.key === "Annots" ? "annotation" : { via: `page ${page} (/${use.key.split("/")[0]})` };
+      return use.key === "Annots" ? "annotation" : { where: "page", name: String(page), key: use.key };
     const parent = this.oldDoc.context.lookup(PDFRef.of(...refNumbers(use.parent)));
     const dict = parent instanceof PDFStream ? parent.dict : parent;
     if (dict instanceof PDFDict) {
       if (this.form.filled.has(use.parent) && FIELD_VALUE_KEYS.has(use.key.split("/")[0])) return "form";
       if (isFieldOrWidget(dict))
-        return { via: `the unchanged form field "${fieldNameOf(this.oldDoc, dict) || use.parent}" (/${use.key})` };
+        return { where: "field", name: fieldNameOf(this.oldDoc, dict) || use.parent, key: use.key };
       if (isAnnotation(dict)) return "annotation";
-      if (isSignatureValue(dict)) return { via: `an earlier signature value (/${use.key})` };
+      if (isSignatureValue(dict)) return { where: "signature", name: use.parent, key: use.key };
       if (isValidationData(dict, nameOf(dict, "Type"))) return "lta";
     }
     if (seen.has(use.parent)) return "lta";
-    if (depth >= 12) return { via: "a chain of objects too deep to follow" };
+    if (depth >= 12) return { where: "deep", name: "" };
     seen.add(use.parent);
     return this.contextOf(use.parent, seen, depth + 1);
   }
