@@ -160,6 +160,8 @@ describe("signatures: an object changed after signing is judged by every path th
     expect(changes(r)).toEqual([
       expect.objectContaining({ ref: "9 0 R", detail: expect.stringContaining('"FooBar"') }),
     ]);
+    const de = await analyze(bytes, { ...ctx, language: "de" });
+    expect(de.findings[0].explanation).toContain("(Objekt 9 0 R), auch vom unveränderten Feld „FooBar“ verwendet");
   });
   it("the appearance stream is also referenced from the trailer (form-update-ap-indirect-sneaky-trailer)", async () => {
     const withTrailerRef = baseForm({}, " /FooBar 9 0 R");
