@@ -17,6 +17,8 @@ import { gatheredKey, REPORTS_UNIT, type AnalysisJob, type StagedFile, type Unit
 import { reportsOf } from "../reports/report-unit";
 import { logAnalysis } from "./log";
 
+type Gathered = Awaited<ReturnType<typeof gatherResult>>;
+
 /** What the gate answers a caller (plain data: classes do not cross RPC). */
 export type GateOutcome =
   | {
@@ -296,12 +298,22 @@ export class AnalysisGate extends DurableObject<Env> {
     await this.advance(state);
   }
 
+  /**
+   * The result the reports were made from (saved by startReports: files gathered, case analyses run),
+   * so both say the same and the case step runs once; gathered afresh only when that step failed.
+   */
+  private async finalResult(state: GateState, units: Map<number, UnitRecord>): Promise<Gathered> {
+    const saved = await this.env.BUCKET.get(gatheredKey(state.job.stagingPrefix));
+    if (saved) return saved.json<Gathered>();
+    const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
+    await caseAnalyses(this.env, state.job, state.analysisId, gathered);
+    return gathered;
+  }
+
   private async settle(state: GateState, units: Map<number, UnitRecord>): Promise<void> {
     let next: GateState;
     try {
-      const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
-      await caseAnalyses(this.env, state.job, state.analysisId, gathered);
-      const { attachments, ...result } = gathered;
+      const { attachments, ...result } = await this.finalResult(state, units);
       const reports = await reportsOf(this.env.BUCKET, units.get(REPORTS_UNIT)?.outputKey);
       const resultKey = await saveResult(this.env.BUCKET, {
         ...result,
