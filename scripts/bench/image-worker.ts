@@ -18,12 +18,15 @@ function decodeAll(bytes: Uint8Array, reference: boolean): Response {
 export default {
   async fetch(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);
+    if (pathname === "/detectors") return Response.json(imageAnalyzers.map((a) => a.id));
     if (request.method === "POST" && (pathname === "/decode" || pathname === "/decode-reference"))
       return decodeAll(new Uint8Array(await request.arrayBuffer()), pathname === "/decode-reference");
-    const match = /^\/analyze\/([\w-]+)$/.exec(pathname);
+    const match = /^\/analyze\/([\w+-]+)$/.exec(pathname);
     if (!match || request.method !== "POST") return new Response("not found", { status: 404 });
     const file = benchFile(new Uint8Array(await request.arrayBuffer()));
-    const selected = match[1] === "all" ? imageAnalyzers : imageAnalyzers.filter((a) => a.id === match[1]);
+    // "all" = every registered image detector; "a+b+c" = those detectors together, in run order.
+    const ids = match[1].split("+");
+    const selected = match[1] === "all" ? imageAnalyzers : imageAnalyzers.filter((a) => ids.includes(a.id));
     if (!selected.length) return new Response("unknown detector", { status: 404 });
     const out: Record<string, string[]> = {};
     for (const a of selected) {

@@ -32,31 +32,89 @@ export function relativeToPeers(
   for (let i = 0; i < reliable.length; i++) if (reliable[i]) count++;
   const out = new Float32Array(values.length).fill(NaN);
   if (count < bins * 4) return out;
-  const idx = byCovariate(covariate, reliable, count);
   const per = Math.ceil(count / bins);
+  const idx = byCovariate(covariate, reliable, count, per);
   const scratch = new Float32Array(per);
   for (let b = 0; b < bins; b++) {
     const members = idx.subarray(b * per, Math.min(count, (b + 1) * per));
     if (!members.length) continue;
-    const sorted = scratch.subarray(0, members.length);
-    for (let k = 0; k < members.length; k++) sorted[k] = values[members[k]];
-    sorted.sort();
-    const median = Math.max(floor, sorted[sorted.length >> 1]);
+    const median = Math.max(floor, middleValue(values, members, scratch.subarray(0, members.length)));
     for (const i of members) out[i] = Math.log2(Math.max(floor, values[i]) / median);
   }
   return out;
+}
+
+/**
+ * The value a sort would put in the middle (index length >> 1) of the members' values, by selection
+ * instead of a sort (the same value; −0 and +0 may swap, which the caller's Math.max with a positive
+ * floor does not see). NaN values fall back to the sort, which puts them last.
+ */
+function middleValue(values: Float32Array, members: Uint32Array, scratch: Float32Array): number {
+  let nan = false;
+  for (let k = 0; k < members.length; k++) nan = Number.isNaN((scratch[k] = values[members[k]])) || nan;
+  if (nan) return scratch.sort()[scratch.length >> 1];
+  select(scratch, 0, scratch.length - 1, scratch.length >> 1);
+  return scratch[scratch.length >> 1];
+}
+
+/**
+ * Rearranges a[left..right] so that a[k] holds the value a sort would put there, smaller or equal
+ * values before it and greater or equal after (Hoare's selection, median-of-three pivot; as
+ * Numerical Recipes' `select`). No NaN (a sort would order them, `<` does not).
+ */
+function select(a: Float32Array | Float64Array, left: number, right: number, k: number): void {
+  let l = left;
+  let ir = right;
+  const swap = (x: number, y: number) => {
+    const t = a[x];
+    a[x] = a[y];
+    a[y] = t;
+  };
+  // A crafted picture could make the pivots bad every time (quadratic time): after 64 rounds the
+  // rest of the range is sorted, which puts a[k] in place just the same.
+  for (let round = 0; ; round++) {
+    if (ir <= l + 1) {
+      if (ir === l + 1 && a[ir] < a[l]) swap(l, ir);
+      return;
+    }
+    if (round === 64) {
+      a.subarray(l, ir + 1).sort();
+      return;
+    }
+    swap((l + ir) >> 1, l + 1);
+    if (a[l] > a[ir]) swap(l, ir);
+    if (a[l + 1] > a[ir]) swap(l + 1, ir);
+    if (a[l] > a[l + 1]) swap(l, l + 1);
+    let i = l + 1;
+    let j = ir;
+    const pivot = a[l + 1];
+    for (;;) {
+      do i++;
+      while (a[i] < pivot);
+      do j--;
+      while (a[j] > pivot);
+      if (j < i) break;
+      swap(i, j);
+    }
+    a[l + 1] = a[j];
+    a[j] = pivot;
+    if (j >= k) ir = j - 1;
+    if (j <= k) l = i;
+  }
 }
 
 const bits = new Uint32Array(1);
 const asFloat = new Float32Array(bits.buffer);
 
 /**
- * Indices of the reliable blocks ordered by covariate, ties by index: what a stable comparator sort
- * on `covariate[a] - covariate[b]` gives, but as one numeric sort of packed keys (order-preserving
- * bits of the float32 value × 2^21 + index, exact in a double) instead of ≈ n·log n comparator
- * calls. Sizes up to MAX_BLOCK_MAP_PIXELS / 64 = 781 250 blocks < 2^21.
+ * Indices of the reliable blocks grouped into runs of `per` by covariate, ties by index: each run
+ * holds the members a stable comparator sort on `covariate[a] - covariate[b]` would put there (in
+ * no particular order inside the run: only membership matters to the caller). Keys are packed
+ * (order-preserving bits of the float32 value × 2^21 + index, exact in a double, all distinct) and
+ * the run boundaries found by selection instead of a sort. Sizes up to
+ * MAX_BLOCK_MAP_PIXELS / 64 = 781 250 blocks < 2^21.
  */
-function byCovariate(covariate: Float32Array, reliable: Uint8Array, count: number): Uint32Array {
+function byCovariate(covariate: Float32Array, reliable: Uint8Array, count: number, per: number): Uint32Array {
   const keys = new Float64Array(count);
   for (let i = 0, k = 0; i < reliable.length; i++) {
     if (!reliable[i]) continue;
@@ -66,7 +124,7 @@ function byCovariate(covariate: Float32Array, reliable: Uint8Array, count: numbe
     const ordered = b & 0x80000000 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
     keys[k++] = ordered * 2097152 + i;
   }
-  keys.sort();
+  for (let boundary = per; boundary < count; boundary += per) select(keys, boundary - per, count - 1, boundary);
   const idx = new Uint32Array(count);
   for (let k = 0; k < count; k++) idx[k] = keys[k] % 2097152;
   return idx;
