@@ -106,8 +106,9 @@ function forwardDct(input: usize, out: usize): void {
 
 /**
  * dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x].
- * Rows of zeros are skipped: their products are ±0, and adding ±0 to a running sum that starts at +0
- * never changes it (a sum of doubles can only be −0 if every term is −0), so the result is the same.
+ * The row pass skips rows of zeros and writes +0 for them: their products are ±0, and adding ±0 to a
+ * running sum that starts at +0 never changes it (a sum of doubles can only be −0 if every term is −0),
+ * so the result is the same as the full pass.
  */
 function inverseDct(input: usize, out: usize): void {
   let live = 0;
@@ -120,18 +121,26 @@ function inverseDct(input: usize, out: usize): void {
     if (v128.any_true(any)) {
       store<i32>(LIVE_ROWS + <usize>live * 4, v);
       live++;
+    } else {
+      const t = at(TMP, v * 8);
+      v128.store(t, f64x2.splat(0));
+      v128.store(t, f64x2.splat(0), 16);
+      v128.store(t, f64x2.splat(0), 32);
+      v128.store(t, f64x2.splat(0), 48);
     }
   }
   rowPass(input, COS, LIVE_ROWS, live);
-  for (let y = 0; y < 8; y++)
-    for (let x = 0; x < 8; x += 2) {
-      let s = f64x2.splat(0);
-      for (let i = 0; i < live; i++) {
-        const v = load<i32>(LIVE_ROWS + <usize>i * 4);
-        s = f64x2.add(s, f64x2.mul(splatAt(COS, v * 8 + y), v128.load(at(TMP, v * 8 + x))));
-      }
-      v128.store(at(out, y * 8 + x), s);
-    }
+  for (let y = 0; y < 8; y++) {
+    const c0 = splatAt(COS, y);
+    const c1 = splatAt(COS, 8 + y);
+    const c2 = splatAt(COS, 16 + y);
+    const c3 = splatAt(COS, 24 + y);
+    const c4 = splatAt(COS, 32 + y);
+    const c5 = splatAt(COS, 40 + y);
+    const c6 = splatAt(COS, 48 + y);
+    const c7 = splatAt(COS, 56 + y);
+    for (let x = 0; x < 8; x += 2) v128.store(at(out, y * 8 + x), dot8(TMP, 8, x, c0, c1, c2, c3, c4, c5, c6, c7));
+  }
 }
 
 /** JavaScript's Math.round (halves toward +∞) on both lanes. */
@@ -151,16 +160,22 @@ function inverseDct(input: usize, out: usize): void {
  * f32 mean, activity, ela, noise (count each), f32 preview (2 rows of count·2), u8 clipped.
  */
 function measureBlock(i: i32, count: i32, out: usize): void {
-  let sum: f64 = 0;
-  let sq: f64 = 0;
-  let clipped = 0;
-  for (let k = 0; k < 64; k++) {
-    const v = load<f64>(at(PX, k));
-    sum += v;
-    sq += v * v;
-    if (v <= 2 || v >= 253) clipped++;
-    store<f64>(at(SHIFTED, k), v - 128);
+  // Sums of integers (pixels, squares, quarters) are exact in any order: two lanes at a time.
+  let sums = f64x2.splat(0);
+  let squares = f64x2.splat(0);
+  let clippedLanes = i64x2.splat(0);
+  for (let k = 0; k < 64; k += 2) {
+    const v = v128.load(at(PX, k));
+    sums = f64x2.add(sums, v);
+    squares = f64x2.add(squares, f64x2.mul(v, v));
+    // Comparison masks are −1 per true lane.
+    const clip = v128.or(f64x2.le(v, f64x2.splat(2)), f64x2.ge(v, f64x2.splat(253)));
+    clippedLanes = i64x2.sub(clippedLanes, clip);
+    v128.store(at(SHIFTED, k), f64x2.sub(v, f64x2.splat(128)));
   }
+  const sum = f64x2.extract_lane(sums, 0) + f64x2.extract_lane(sums, 1);
+  const sq = f64x2.extract_lane(squares, 0) + f64x2.extract_lane(squares, 1);
+  const clipped = i64x2.extract_lane(clippedLanes, 0) + i64x2.extract_lane(clippedLanes, 1);
   const mean = sum / 64;
   const n = <usize>count;
   store<f32>(out + <usize>i * 4, <f32>mean);
@@ -171,26 +186,34 @@ function measureBlock(i: i32, count: i32, out: usize): void {
     v128.store(at(COEF, k), f64x2.mul(jsRound(f64x2.div(v128.load(at(COEF, k)), step)), step));
   }
   inverseDct(COEF, REC);
-  let err: f64 = 0;
-  for (let k = 0; k < 64; k += 2) {
-    const d = f64x2.abs(f64x2.sub(toSample(v128.load(at(REC, k))), v128.load(at(PX, k))));
-    err += f64x2.extract_lane(d, 0) + f64x2.extract_lane(d, 1);
-  }
+  let errors = f64x2.splat(0);
+  for (let k = 0; k < 64; k += 2)
+    errors = f64x2.add(errors, f64x2.abs(f64x2.sub(toSample(v128.load(at(REC, k))), v128.load(at(PX, k)))));
+  const err = f64x2.extract_lane(errors, 0) + f64x2.extract_lane(errors, 1);
   store<f32>(out + (2 * n + <usize>i) * 4, <f32>(err / 64));
-  let res: f64 = 0;
+  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs.
+  let residual = f64x2.splat(0);
   for (let y = 1; y < 7; y++)
-    for (let x = 1; x < 7; x++) {
+    for (let x = 1; x < 7; x += 2) {
       const k = y * 8 + x;
-      const around =
-        load<f64>(at(PX, k - 1)) + load<f64>(at(PX, k + 1)) + load<f64>(at(PX, k - 8)) + load<f64>(at(PX, k + 8));
-      res += Math.abs(load<f64>(at(PX, k)) - around / 4);
+      const around = f64x2.add(
+        f64x2.add(v128.load(at(PX, k - 1)), v128.load(at(PX, k + 1))),
+        f64x2.add(v128.load(at(PX, k - 8)), v128.load(at(PX, k + 8))),
+      );
+      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.div(around, f64x2.splat(4))));
+      residual = f64x2.add(residual, r);
     }
+  const res = f64x2.extract_lane(residual, 0) + f64x2.extract_lane(residual, 1);
   store<f32>(out + (3 * n + <usize>i) * 4, <f32>(((res / 36) * SQRT_PI_2) / SQRT_1_25));
   const preview = out + 4 * n * 4;
   for (let qy = 0; qy < 2; qy++)
     for (let qx = 0; qx < 2; qx++) {
-      let s: f64 = 0;
-      for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) s += load<f64>(at(PX, (qy * 4 + y) * 8 + qx * 4 + x));
+      let quarter = f64x2.splat(0);
+      for (let y = 0; y < 4; y++) {
+        const k = (qy * 4 + y) * 8 + qx * 4;
+        quarter = f64x2.add(quarter, f64x2.add(v128.load(at(PX, k)), v128.load(at(PX, k + 2))));
+      }
+      const s = f64x2.extract_lane(quarter, 0) + f64x2.extract_lane(quarter, 1);
       store<f32>(preview + (<usize>qy * 2 * n + <usize>(i * 2 + qx)) * 4, <f32>(s / 16));
     }
   store<u8>(out + 8 * n * 4 + <usize>i, clipped > 32 ? 1 : 0);
@@ -208,8 +231,12 @@ export function blockOutputBytes(count: i32): i32 {
 export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize): void {
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
-    for (let k = 0; k < 64; k++)
-      store<f64>(at(COEF, k), <f64>(<i32>load<i16>(q + <usize>k * 2) * <i32>load<u16>(table + <usize>k * 2)));
+    for (let k = 0; k < 64; k += 4) {
+      // q·table as i32 (exact), then to f64: the reference's dequantised double.
+      const product = i32x4.mul(v128.load16x4_s(q + <usize>k * 2), v128.load16x4_u(table + <usize>k * 2));
+      v128.store(at(COEF, k), f64x2.convert_low_i32x4_s(product));
+      v128.store(at(COEF, k + 2), f64x2.convert_low_i32x4_s(i32x4.shuffle(product, product, 2, 3, 0, 1)));
+    }
     inverseDct(COEF, REC);
     for (let k = 0; k < 64; k += 2) v128.store(at(PX, k), toSample(v128.load(at(REC, k))));
     measureBlock(i, count, out);
