@@ -98,7 +98,8 @@ export function renderHeatmapRgba(
 
 /**
  * The overlay's pixels, `channels` 3 (RGB, what the PNG stores: it is opaque) or 4 (RGBA). Colour and
- * opacity are worked out once per grid cell, not per pixel; each pixel's value is the same expression.
+ * opacity are worked out per grid cell of the current row, not per pixel (one row of cells in memory,
+ * not the whole grid: 375 000 cells at 24 MP); each pixel's value is the same expression.
  */
 function renderPixels(
   base: GrayImage,
@@ -111,27 +112,31 @@ function renderPixels(
   const small = fitBase(base, width, height);
   const out = new Uint8Array(width * height * channels);
   if (channels === 4) for (let p = 3; p < out.length; p += 4) out[p] = 255;
-  const cells = grid.width * grid.height;
-  // Per cell: ramp colour and opacity a (cells that cannot be judged are hatched).
-  const colour = new Float64Array(cells * 4);
-  for (let cell = 0; cell < cells; cell++) {
-    if (!grid.reliable[cell]) continue;
-    const [r, g, b] = ramp(grid.scores[cell]);
-    colour[cell * 4] = r;
-    colour[cell * 4 + 1] = g;
-    colour[cell * 4 + 2] = b;
-    colour[cell * 4 + 3] = 0.2 + 0.6 * Math.min(1, grid.scores[cell]);
-  }
+  // Ramp colour and opacity per cell of the grid row in use (worked out again when the row changes).
+  const colour = new Float64Array(grid.width * 4);
+  let colourRow = -1;
   const column = new Int32Array(width);
   for (let x = 0; x < width; x++) column[x] = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
   for (let y = 0; y < height; y++) {
     const row = Math.min(grid.height - 1, Math.floor((y * grid.height) / height)) * grid.width;
+    if (row !== colourRow) {
+      for (let gx = 0; gx < grid.width; gx++) {
+        if (!grid.reliable[row + gx]) continue;
+        const score = grid.scores[row + gx];
+        const [r, g, b] = ramp(score);
+        colour[gx * 4] = r;
+        colour[gx * 4 + 1] = g;
+        colour[gx * 4 + 2] = b;
+        colour[gx * 4 + 3] = 0.2 + 0.6 * Math.min(1, score);
+      }
+      colourRow = row;
+    }
     for (let x = 0, p = y * width * channels; x < width; x++, p += channels) {
-      const cell = row + column[x];
-      const c = cell * 4;
+      const gx = column[x];
+      const c = gx * 4;
       const a = colour[c + 3];
       const g = small.data[y * width + x] * 0.55;
-      if (!grid.reliable[cell]) {
+      if (!grid.reliable[row + gx]) {
         // Hatched grey: "no statement possible here".
         const v = (x + y) % 8 < 3 ? 170 : g * 0.6 + 60;
         out[p] = v;
