@@ -13,6 +13,11 @@ const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
 const MIN_WINDOW = 4096;
+/**
+ * Largest window copied into wasm memory. Real rows are far smaller (a 6000 px row of a q92 photo:
+ * ≈ 30 KB); a longer one is decoded in JavaScript (decodeRowInJavaScript). Exported for the tests.
+ */
+export const MAX_WINDOW = 1 << 20;
 const ERRORS = [
   null,
   "corrupt entropy-coded data",
@@ -127,7 +132,10 @@ export class WasmScanDecoder {
         s.base + coefficientsAt,
       );
       if (result === NEED_MORE) {
-        this.window *= 4;
+        // A row longer than MAX_WINDOW (junk before a restart marker in a crafted file): decoded by the
+        // JavaScript decoder from the same state, so wasm memory, which never shrinks, stays small.
+        if (end - pos >= MAX_WINDOW) return this.decodeRowInJavaScript(coefficientsAt);
+        this.window = Math.min(this.window * 4, MAX_WINDOW);
         continue;
       }
       this.state.set(state);
@@ -135,6 +143,29 @@ export class WasmScanDecoder {
       this.failure = ERRORS[result];
       return { blocks: this.state[7], error: this.failure };
     }
+  }
+
+  /** The next row by the JavaScript ScanDecoder, resumed from this decoder's state and handing it back. */
+  private decodeRowInJavaScript(coefficientsAt: number): { blocks: number; error: string | null } {
+    const [pos, buffer, bits, synthetic, markerHit, overrun, mcusDecoded] = this.state;
+    this.scan.state = {
+      reader: [pos, buffer >>> 0, bits, synthetic, markerHit !== 0, overrun !== 0],
+      mcusDecoded,
+      predictions: [...this.state.subarray(8, 8 + this.components.length)],
+    };
+    let blocks = 0;
+    const error = this.scan.decodeRow((_component, _row, _col, coefficients) => {
+      const s = scratch(coefficientsAt + this.blocksPerRow * 128);
+      new Int16Array(s.buffer, s.base + coefficientsAt + blocks * 128, 64).set(coefficients);
+      blocks++;
+    });
+    const state = this.scan.state;
+    this.state.set([...state.reader.map(Number), state.mcusDecoded, blocks]);
+    state.predictions.forEach((p, i) => {
+      this.state[8 + i] = p;
+    });
+    this.failure = error;
+    return { blocks, error };
   }
 
   /** As ScanDecoder.decodeRow: decodes the next MCU row and visits its blocks (the decoded ones when it fails). */

@@ -62,6 +62,15 @@ export class BitReader {
     public pos: number,
   ) {}
 
+  /** Position and bit buffer, to hand the scan to the wasm decoder and back (jpeg-entropy-wasm.ts). */
+  get state(): [pos: number, buffer: number, bits: number, synthetic: number, markerHit: boolean, overrun: boolean] {
+    return [this.pos, this.buffer, this.bits, this.synthetic, this.markerHit, this.overrun];
+  }
+
+  set state([pos, buffer, bits, synthetic, markerHit, overrun]: BitReader["state"]) {
+    Object.assign(this, { pos, buffer, bits, synthetic, markerHit, overrun });
+  }
+
   private fill(): void {
     while (this.bits <= 24) {
       let b = 0;
@@ -264,6 +273,22 @@ export class ScanDecoder {
    * Decodes the next MCU row and visits all its blocks (padding blocks included). Returns null,
    * or why decoding stopped (the blocks visited before the problem stay valid).
    */
+  /**
+   * Where the decoder stands (bit reader, MCUs decoded, DC predictions): the wasm decoder decodes the
+   * same scan and hands a row it cannot hold to this one and takes the state back (jpeg-entropy-wasm.ts).
+   */
+  get state(): { reader: BitReader["state"]; mcusDecoded: number; predictions: number[] } {
+    return { reader: this.reader.state, mcusDecoded: this.mcusDecoded, predictions: this.coded.map((c) => c.pred) };
+  }
+
+  set state(state: ScanDecoder["state"]) {
+    this.reader.state = state.reader;
+    this.mcusDecoded = state.mcusDecoded;
+    this.coded.forEach((c, i) => {
+      c.pred = state.predictions[i];
+    });
+  }
+
   decodeRow(visit: BlockVisitor): string | null {
     if (this.failure) return this.failure;
     const my = this.mcusDecoded / this.mcusX;

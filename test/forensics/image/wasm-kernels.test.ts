@@ -6,9 +6,12 @@ import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/bl
 import { searchCopyMove } from "../../../src/scanner/images/block-matching";
 import { downscale, lumaFromRgba } from "../../../src/scanner/images/gray";
 import { heatmapSize, renderHeatmapPng, renderHeatmapRgba } from "../../../src/scanner/images/heatmap";
+import { MAX_WINDOW } from "../../../src/scanner/images/jpeg-entropy-wasm";
+import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { decodeSmallLuma } from "../../../src/scanner/images/thumbnail-compare";
+import { kernels } from "../../../src/scanner/images/wasm-kernels";
 import { generatedFile, sharedFile } from "./fixtures";
 
 // The AssemblyScript sources as text (Vite `?raw`), keyed by path: what scripts/build-wasm.mjs digests.
@@ -191,6 +194,27 @@ describe("JPEG strip decoder: the wasm Huffman decoding, IDCT, upsampling and co
       expect(differing).toBe(0);
     }
     expect(errors).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("a crafted file with megabytes of junk before a restart marker", () => {
+  it("decodes like the reference, and the row too long for the wasm window leaves wasm memory small", async () => {
+    const original = await generatedFile("restart-interval.jpg");
+    const start = parseJpegStructure(original).scanStarts[0];
+    const rst = original.findIndex(
+      (b, i) => i > start + 200 && b === 0xff && original[i + 1] >= 0xd0 && original[i + 1] <= 0xd7,
+    );
+    expect(rst).toBeGreaterThan(0);
+    const junk = new Uint8Array(MAX_WINDOW + 100_000).fill(0x5a);
+    const crafted = new Uint8Array(original.length + junk.length);
+    crafted.set(original.subarray(0, rst));
+    crafted.set(junk, rst);
+    crafted.set(original.subarray(rst), rst + junk.length);
+    const { wasm, differing } = decodersDiffer(crafted);
+    expect(typeof wasm === "object" && wasm.bands.length).toBeGreaterThan(1);
+    expect(differing).toBe(0);
+    expect(await mapsDiffer(crafted)).toEqual({ source: "jpeg-coefficients", differences: SAME });
+    expect(kernels().memory.buffer.byteLength).toBeLessThan(MAX_WINDOW + 4_000_000);
   });
 });
 
