@@ -4,7 +4,7 @@
  * (cached per byte array): the quantised values of the first AC frequencies of every block (Int16) with
  * their histograms, and per block the error of re-quantising it at a range of qualities (ghosts, computed
  * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
- * rounding). A 24 MP photo holds ≈ 375 000 blocks × (DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 bytes.
+ * rounding). A 24 MP photo holds ≈ 375 000 blocks × ((DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 + 2) bytes ≈ 26 MB.
  */
 import { decodeLumaCoefficients } from "../images/jpeg-coefficients";
 import { idctBlockToBytes } from "../images/jpeg-idct";
@@ -35,8 +35,6 @@ export interface DctBlocks {
   histograms: Int32Array;
   /** Mean squared re-quantisation error of block i at quality GHOST_QUALITIES[q], at i * qualities + q (× GHOST_SCALE). */
   ghost: Uint16Array;
-  /** Blocks with no AC coefficient at all (flat): say nothing about either detector. */
-  flat: Uint8Array;
   /** Darkest and brightest decoded pixel of each block (clipped blocks break the quantisation lattice). */
   low: Uint8Array;
   high: Uint8Array;
@@ -93,7 +91,6 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   const coefficients = new Int16Array(n * DQ_FREQUENCIES);
   const histograms = new Int32Array(DQ_FREQUENCIES * bins);
   const ghost = new Uint16Array(n * GHOST_QUALITIES.length);
-  const flat = new Uint8Array(n);
   const low = new Uint8Array(n);
   const high = new Uint8Array(n);
   const dequantized = new Float64Array(64);
@@ -102,17 +99,12 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
     // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
     if (row >= blocksHigh || col >= blocksWide) return;
     const i = row * blocksWide + col;
-    let ac = 0;
     for (let f = 0; f < DQ_FREQUENCIES; f++) {
       const v = q[ZIGZAG[f + 1]];
       coefficients[i * DQ_FREQUENCIES + f] = v;
       if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
     }
-    for (let k = 0; k < 64; k++) {
-      dequantized[k] = q[k] * table[k];
-      if (k > 0 && q[k] !== 0) ac++;
-    }
-    flat[i] = ac === 0 ? 1 : 0;
+    for (let k = 0; k < 64; k++) dequantized[k] = q[k] * table[k];
     idctBlockToBytes(q, table, samples, 0, 8);
     let lo = 255;
     let hi = 0;
@@ -136,7 +128,6 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
       coefficients,
       histograms,
       ghost,
-      flat,
       low,
       high,
     },

@@ -71,7 +71,7 @@ export const jpegDqAnalyzer: Analyzer = {
     if (used.length < DQ_MIN_FREQUENCIES)
       return {
         assessed: true,
-        findings: [finding(ctx.language, "JPEG_DQ_NONE", "Green", dqTexts.none(used.length), summary)],
+        findings: [finding(ctx.language, "JPEG_DQ_NONE", "Green", dqTexts.none(used.length, DQ_FREQUENCIES), summary)],
         metadata: summary,
       };
     const scores = dqMap({ ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE, low: b.low, high: b.high }, used);

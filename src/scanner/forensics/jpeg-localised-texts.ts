@@ -48,18 +48,18 @@ export const dqTexts = {
       explanation: `Mapy nie utworzono: ${reasons[why].pl}.`,
     },
   }),
-  none: (frequencies: number): FindingText => ({
+  none: (frequencies: number, of: number): FindingText => ({
     en: {
       title: "No traces of an earlier JPEG save",
-      explanation: `The coefficient statistics show no sign that the picture was saved as JPEG before its last save (${frequencies} of 20 frequencies show one). An area pasted in or edited after an earlier save cannot be told apart this way; the other checks still apply.`,
+      explanation: `The coefficient statistics show no sign that the picture was saved as JPEG before its last save (${frequencies} of ${of} frequencies show one). An area pasted in or edited after an earlier save cannot be told apart this way; the other checks still apply.`,
     },
     de: {
       title: "Keine Spuren einer früheren JPEG-Speicherung",
-      explanation: `Die Koeffizientenstatistik zeigt nicht, dass das Bild vor dem letzten Speichern schon einmal als JPEG gespeichert wurde (${frequencies} von 20 Frequenzen zeigen es). Ein eingefügter oder nach einer früheren Speicherung bearbeiteter Bereich lässt sich so nicht abgrenzen; die übrigen Prüfungen gelten weiter.`,
+      explanation: `Die Koeffizientenstatistik zeigt nicht, dass das Bild vor dem letzten Speichern schon einmal als JPEG gespeichert wurde (${frequencies} von ${of} Frequenzen zeigen es). Ein eingefügter oder nach einer früheren Speicherung bearbeiteter Bereich lässt sich so nicht abgrenzen; die übrigen Prüfungen gelten weiter.`,
     },
     pl: {
       title: "Brak śladów wcześniejszego zapisu JPEG",
-      explanation: `Statystyka współczynników nie wskazuje, że obraz był zapisany jako JPEG przed ostatnim zapisem (wskazuje na to ${frequencies} z 20 częstotliwości). Wklejonego obszaru lub obszaru edytowanego po wcześniejszym zapisie nie da się w ten sposób wyodrębnić; pozostałe kontrole nadal obowiązują.`,
+      explanation: `Statystyka współczynników nie wskazuje, że obraz był zapisany jako JPEG przed ostatnim zapisem (wskazuje na to ${frequencies} z ${of} częstotliwości). Wklejonego obszaru lub obszaru edytowanego po wcześniejszym zapisie nie da się w ten sposób wyodrębnić; pozostałe kontrole nadal obowiązują.`,
     },
   }),
   region: (a: { score: number; share: number }): FindingText => ({
