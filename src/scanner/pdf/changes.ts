@@ -100,7 +100,7 @@ export async function changesInRevision(
   const oldTrailer = trailerRefs(revisions[index - 2]);
   const earlierXref = mergedEntries(bytes, revisions.slice(0, index - 1));
   const changed: { ref: PDFRef; was: PDFObject | undefined; now: PDFObject }[] = [];
-  for (const ref of refs.slice(0, pdfLimits.maxChangedObjects)) {
+  for (const ref of refs) {
     const now = newDoc.context.lookup(ref);
     if (!now) continue;
     // pdf-lib keeps what it cannot parse as an invalid object: a damaged update is "not checked", not "allowed".
@@ -171,7 +171,9 @@ function definedIn(bytes: Uint8Array, from: number, to: number, doc: PDFDocument
     const obj = doc.context.lookup(ref);
     if (obj instanceof PDFRawStream && nameOf(obj.dict, "Type") === "ObjStm")
       for (const member of objectStreamMembers(obj)) refs.set(member.toString(), member);
-    if (refs.size > pdfLimits.maxChangedObjects) break;
+    // Judging only some would let a forger hide one change behind thousands of harmless ones.
+    if (refs.size > pdfLimits.maxChangedObjects)
+      throw new RangeError(`more than ${pdfLimits.maxChangedObjects} objects in one revision`);
   }
   return [...refs.values()];
 }

@@ -345,6 +345,11 @@ describe("signatures: hostile updates after signing", () => {
     );
     expect(codes(await analyze(garbage))).toEqual(["Yellow:pdf_signature_changes_not_checked"]);
   });
+  it("a change hidden behind more objects than one revision is judged for: not checked (Yellow), never Green", async () => {
+    const many: Record<number, string> = { 7: stream("BT /F1 18 Tf 50 760 Td (Invoice total 9.234,00 EUR) Tj ET") };
+    for (let n = 100; n < 2200; n++) many[n] = "(filler)";
+    expect(codes(await analyze(update(signed, many)))).toEqual(["Yellow:pdf_signature_changes_not_checked"]);
+  });
   it("an xref stream declaring 10^12 entries (which hangs pdf-lib) is not opened: '-' with the reason", async () => {
     const at = signed.length;
     const xrefStream =
