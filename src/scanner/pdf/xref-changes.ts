@@ -1,3 +1,4 @@
+import { latin1Slice } from "./bytes";
 import type { ObjectChange } from "./changes";
 import type { Revision } from "./revisions";
 import { objectHeaderAt, type XrefEntry, xrefEntries } from "./xref-entries";
@@ -39,7 +40,23 @@ export function xrefChanges(bytes: Uint8Array, revisions: Revision[], index: num
         flag(num, `object ${num} was moved into object stream ${entry.stream} of the signed bytes`);
     }
   }
+  for (const num of definedTwice(bytes, signedEnd, revisions[index - 1].end))
+    if (out.length < MAX_REPORTED)
+      flag(num, `object ${num} is defined twice in this update: readers follow the xref, pdf-lib takes the last copy`);
   return out;
+}
+
+/** Object numbers with two `N G obj` headers in one update's bytes (pdf-lib and a viewer may each see another). */
+function definedTwice(bytes: Uint8Array, from: number, to: number): number[] {
+  const seen = new Set<number>();
+  const twice = new Set<number>();
+  const text = latin1Slice(bytes, from, to);
+  for (const m of text.matchAll(/(?:^|[\r\n])\s*(\d+)\s+\d+\s+obj\b/g)) {
+    const num = Number(m[1]);
+    if (seen.has(num)) twice.add(num);
+    seen.add(num);
+  }
+  return [...twice];
 }
 
 /** Entries of these revisions' sections, newest winning (a revision's own chain is newest first). */

@@ -252,6 +252,13 @@ describe("signatures: an update's own xref may not free or redirect signed objec
     const r = await analyze(rawUpdate(signed, body, ["5 1", xrefOffset(signed.length)]));
     expect(changes(r)[0].detail).toContain("not object 5");
   });
+  it("an object defined twice in one update, the xref at the first copy and pdf-lib at the last", async () => {
+    const forged = stream("BT /F1 18 Tf 50 760 Td (Invoice total 9.234,00 EUR) Tj ET");
+    const body = `7 0 obj\n${forged}\nendobj\n7 0 obj\n${o[7]}\nendobj\n`;
+    const r = await analyze(rawUpdate(signed, body, ["7 1", xrefOffset(signed.length)]));
+    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(changes(r)[0].detail).toContain("defined twice");
+  });
   it("an update whose xref lists only its own objects is fine", async () => {
     const body = "30 0 obj\n<< /Producer (Reader) >>\nendobj\n";
     const r = await analyze(rawUpdate(signed, body, ["30 1", xrefOffset(signed.length)], " /Info 30 0 R"));
