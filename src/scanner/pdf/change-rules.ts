@@ -289,7 +289,9 @@ function resolve(doc: PDFDocument, v: PDFObject | undefined): PDFObject | undefi
   return v instanceof PDFRef ? doc.context.lookup(v) : v;
 }
 
-function changedKeys(was: PDFDict, now: PDFDict): string[] {
+/** Top-level keys whose values differ (a non-dictionary on either side: the whole object). */
+export function changedKeys(was: PDFObject | undefined, now: PDFObject): string[] {
+  if (!(was instanceof PDFDict) || !(now instanceof PDFDict)) return ["(whole object)"];
   const keys = new Set([...was.keys(), ...now.keys()].map((k) => k.decodeText()));
   return [...keys].filter((k) => String(was.get(PDFName.of(k))) !== String(now.get(PDFName.of(k))));
 }

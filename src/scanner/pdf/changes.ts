@@ -13,6 +13,7 @@ import {
 import { latin1Slice } from "./bytes";
 import {
   catalogProblems,
+  changedKeys,
   fieldChange,
   isAnnotation,
   isFieldOrWidget,
@@ -474,17 +475,9 @@ function refNumbers(id: string): [number, number] {
   return [num, gen];
 }
 
-export function nameOf(dict: PDFDict, key: string): string | null {
+function nameOf(dict: PDFDict, key: string): string | null {
   const v = dict.get(PDFName.of(key));
   return v instanceof PDFName ? v.decodeText() : null;
-}
-
-export function changedKeys(was: PDFObject | undefined, now: PDFObject): string[] {
-  const a = was instanceof PDFDict ? was : null;
-  const b = now instanceof PDFDict ? now : null;
-  if (!a || !b) return ["(whole object)"];
-  const keys = new Set([...a.keys(), ...b.keys()].map((k) => k.decodeText()));
-  return [...keys].filter((k) => String(a.get(PDFName.of(k))) !== String(b.get(PDFName.of(k))));
 }
 
 function sameObject(a: PDFObject, b: PDFObject): boolean {
