@@ -39,7 +39,8 @@ export function frequencyFits(histograms: Int32Array, table: Uint16Array): Frequ
 export const jpegDqAnalyzer: Analyzer = {
   id: "jpeg-dq",
   version: "1.0.0",
-  appliesTo: (file: ScanFile) => file.kind !== "pdf" && file.kind !== "unknown",
+  // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
+  appliesTo: (file: ScanFile) => file.kind === "jpeg",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const code = "JPEG_DQ_NOT_ASSESSED";
     const decoded = await dctBlocks(file.bytes);

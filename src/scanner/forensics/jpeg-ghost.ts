@@ -26,7 +26,8 @@ export const GHOST_THRESHOLDS: LocalisedThresholds = {
 export const jpegGhostAnalyzer: Analyzer = {
   id: "jpeg-ghost",
   version: "1.0.0",
-  appliesTo: (file: ScanFile) => file.kind !== "pdf" && file.kind !== "unknown",
+  // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
+  appliesTo: (file: ScanFile) => file.kind === "jpeg",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const code = "JPEG_GHOST_NOT_ASSESSED";
     const decoded = await dctBlocks(file.bytes);
