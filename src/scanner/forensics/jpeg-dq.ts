@@ -11,8 +11,8 @@ import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
-import { dctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
-import { heatmapBase, judgeLocalised, type LocalisedThresholds, MIN_BLOCKS, notAssessed } from "./jpeg-localised";
+import { DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -42,25 +42,15 @@ export const jpegDqAnalyzer: Analyzer = {
   // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const code = "JPEG_DQ_NOT_ASSESSED";
-    const decoded = await dctBlocks(file.bytes);
-    if (!decoded.ok)
-      return {
-        assessed: false,
-        findings: [notAssessed(ctx.language, code, localisedChecks.dq, dqTexts.notAssessed, decoded)],
-      };
-    const b = decoded.blocks;
-    const base = await heatmapBase(file.bytes);
-    if (b.blocksWide * b.blocksHigh < MIN_BLOCKS || !base)
-      return {
-        assessed: false,
-        findings: [
-          notAssessed(ctx.language, code, localisedChecks.dq, dqTexts.notAssessed, {
-            kind: base ? "small" : "damaged",
-            reason: base ? `${b.width} × ${b.height}: too few blocks` : "picture not decoded",
-          }),
-        ],
-      };
+    const input = await localisedInput(
+      file.bytes,
+      ctx.language,
+      "JPEG_DQ_NOT_ASSESSED",
+      localisedChecks.dq,
+      dqTexts.notAssessed,
+    );
+    if ("result" in input) return input.result;
+    const { blocks: b, base } = input;
     const fits = frequencyFits(b.histograms, b.table);
     const used = informativeFits(fits);
     const firstSteps = fits.map((f) => (used.some((u) => u.fit === f) ? f.q1 : null));

@@ -8,8 +8,8 @@
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { ghostVerdict } from "./ghost-map";
-import { dctBlocks, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
-import { heatmapBase, judgeLocalised, type LocalisedThresholds, MIN_BLOCKS, notAssessed } from "./jpeg-localised";
+import { GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -29,25 +29,15 @@ export const jpegGhostAnalyzer: Analyzer = {
   // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const code = "JPEG_GHOST_NOT_ASSESSED";
-    const decoded = await dctBlocks(file.bytes);
-    if (!decoded.ok)
-      return {
-        assessed: false,
-        findings: [notAssessed(ctx.language, code, localisedChecks.ghost, ghostTexts.notAssessed, decoded)],
-      };
-    const b = decoded.blocks;
-    const base = await heatmapBase(file.bytes);
-    if (b.blocksWide * b.blocksHigh < MIN_BLOCKS || !base)
-      return {
-        assessed: false,
-        findings: [
-          notAssessed(ctx.language, code, localisedChecks.ghost, ghostTexts.notAssessed, {
-            kind: base ? "small" : "damaged",
-            reason: base ? `${b.width} × ${b.height}: too few blocks` : "picture not decoded",
-          }),
-        ],
-      };
+    const input = await localisedInput(
+      file.bytes,
+      ctx.language,
+      "JPEG_GHOST_NOT_ASSESSED",
+      localisedChecks.ghost,
+      ghostTexts.notAssessed,
+    );
+    if ("result" in input) return input.result;
+    const { blocks: b, base } = input;
     const ghost = ghostVerdict(
       {
         blocksWide: b.blocksWide,

@@ -4,9 +4,9 @@
  */
 import { finding, type FindingText } from "../finding";
 import { blockMaps, type BlockMaps } from "../images/block-analysis";
-import type { Finding, Language } from "../types";
+import type { AnalyzerResult, Finding, Language } from "../types";
 import { imageTooLargeText } from "./budget-texts";
-import type { DctBlocksFailure } from "./jpeg-dct-blocks";
+import { dctBlocks, type DctBlocks, type DctBlocksFailure } from "./jpeg-dct-blocks";
 import type { NotAssessedReason } from "./jpeg-localised-texts";
 import { judgeRegions, type RegionThresholds, type RegionVerdict } from "./region-map";
 
@@ -42,4 +42,28 @@ export function judgeLocalised(scores: Float32Array, maps: BlockMaps, t: Localis
 export async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> {
   const result = await blockMaps(bytes);
   return result.ok ? result.maps : null;
+}
+
+/**
+ * What both detectors start from: the file's coefficient blocks and the heatmap base, or the `-` result
+ * saying why there are none (not a JPEG, progressive, damaged, too large, too few blocks).
+ */
+export async function localisedInput(
+  bytes: Uint8Array,
+  language: Language,
+  code: string,
+  check: { de: string; en: string; pl: string },
+  text: (why: NotAssessedReason) => FindingText,
+): Promise<{ blocks: DctBlocks; base: BlockMaps } | { result: AnalyzerResult }> {
+  const decoded = await dctBlocks(bytes);
+  if (!decoded.ok)
+    return { result: { assessed: false, findings: [notAssessed(language, code, check, text, decoded)] } };
+  const blocks = decoded.blocks;
+  const base = await heatmapBase(bytes);
+  if (blocks.blocksWide * blocks.blocksHigh >= MIN_BLOCKS && base) return { blocks, base };
+  const why = {
+    kind: base ? ("small" as const) : ("damaged" as const),
+    reason: base ? `${blocks.width} × ${blocks.height}: too few blocks` : "picture not decoded",
+  };
+  return { result: { assessed: false, findings: [notAssessed(language, code, check, text, why)] } };
 }
