@@ -75,18 +75,22 @@ export const jpegTexts = {
       explanation: `Rozkład skompresowanych wartości ma regularne luki, które powstają, gdy JPEG zostaje zdekodowany i zapisany ponownie z innymi ustawieniami (${Math.round(score * 100)} % nieregularnych wartości). Zdjęcie zapisano ponownie co najmniej raz po wykonaniu.`,
     },
   }),
-  notAssessed: (reason: string): FindingText => ({
+  // The technical reason stays in the evidence (English, for the record), never inside the explanation.
+  notAssessed: (): FindingText => ({
     en: {
       title: "Compression history not checked",
-      explanation: `The compression history could not be checked for this file (${reason}).`,
+      explanation:
+        "The compression history could not be read from this file's coefficients (for example a progressive or damaged JPEG); the technical reason is in the evidence.",
     },
     de: {
       title: "Kompressionsverlauf nicht geprüft",
-      explanation: `Der Kompressionsverlauf konnte für diese Datei nicht geprüft werden (${reason}).`,
+      explanation:
+        "Der Kompressionsverlauf ließ sich aus den Koeffizienten dieser Datei nicht lesen (zum Beispiel bei einem progressiven oder beschädigten JPEG); der technische Grund steht in den Belegen.",
     },
     pl: {
       title: "Historia kompresji niesprawdzona",
-      explanation: `Nie można było sprawdzić historii kompresji tego pliku (${reason}).`,
+      explanation:
+        "Nie udało się odczytać historii kompresji ze współczynników tego pliku (na przykład progresywny lub uszkodzony JPEG); techniczna przyczyna jest w dowodach.",
     },
   }),
 };

@@ -95,16 +95,16 @@ async function doubleCompressionFinding(
   const maps = await blockMaps(file.bytes);
   if (!maps.ok || !maps.maps.histograms) {
     const text =
-      !maps.ok && maps.tooLarge
-        ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge)
-        : T.notAssessed(maps.ok ? "not decoded from coefficients" : maps.reason);
+      !maps.ok && maps.tooLarge ? imageTooLargeText(blockChecks.doubleCompression, maps.tooLarge) : T.notAssessed();
     out.push(
       finding(
         ctx.language,
         "JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED",
         "-",
         text,
-        !maps.ok && maps.tooLarge ? { ...maps.tooLarge } : {},
+        !maps.ok && maps.tooLarge
+          ? { ...maps.tooLarge }
+          : { reason: maps.ok ? "not decoded from coefficients" : maps.reason },
       ),
     );
     return;
