@@ -1,6 +1,6 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import PostalMime from "postal-mime";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { buildMime, renderMail } from "../../src/capture/mail/message";
 import { mailProviders, type OutgoingMail } from "../../src/capture/mail/provider";

@@ -20,7 +20,6 @@ export function resultBody(
   stored: StoredResult,
   account: AccountRecord,
   sessionId: string,
-  language: Language,
   downloadUrl: string | null,
 ) {
   return {
@@ -79,7 +78,7 @@ async function presignedResponse(
     const bundles = categoryBundles(await loadAttachments(env.BUCKET, stored.attachments));
     url = await publishDownload(env, account.id, stored.analysisId, attachmentsZip(bundles));
   }
-  return Response.json(resultBody(stored, account, opts.sessionId, opts.language, url));
+  return Response.json(resultBody(stored, account, opts.sessionId, url));
 }
 
 async function inlineResponse(
@@ -88,7 +87,7 @@ async function inlineResponse(
   stored: StoredResult,
   opts: { mode: ResponseMode; sessionId: string; language: Language },
 ) {
-  const body = resultBody(stored, account, opts.sessionId, opts.language, null);
+  const body = resultBody(stored, account, opts.sessionId, null);
   const json = JSON.stringify(body);
   const cap = limits(env).inlinePayloadCapBytes;
   const fit = fitToCap(
