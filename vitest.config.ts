@@ -76,7 +76,8 @@ export default defineConfig(async () => {
     test: {
       name,
       include,
-      exclude: ["test/browser/**", ...exclude],
+      // Browser and Node-side tests (vitest.browser.config.ts, vitest.node.config.ts) cannot run in workerd.
+      exclude: ["test/browser/**", "test/node/**", ...exclude],
       setupFiles: ["./test/setup.ts"],
       globalSetup,
       // Generous on purpose: CI is a shared 2-core machine, and a test must never fail by the clock

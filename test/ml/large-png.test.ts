@@ -45,7 +45,7 @@ describe("a non-interlaced PNG above photon's pixel cap", () => {
   it("gets the same thumbnail as the JPEG it was made from", async () => {
     const fromPng = await thumbnailAnalyzer.analyze(png(), context);
     const fromJpeg = await thumbnailAnalyzer.analyze(jpeg(), context);
-    expect(fromPng.metadata).toEqual({ decodedWidth: 4032, decodedHeight: 3024 });
+    expect(fromPng.metadata).toMatchObject({ decodedWidth: 4032, decodedHeight: 3024 });
     expect(fromPng.attachments![0].bytes).toEqual(fromJpeg.attachments![0].bytes);
   });
 
