@@ -5,14 +5,14 @@
  * evidence, key metadata, SHA-256, size, type; PDFs with their revisions and change views; extracted
  * images listed under their parent. Returns the PDF and `pdfReportMapping` (file → first page).
  */
-import { PDFDocument, rgb } from "pdf-lib";
+import { rgb } from "pdf-lib";
 import type { FileResult } from "../analysis/pipeline";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
 import { formatDateTime, formatNumber, formatSize, quote, t } from "./i18n";
 import { drawFinding } from "./finding-block";
 import { drawReportImage, embedPngScaled } from "./images";
-import { CONTENT_WIDTH, colors, MARGIN, PageFlow } from "./layout";
+import { CONTENT_WIDTH, colors, MARGIN, openReport, type PageFlow } from "./layout";
 import { byLevel, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
 
 /** Longest side of a picture in the report: ≈ 105 dpi for a thumbnail (≤ 220 pt), ≈ 145 dpi for a heatmap (≈ 158 pt). */
@@ -29,14 +29,8 @@ export interface AnalysisReport {
 }
 
 export async function buildAnalysisReport(input: ReportInput): Promise<AnalysisReport> {
-  const doc = await PDFDocument.create();
   const words = t(input.language);
-  doc.setTitle(`${words.analysisTitle} ${input.caseNumber}`);
-  doc.setCreator("capture-verify");
-  doc.setProducer("capture-verify (pdf-lib)");
-  doc.setCreationDate(input.createdAt);
-  doc.setModificationDate(input.createdAt);
-  const flow = await PageFlow.open(doc, input.fonts);
+  const { doc, flow } = await openReport(`${words.analysisTitle} ${input.caseNumber}`, input.createdAt, input.fonts);
 
   const contentsSlots = cover(flow, input);
   const mapping: Record<string, number> = {};

@@ -5,24 +5,17 @@
  * documented known limits, docs/forensics.md and docs/pdf-forensics.md), and a conclusion per item
  * on a stated verbal scale that is explained. Text only: the pictures are in the analysis report.
  */
-import { PDFDocument } from "pdf-lib";
 import type { SuspicionLevel } from "../types";
 import { formatDateTime, formatNumber, formatSize, t } from "./i18n";
 import { drawFinding } from "./finding-block";
-import { colors, PageFlow } from "./layout";
+import { colors, openReport } from "./layout";
 import { byLevel, levelColors, type ReportInput } from "./report-input";
 
 const SCALE: SuspicionLevel[] = ["Red", "Yellow", "Green", "-"];
 
 export async function buildEnfsiReport(input: ReportInput): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
   const words = t(input.language);
-  doc.setTitle(`${words.enfsiTitle} ${input.caseNumber}`);
-  doc.setCreator("capture-verify");
-  doc.setProducer("capture-verify (pdf-lib)");
-  doc.setCreationDate(input.createdAt);
-  doc.setModificationDate(input.createdAt);
-  const flow = await PageFlow.open(doc, input.fonts);
+  const { doc, flow } = await openReport(`${words.enfsiTitle} ${input.caseNumber}`, input.createdAt, input.fonts);
   const items = Object.entries(input.files);
   const itemLabel = (i: number) => `${words.item} ${i + 1}`;
 

@@ -5,7 +5,7 @@
  * Nothing is ever drawn outside the page box (tested with pdftotext -bbox).
  */
 import fontkit from "@pdf-lib/fontkit";
-import { type PDFDocument, type PDFFont, type PDFPage, type RGB, rgb } from "pdf-lib";
+import { PDFDocument, type PDFFont, type PDFPage, type RGB, rgb } from "pdf-lib";
 
 /** The TrueType files of the report font (regular and bold). */
 export interface FontFiles {
@@ -280,4 +280,15 @@ export class PageFlow {
       );
     });
   }
+}
+
+/** A new report document with its metadata (title, creator, dates) and the page flow on its first page. */
+export async function openReport(title: string, createdAt: Date, fonts: FontFiles) {
+  const doc = await PDFDocument.create();
+  doc.setTitle(title);
+  doc.setCreator("capture-verify");
+  doc.setProducer("capture-verify (pdf-lib)");
+  doc.setCreationDate(createdAt);
+  doc.setModificationDate(createdAt);
+  return { doc, flow: await PageFlow.open(doc, fonts) };
 }
