@@ -7,6 +7,7 @@ import type { GrayImage } from "../images/gray";
 import { grayFromRgb } from "./heatmap-grid";
 import { MIN_SIDE, modelScale, tiles } from "./manipulation-input";
 import { manipulationModel, type ModelFile, type ModelIdentity } from "./models";
+import { runModel } from "./ort";
 import type { PixelSource } from "./raster";
 
 /** Heatmap cells are 4 × 4 model pixels (the network's output stride). */
@@ -45,7 +46,6 @@ export async function detectManipulationIn(
   const heat = new Float32Array(gridWidth * gridHeight);
   const trust = new Float32Array(gridWidth * gridHeight).fill(-1);
   const tileScores: ManipulationResult["tileScores"] = [];
-  const { runModel } = await import("./ort");
   for (const tile of tiles(scaled)) {
     const out = await runModel(model, { name: "image", data: tile.tensor, dims: [1, 3, tile.height, tile.width] }, [
       "heatmap",

@@ -6,6 +6,7 @@
  */
 import * as ort from "onnxruntime-web/wasm";
 import ortWasm from "onnxruntime-web/ort-wasm-simd-threaded.wasm";
+import { IsolateOnce } from "../../lib/isolate-once";
 import type { ModelFile } from "./models";
 
 const PLACEHOLDER = new Uint8Array([0x4f, 0x52, 0x54, 0x21]);
@@ -32,40 +33,18 @@ function isPlaceholder(source: unknown): boolean {
   return bytes.length === PLACEHOLDER.length && bytes.every((b, i) => b === PLACEHOLDER[i]);
 }
 
-/**
- * The one session per model file and isolate. Units of many requests (Durable Objects) share an
- * isolate, and in workerd a promise resolved in one object's turn resumes its awaiters in that turn:
- * an object that awaited another's pending create (or ORT's own one-time runtime set-up inside it)
- * would then do its own I/O on the other's behalf ("Cannot perform I/O on behalf of a different
- * Durable Object"). So one create runs at a time, awaited only by the caller that started it; the
- * others wait for it with their own timers.
- */
-const sessions = new Map<string, ort.InferenceSession>();
-let creating = false;
-const WAIT_MS = 20;
+/** The one session per model file and isolate, created one at a time (lib/isolate-once.ts says why). */
+const sessions = new IsolateOnce<string, ort.InferenceSession>();
 let runs = 0;
 
-export async function sessionFor(model: ModelFile): Promise<ort.InferenceSession> {
-  const key = model.fullSha256;
-  for (;;) {
-    const known = sessions.get(key);
-    if (known) return known;
-    if (!creating) break;
-    await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
-  }
-  creating = true;
-  configureOrt();
-  try {
-    const session = await ort.InferenceSession.create(new Uint8Array(model.bytes), {
+export function sessionFor(model: ModelFile): Promise<ort.InferenceSession> {
+  return sessions.get(model.fullSha256, () => {
+    configureOrt();
+    return ort.InferenceSession.create(new Uint8Array(model.bytes), {
       executionProviders: ["wasm"],
       graphOptimizationLevel: "all",
     });
-    sessions.set(key, session);
-    return session;
-  } finally {
-    // A failed create leaves nothing behind, so a later call may try again.
-    creating = false;
-  }
+  });
 }
 
 /** How many inferences this isolate has run (tests prove rejected inputs never got this far). */

@@ -4,6 +4,7 @@
  * The score is not a calibrated probability: compare it with RECAPTURE_THRESHOLDS (./thresholds.ts).
  */
 import { recaptureModel, type ModelFile, type ModelIdentity } from "./models";
+import { runModel } from "./ort";
 import { rgbaSource, type PixelSource, type RgbaImage } from "./raster";
 import { PATCH, aggregatePatchScores, recapturePatches } from "./recapture-input";
 
@@ -45,7 +46,6 @@ export async function detectRecaptureIn(
     throw new RangeError(`image ${source.width}x${source.height} is smaller than ${PATCH}x${PATCH}`);
   const { tensor, origins, flat } = recapturePatches(source);
   if (origins.length === 0) return { probability: null, patches: [], flat, model: model.identity };
-  const { runModel } = await import("./ort");
   const probabilities = new Float32Array(origins.length);
   const size = 3 * PATCH * PATCH;
   for (let start = 0; start < origins.length; start += BATCH) {

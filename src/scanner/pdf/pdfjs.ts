@@ -1,4 +1,5 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
+import { IsolateOnce } from "../../lib/isolate-once";
 import { pdfLimits } from "./limits";
 import { openWithinBudget } from "./stream-budget";
 
@@ -16,15 +17,23 @@ const documents = new WeakMap<Uint8Array, Promise<PdfJsDocument>>();
  */
 export function openPdfJs(bytes: Uint8Array): Promise<PdfJsDocument> {
   // maxImageSize: pdf.js decodes images while building operator lists; larger ones are dropped.
-  return openWithinBudget(documents, bytes, () =>
-    getDocumentProxy(bytes.slice(), {
+  return openWithinBudget(documents, bytes, async () => {
+    await pdfJsModule();
+    return getDocumentProxy(bytes.slice(), {
       stopAtErrors: false,
       verbosity: 0,
       password: "",
       maxImageSize: pdfLimits.maxImagePixels,
-    }),
-  );
+    });
+  });
 }
+
+/**
+ * unpdf loads pdf.js on first use with a dynamic import that concurrent callers would share: it is
+ * loaded one caller at a time instead (lib/isolate-once.ts says why).
+ */
+const pdfJs = new IsolateOnce<"pdfjs", Awaited<ReturnType<typeof getResolvedPDFJS>>>();
+const pdfJsModule = () => pdfJs.get("pdfjs", getResolvedPDFJS);
 
 /** Destroys the pdf.js document of these bytes (workers and copies) and forgets it. */
 export function closePdfJs(bytes: Uint8Array): void {
@@ -36,7 +45,7 @@ export function closePdfJs(bytes: Uint8Array): void {
 /** pdf.js operator codes (`OPS`), resolved once. */
 let ops: Record<string, number> | null = null;
 export async function pdfJsOps(): Promise<Record<string, number>> {
-  if (!ops) ops = (await getResolvedPDFJS()).OPS as Record<string, number>;
+  if (!ops) ops = (await pdfJsModule()).OPS as Record<string, number>;
   return ops;
 }
 
