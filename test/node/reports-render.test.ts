@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildReports } from "../../scripts/reports/node-reports";
+import { buildReports, nodeFonts } from "../../scripts/reports/node-reports";
 import type { FileResult } from "../../src/scanner/analysis/pipeline";
 import { encodePng } from "../../src/scanner/images/png-encode";
-import { MARGIN, PAGE } from "../../src/scanner/reports/layout";
+import { CONTENT_WIDTH, MARGIN, openReport, PAGE } from "../../src/scanner/reports/layout";
 import type { Finding, Language } from "../../src/scanner/types";
 
 const CASE = "SCHADEN-2026/Łódź-Köln-0042";
@@ -250,5 +250,20 @@ describe("no text runs off a page (pdftotext -bbox within the page box and the m
       }
       expect(words).toBeGreaterThan(100);
     }
+  });
+});
+
+describe("a name without spaces wider than the line is cut by character", () => {
+  it("a 4000-character name: every line fits, nothing is lost", async () => {
+    const { flow } = await openReport("wrap", new Date(0), nodeFonts);
+    const name = `${"verzeichnis/".repeat(80)}${"x".repeat(3040)}.jpg`;
+    const lines = flow.wrap(`Datei ${name} geprüft`, CONTENT_WIDTH, 9.5);
+    const withoutSpaces = (text: string) => text.replaceAll(" ", "");
+    expect(withoutSpaces(lines.join(""))).toBe(withoutSpaces(`Datei ${name} geprüft`));
+    expect(lines.length).toBeGreaterThan(40);
+    for (const line of lines) expect(flow.widthOf(line, 9.5)).toBeLessThanOrEqual(CONTENT_WIDTH);
+    // Pieces are as full as the line allows: one more character would not have fitted.
+    for (const [i, line] of lines.slice(1, -2).entries())
+      expect(flow.widthOf(line + lines[i + 2][0], 9.5)).toBeGreaterThan(CONTENT_WIDTH);
   });
 });

@@ -134,20 +134,34 @@ export class PageFlow {
           continue;
         }
         if (line) lines.push(line);
-        line = "";
-        // A word wider than the line (a hash, a long name) is broken by character.
-        let rest = word;
-        while (measure(rest) > width) {
-          let cut = rest.length - 1;
-          while (cut > 1 && measure(rest.slice(0, cut)) > width) cut--;
-          lines.push(rest.slice(0, cut));
-          rest = rest.slice(cut);
-        }
-        line = rest;
+        const pieces = this.breakWord(word, width, size, bold);
+        lines.push(...pieces.slice(0, -1));
+        line = pieces[pieces.length - 1];
       }
       lines.push(line);
     }
     return lines;
+  }
+
+  /**
+   * A word wider than the line (a hash, a file name of thousands of characters) in pieces that fit,
+   * cut by character in one pass (measuring every prefix again took seconds for a long name).
+   */
+  private breakWord(word: string, width: number, size: number, bold?: boolean): string[] {
+    const pieces: string[] = [];
+    let piece = "";
+    let pieceWidth = 0;
+    for (const ch of word) {
+      const advance = this.widthOf(ch, size, bold);
+      if (piece && pieceWidth + advance > width) {
+        pieces.push(piece);
+        piece = "";
+        pieceWidth = 0;
+      }
+      piece += ch;
+      pieceWidth += advance;
+    }
+    return [...pieces, piece];
   }
 
   /** The height `text` takes with `style`, to keep short blocks on one page. */
