@@ -1,31 +1,15 @@
 import { z } from "zod";
-import type { CaseLock } from "./capture/case-lock";
-import type { AnalysisGate } from "./scanner/execution/analysis-gate";
-import type { AnalysisUnit } from "./scanner/execution/analysis-unit";
 import type { JobMessage } from "./queue/messages";
 
-/** Bindings, vars and secrets of the Worker (wrangler.toml, .dev.vars). */
-export interface Env {
-  DB: D1Database;
-  BUCKET: R2Bucket;
-  CASE_LOCK: DurableObjectNamespace<CaseLock>;
-  ANALYSIS_GATE: DurableObjectNamespace<AnalysisGate>;
-  ANALYSIS_UNIT: DurableObjectNamespace<AnalysisUnit>;
-  JOBS: Queue<JobMessage>;
+/**
+ * Bindings and vars of the Worker. `Cloudflare.Env` is generated from wrangler.toml by `wrangler types`
+ * (worker-configuration.d.ts: `npm run types`; `npm run typecheck` fails when it is stale). Added here:
+ * the queue's message type, and the secrets and optional settings that wrangler.toml does not name.
+ */
+export type Env = Omit<Cloudflare.Env, "JOBS"> & { JOBS: Queue<JobMessage> } & OptionalSettings;
 
-  ANALYSIS_TIMEOUT_S: string;
-  FILE_TIMEOUT_S: string;
-  ANALYSIS_UNIT_CONCURRENCY: string;
-  /** The analyzer set (src/scanner/forensics/registry.ts): `all` in production. */
-  ANALYZERS: string;
-  UPLOAD_URL_TTL_S: string;
-  DOWNLOAD_URL_TTL_S: string;
-  RETENTION_S: string;
-  DIRECT_UPLOAD_MAX_BYTES: string;
-  PRESIGNED_MAX_BYTES: string;
-  INLINE_PAYLOAD_CAP_BYTES: string;
-  PUBLIC_BASE_URL: string;
-
+/** Secrets (`wrangler secret put`, .dev.vars) and settings that are off or defaulted when unset. */
+export interface OptionalSettings {
   /** Admin API bearer token; the admin API is disabled when unset. */
   ADMIN_TOKEN?: string;
   /** HMAC key for signed upload/download links. */
@@ -49,31 +33,18 @@ export interface Env {
   CAPTURE_NETWORK_LOCATION?: string;
   /** The capture page's recapture detector (src/capture/checks/recapture-check.ts): combined (default), learned, classical. */
   CAPTURE_RECAPTURE_DETECTOR?: string;
-  /** Requests per API key and minute (wrangler.toml `[[ratelimits]]`, src/lib/rate-limit.ts); absent = unlimited. */
-  API_KEY_RATE_LIMITER?: RateLimit;
-  /** Requests per capture link token and minute, the capture page's chunk uploads included; absent = unlimited. */
-  CAPTURE_TOKEN_RATE_LIMITER?: RateLimit;
-  /** Board login posts per client address and minute (docs/board.md); absent = unlimited. */
-  BOARD_LOGIN_RATE_LIMITER?: RateLimit;
   /**
    * Result push targets (src/capture/push/target.ts): `public` (https to public addresses only),
    * `any` (also http, loopback and private addresses: local receivers). Unset: `any` when
    * PUBLIC_BASE_URL is http://127.0.0.1 or localhost, else `public`.
    */
   PUSH_TARGETS?: string;
-  /** The Workers send_email binding for the policyholder's e-mails (src/capture/mail/provider.ts). */
-  MAILER?: SendEmail;
   /** Sender address of those e-mails (a domain set up for Cloudflare Email); no e-mail is sent without it. */
   MAIL_FROM?: string;
   /** The mail provider: `send-email` or `none`; unset: `send-email` when MAILER and MAIL_FROM are set. */
   MAIL_PROVIDER?: string;
   /** `on`: GET /dev/outbox lists every outbox row with its rendered e-mail (local development only). */
   DEV_OUTBOX?: string;
-  /** Board sessions (src/board/auth/): seconds without a request, and seconds after login, until a session ends. */
-  BOARD_SESSION_IDLE_S?: string;
-  BOARD_SESSION_MAX_S?: string;
-  /** Board login lockout after 5 failures for one login name: the first lock in seconds (doubling with each further failure). */
-  BOARD_LOGIN_LOCK_S?: string;
   /**
    * Optional board login through Cloudflare Access (docs/board.md): the team domain
    * (`<team>.cloudflareaccess.com`) and the application's AUD tag; both set = on.
@@ -133,7 +104,7 @@ export function limits(env: Env) {
 }
 
 /** SMS to the policyholder (src/capture/sms/, docs/sms.md): secrets; without the credentials no SMS is offered. */
-export interface Env {
+export interface OptionalSettings {
   /** The SMS provider: `twilio` or `none`; unset: `twilio` when SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set. */
   SMS_PROVIDER?: string;
   /** Base URL of the Messages API (default https://api.twilio.com). */

@@ -1,5 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
 import { r2S3Setting } from "../../src/scanner/transfer/r2-s3";
@@ -20,8 +21,8 @@ const CREDENTIALS = {
   R2_S3_SECRET_ACCESS_KEY: "test-secret-access-key-0123456789",
   R2_S3_BUCKET: "capture-verify",
 };
-const s3Env = { ...env, R2_S3_ACCOUNT_ID: ACCOUNT, ...CREDENTIALS };
-type Bindings = typeof env;
+const s3Env: Bindings = { ...(env as Env), R2_S3_ACCOUNT_ID: ACCOUNT, ...CREDENTIALS };
+type Bindings = Env;
 
 // The end-to-end scan runs every registered detector (model cold starts included).
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
