@@ -1,4 +1,4 @@
-import { PDFArray, PDFName, PDFRawStream, PDFRef, type PDFDocument } from "pdf-lib";
+import { PDFArray, PDFName, PDFRawStream, PDFRef, type PDFDocument, type PDFPage } from "pdf-lib";
 import { inflateWithin } from "../images/bounded-inflate";
 import { pdfLimits } from "./limits";
 
@@ -9,15 +9,8 @@ import { pdfLimits } from "./limits";
  */
 export function pageContentTooLarge(doc: PDFDocument, pageIndex: number): boolean {
   try {
-    const page = doc.getPage(pageIndex);
-    const contents = page.node.get(PDFName.of("Contents"));
-    const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
-    const parts =
-      resolved instanceof PDFArray
-        ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r))
-        : [resolved];
     let total = 0;
-    for (const part of parts) {
+    for (const part of pageContentStreams(doc.getPage(pageIndex), doc)) {
       if (!(part instanceof PDFRawStream)) continue;
       total += decodedSize(part, pdfLimits.maxContentBytes - total);
       if (total > pdfLimits.maxContentBytes) return true;
@@ -40,4 +33,13 @@ function decodedSize(stream: PDFRawStream, budget: number): number {
   const name = first instanceof PDFName ? first.asString() : null;
   if (name !== "/FlateDecode" && name !== "/Fl") return stream.contents.length;
   return inflateWithin(stream.contents, budget, false).size;
+}
+
+/** The page's `/Contents`: one stream or an array of them, references resolved. */
+export function pageContentStreams(page: PDFPage, doc: PDFDocument): unknown[] {
+  const contents = page.node.get(PDFName.of("Contents"));
+  const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
+  return resolved instanceof PDFArray
+    ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r))
+    : [resolved];
 }

@@ -9,7 +9,7 @@ import {
   type PDFPage,
 } from "pdf-lib";
 import { extractImages } from "unpdf";
-import { pageContentTooLarge } from "./content-size";
+import { pageContentStreams, pageContentTooLarge } from "./content-size";
 import { pdfLimits } from "./limits";
 import { openPdfJs } from "./pdfjs";
 import { encodePng } from "../images/png-encode";
@@ -135,13 +135,7 @@ function mayHoldDecodableImages(page: PDFPage, doc: PDFDocument): boolean {
 /** `BI` … `ID` inline image operators in the page's (decoded) content. */
 function hasInlineImage(page: PDFPage, doc: PDFDocument): boolean {
   try {
-    const contents = page.node.get(PDFName.of("Contents"));
-    const resolved = contents instanceof PDFRef ? doc.context.lookup(contents) : contents;
-    const parts =
-      resolved instanceof PDFArray
-        ? resolved.asArray().map((r) => (r instanceof PDFRef ? doc.context.lookup(r) : r))
-        : [resolved];
-    return parts.some(
+    return pageContentStreams(page, doc).some(
       (part) =>
         part instanceof PDFRawStream &&
         /(^|\s)BI\s/.test(new TextDecoder("latin1").decode(decodePDFRawStream(part).decode())),
