@@ -20,3 +20,106 @@ export function heifSize(bytes: Uint8Array): { width: number; height: number } |
   }
   return best;
 }
+
+interface Box {
+  type: string;
+  /** First byte after the header (and after version/flags for full boxes, added by the caller). */
+  start: number;
+  end: number;
+}
+
+function childBoxes(view: DataView, from: number, to: number): Box[] {
+  const boxes: Box[] = [];
+  for (let at = from; at + 8 <= to && boxes.length < 1000; ) {
+    let size = view.getUint32(at);
+    let header = 8;
+    if (size === 1 && at + 16 <= to) {
+      size = Number(view.getBigUint64(at + 8));
+      header = 16;
+    } else if (size === 0) size = to - at;
+    if (size < header || at + size > to) break;
+    const type = String.fromCharCode(...new Uint8Array(view.buffer, view.byteOffset + at + 4, 4));
+    boxes.push({ type, start: at + header, end: at + size });
+    at += size;
+  }
+  return boxes;
+}
+
+/**
+ * The Exif item of a HEIF file as a TIFF stream (ISO/IEC 23008-12 A.2.1: a 4-byte offset to the TIFF
+ * header, then the data), or null. Read here because exifr ignores the iloc `base_offset` that
+ * libheif writes (heif-enc, GIMP and other libheif-based converters), and then finds no EXIF at all.
+ */
+export function heifExif(bytes: Uint8Array): Uint8Array | null {
+  try {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const meta = childBoxes(view, 0, bytes.length).find((b) => b.type === "meta");
+    if (!meta) return null;
+    const inside = childBoxes(view, meta.start + 4, meta.end);
+    const iinf = inside.find((b) => b.type === "iinf");
+    const iloc = inside.find((b) => b.type === "iloc");
+    const id = iinf ? exifItemId(view, iinf) : null;
+    const extent = id !== null && iloc ? itemExtent(view, iloc, id) : null;
+    if (!extent || extent.offset + extent.length > bytes.length || extent.length < 8) return null;
+    const item = bytes.subarray(extent.offset, extent.offset + extent.length);
+    const skip = 4 + new DataView(item.buffer, item.byteOffset, 4).getUint32(0);
+    return skip < item.length ? item.subarray(skip) : null;
+  } catch {
+    return null; // a box that lies about its size: no EXIF rather than a failed analysis
+  }
+}
+
+function exifItemId(view: DataView, iinf: Box): number | null {
+  const version = view.getUint8(iinf.start);
+  const entries = childBoxes(view, iinf.start + 4 + (version === 0 ? 2 : 4), iinf.end);
+  for (const infe of entries) {
+    if (infe.type !== "infe") continue;
+    const infeVersion = view.getUint8(infe.start);
+    if (infeVersion < 2) continue;
+    const idSize = infeVersion === 3 ? 4 : 2;
+    const at = infe.start + 4;
+    const type = String.fromCharCode(...new Uint8Array(view.buffer, view.byteOffset + at + idSize + 2, 4));
+    if (type === "Exif") return idSize === 4 ? view.getUint32(at) : view.getUint16(at);
+  }
+  return null;
+}
+
+/** The first extent of an item stored in the file itself (construction method 0), base offset included. */
+function itemExtent(view: DataView, iloc: Box, id: number): { offset: number; length: number } | null {
+  const version = view.getUint8(iloc.start);
+  let at = iloc.start + 4;
+  const sizes = view.getUint8(at++);
+  const more = view.getUint8(at++);
+  const offsetSize = sizes >> 4;
+  const lengthSize = sizes & 15;
+  const baseSize = more >> 4;
+  const indexSize = version === 1 || version === 2 ? more & 15 : 0;
+  const read = (size: number) => {
+    const value =
+      size === 8
+        ? Number(view.getBigUint64(at))
+        : size === 4
+          ? view.getUint32(at)
+          : size === 2
+            ? view.getUint16(at)
+            : 0;
+    at += size;
+    return value;
+  };
+  const count = read(version === 2 ? 4 : 2);
+  for (let i = 0; i < count && at < iloc.end; i++) {
+    const itemId = read(version === 2 ? 4 : 2);
+    const method = version === 1 || version === 2 ? read(2) & 15 : 0;
+    read(2); // data_reference_index
+    const base = read(baseSize);
+    const extents = read(2);
+    if (itemId === id && extents > 0) {
+      if (method !== 0) return null;
+      read(indexSize);
+      const offset = read(offsetSize);
+      return { offset: base + offset, length: read(lengthSize) };
+    }
+    at += extents * (indexSize + offsetSize + lengthSize);
+  }
+  return null;
+}

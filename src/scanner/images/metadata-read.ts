@@ -1,13 +1,15 @@
 /**
  * Reads an image's metadata with exifr (EXIF/TIFF, GPS, XMP, IPTC, ICC, JFIF, IHDR) plus PNG text
- * chunks, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0, HEIF ispe) and the
- * camera fields of vendor blocks exifr does not read (vendor/).
+ * chunks and WebP's EXIF chunk, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0,
+ * HEIF ispe, WebP VP8/VP8L/VP8X) and the camera fields of vendor blocks exifr does not read (vendor/).
  */
 import exifr from "exifr";
-import { isHeif, heifSize } from "./isobmff";
+import { heifExif, heifSize, isHeif } from "./isobmff";
 import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
+import { declaredSize } from "./pixel-budget";
 import { isPng, pngSize, pngTextChunks } from "./png-chunks";
 import { readVendorCameraFields, type VendorCameraFields } from "./vendor/vendor-camera-fields";
+import { isWebp, webpExif } from "./webp-chunks";
 
 /** exifr's output with mergeOutput:false: one record per block. */
 export type MetadataBlocks = Record<string, Record<string, unknown> | undefined>;
@@ -54,6 +56,7 @@ export function pixelSize(bytes: Uint8Array, blocks: MetadataBlocks): { width: n
   }
   if (isPng(bytes)) return pngSize(bytes);
   if (isHeif(bytes)) return heifSize(bytes);
+  if (isWebp(bytes)) return declaredSize(bytes);
   const ifd0 = blocks.ifd0;
   if (ifd0 && typeof ifd0.ImageWidth === "number" && typeof ifd0.ImageHeight === "number")
     return { width: ifd0.ImageWidth, height: ifd0.ImageHeight };
@@ -95,7 +98,10 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
   let blocks: MetadataBlocks = {};
   let parseError: string | null = null;
   try {
-    blocks = ((await exifr.parse(bytes, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
+    // exifr does not read WebP: its EXIF chunk is a plain TIFF stream, which exifr does.
+    const source = isWebp(bytes) ? webpExif(bytes) : bytes;
+    if (source) blocks = ((await exifr.parse(source, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
+    if (isHeif(bytes)) blocks = await withHeifExif(bytes, blocks);
   } catch (e) {
     parseError = e instanceof Error ? e.message : String(e);
   }
@@ -116,6 +122,15 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
       typeof ifd0Make === "string" ? ifd0Make.split("\0")[0].trim() : null,
     ),
   };
+}
+
+/** The EXIF blocks from the HEIF Exif item read by isobmff.ts (exifr misses it when iloc has a base offset). */
+async function withHeifExif(bytes: Uint8Array, blocks: MetadataBlocks): Promise<MetadataBlocks> {
+  if (blocks.ifd0) return blocks;
+  const tiff = heifExif(bytes);
+  if (!tiff) return blocks;
+  const { errors: _errors, ...rest } = blocks;
+  return { ...rest, ...(((await exifr.parse(tiff, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {}) };
 }
 
 /** A string-valued tag from the first block that has it. */
