@@ -5,7 +5,7 @@
  * and measures nothing of the board); a handler signs in through the login form. Per page: the time
  * from request to the last byte over loopback (median, p95, worst of RUNS after warm-up), an upper
  * bound of the Worker's own time, and the `EXPLAIN QUERY PLAN` of the list, count, search and live
- * queries as the Worker sends them (built by src/board/cases-list.ts). Writes the `board` section of
+ * queries as the Worker sends them (built by src/board/repository.ts). Writes the `board` section of
  * docs/benchmarks.md.
  */
 import { spawnSync } from "node:child_process";
@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/d1";
-import { columnQuery, countQuery, filterConditions, versionQuery } from "../../src/board/cases-list";
+import { columnQuery, countQuery, filterConditions, versionQuery } from "../../src/board/repository";
 import * as schema from "../../src/db/schema";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { workerdPids } from "../lib/workerd-memory.mjs";

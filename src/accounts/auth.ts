@@ -1,11 +1,10 @@
 import { createMiddleware } from "hono/factory";
-import { and, eq, isNull } from "drizzle-orm";
 import type { AppEnv } from "../lib/app";
 import { ApiError, invalid } from "../lib/problem";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { enforceRateLimit } from "../lib/rate-limit";
 import { getDb } from "../db/client";
-import { accounts, apiKeys } from "../db/schema";
+import { findAccountByKeyHash } from "./repository";
 import type { AccountRecord } from "./service";
 
 /** The caller's account, as handlers see it. */
@@ -45,13 +44,7 @@ function presentedKey(apiKeyHeader: string | undefined, authorization: string | 
 /** Looks a key up by its SHA-256; the stored hash is compared again in constant time. */
 export async function accountForKey(d1: D1Database, key: string): Promise<AccountContext | null> {
   const keyHash = await sha256Hex(key);
-  const rows = await getDb(d1)
-    .select({ account: accounts, keyHash: apiKeys.keyHash })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-    .limit(1);
-  const row = rows[0];
+  const row = await findAccountByKeyHash(getDb(d1), keyHash);
   if (!row || !timingSafeEqual(row.keyHash, keyHash)) return null;
   return row.account;
 }

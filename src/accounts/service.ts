@@ -1,10 +1,17 @@
-import { eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { accounts, apiKeys, handlers, type CommunicationMode, type ReminderSettings } from "../db/schema";
+import type { accounts, CommunicationMode, ReminderSettings } from "../db/schema";
 import { clock } from "../lib/clock";
 import { hashPassword, sha256Hex } from "../lib/crypto";
 import { newApiKey, newId } from "../lib/ids";
 import { ApiError, notFound } from "../lib/problem";
+import {
+  findAccount,
+  findHandlerByEmail,
+  insertAccount,
+  insertApiKey,
+  insertHandler,
+  updateAccountColumns,
+} from "./repository";
 
 export type AccountRecord = typeof accounts.$inferSelect;
 
@@ -39,49 +46,44 @@ export interface AccountSettings {
 export async function createAccount(d1: D1Database, settings: AccountSettings) {
   const id = newId();
   const now = clock.now();
-  await getDb(d1)
-    .insert(accounts)
-    .values({
-      id,
-      name: settings.name,
-      communicationMode: settings.communicationMode,
-      features: settings.features ?? {},
-      pushUrl: settings.push?.url ?? null,
-      pushSecret: settings.push?.secret ?? null,
-      reminders: settings.reminders ?? null,
-      language: settings.language ?? "de",
-      ...(settings.hashRetentionDays !== undefined && { hashRetentionDays: settings.hashRetentionDays }),
-      createdAt: now,
-    });
+  await insertAccount(getDb(d1), {
+    id,
+    name: settings.name,
+    communicationMode: settings.communicationMode,
+    features: settings.features ?? {},
+    pushUrl: settings.push?.url ?? null,
+    pushSecret: settings.push?.secret ?? null,
+    reminders: settings.reminders ?? null,
+    language: settings.language ?? "de",
+    ...(settings.hashRetentionDays !== undefined && { hashRetentionDays: settings.hashRetentionDays }),
+    createdAt: now,
+  });
   const apiKey = await issueApiKey(d1, id);
   return { accountId: id, apiKey };
 }
 
 export async function updateAccount(d1: D1Database, id: string, patch: Partial<AccountSettings>) {
   const db = getDb(d1);
-  const current = await db.query.accounts.findFirst({ where: eq(accounts.id, id) });
+  const current = await findAccount(db, id);
   if (!current) throw notFound("Account");
-  await db
-    .update(accounts)
-    .set({
-      ...(patch.name !== undefined && { name: patch.name }),
-      ...(patch.communicationMode !== undefined && { communicationMode: patch.communicationMode }),
-      ...(patch.features !== undefined && { features: { ...current.features, ...patch.features } }),
-      ...(patch.push !== undefined && { pushUrl: patch.push?.url ?? null, pushSecret: patch.push?.secret ?? null }),
-      ...(patch.reminders !== undefined && { reminders: patch.reminders }),
-      ...(patch.language !== undefined && { language: patch.language }),
-      ...(patch.hashRetentionDays !== undefined && { hashRetentionDays: patch.hashRetentionDays }),
-    })
-    .where(eq(accounts.id, id));
-  return publicAccount((await db.query.accounts.findFirst({ where: eq(accounts.id, id) }))!);
+  await updateAccountColumns(db, id, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.communicationMode !== undefined && { communicationMode: patch.communicationMode }),
+    ...(patch.features !== undefined && { features: { ...current.features, ...patch.features } }),
+    ...(patch.push !== undefined && { pushUrl: patch.push?.url ?? null, pushSecret: patch.push?.secret ?? null }),
+    ...(patch.reminders !== undefined && { reminders: patch.reminders }),
+    ...(patch.language !== undefined && { language: patch.language }),
+    ...(patch.hashRetentionDays !== undefined && { hashRetentionDays: patch.hashRetentionDays }),
+  });
+  return publicAccount((await findAccount(db, id))!);
 }
 
 /** A new key for the account, returned once; only its hash is kept. */
 export async function issueApiKey(d1: D1Database, accountId: string): Promise<string> {
   const db = getDb(d1);
-  if (!(await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))) throw notFound("Account");
+  if (!(await findAccount(db, accountId))) throw notFound("Account");
   const apiKey = newApiKey();
-  await db.insert(apiKeys).values({ id: newId(), accountId, keyHash: await sha256Hex(apiKey), createdAt: clock.now() });
+  await insertApiKey(db, { id: newId(), accountId, keyHash: await sha256Hex(apiKey), createdAt: clock.now() });
   return apiKey;
 }
 
@@ -91,13 +93,13 @@ export async function createHandler(
   input: { email: string; password: string; name: string },
 ) {
   const db = getDb(d1);
-  if (!(await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }))) throw notFound("Account");
+  if (!(await findAccount(db, accountId))) throw notFound("Account");
   const email = input.email.toLowerCase();
-  if (await db.query.handlers.findFirst({ where: eq(handlers.email, email) })) {
+  if (await findHandlerByEmail(db, email)) {
     throw new ApiError(409, "handler-exists", "A handler with this e-mail already exists.");
   }
   const id = newId();
-  await db.insert(handlers).values({
+  await insertHandler(db, {
     id,
     accountId,
     email,

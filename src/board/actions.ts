@@ -1,14 +1,14 @@
-import { eq } from "drizzle-orm";
+import { findAccount } from "../accounts/repository";
 import { getDb } from "../db/client";
-import { accounts, caseNotes } from "../db/schema";
 import type { Env } from "../env";
 import { caseLockFor, unwrap } from "../capture/case-lock";
 import { dispatchNotifications } from "../capture/notification-dispatch";
-import { findCaseById } from "../capture/repository";
+import { findCaseById } from "../capture/repository/cases";
 import { retriggerLocked, transitionLocked } from "../capture/service";
 import { clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { ApiError, notFound } from "../lib/problem";
+import { insertCaseNoteStatement } from "./repository";
 
 /** The decisions a handler closes with (`closed_io` stays automatic). */
 export const HANDLER_DECISIONS = ["betrug_bestaetigt", "manuell_geprueft", "sonstiges"] as const;
@@ -71,7 +71,7 @@ export async function boardActionLocked(
       await transitionLocked(env, handler.accountId, caseId, "manualClose", { actor, decision: action.decision });
       return { outboxIds: [] };
     case "retrigger": {
-      const account = await db.query.accounts.findFirst({ where: eq(accounts.id, handler.accountId) });
+      const account = await findAccount(db, handler.accountId);
       if (!account) throw notFound("Account");
       const { outboxIds } = await retriggerLocked(env, account, caseId, actor);
       return { outboxIds };
@@ -80,7 +80,7 @@ export async function boardActionLocked(
       await transitionLocked(env, handler.accountId, caseId, "noteAdded", {
         actor,
         statements: [
-          db.insert(caseNotes).values({
+          insertCaseNoteStatement(db, {
             id: newId(),
             caseId,
             handlerId: handler.id,

@@ -1,19 +1,14 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { findAccount, findHandlerNames } from "../accounts/repository";
 import type { Db } from "../db/client";
-import {
-  accounts,
-  capturePhotos,
-  caseNotes,
-  handlers,
-  outbox,
-  type CaptureResult,
-  type CommunicationMode,
-} from "../db/schema";
+import type { CaptureResult, CommunicationMode } from "../db/schema";
 import { captureLink } from "../capture/links";
 import type { PhotoVerdict } from "../capture/checks";
 import type { CheckStatus } from "../capture/checks/types";
-import { findCaseById, loadCaseDetails, type CaseRow } from "../capture/repository";
+import { findCaseById, loadCaseDetails, type CaseRow } from "../capture/repository/cases";
+import { findCaseMessages } from "../capture/repository/messages";
+import { findCasePhotoKey, findCasePhotos } from "../capture/repository/photos";
 import { manualReasonOf, MANUAL_REASON_ACTIONS, type ManualReason } from "./manual-reason";
+import { findCaseNotes } from "./repository";
 
 /** The four automatic checks of a photo, in the order the board shows them. */
 export const CHECK_NAMES = ["scene", "camera", "recapture", "location"] as const;
@@ -94,31 +89,15 @@ export async function loadCaseDetail(
   if (!row) return null;
   const [details, photos, notes, messages, account] = await Promise.all([
     loadCaseDetails(db, caseId),
-    db.select().from(capturePhotos).where(eq(capturePhotos.caseId, caseId)).orderBy(asc(capturePhotos.createdAt)),
-    db
-      .select({ id: caseNotes.id, body: caseNotes.body, createdAt: caseNotes.createdAt, handlerName: handlers.name })
-      .from(caseNotes)
-      .innerJoin(handlers, eq(handlers.id, caseNotes.handlerId))
-      .where(and(eq(caseNotes.caseId, caseId), eq(handlers.accountId, accountId)))
-      .orderBy(desc(caseNotes.createdAt)),
-    db
-      .select({
-        kind: outbox.kind,
-        channel: outbox.channel,
-        recipient: outbox.recipient,
-        status: outbox.status,
-        createdAt: outbox.createdAt,
-        sentAt: outbox.sentAt,
-      })
-      .from(outbox)
-      .where(and(eq(outbox.caseId, caseId), eq(outbox.accountId, accountId)))
-      .orderBy(asc(outbox.createdAt)),
-    db.query.accounts.findFirst({ where: eq(accounts.id, accountId), columns: { communicationMode: true } }),
+    findCasePhotos(db, caseId),
+    findCaseNotes(db, accountId, caseId),
+    findCaseMessages(db, accountId, caseId),
+    findAccount(db, accountId),
   ]);
   const { sessions, scenes, events, lastPush } = details;
   const sessionNumber = new Map(sessions.map((s) => [s.id, s.sessionNumber]));
   const sceneText = new Map(scenes.map((s) => [s.position, s.description]));
-  const handlerNames = await namesOf(
+  const handlerNames = await findHandlerNames(
     db,
     accountId,
     events.flatMap((e) => (e.actor.startsWith(HANDLER_ACTOR) ? [e.actor.slice(HANDLER_ACTOR.length)] : [])),
@@ -162,24 +141,11 @@ export async function loadCaseDetail(
 
 const HANDLER_ACTOR = "handler:";
 
-async function namesOf(db: Db, accountId: string, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ id: handlers.id, name: handlers.name })
-    .from(handlers)
-    .where(and(inArray(handlers.id, [...new Set(ids)]), eq(handlers.accountId, accountId)));
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 /** A stored photo's R2 key, only if the photo belongs to a case of the account. */
 export async function findPhotoKey(db: Db, accountId: string, caseId: string, photoId: string) {
   const row = await findCaseById(db, accountId, caseId);
   if (!row) return null;
-  const photo = await db.query.capturePhotos.findFirst({
-    where: and(eq(capturePhotos.id, photoId), eq(capturePhotos.caseId, row.id)),
-    columns: { r2Key: true },
-  });
-  return photo?.r2Key ?? null;
+  return findCasePhotoKey(db, row.id, photoId);
 }
 
 function checkView(name: CheckName, stored: unknown): CheckView {

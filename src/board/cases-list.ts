@@ -1,7 +1,15 @@
-import { and, count, desc, eq, gte, lt, max, sql, type SQL } from "drizzle-orm";
+import { findAccount } from "../accounts/repository";
 import type { Db } from "../db/client";
-import { accounts, captureCases, caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
-import { manualReasonOf, MANUAL_REASON_ACTIONS, type ManualReason } from "./manual-reason";
+import { caseStatuses, type CaptureResult, type CaseStatus } from "../db/schema";
+import { manualReasonOf, type ManualReason } from "./manual-reason";
+import {
+  columnQuery,
+  filterConditions,
+  readBoardSnapshot,
+  versionQuery,
+  type CardRow,
+  type VersionRow,
+} from "./repository";
 
 /** Cards per column on the overview (all four columns side by side). */
 export const OVERVIEW_SIZE = 12;
@@ -76,38 +84,26 @@ export async function listBoard(db: Db, accountId: string, query: BoardQuery): P
   const size = query.column ? PAGE_SIZE : OVERVIEW_SIZE;
   // Pages belong to a column opened on its own; the overview always shows each column's newest.
   const wanted = query.column ? Math.max(1, query.page) : 1;
-  const [countRows, versionRows, ...pages] = await db.batch([
-    countQuery(db, filter),
-    versionQuery(db, accountId),
-    ...statuses.map((status) => columnQuery(db, filter, status, size, (wanted - 1) * size)),
-  ] as unknown as [
-    ReturnType<typeof countQuery>,
-    ReturnType<typeof versionQuery>,
-    ...ReturnType<typeof columnQuery>[],
-  ]);
+  const { countRows, versionRows, pages } = await readBoardSnapshot(db, accountId, filter, {
+    statuses,
+    size,
+    offset: (wanted - 1) * size,
+  });
   const counts = { sent: 0, reminder: 0, manual: 0, closed: 0 };
-  for (const row of countRows as { status: CaseStatus; n: number }[]) counts[row.status] = row.n;
+  for (const row of countRows) counts[row.status] = row.n;
   const columns = await Promise.all(
     statuses.map(async (status, i) => {
       const total = counts[status];
       const last = Math.max(1, Math.ceil(total / size));
       const page = Math.min(wanted, last);
-      const rows = (
-        page === wanted ? pages[i] : await columnQuery(db, filter, status, size, (page - 1) * size)
-      ) as CardRow[];
+      const rows = page === wanted ? pages[i] : await columnQuery(db, filter, status, size, (page - 1) * size);
       return { status, total, page, pages: last, cards: rows.map(toCard) };
     }),
   );
-  const account = await db.query.accounts.findFirst({
-    where: eq(accounts.id, accountId),
-    columns: { communicationMode: true },
-  });
+  const account = await findAccount(db, accountId);
   const remindersByHandler = account?.communicationMode === "eigenversand";
-  return { counts, columns, version: versionOf(versionRows as VersionRow[]), remindersByHandler };
+  return { counts, columns, version: versionOf(versionRows), remindersByHandler };
 }
-
-type CardRow = Awaited<ReturnType<typeof columnQuery>>[number];
-type VersionRow = Awaited<ReturnType<typeof versionQuery>>[number];
 
 function toCard({ lastManualAction, bounced, ...row }: CardRow): CaseCard {
   return {
@@ -127,74 +123,3 @@ export async function boardVersion(db: Db, accountId: string): Promise<string> {
 }
 
 const versionOf = ([row]: VersionRow[]) => `${row?.n ?? 0}-${row?.latest?.getTime() ?? 0}`;
-
-export function versionQuery(db: Db, accountId: string) {
-  return db
-    .select({ latest: max(captureCases.updatedAt), n: count() })
-    .from(captureCases)
-    .where(eq(captureCases.accountId, accountId));
-}
-
-const cardColumns = {
-  id: captureCases.id,
-  caseNumber: captureCases.caseNumber,
-  status: captureCases.status,
-  lastResult: captureCases.lastResult,
-  finalDecision: captureCases.finalDecision,
-  vnName: captureCases.vnName,
-  createdAt: captureCases.createdAt,
-  updatedAt: captureCases.updatedAt,
-  reminderCount: captureCases.reminderCount,
-  retriggerCount: captureCases.retriggerCount,
-  // Per card on the page only (SQLite computes result columns after LIMIT/OFFSET), each through the
-  // events' (case_id, seq) index: the event that sent the case to manual last, and any bounce. The
-  // case's id is written with its table: drizzle leaves a select-list column bare, and a bare "id"
-  // inside the subquery would be the event's own.
-  lastManualAction: sql<
-    string | null
-  >`(SELECT action FROM capture_events e WHERE e.case_id = ${captureCases}.id AND e.action IN (${sql.join(
-    MANUAL_REASON_ACTIONS.map((a) => sql`${a}`),
-    sql`, `,
-  )}) ORDER BY e.seq DESC LIMIT 1)`,
-  bounced: sql<number>`EXISTS (SELECT 1 FROM capture_events e WHERE e.case_id = ${captureCases}.id AND e.action = 'invitation_bounced')`,
-};
-
-/** The WHERE terms of the filter; the first is always the account. */
-export function filterConditions(accountId: string, filter: BoardFilter): SQL[] {
-  const terms: SQL[] = [eq(captureCases.accountId, accountId)];
-  const search = filter.search?.trim().toLowerCase();
-  if (search) {
-    // Substring match on the (account_id, case_number, created_at) index alone: SQLite reads the
-    // account's index entries (no table rows) and fetches only the cases that match.
-    terms.push(
-      sql`${captureCases}.rowid IN (SELECT rowid FROM capture_cases INDEXED BY capture_cases_lookup WHERE account_id = ${accountId} AND instr(lower(case_number), ${search}) > 0)`,
-    );
-  }
-  if (filter.lastResult) terms.push(eq(captureCases.lastResult, filter.lastResult));
-  if (filter.createdFrom) terms.push(gte(captureCases.createdAt, filter.createdFrom));
-  if (filter.createdBefore) terms.push(lt(captureCases.createdAt, filter.createdBefore));
-  return terms;
-}
-
-/** The column counts (built apart from running, so the bench can show its plan). */
-export function countQuery(db: Db, filter: SQL[]) {
-  return db
-    .select({ status: captureCases.status, n: count() })
-    .from(captureCases)
-    .where(and(...filter))
-    .groupBy(captureCases.status);
-}
-
-/** One page of a column, newest first. */
-export function columnQuery(db: Db, filter: SQL[], status: CaseStatus, limit: number, offset: number) {
-  return (
-    db
-      .select(cardColumns)
-      .from(captureCases)
-      .where(and(...filter, eq(captureCases.status, status)))
-      // Ties on created_at follow the index's own order: pages neither repeat nor skip a case.
-      .orderBy(desc(captureCases.createdAt))
-      .limit(limit)
-      .offset(offset)
-  );
-}

@@ -1,15 +1,12 @@
-import { and, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { notificationAttempts, outbox } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { buildMime, mailLanguage, renderMail } from "./mail/message";
 import { mailProvider } from "./mail/provider";
+import { claimOutboxTry, findOutboxRow, recordOutboxTry, type OutboxRecord } from "./repository/messages";
 import { renderSms } from "./sms/message";
 import { smsAvailability, SmsRejected } from "./sms/provider";
-
-type OutboxRecord = typeof outbox.$inferSelect;
 
 /**
  * Delivers one outbox row. E-mail goes through the mail provider (the `send_email` binding) when
@@ -20,16 +17,11 @@ type OutboxRecord = typeof outbox.$inferSelect;
  */
 export async function deliverNotification(env: Env, outboxId: string): Promise<"done" | "retry"> {
   const db = getDb(env.DB);
-  const row = await db.query.outbox.findFirst({ where: eq(outbox.id, outboxId) });
+  const row = await findOutboxRow(db, outboxId);
   if (row?.status !== "pending") return "done";
   const send = row.channel === "sms" ? smsSender(env, row) : mailSender(env, row);
   if (!send) return "done";
-  const claimed = await db
-    .update(outbox)
-    .set({ attempts: row.attempts + 1 })
-    .where(and(eq(outbox.id, outboxId), eq(outbox.status, "pending"), eq(outbox.attempts, row.attempts)))
-    .returning({ id: outbox.id });
-  if (claimed.length === 0) return "done";
+  if (!(await claimOutboxTry(db, outboxId, row.attempts))) return "done";
   return send();
 }
 
@@ -67,20 +59,19 @@ async function recordAttempt(
   detail: string | null,
   patch?: Partial<OutboxRecord>,
 ) {
-  const db = getDb(env.DB);
-  const attempt = db.insert(notificationAttempts).values({
-    id: newId(),
-    outboxId: row.id,
-    attempt: row.attempts + 1,
-    at: clock.now(),
-    outcome,
-    detail: detail?.slice(0, 500) ?? null,
-  });
-  if (!patch) {
-    await attempt;
-    return;
-  }
-  await db.batch([attempt, db.update(outbox).set(patch).where(eq(outbox.id, row.id))]);
+  await recordOutboxTry(
+    getDb(env.DB),
+    {
+      id: newId(),
+      outboxId: row.id,
+      attempt: row.attempts + 1,
+      at: clock.now(),
+      outcome,
+      detail: detail?.slice(0, 500) ?? null,
+    },
+    row.id,
+    patch,
+  );
 }
 
 /**

@@ -1,10 +1,9 @@
-import { inArray } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { outbox } from "../db/schema";
 import type { Env } from "../env";
 import { settleWithin } from "../lib/timeout";
 import { deliverNotification } from "./notification-delivery";
 import { NOTHING_SENT, notificationStatus, type NotificationStatus } from "./notifications";
+import { findOutboxStatuses } from "./repository/messages";
 
 /**
  * How long a create or re-trigger call waits for the providers' first answer. Long enough for an
@@ -25,10 +24,7 @@ const RETRY_AFTER_S = 30;
 export async function dispatchNotifications(env: Env, outboxIds: readonly string[]): Promise<NotificationStatus> {
   if (outboxIds.length === 0) return NOTHING_SENT;
   await Promise.all(outboxIds.map((id) => settleWithin(deliverNotification(env, id), FIRST_TRY_MS, "unanswered")));
-  const rows = await getDb(env.DB)
-    .select({ id: outbox.id, channel: outbox.channel, status: outbox.status })
-    .from(outbox)
-    .where(inArray(outbox.id, [...outboxIds]));
+  const rows = await findOutboxStatuses(getDb(env.DB), outboxIds);
   const open = rows.filter((row) => row.status === "pending").map((row) => row.id);
   await enqueueNotifications(env, open, RETRY_AFTER_S);
   return notificationStatus(rows.filter((row) => row.status === "sent"));

@@ -1,6 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { capturePhotos, captureScenes, captureSessions } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { ApiError } from "../lib/problem";
@@ -9,7 +7,16 @@ import type { PhotoChecks } from "./checks";
 import type { TransitionName } from "./lifecycle";
 import type { PageSession } from "./page-session";
 import { PHOTO_LIMITS } from "./photo-limits";
-import { attemptPhotos, receiptOf, type PhotoReceipt, type PhotoRow } from "./photos";
+import { attemptPhotos, receiptOf, type PhotoReceipt } from "./photos";
+import {
+  claimSessionAttempt,
+  clearCaseScenesCompleted,
+  clearSceneCompleted,
+  findScenes,
+  markSceneCompleted,
+  setSessionAttemptCount,
+} from "./repository/cases";
+import { setPhotoChecks, type PhotoRow } from "./repository/photos";
 
 /** What the page shows after "send": done, try again, or handed to a person. */
 export interface AttemptOutcome {
@@ -29,22 +36,12 @@ function transition(env: Env, { caseRow }: PageSession, name: TransitionName) {
 export async function completeSceneOf(env: Env, ps: PageSession, receipt: PhotoReceipt): Promise<void> {
   if (receipt.scenePosition === null || (!receipt.sceneCheck.passed && !receipt.overridden)) return;
   const db = getDb(env.DB);
-  const marked = await db
-    .update(captureScenes)
-    .set({ completedAt: clock.now() })
-    .where(
-      and(
-        eq(captureScenes.caseId, ps.caseRow.id),
-        eq(captureScenes.position, receipt.scenePosition),
-        isNull(captureScenes.completedAt),
-      ),
-    )
-    .returning();
-  if (marked.length === 0) return; // already completed by an earlier shot of this attempt
+  const marked = await markSceneCompleted(db, ps.caseRow.id, receipt.scenePosition, clock.now());
+  if (!marked) return; // already completed by an earlier shot of this attempt
   try {
     await transition(env, ps, "sceneCompleted");
   } catch (err) {
-    await db.update(captureScenes).set({ completedAt: null }).where(eq(captureScenes.id, marked[0].id));
+    await clearSceneCompleted(db, marked.id);
     throw err;
   }
 }
@@ -58,10 +55,7 @@ export async function overrideScene(env: Env, ps: PageSession, photoId: string):
   if (checks.scene.status !== "fail")
     throw new ApiError(409, "scene-passed", "This photo passed the scene check; nothing to override.");
   const verdict = photo.verdict === "scene_failed" ? "scene_override" : photo.verdict;
-  await db
-    .update(capturePhotos)
-    .set({ checks: { ...checks, sceneOverride: true }, verdict })
-    .where(eq(capturePhotos.id, photo.id));
+  await setPhotoChecks(db, photo.id, { checks: { ...checks, sceneOverride: true }, verdict });
   const receipt = receiptOf({ ...photo, checks: { ...checks, sceneOverride: true } });
   await completeSceneOf(env, ps, receipt);
   return receipt;
@@ -78,25 +72,18 @@ export async function finishAttempt(env: Env, ps: PageSession): Promise<AttemptO
   await requireComplete(env, ps, photos);
   const attempt = ps.session.attemptCount + 1;
   // Compare-and-set on the counter: two "send" taps can never count one attempt twice.
-  const claimed = await db
-    .update(captureSessions)
-    .set({ attemptCount: attempt })
-    .where(and(eq(captureSessions.id, ps.session.id), eq(captureSessions.attemptCount, attempt - 1)))
-    .returning();
-  if (claimed.length === 0) throw new ApiError(409, "attempt-already-sent", "These photos were already sent.");
+  if (!(await claimSessionAttempt(db, ps.session.id, attempt)))
+    throw new ApiError(409, "attempt-already-sent", "These photos were already sent.");
   const name = decide(photos, attempt);
   try {
     await transition(env, ps, name);
   } catch (err) {
-    await db
-      .update(captureSessions)
-      .set({ attemptCount: attempt - 1 })
-      .where(eq(captureSessions.id, ps.session.id));
+    await setSessionAttemptCount(db, ps.session.id, attempt - 1);
     throw err;
   }
   if (name === "attemptFailed") {
     // The next attempt walks the scenes again.
-    await db.update(captureScenes).set({ completedAt: null }).where(eq(captureScenes.caseId, ps.caseRow.id));
+    await clearCaseScenesCompleted(db, ps.caseRow.id);
   }
   const attemptsLeft = name === "attemptFailed" ? PHOTO_LIMITS.maxAttempts - attempt : 0;
   return { outcome: name === "resultIo" ? "io" : name === "attemptFailed" ? "retry" : "manual", attemptsLeft };
@@ -114,7 +101,7 @@ export function decide(photos: Pick<PhotoRow, "verdict" | "checks">[], attempt: 
 }
 
 async function requireComplete(env: Env, ps: PageSession, photos: PhotoRow[]) {
-  const scenes = await getDb(env.DB).select().from(captureScenes).where(eq(captureScenes.caseId, ps.caseRow.id));
+  const scenes = await findScenes(getDb(env.DB), ps.caseRow.id);
   if (scenes.length > 0) {
     const open = scenes.filter((s) => !s.completedAt).map((s) => s.position);
     if (open.length > 0)

@@ -1,9 +1,13 @@
 import { getDb } from "../db/client";
 import type { Env } from "../env";
 import { ApiError } from "../lib/problem";
-import { findCaseById, findSessionByToken, type CaseRow, type SessionRow } from "./repository";
-import { captureCases } from "../db/schema";
-import { eq } from "drizzle-orm";
+import {
+  findCaseById,
+  findCaseByInternalId,
+  findSessionByToken,
+  type CaseRow,
+  type SessionRow,
+} from "./repository/cases";
 
 /** The case and session behind a capture link. */
 export interface PageSession {
@@ -21,7 +25,7 @@ export async function loadLink(env: Env, token: string): Promise<{ state: LinkSt
   const db = getDb(env.DB);
   const session = await findSessionByToken(db, token);
   if (!session) return { state: "unknown" };
-  const caseRow = await db.query.captureCases.findFirst({ where: eq(captureCases.id, session.caseId) });
+  const caseRow = await findCaseByInternalId(db, session.caseId);
   if (!caseRow) return { state: "unknown" };
   const found = { caseRow, session };
   if (session.finalStatus === "superseded") return { state: "superseded", found };

@@ -1,10 +1,9 @@
-import { asc, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { captureScenes } from "../db/schema";
 import type { Env } from "../env";
 import type { PageSession } from "./page-session";
 import { PHOTO_LIMITS } from "./photo-limits";
 import { attemptPhotos, receiptOf, type PhotoReceipt } from "./photos";
+import { findScenes } from "./repository/cases";
 
 /** Everything the capture page needs to start or resume (after a reload or a lost connection). */
 export interface PageState {
@@ -18,10 +17,7 @@ export interface PageState {
 
 export async function pageState(env: Env, ps: PageSession): Promise<PageState> {
   const db = getDb(env.DB);
-  const [scenes, photos] = await Promise.all([
-    db.select().from(captureScenes).where(eq(captureScenes.caseId, ps.caseRow.id)).orderBy(asc(captureScenes.position)),
-    attemptPhotos(db, ps),
-  ]);
+  const [scenes, photos] = await Promise.all([findScenes(db, ps.caseRow.id), attemptPhotos(db, ps)]);
   return {
     customNote: ps.caseRow.customNote,
     scenes: scenes.map((s) => ({

@@ -1,6 +1,4 @@
-import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
 import { getDb, type Db } from "../db/client";
-import { captureNonces, capturePhotos, captureScenes } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { sha256Hex } from "../lib/crypto";
@@ -12,6 +10,17 @@ import { recaptureDetectors } from "./checks/recapture-check";
 import type { NetworkLocation, Position } from "./checks/location";
 import type { PageSession } from "./page-session";
 import { maxChunks, PHOTO_LIMITS } from "./photo-limits";
+import { findScenes } from "./repository/cases";
+import {
+  consumeNonce,
+  countSessionNonces,
+  findSessionNonce,
+  findSessionPhotoByNonce,
+  findSessionPhotos,
+  insertNonce,
+  insertPhoto,
+  type PhotoRow,
+} from "./repository/photos";
 import { storeHashes } from "../scanner/similarity/store";
 
 /** What the page attests about one shot (sent with the last step of the upload). */
@@ -35,27 +44,19 @@ export interface PhotoReceipt {
   overridden: boolean;
 }
 
-export type PhotoRow = typeof capturePhotos.$inferSelect;
-
 /** Issues the one-time nonce for the next shot, within the session's rate limit. */
 export async function issueNonce(env: Env, { session }: PageSession): Promise<{ nonce: string; issuedAt: number }> {
   const db = getDb(env.DB);
   const now = clock.nowMs();
-  const [recent] = await db
-    .select({ n: count() })
-    .from(captureNonces)
-    .where(
-      and(eq(captureNonces.sessionId, session.id), gte(captureNonces.issuedAt, new Date(now - PHOTO_LIMITS.windowMs))),
-    );
-  const [total] = await db.select({ n: count() }).from(captureNonces).where(eq(captureNonces.sessionId, session.id));
-  if (recent.n >= PHOTO_LIMITS.noncesPerWindow || total.n >= PHOTO_LIMITS.noncesPerSession) {
-    const retry = total.n >= PHOTO_LIMITS.noncesPerSession ? 86_400 : Math.ceil(PHOTO_LIMITS.windowMs / 1000);
+  const issued = await countSessionNonces(db, session.id, new Date(now - PHOTO_LIMITS.windowMs));
+  if (issued.recent >= PHOTO_LIMITS.noncesPerWindow || issued.total >= PHOTO_LIMITS.noncesPerSession) {
+    const retry = issued.total >= PHOTO_LIMITS.noncesPerSession ? 86_400 : Math.ceil(PHOTO_LIMITS.windowMs / 1000);
     throw new ApiError(429, "too-many-shots", "Too many photos in a short time. Please wait a few minutes.", {
       headers: { "retry-after": String(retry) },
     });
   }
   const nonce = newToken(16);
-  await db.insert(captureNonces).values({ nonce, sessionId: session.id, issuedAt: new Date(now) });
+  await insertNonce(db, { nonce, sessionId: session.id, issuedAt: new Date(now) });
   return { nonce, issuedAt: now };
 }
 
@@ -104,13 +105,9 @@ export async function completeShot(
   network: NetworkLocation | null,
 ): Promise<PhotoReceipt> {
   const db = getDb(env.DB);
-  const row = await db.query.captureNonces.findFirst({
-    where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, ps.session.id)),
-  });
+  const row = await findSessionNonce(db, ps.session.id, nonce);
   if (row?.usedAt) {
-    const stored = await db.query.capturePhotos.findFirst({
-      where: and(eq(capturePhotos.nonce, nonce), eq(capturePhotos.sessionId, ps.session.id)),
-    });
+    const stored = await findSessionPhotoByNonce(db, ps.session.id, nonce);
     if (stored && stored.sha256 === att.sha256) return receiptOf(stored);
   }
   const issued = await usableNonce(db, ps, nonce);
@@ -123,7 +120,7 @@ export async function completeShot(
   if (info.width * info.height > PHOTO_LIMITS.maxPixels)
     throw new ApiError(413, "too-many-pixels", `The image has more than ${PHOTO_LIMITS.maxPixels} pixels.`);
   const sha256 = await sha256Hex(bytes);
-  const earlier = await sessionPhotos(db, ps.session.id);
+  const earlier = await findSessionPhotos(db, ps.session.id);
   const receivedAt = clock.nowMs();
   let result: Awaited<ReturnType<typeof runPhotoChecks>>;
   try {
@@ -153,12 +150,8 @@ export async function completeShot(
     throw new ApiError(422, "undecodable-image", "The image data is corrupt and cannot be decoded.");
   }
   // Consume the nonce only now: a refused upload leaves it usable for a corrected retry.
-  const consumed = await db
-    .update(captureNonces)
-    .set({ usedAt: new Date(receivedAt) })
-    .where(and(eq(captureNonces.nonce, nonce), isNull(captureNonces.usedAt)))
-    .returning();
-  if (consumed.length === 0) throw new ApiError(409, "nonce-replayed", "This shot was already sent. Take a new photo.");
+  if (!(await consumeNonce(db, nonce, new Date(receivedAt))))
+    throw new ApiError(409, "nonce-replayed", "This shot was already sent. Take a new photo.");
 
   const photoId = newId();
   const r2Key = `capture/${ps.caseRow.id}/${ps.session.id}/${photoId}.${type === "jpeg" ? "jpg" : "png"}`;
@@ -202,7 +195,7 @@ export async function completeShot(
     longitude: att.position?.longitude ?? null,
     createdAt: new Date(receivedAt),
   };
-  await db.insert(capturePhotos).values(photo);
+  await insertPhoto(db, photo);
   // Kept for reverse search; compared with scanner files only where the account turns that on. The photo
   // is stored already: a failure here is logged, never the policyholder's problem.
   await storeHashes(env.DB, env.BUCKET, [
@@ -222,11 +215,7 @@ export async function completeShot(
 
 /** The photos of the session's current attempt, oldest first. */
 export function attemptPhotos(db: Db, ps: PageSession): Promise<PhotoRow[]> {
-  return db
-    .select()
-    .from(capturePhotos)
-    .where(and(eq(capturePhotos.sessionId, ps.session.id), eq(capturePhotos.attempt, ps.session.attemptCount + 1)))
-    .orderBy(asc(capturePhotos.createdAt));
+  return findSessionPhotos(db, ps.session.id, ps.session.attemptCount + 1);
 }
 
 export function receiptOf(photo: Pick<PhotoRow, "id" | "scenePosition" | "checks">): PhotoReceipt {
@@ -246,19 +235,9 @@ export function positionOf(photo: PhotoRow): Position | null {
 
 export const verdictOfRow = (photo: PhotoRow) => photo.verdict as PhotoVerdict;
 
-function sessionPhotos(db: Db, sessionId: string): Promise<PhotoRow[]> {
-  return db
-    .select()
-    .from(capturePhotos)
-    .where(eq(capturePhotos.sessionId, sessionId))
-    .orderBy(asc(capturePhotos.createdAt));
-}
-
 /** The nonce's issue time if it belongs to this session, is unused and fresh; else the refusal. */
 async function usableNonce(db: Db, { session }: PageSession, nonce: string): Promise<Date> {
-  const row = await db.query.captureNonces.findFirst({
-    where: and(eq(captureNonces.nonce, nonce), eq(captureNonces.sessionId, session.id)),
-  });
+  const row = await findSessionNonce(db, session.id, nonce);
   if (!row)
     throw new ApiError(400, "unknown-nonce", "This shot was not requested by the capture page. Take a new photo.");
   if (row.usedAt) throw new ApiError(409, "nonce-replayed", "This shot was already sent. Take a new photo.");
@@ -268,10 +247,7 @@ async function usableNonce(db: Db, { session }: PageSession, nonce: string): Pro
 }
 
 async function validateScene(db: Db, ps: PageSession, position: number | null) {
-  const scenes = await db
-    .select({ position: captureScenes.position })
-    .from(captureScenes)
-    .where(eq(captureScenes.caseId, ps.caseRow.id));
+  const scenes = await findScenes(db, ps.caseRow.id);
   if (scenes.length === 0 && position !== null)
     throw new ApiError(400, "validation-error", "This case has no scenes.", {
       errors: [{ field: "scenePosition", message: "must be null" }],

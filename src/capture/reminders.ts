@@ -1,12 +1,13 @@
-import { eq } from "drizzle-orm";
+import { findAccount } from "../accounts/repository";
 import { getDb } from "../db/client";
-import { accounts, outbox, type ReminderSettings } from "../db/schema";
+import type { ReminderSettings } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import type { TransitionName } from "./lifecycle";
 import { captureLink } from "./links";
 import { invitationRows, smsOffer } from "./notifications";
-import { findCaseById, findCurrentSession, type CaseRow } from "./repository";
+import { findCaseById, findCurrentSession, type CaseRow } from "./repository/cases";
+import { insertOutboxStatements } from "./repository/messages";
 import { enqueueNotifications } from "./notification-dispatch";
 import { transitionLocked } from "./service";
 
@@ -49,7 +50,7 @@ export async function remindLocked(env: Env, accountId: string, caseId: string):
   const [row, session, account] = await Promise.all([
     findCaseById(db, accountId, caseId),
     findCurrentSession(db, caseId),
-    db.query.accounts.findFirst({ where: eq(accounts.id, accountId) }),
+    findAccount(db, accountId),
   ]);
   if (!row || !session || !account) return "nothing";
   const now = clock.now();
@@ -69,7 +70,7 @@ export async function remindLocked(env: Env, accountId: string, caseId: string):
   await transitionLocked(env, accountId, caseId, step, {
     actor: "system",
     casePatch: { reminderCount: row.reminderCount + 1, lastReminderAt: now },
-    statements: messages.map((m) => db.insert(outbox).values(m)),
+    statements: insertOutboxStatements(db, messages),
   });
   await enqueueNotifications(
     env,

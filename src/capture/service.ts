@@ -1,15 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getDb, type Db } from "../db/client";
-import {
-  captureCases,
-  captureEvents,
-  captureScenes,
-  captureSessions,
-  outbox,
-  type CommunicationMode,
-  type FinalDecision,
-} from "../db/schema";
+import type { captureCases, CommunicationMode, FinalDecision } from "../db/schema";
 import type { AccountRecord } from "../accounts/service";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
@@ -19,7 +10,18 @@ import { nextState, transitions, type Actor, type TransitionName } from "./lifec
 import { captureLink } from "./links";
 import { invitationRows, NOTHING_SENT, smsOffer, type NotificationStatus, type OutboxRow } from "./notifications";
 import { enqueuePush, pushOnClose } from "./push/schedule";
-import { findCaseById, findCurrentSession, findOpenCase, nextEventSeq, type CaseRow } from "./repository";
+import {
+  applyTransition,
+  findCaseById,
+  findCurrentSession,
+  findOpenCase,
+  insertNewCase,
+  insertSessionStatement,
+  nextEventSeq,
+  supersedeSessionStatement,
+  type CaseRow,
+} from "./repository/cases";
+import { insertOutboxStatements } from "./repository/messages";
 import { usableScenes } from "./scenes";
 
 /** Input of a create call after validation (spec 2.1). */
@@ -87,15 +89,13 @@ export async function createCaseLocked(
   }));
 
   // One D1 batch is one transaction: the case exists completely or not at all.
-  await db.batch([
-    db.insert(captureCases).values(caseRow),
-    db.insert(captureSessions).values(session),
-    db
-      .insert(captureEvents)
-      .values({ id: newId(), caseId, seq: 1, timestamp: now, action: "capture_triggered", actor: "API" }),
-    ...scenes.map((scene) => db.insert(captureScenes).values(scene)),
-    ...messages.map((row) => db.insert(outbox).values(row)),
-  ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await insertNewCase(db, {
+    caseRow,
+    session,
+    event: { id: newId(), caseId, seq: 1, timestamp: now, action: "capture_triggered", actor: "API" },
+    scenes,
+    messages,
+  });
   return { created: true, view: viewOf(caseRow, session.id, link, account), outboxIds: idsOf(messages) };
 }
 
@@ -135,25 +135,17 @@ export async function transitionLocked(
   const closing = next.closed && !current.closed;
   // Every close, automatic or by a handler, passes here: the result push is owed from this batch on.
   const push = closing ? await pushOnClose(db, accountId, caseId, now) : null;
-  await db.batch([
-    db
-      .update(captureCases)
-      .set({ ...next, ...opts.casePatch, updatedAt: now })
-      .where(and(eq(captureCases.id, caseId), eq(captureCases.status, current.status))),
-    db
-      .insert(captureEvents)
-      .values({ id: newId(), caseId, seq, timestamp: now, action: transitions[name].action, actor: opts.actor }),
-    ...(closing
-      ? [
-          db
-            .update(captureSessions)
-            .set({ finalStatus: "closed" })
-            .where(and(eq(captureSessions.caseId, caseId), eq(captureSessions.finalStatus, "open"))),
-        ]
-      : []),
-    ...(push ? [push.statement] : []),
-    ...(opts.statements ?? []),
-  ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await applyTransition(
+    db,
+    {
+      caseId,
+      fromStatus: current.status,
+      patch: { ...next, ...opts.casePatch, updatedAt: now },
+      event: { id: newId(), caseId, seq, timestamp: now, action: transitions[name].action, actor: opts.actor },
+      closing,
+    },
+    [...(push ? [push.statement] : []), ...(opts.statements ?? [])],
+  );
   if (push) await enqueuePush(env, push.deliveryId, 1);
   return { ...current, ...next, ...opts.casePatch, updatedAt: now } as CaseRow;
 }
@@ -187,16 +179,9 @@ export async function retriggerLocked(
     actor,
     casePatch: { retriggerCount: current.retriggerCount + 1 },
     statements: [
-      ...(previous
-        ? [
-            db
-              .update(captureSessions)
-              .set({ supersededAt: now, finalStatus: "superseded" })
-              .where(eq(captureSessions.id, previous.id)),
-          ]
-        : []),
-      db.insert(captureSessions).values(session),
-      ...messages.map((row) => db.insert(outbox).values(row)),
+      ...(previous ? [supersedeSessionStatement(db, previous.id, now)] : []),
+      insertSessionStatement(db, session),
+      ...insertOutboxStatements(db, messages),
     ],
   });
   return { view: viewOf(current, session.id, link, account), outboxIds: idsOf(messages) };

@@ -3,7 +3,7 @@ import type { CommunicationMode } from "../db/schema";
 import type { Env } from "../env";
 import { isoWithOffset } from "../lib/clock";
 import { captureLink } from "./links";
-import { loadCaseDetails, type CaseRow } from "./repository";
+import { loadCaseDetails, type CaseRow } from "./repository/cases";
 
 /** The status record of spec 2.4. Internal notes are never part of it. */
 export async function statusView(db: Db, env: Env, row: CaseRow, communicationMode: CommunicationMode) {

@@ -1,6 +1,5 @@
-import { and, asc, inArray, lt } from "drizzle-orm";
+import { findOpenPushesBefore } from "../capture/repository/pushes";
 import { getDb } from "../db/client";
-import { pushDeliveries } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { retryDelayS } from "../capture/push/schedule";
@@ -16,19 +15,7 @@ const BATCH = 200;
  */
 export async function retryLostPushes(env: Env): Promise<void> {
   const now = clock.nowMs();
-  const rows = await getDb(env.DB)
-    .select({
-      id: pushDeliveries.id,
-      status: pushDeliveries.status,
-      attempts: pushDeliveries.attempts,
-      at: pushDeliveries.at,
-    })
-    .from(pushDeliveries)
-    .where(
-      and(inArray(pushDeliveries.status, ["pending", "retrying"]), lt(pushDeliveries.at, new Date(now - GRACE_MS))),
-    )
-    .orderBy(asc(pushDeliveries.at))
-    .limit(BATCH);
+  const rows = await findOpenPushesBefore(getDb(env.DB), new Date(now - GRACE_MS), BATCH);
   const overdue = rows.filter(
     (r) => r.at.getTime() + (r.attempts > 0 ? retryDelayS(r.attempts) * 1000 : 0) + GRACE_MS < now,
   );

@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { markOutboxFailed } from "../capture/repository/messages";
 import { getDb } from "../db/client";
-import { failedJobs, outbox } from "../db/schema";
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
 import { newId } from "../lib/ids";
 import { JobMessageSchema } from "./messages";
+import { insertFailedJob } from "./repository";
 
 /**
  * The dead-letter queue's consumer: every message that failed all its retries is recorded in
@@ -14,7 +14,7 @@ import { JobMessageSchema } from "./messages";
 export async function recordDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = getDb(env.DB);
   for (const message of batch.messages) {
-    await db.insert(failedJobs).values({
+    await insertFailedJob(db, {
       id: newId(),
       messageId: message.id,
       queue: batch.queue,
@@ -23,8 +23,7 @@ export async function recordDeadLetters(batch: MessageBatch<unknown>, env: Env):
       failedAt: clock.now(),
     });
     const parsed = JobMessageSchema.safeParse(message.body);
-    if (parsed.success && parsed.data.type === "notification")
-      await db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, parsed.data.outboxId));
+    if (parsed.success && parsed.data.type === "notification") await markOutboxFailed(db, parsed.data.outboxId);
     console.error(
       JSON.stringify({
         event: "job.dead-letter",

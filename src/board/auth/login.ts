@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
+import { findHandlerByEmail } from "../../accounts/repository";
 import { getDb } from "../../db/client";
-import { handlers } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { verifyPassword } from "../../lib/crypto";
 import { createSession, type SessionLifetime } from "./sessions";
@@ -46,7 +45,7 @@ export async function passwordLogin(
 }
 
 export function handlerByEmail(d1: D1Database, email: string) {
-  return getDb(d1).query.handlers.findFirst({ where: eq(handlers.email, normaliseEmail(email)) });
+  return findHandlerByEmail(getDb(d1), normaliseEmail(email));
 }
 
 function lockedOutcome(until: number): LoginOutcome {

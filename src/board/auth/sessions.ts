@@ -1,9 +1,15 @@
-import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { handlerSessions, handlers } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
 import { newToken } from "../../lib/ids";
+import {
+  deleteEndedSessions,
+  deleteHandlersDeadSessions,
+  deleteSession,
+  findSessionWithHandler,
+  insertHandlerSession,
+  touchSession,
+} from "./repository";
 
 /** How long a board session lives (settings BOARD_SESSION_IDLE_S, BOARD_SESSION_MAX_S). */
 export interface SessionLifetime {
@@ -37,18 +43,8 @@ export async function createSession(
   const now = clock.nowMs();
   const db = getDb(d1);
   // A login is also the moment to drop this handler's dead sessions (the table would only grow otherwise).
-  await db
-    .delete(handlerSessions)
-    .where(
-      and(
-        eq(handlerSessions.handlerId, handlerId),
-        or(
-          lt(handlerSessions.expiresAt, new Date(now)),
-          lt(handlerSessions.lastSeenAt, new Date(now - lifetime.idleS * 1000)),
-        ),
-      ),
-    );
-  await db.insert(handlerSessions).values({
+  await deleteHandlersDeadSessions(db, handlerId, new Date(now), new Date(now - lifetime.idleS * 1000));
+  await insertHandlerSession(db, {
     tokenHash: await sha256Hex(token),
     handlerId,
     csrfToken,
@@ -73,35 +69,18 @@ export async function sessionHandler(
   if (!token) return null;
   const db = getDb(d1);
   const tokenHash = await sha256Hex(token);
-  const [row] = await db
-    .select({
-      id: handlers.id,
-      accountId: handlers.accountId,
-      name: handlers.name,
-      email: handlers.email,
-      csrfToken: handlerSessions.csrfToken,
-      createdAt: handlerSessions.createdAt,
-      lastSeenAt: handlerSessions.lastSeenAt,
-      expiresAt: handlerSessions.expiresAt,
-    })
-    .from(handlerSessions)
-    .innerJoin(handlers, eq(handlers.id, handlerSessions.handlerId))
-    .where(eq(handlerSessions.tokenHash, tokenHash))
-    .limit(1);
+  const row = await findSessionWithHandler(db, tokenHash);
   if (!row) return null;
   const now = clock.nowMs();
   // The end set at login, or earlier when BOARD_SESSION_MAX_S has been lowered since.
   const absoluteEnd = Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + lifetime.maxS * 1000);
   const idleEnd = row.lastSeenAt.getTime() + lifetime.idleS * 1000;
   if (now >= absoluteEnd || now >= idleEnd) {
-    await db.delete(handlerSessions).where(eq(handlerSessions.tokenHash, tokenHash));
+    await deleteSession(db, tokenHash);
     return null;
   }
   if (!background && now - row.lastSeenAt.getTime() >= touchEveryMs(lifetime.idleS)) {
-    await db
-      .update(handlerSessions)
-      .set({ lastSeenAt: new Date(now) })
-      .where(eq(handlerSessions.tokenHash, tokenHash));
+    await touchSession(db, tokenHash, new Date(now));
   }
   return { id: row.id, accountId: row.accountId, name: row.name, email: row.email, csrfToken: row.csrfToken };
 }
@@ -109,28 +88,19 @@ export async function sessionHandler(
 /** Ends the session (logout, or the old session when a login rotates the token). */
 export async function revokeSession(d1: D1Database, token: string): Promise<void> {
   if (!token) return;
-  await getDb(d1)
-    .delete(handlerSessions)
-    .where(eq(handlerSessions.tokenHash, await sha256Hex(token)));
+  await deleteSession(getDb(d1), await sha256Hex(token));
 }
 
 /** Deletes sessions past their absolute end or idle too long (cron), at most `batch` per call. */
 export async function deleteDeadSessions(d1: D1Database, lifetime: SessionLifetime, batch = 500): Promise<number> {
   const now = clock.nowMs();
-  const dead = getDb(d1)
-    .select({ tokenHash: handlerSessions.tokenHash })
-    .from(handlerSessions)
-    .where(
-      or(
-        lt(handlerSessions.expiresAt, new Date(now)),
-        lt(handlerSessions.createdAt, new Date(now - lifetime.maxS * 1000)),
-        lt(handlerSessions.lastSeenAt, new Date(now - lifetime.idleS * 1000)),
-      ),
-    )
-    .limit(batch);
-  const deleted = await getDb(d1)
-    .delete(handlerSessions)
-    .where(inArray(handlerSessions.tokenHash, dead))
-    .returning({ tokenHash: handlerSessions.tokenHash });
-  return deleted.length;
+  return deleteEndedSessions(
+    getDb(d1),
+    {
+      expiredBefore: new Date(now),
+      createdBefore: new Date(now - lifetime.maxS * 1000),
+      idleBefore: new Date(now - lifetime.idleS * 1000),
+    },
+    batch,
+  );
 }

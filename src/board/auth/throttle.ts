@@ -1,8 +1,13 @@
-import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { loginThrottle } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/crypto";
+import {
+  countLoginAttempt,
+  deleteForgottenThrottles,
+  deleteLoginThrottle,
+  findLoginThrottle,
+  setLoginLock,
+} from "./repository";
 
 /** Login attempts for one login name before it is locked. */
 export const MAX_FAILURES = 5;
@@ -36,41 +41,19 @@ export type AttemptClaim = { allowed: true; lockedUntil: number | null } | { all
 export async function claimAttempt(d1: D1Database, keyHash: string, lockS: number): Promise<AttemptClaim> {
   const now = clock.nowMs();
   const db = getDb(d1);
-  const lockRuns = sql`coalesce(${loginThrottle.lockedUntil}, 0) > ${now}`;
-  const [row] = await db
-    .insert(loginThrottle)
-    .values({ keyHash, failures: 1, lockedUntil: null, updatedAt: new Date(now) })
-    .onConflictDoUpdate({
-      target: loginThrottle.keyHash,
-      set: {
-        // Attempts during a lock are refused without counting (they would only lengthen the next lock).
-        failures: sql`CASE WHEN ${lockRuns} THEN ${loginThrottle.failures} WHEN ${loginThrottle.updatedAt} < ${now - FORGET_AFTER_MS} THEN 1 ELSE ${loginThrottle.failures} + 1 END`,
-        updatedAt: new Date(now),
-      },
-    })
-    .returning({ failures: loginThrottle.failures, lockedUntil: loginThrottle.lockedUntil });
+  const row = await countLoginAttempt(db, keyHash, now, FORGET_AFTER_MS);
   const current = row.lockedUntil?.getTime() ?? 0;
   if (current > now) return { allowed: false, lockedUntil: current };
   if (row.failures < MAX_FAILURES) return { allowed: true, lockedUntil: null };
   const until = now + Math.min(lockS * 1000 * 2 ** Math.min(row.failures - MAX_FAILURES, 20), MAX_LOCK_MS);
-  const won = await db
-    .update(loginThrottle)
-    .set({ lockedUntil: new Date(until) })
-    .where(
-      and(
-        eq(loginThrottle.keyHash, keyHash),
-        or(isNull(loginThrottle.lockedUntil), lte(loginThrottle.lockedUntil, new Date(now))),
-      ),
-    )
-    .returning({ keyHash: loginThrottle.keyHash });
-  if (won.length > 0) return { allowed: true, lockedUntil: until };
-  const lock = await db.query.loginThrottle.findFirst({ where: eq(loginThrottle.keyHash, keyHash) });
+  if (await setLoginLock(db, keyHash, new Date(until), new Date(now))) return { allowed: true, lockedUntil: until };
+  const lock = await findLoginThrottle(db, keyHash);
   return { allowed: false, lockedUntil: Math.max(lock?.lockedUntil?.getTime() ?? until, now + 1000) };
 }
 
 /** A successful login wipes the name's failures and lock. */
 export async function clearFailures(d1: D1Database, keyHash: string): Promise<void> {
-  await getDb(d1).delete(loginThrottle).where(eq(loginThrottle.keyHash, keyHash));
+  await deleteLoginThrottle(getDb(d1), keyHash);
 }
 
 /**
@@ -79,19 +62,5 @@ export async function clearFailures(d1: D1Database, keyHash: string): Promise<vo
  */
 export async function deleteStaleThrottles(d1: D1Database, batch = 1000): Promise<number> {
   const now = clock.nowMs();
-  const stale = getDb(d1)
-    .select({ keyHash: loginThrottle.keyHash })
-    .from(loginThrottle)
-    .where(
-      and(
-        lt(loginThrottle.updatedAt, new Date(now - FORGET_AFTER_MS)),
-        or(isNull(loginThrottle.lockedUntil), lte(loginThrottle.lockedUntil, new Date(now))),
-      ),
-    )
-    .limit(batch);
-  const deleted = await getDb(d1)
-    .delete(loginThrottle)
-    .where(inArray(loginThrottle.keyHash, stale))
-    .returning({ keyHash: loginThrottle.keyHash });
-  return deleted.length;
+  return deleteForgottenThrottles(getDb(d1), new Date(now - FORGET_AFTER_MS), new Date(now), batch);
 }

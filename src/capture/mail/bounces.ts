@@ -1,9 +1,9 @@
-import { and, desc, eq } from "drizzle-orm";
 import PostalMime, { type Email } from "postal-mime";
 import { getDb } from "../../db/client";
-import { captureCases, outbox } from "../../db/schema";
 import type { Env } from "../../env";
 import { caseLockFor, unwrap } from "../case-lock";
+import { findCaseById } from "../repository/cases";
+import { failOutboxStatement, findBouncedEmail, findOutboxRow } from "../repository/messages";
 import { transitionLocked } from "../service";
 
 /** One recipient's block of a message/delivery-status part (RFC 3464 §2.3). */
@@ -103,25 +103,16 @@ export async function handleInboundMail(message: ForwardableEmailMessage, env: E
     return;
   }
   const db = getDb(env.DB);
-  let row = report.outboxId
-    ? await db.query.outbox.findFirst({ where: and(eq(outbox.id, report.outboxId), eq(outbox.channel, "email")) })
-    : undefined;
-  if (!row) {
-    for (const recipient of failed
-      .flatMap((r) => [r.originalRecipient, r.finalRecipient])
-      .filter((a): a is string => !!a)) {
-      row = await db.query.outbox.findFirst({
-        where: and(eq(outbox.channel, "email"), eq(outbox.status, "sent"), eq(outbox.recipient, recipient)),
-        orderBy: desc(outbox.sentAt),
-      });
-      if (row) break;
-    }
-  }
+  const row = await findBouncedEmail(
+    db,
+    report.outboxId,
+    failed.flatMap((r) => [r.originalRecipient, r.finalRecipient]).filter((a): a is string => !!a),
+  );
   if (!row) {
     console.warn(JSON.stringify({ event: "mail.bounce_unmatched", outboxId: report.outboxId }));
     return;
   }
-  const caseRow = await db.query.captureCases.findFirst({ where: eq(captureCases.id, row.caseId) });
+  const caseRow = await findCaseById(db, row.accountId, row.caseId);
   if (!caseRow) return;
   await unwrap(caseLockFor(env, row.accountId, caseRow.caseNumber).recordBounce(row.accountId, row.caseId, row.id));
   console.log(JSON.stringify({ event: "mail.bounced", outboxId: row.id, status: failed[0]?.status ?? null }));
@@ -130,10 +121,10 @@ export async function handleInboundMail(message: ForwardableEmailMessage, env: E
 /** Marks the row failed and appends `invitation_bounced` (under the case's CaseLock); a repeated bounce does nothing. */
 export async function recordBounceLocked(env: Env, accountId: string, caseId: string, outboxId: string): Promise<void> {
   const db = getDb(env.DB);
-  const row = await db.query.outbox.findFirst({ where: eq(outbox.id, outboxId) });
+  const row = await findOutboxRow(db, outboxId);
   if (!row || row.status === "failed") return;
   await transitionLocked(env, accountId, caseId, "notificationBounced", {
     actor: "system",
-    statements: [db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, outboxId))],
+    statements: [failOutboxStatement(db, outboxId)],
   });
 }

@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { findAccount } from "../../accounts/repository";
 import { getDb } from "../../db/client";
-import { accounts, captureCases, pushDeliveries } from "../../db/schema";
 import type { Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { caseLockFor, unwrap } from "../case-lock";
+import { findCaseByInternalId } from "../repository/cases";
+import { claimPushAttempt, findPushDelivery } from "../repository/pushes";
 import { pushPayload } from "./payload";
 import type { PushOutcome } from "./record";
 import { enqueuePush, PUSH_ATTEMPT_TIMEOUT_MS, PUSH_RETRY_WINDOW_MS, retryDelayS } from "./schedule";
@@ -24,24 +25,13 @@ export async function deliverPush(
   timeoutMs = PUSH_ATTEMPT_TIMEOUT_MS,
 ): Promise<"done"> {
   const db = getDb(env.DB);
-  const row = await db.query.pushDeliveries.findFirst({ where: eq(pushDeliveries.id, deliveryId) });
+  const row = await findPushDelivery(db, deliveryId);
   if (!row || row.attempts !== attempt - 1 || (row.status !== "pending" && row.status !== "retrying")) return "done";
-  const caseRow = await db.query.captureCases.findFirst({ where: eq(captureCases.id, row.caseId) });
-  const account = caseRow && (await db.query.accounts.findFirst({ where: eq(accounts.id, caseRow.accountId) }));
+  const caseRow = await findCaseByInternalId(db, row.caseId);
+  const account = caseRow && (await findAccount(db, caseRow.accountId));
   if (!caseRow || !account) return "done";
 
-  const claimed = await db
-    .update(pushDeliveries)
-    .set({ attempts: attempt })
-    .where(
-      and(
-        eq(pushDeliveries.id, deliveryId),
-        eq(pushDeliveries.attempts, attempt - 1),
-        inArray(pushDeliveries.status, ["pending", "retrying"]),
-      ),
-    )
-    .returning({ id: pushDeliveries.id });
-  if (claimed.length === 0) return "done";
+  if (!(await claimPushAttempt(db, deliveryId, attempt))) return "done";
 
   const log = { deliveryId, caseId: caseRow.id, attempt };
   const record = (outcome: PushOutcome) =>

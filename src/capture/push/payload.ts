@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { CommunicationMode } from "../../db/schema";
 import type { Env } from "../../env";
 import { isoWithOffset } from "../../lib/clock";
-import type { CaseRow } from "../repository";
+import type { CaseRow } from "../repository/cases";
 import { statusView } from "../status-view";
 
 /**

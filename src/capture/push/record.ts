@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { pushDeliveries } from "../../db/schema";
 import type { Env } from "../../env";
 import { clock } from "../../lib/clock";
+import { pushOutcomeStatement } from "../repository/pushes";
 import { transitionLocked } from "../service";
 
 /** The outcome of one push attempt. `statusCode` is null when no answer came (network error, timeout). */
@@ -25,11 +24,6 @@ export async function recordPushLocked(
   const db = getDb(env.DB);
   await transitionLocked(env, accountId, caseId, outcome.status === "delivered" ? "pushDelivered" : "pushFailed", {
     actor: "system",
-    statements: [
-      db
-        .update(pushDeliveries)
-        .set({ status: outcome.status, statusCode: outcome.statusCode, at: clock.now() })
-        .where(eq(pushDeliveries.id, deliveryId)),
-    ],
+    statements: [pushOutcomeStatement(db, deliveryId, outcome, clock.now())],
   });
 }

@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { findAccount } from "../../accounts/repository";
 import type { Db } from "../../db/client";
-import { accounts, pushDeliveries } from "../../db/schema";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
+import { insertPushDeliveryStatement } from "../repository/pushes";
 
 /** How long a result push is retried after the case closed (DESIGN §14). */
 export const PUSH_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -30,12 +30,12 @@ export async function pushOnClose(
   caseId: string,
   now: Date,
 ): Promise<{ deliveryId: string; statement: BatchItem<"sqlite"> } | null> {
-  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, accountId), columns: { pushUrl: true } });
+  const account = await findAccount(db, accountId);
   if (!account?.pushUrl) return null;
   const deliveryId = newId();
   return {
     deliveryId,
-    statement: db.insert(pushDeliveries).values({ id: deliveryId, caseId, status: "pending", attempts: 0, at: now }),
+    statement: insertPushDeliveryStatement(db, deliveryId, caseId, now),
   };
 }
 

@@ -1,8 +1,7 @@
-import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { outboxMail, outboxMime } from "../../capture/notification-delivery";
+import { findNewestOutboxOfAllAccounts, findOutboxRow } from "../../capture/repository/messages";
 import { getDb } from "../../db/client";
-import { outbox } from "../../db/schema";
 import type { AppEnv } from "../../lib/app";
 import { isoWithOffset } from "../../lib/clock";
 import { ApiError } from "../../lib/problem";
@@ -24,7 +23,7 @@ devOutbox.use("*", async (c, next) => {
 });
 
 devOutbox.get("/outbox", async (c) => {
-  const rows = await getDb(c.env.DB).select().from(outbox).orderBy(desc(outbox.createdAt)).limit(ROWS);
+  const rows = await findNewestOutboxOfAllAccounts(getDb(c.env.DB), ROWS);
   const items = rows.map((row) => {
     const mail = outboxMail(row);
     const meta = `${row.kind} · ${row.channel} · ${escapeHtml(row.recipient)} · ${row.status} · ${row.attempts} attempt(s) · ${isoWithOffset(row.createdAt)}`;
@@ -47,7 +46,7 @@ ${items.join("\n") || "<p>No messages yet.</p>"}
 
 devOutbox.get("/outbox/:file{[0-9a-f-]+\\.eml}", async (c) => {
   const id = c.req.param("file").replace(/\.eml$/, "");
-  const row = await getDb(c.env.DB).query.outbox.findFirst({ where: eq(outbox.id, id) });
+  const row = await findOutboxRow(getDb(c.env.DB), id);
   if (row?.channel !== "email") throw new ApiError(404, "not-found", "No such message.");
   return c.body(outboxMime(row, c.env.MAIL_FROM ?? "capture@localhost"), 200, { "content-type": "message/rfc822" });
 });
