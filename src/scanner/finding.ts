@@ -1,3 +1,4 @@
+import type { FindingCode } from "./finding-codes";
 import type { Finding, Language, SuspicionLevel } from "./types";
 
 /** Title and explanation of a finding in each supported language. */
@@ -6,7 +7,7 @@ export type FindingText = Record<Language, { title: string; explanation: string 
 /** Builds a finding in the request's language; evidence stays language-neutral. */
 export function finding(
   language: Language,
-  code: string,
+  code: FindingCode,
   level: SuspicionLevel,
   text: FindingText,
   evidence: Record<string, unknown> = {},

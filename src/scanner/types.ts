@@ -1,3 +1,5 @@
+import type { FindingCode } from "./finding-codes";
+
 /** Suspicion levels, lowest first (DESIGN §18: Red > Yellow > Green > "-"). */
 export const suspicionLevels = ["-", "Green", "Yellow", "Red"] as const;
 export type SuspicionLevel = (typeof suspicionLevels)[number];
@@ -43,7 +45,8 @@ export interface ScanContext {
 
 /** One finding, already in the request's language (DESIGN §18). */
 export interface Finding {
-  code: string;
+  /** A code of the registry in src/scanner/finding-codes.ts. */
+  code: FindingCode;
   level: SuspicionLevel;
   title: string;
   explanation: string;

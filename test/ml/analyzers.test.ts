@@ -59,7 +59,7 @@ describe("a corrupt or unsupported image never reaches a model", () => {
         expect(result.assessed).toBe(false);
         expect(result.findings).toHaveLength(1);
         expect(result.findings[0].level).toBe("-");
-        expect(result.findings[0].code).toMatch(/-not-assessed$/);
+        expect(result.findings[0].code).toMatch(/_NOT_ASSESSED$/);
       }
       expect(inferenceRuns()).toBe(before);
     });
@@ -82,7 +82,7 @@ describe("a model failure degrades to '-' for that detector, not a failed reques
     ]) {
       const result = await analyzer.analyze(photo, context);
       expect(result.assessed).toBe(false);
-      expect(result.findings[0]).toMatchObject({ level: "-", code: expect.stringMatching(/-model-failed$/) });
+      expect(result.findings[0]).toMatchObject({ level: "-", code: expect.stringMatching(/_MODEL_FAILED$/) });
       expect(result.findings[0].explanation).toContain("-broken");
     }
   });
@@ -99,7 +99,7 @@ describe("a model failure degrades to '-' for that detector, not a failed reques
     ]);
     const file = result.Files["leuvenA.jpg"];
     expect(file.suspicion_level).toBe("Green");
-    expect(file.findings.map((f) => [f.code, f.level])).toContainEqual(["recapture-model-failed", "-"]);
+    expect(file.findings.map((f) => [f.code, f.level])).toContainEqual(["RECAPTURE_MODEL_FAILED", "-"]);
   });
 });
 
@@ -110,7 +110,7 @@ describe("recapture analyzer on real bytes", () => {
       context,
     );
     expect(result.assessed).toBe(true);
-    expect(result.findings[0].code).toBe("recapture-not-found");
+    expect(result.findings[0].code).toBe("RECAPTURE_NOT_FOUND");
     expect(result.metadata?.probability).toBeLessThan(RECAPTURE_THRESHOLDS.yellow);
     expect(Array.from(result.attachments?.[0].bytes.slice(0, 4) ?? [])).toEqual(PNG_SIGNATURE);
   });
@@ -120,7 +120,7 @@ describe("recapture analyzer on real bytes", () => {
       scanFile("screen-tiles.png", fixturePng("screen-tiles.png"), "png"),
       context,
     );
-    expect(result.findings[0].code).toBe("recapture-suspected");
+    expect(result.findings[0].code).toBe("RECAPTURE_SUSPECTED");
     expect(["Yellow", "Red"]).toContain(result.findings[0].level);
     expect(result.findings[0].explanation).toMatch(/\d+ of \d+ examined image areas/);
   });
@@ -128,7 +128,7 @@ describe("recapture analyzer on real bytes", () => {
   it("an image smaller than one 128 px patch is not assessed", async () => {
     const tiny = scanFile("tiny.png", fixturePng("tiny.png"), "png");
     const result = await recaptureAnalyzer.analyze(tiny, context);
-    expect(result).toMatchObject({ assessed: false, findings: [{ level: "-", code: "recapture-not-assessed" }] });
+    expect(result).toMatchObject({ assessed: false, findings: [{ level: "-", code: "RECAPTURE_NOT_ASSESSED" }] });
   });
 });
 
@@ -139,7 +139,7 @@ describe("manipulation analyzer on real bytes", () => {
       context,
     );
     expect(result.assessed).toBe(true);
-    expect(["manipulation-model-clear", "manipulation-model-region"]).toContain(result.findings[0].code);
+    expect(["MANIPULATION_MODEL_CLEAR", "MANIPULATION_MODEL_REGION"]).toContain(result.findings[0].code);
     const meta = result.metadata as { score: number; judgedShare: number };
     expect(meta.score).toBeGreaterThanOrEqual(0);
     expect(meta.score).toBeLessThanOrEqual(1);

@@ -37,13 +37,13 @@ describe("POST /v2/scanner runs the learned detectors on images in the ZIP", () 
     const body = await res.json<{ Files: Record<string, FileResult>; modelVersions: Record<string, string> }>();
 
     const screen = body.Files["screen.png"];
-    expect(screen.findings).toContainEqual(expect.objectContaining({ code: "recapture-suspected", level: "Red" }));
+    expect(screen.findings).toContainEqual(expect.objectContaining({ code: "RECAPTURE_SUSPECTED", level: "Red" }));
     expect(screen.suspicion_level).toBe("Red");
     expect(screen.attachments).toContain("heatmaps/screen.png.recapture.png");
     expect(screen.attachments).toContain("heatmaps/screen.png.manipulation.png");
 
     const street = body.Files["street.png"];
-    expect(street.findings).toContainEqual(expect.objectContaining({ code: "recapture-not-found", level: "Green" }));
+    expect(street.findings).toContainEqual(expect.objectContaining({ code: "RECAPTURE_NOT_FOUND", level: "Green" }));
 
     expect(body.Files["broken.jpg"].suspicion_level).toBe("-");
 

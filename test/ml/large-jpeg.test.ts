@@ -67,7 +67,7 @@ describe("a baseline JPEG above photon's pixel cap", () => {
   it("is scored by the recapture model with a heatmap", async () => {
     const result = await recaptureAnalyzer.analyze(file(), context);
     expect(result.assessed).toBe(true);
-    expect(result.findings[0].code).toMatch(/^recapture-(not-found|suspected)$/);
+    expect(result.findings[0].code).toMatch(/^RECAPTURE_(NOT_FOUND|SUSPECTED)$/);
     expect(result.metadata).toMatchObject({ patchesScored: expect.any(Number) });
     expect(result.attachments?.[0].name).toBe("large.jpg.recapture.png");
   });
@@ -75,7 +75,7 @@ describe("a baseline JPEG above photon's pixel cap", () => {
   it("is scored by the manipulation model with a heatmap", async () => {
     const result = await manipulationAnalyzer.analyze(file(), context);
     expect(result.assessed).toBe(true);
-    expect(result.findings[0].code).toMatch(/^manipulation-model-(clear|region)$/);
+    expect(result.findings[0].code).toMatch(/^MANIPULATION_MODEL_(CLEAR|REGION)$/);
     expect(result.metadata).toMatchObject({ downscale: 4 });
     expect(result.attachments?.[0].name).toBe("large.jpg.manipulation.png");
   });
@@ -87,9 +87,9 @@ describe("damage behind a valid header is reported, never thrown", () => {
     return scanFile("cut.jpg", bytes.slice(0, Math.floor(bytes.length * 0.7)), "jpeg");
   };
 
-  it("the thumbnail gate reports `image-undecodable`", async () => {
+  it("the thumbnail gate reports `IMAGE_UNDECODABLE`", async () => {
     const result = await thumbnailAnalyzer.analyze(truncated(), context);
-    expect(result).toMatchObject({ assessed: false, findings: [{ code: "image-undecodable", level: "-" }] });
+    expect(result).toMatchObject({ assessed: false, findings: [{ code: "IMAGE_UNDECODABLE", level: "-" }] });
   });
 
   it("both models report `undecodable`, not a model failure", async () => {
@@ -110,7 +110,7 @@ describe("an image photon may not decode and no strip decoder reads (over the ca
     const result = await thumbnailAnalyzer.analyze(scanFile("big.png", png, "png"), context);
     expect(result.assessed).toBe(true);
     expect(result.findings).toMatchObject([
-      { code: "thumbnail-too-large", level: "-", evidence: { width: 4000, height: 3000, maxPixels: MAX_PIXEL_DECODE } },
+      { code: "THUMBNAIL_TOO_LARGE", level: "-", evidence: { width: 4000, height: 3000, maxPixels: MAX_PIXEL_DECODE } },
     ]);
     expect(result.attachments).toBeUndefined();
   });

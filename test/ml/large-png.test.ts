@@ -87,10 +87,10 @@ describe("damage in a large PNG is reported, never thrown", () => {
     return scanFile("cut.png", bytes.slice(0, Math.floor(bytes.length * 0.7)), "png");
   };
 
-  it("the thumbnail gate reports `image-undecodable` and both models `undecodable`", async () => {
+  it("the thumbnail gate reports `IMAGE_UNDECODABLE` and both models `undecodable`", async () => {
     expect(await thumbnailAnalyzer.analyze(cut(), context)).toMatchObject({
       assessed: false,
-      findings: [{ code: "image-undecodable", level: "-" }],
+      findings: [{ code: "IMAGE_UNDECODABLE", level: "-" }],
     });
     for (const analyzer of [recaptureAnalyzer, manipulationAnalyzer]) {
       const result = await analyzer.analyze(cut(), context);

@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sha = (n: number) => n.toString(16).padStart(2, "0").repeat(32);
 const finding = (level: Finding["level"], title: string, evidence: Record<string, unknown> = {}): Finding => ({
-  code: `TEST_${title.length}`,
+  code: "META_CONSISTENT",
   level,
   title,
   explanation: `${title}: Erklärung mit Umlauten (äöüß) und polskie znaki (ąęłśż), die lang genug ist, um über mehrere Zeilen umzubrechen und so den Zeilenumbruch zu prüfen.`,

@@ -87,22 +87,22 @@ describe("cross-file analyses and the recommendation (spec 2.6 add-ons)", () => 
     expect(cross.captures.map((c) => c.capturedAt?.slice(0, 10))).toEqual(["2019-04-14", "2019-04-14"]);
 
     const byCode = new Map(cross.findings.map((f) => [f.code, f]));
-    expect(byCode.get("cross_document_before_photos")).toMatchObject({
+    expect(byCode.get("CROSS_DOCUMENT_BEFORE_PHOTOS")).toMatchObject({
       level: "Yellow",
       files: ["invoice.pdf", "side.jpg"],
     });
-    expect(byCode.get("cross_document_before_photos")?.explanation).toContain(
+    expect(byCode.get("CROSS_DOCUMENT_BEFORE_PHOTOS")?.explanation).toContain(
       "dated 2019-04-02, 12 days before the first photo",
     );
-    expect(byCode.get("cross_invoice_number_conflict")).toMatchObject({
+    expect(byCode.get("CROSS_INVOICE_NUMBER_CONFLICT")).toMatchObject({
       level: "Red",
       files: ["invoice.pdf", "invoice-corrected.pdf"],
     });
-    expect(byCode.get("cross_invoice_number_conflict")?.explanation).toContain("4850, 2150");
-    expect(byCode.get("cross_shared_template")?.files).toEqual(["invoice.pdf", "invoice-corrected.pdf"]);
+    expect(byCode.get("CROSS_INVOICE_NUMBER_CONFLICT")?.explanation).toContain("4850, 2150");
+    expect(byCode.get("CROSS_SHARED_TEMPLATE")?.files).toEqual(["invoice.pdf", "invoice-corrected.pdf"]);
     // Neither the photos' dates (same day) nor the invoices (before issueDate) give more.
-    expect(byCode.has("cross_capture_time_spread")).toBe(false);
-    expect(byCode.has("cross_document_after_issue_date")).toBe(false);
+    expect(byCode.has("CROSS_CAPTURE_TIME_SPREAD")).toBe(false);
+    expect(byCode.has("CROSS_DOCUMENT_AFTER_ISSUE_DATE")).toBe(false);
 
     const recommendation = body.agenticRecommendation;
     expect(recommendation.action).toBe("refer_to_fraud_unit");
@@ -110,12 +110,12 @@ describe("cross-file analyses and the recommendation (spec 2.6 add-ons)", () => 
     expect(recommendation.reasons).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          code: "cross_invoice_number_conflict",
+          code: "CROSS_INVOICE_NUMBER_CONFLICT",
           level: "Red",
           files: ["invoice.pdf", "invoice-corrected.pdf"],
         }),
-        expect.objectContaining({ code: "cross_document_before_photos", files: ["invoice.pdf", "side.jpg"] }),
-        expect.objectContaining({ code: "cross_shared_template" }),
+        expect.objectContaining({ code: "CROSS_DOCUMENT_BEFORE_PHOTOS", files: ["invoice.pdf", "side.jpg"] }),
+        expect.objectContaining({ code: "CROSS_SHARED_TEMPLATE" }),
       ]),
     );
   });

@@ -91,7 +91,7 @@ describe("a file whose analysis hangs is `-` with a timeout finding; the request
     expect(res.status).toBe(200);
     const body = await res.json<ScanBody>();
     expect(body.Files["stuck.bin"].suspicion_level).toBe("-");
-    expect(body.Files["stuck.bin"].findings.map((f) => f.code)).toEqual(["file-analysis-timeout"]);
+    expect(body.Files["stuck.bin"].findings.map((f) => f.code)).toEqual(["FILE_ANALYSIS_TIMEOUT"]);
     expect(body.Files["photo.jpg"].suspicion_level).not.toBe("-");
     expect(body.suspicion_level).toBe(body.Files["photo.jpg"].suspicion_level);
   });
@@ -144,7 +144,7 @@ describe("a unit that fails is retried, then its file is `-` (the run is still d
     expect(outcome.kind).toBe("result");
     const stored = await loadResult(env.BUCKET, (outcome as { resultKey: string }).resultKey);
     expect(stored!.Files["gone.jpg"].findings).toEqual([
-      expect.objectContaining({ code: "file-analysis-failed", level: "-", evidence: { attempts: 3 } }),
+      expect.objectContaining({ code: "FILE_ANALYSIS_FAILED", level: "-", evidence: { attempts: 3 } }),
     ]);
     expect(stored!.Files["ok.jpg"].suspicion_level).not.toBe("-");
     // Staged inputs and unit outputs are removed once the run has ended.

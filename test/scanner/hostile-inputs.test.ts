@@ -79,7 +79,7 @@ describe("JPEGs over the pixel budget are refused before anything is allocated",
   ] as const)
     it(name, async () => {
       const r = await runAll(file("big.jpg", bytes()));
-      expect(codes(r.thumbnail)).toContain("thumbnail-too-large:-");
+      expect(codes(r.thumbnail)).toContain("THUMBNAIL_TOO_LARGE:-");
       for (const [id, code] of [
         ["ela", "ELA_NOT_ASSESSED"],
         ["noise", "NOISE_NOT_ASSESSED"],
@@ -90,7 +90,7 @@ describe("JPEGs over the pixel budget are refused before anything is allocated",
         expect(r[id].findings[0].title).toMatch(/picture too large/);
       }
       expect(codes(r["jpeg-structure"])).toContain("JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED:-");
-      expect(codes(r["manipulation-model"])).toContain("manipulation-not-assessed:-");
+      expect(codes(r["manipulation-model"])).toContain("MANIPULATION_NOT_ASSESSED:-");
     });
 
   it("the too-large text is in German and Polish as well", async () => {
@@ -105,7 +105,7 @@ describe("JPEGs over the pixel budget are refused before anything is allocated",
 
   it("a 141-byte JPEG claiming 49 MP (within budget) fails at its data, not at an allocation", async () => {
     const r = await runAll(file("lie.jpg", H.lyingJpeg(7_000, 7_000)));
-    expect(codes(r.thumbnail)).toContain("image-undecodable:-");
+    expect(codes(r.thumbnail)).toContain("IMAGE_UNDECODABLE:-");
     expect(r["jpeg-structure"].assessed).toBe(false);
   });
 
@@ -156,12 +156,12 @@ describe("PDF unpack budget: checked before pdf.js or pdf-lib opens the file", (
       });
       expect(gate).toMatchObject({
         assessed: false,
-        findings: [{ code: "pdf_unpack_budget_exceeded", level: "-", evidence: { part } }],
+        findings: [{ code: "PDF_UNPACK_BUDGET_EXCEEDED", level: "-", evidence: { part } }],
       });
       const r = await runAll(f);
       expect(r["pdf-structure"]).toMatchObject({
         assessed: false,
-        findings: [{ code: "pdf_unpack_budget_exceeded", level: "-", evidence: { part } }],
+        findings: [{ code: "PDF_UNPACK_BUDGET_EXCEEDED", level: "-", evidence: { part } }],
       });
       for (const id of ["pdf-signatures", "pdf-images", "pdf-diffs"])
         expect(r[id]).toMatchObject({ assessed: false, findings: [] });
@@ -190,7 +190,7 @@ describe("PDF unpack budget: checked before pdf.js or pdf-lib opens the file", (
     const bytes = H.pdfContentBomb(2 * MB); // 2 MB of spaces: within the stream budget, over the page's 1 MB
     expect(streamBudget(bytes)).toMatchObject({ ok: true });
     const r = await runAll(file("spaces.pdf", bytes));
-    expect(codes(r["pdf-structure"])).toContain("pdf_page_too_complex:-");
+    expect(codes(r["pdf-structure"])).toContain("PDF_PAGE_TOO_COMPLEX:-");
   });
 });
 
@@ -200,7 +200,7 @@ describe("PDFs with heavy but legitimate-looking content", () => {
     const [jpeg] = pdf["pdf-images"].extracted ?? [];
     expect(jpeg).toMatchObject({ kind: "jpeg" });
     const r = await runAll(jpeg);
-    expect(codes(r.thumbnail)).toContain("thumbnail-too-large:-");
+    expect(codes(r.thumbnail)).toContain("THUMBNAIL_TOO_LARGE:-");
     expect(r.ela.findings[0].evidence).toMatchObject({ width: 20_000, height: 20_000 });
   }, 60_000);
 
@@ -213,7 +213,7 @@ describe("PDFs with heavy but legitimate-looking content", () => {
 
   it("300 incremental revisions: counted, at most maxRevisions diffed and attached", async () => {
     const r = await runAll(file("revs.pdf", H.pdfWithRevisions(300)));
-    expect(codes(r["pdf-revisions"])).toContain("pdf_incremental_updates:Yellow");
+    expect(codes(r["pdf-revisions"])).toContain("PDF_INCREMENTAL_UPDATES:Yellow");
     expect((r["pdf-revisions"].attachments ?? []).length).toBeLessThanOrEqual(pdfLimits.maxRevisions);
     expect(((r["pdf-diffs"].metadata?.diffs ?? []) as unknown[]).length).toBeLessThanOrEqual(pdfLimits.maxRevisions);
   }, 120_000);

@@ -79,7 +79,7 @@ describe("a local header whose name or extra length runs past the end of the arc
     await expectBrokenFile(
       await scan(patched(bytes, 28, 2, second - 30 - 5 - samples.canon.length + 1)),
       "a.jpg",
-      "zip-entry-corrupt",
+      "ZIP_ENTRY_CORRUPT",
     );
   });
 });
@@ -95,17 +95,17 @@ describe("unusual compression methods give a `-` file or a clear 422, never a 50
     ["LZMA (14) in the directory only", (b: Uint8Array) => centralMethod(b, 14)],
     ["AES (99) in the local header only", (b: Uint8Array) => localMethod(b, 99)],
     ["an unknown method (0xFFFF) in the local header", (b: Uint8Array) => localMethod(b, 0xffff)],
-  ])("%s → the file is `-` (zip-entry-unsupported-compression)", async (_name, mutate) => {
-    await expectBrokenFile(await scan(mutate(twoFiles())), "a.jpg", "zip-entry-unsupported-compression");
+  ])("%s → the file is `-` (ZIP_ENTRY_UNSUPPORTED_COMPRESSION)", async (_name, mutate) => {
+    await expectBrokenFile(await scan(mutate(twoFiles())), "a.jpg", "ZIP_ENTRY_UNSUPPORTED_COMPRESSION");
   });
 
-  it("deflate in the local header, stored in the directory → the file is `-` (zip-entry-corrupt)", async () => {
-    await expectBrokenFile(await scan(localMethod(twoFiles(), 8)), "a.jpg", "zip-entry-corrupt");
+  it("deflate in the local header, stored in the directory → the file is `-` (ZIP_ENTRY_CORRUPT)", async () => {
+    await expectBrokenFile(await scan(localMethod(twoFiles(), 8)), "a.jpg", "ZIP_ENTRY_CORRUPT");
   });
 
-  it("stored in the local header, deflate in the directory → the file is `-` (zip-entry-corrupt)", async () => {
+  it("stored in the local header, deflate in the directory → the file is `-` (ZIP_ENTRY_CORRUPT)", async () => {
     const bytes = zip({ "a.jpg": samples.canon, "b.jpg": samples.nikon });
-    await expectBrokenFile(await scan(localMethod(bytes, 0)), "a.jpg", "zip-entry-corrupt");
+    await expectBrokenFile(await scan(localMethod(bytes, 0)), "a.jpg", "ZIP_ENTRY_CORRUPT");
   });
 
   it("AES (99) in the directory → 422 zip-encrypted", async () => {

@@ -34,7 +34,7 @@ const yellowOnJpeg: Analyzer = {
   id: "yellow",
   version: "1",
   appliesTo: (f) => f.kind === "jpeg",
-  analyze: async () => ({ assessed: true, findings: [finding("en", "y", "Yellow", text)] }),
+  analyze: async () => ({ assessed: true, findings: [finding("en", "META_EDITING_SOFTWARE", "Yellow", text)] }),
 };
 
 describe("per-file and overall levels (DESIGN §18)", () => {
@@ -64,15 +64,15 @@ describe("per-file and overall levels (DESIGN §18)", () => {
     ]);
     expect(calls).toBe(0);
     expect(Object.values(result.Files).map((f) => [f.suspicion_level, f.findings[0].code])).toEqual([
-      ["-", "file-truncated"],
-      ["-", "file-type-unsupported"],
+      ["-", "FILE_TRUNCATED"],
+      ["-", "FILE_TYPE_UNSUPPORTED"],
     ]);
   });
 
   it("an image whose pixels cannot be decoded is `-` (exif-samples corrupted.jpg)", async () => {
     const { result } = await run({ "x.jpg": samples.corruptJpeg }, [fileTypeAnalyzer, thumbnailAnalyzer, yellowOnJpeg]);
     expect(result.Files["x.jpg"].suspicion_level).toBe("-");
-    expect(result.Files["x.jpg"].findings.map((f) => f.code)).toEqual(["image-undecodable"]);
+    expect(result.Files["x.jpg"].findings.map((f) => f.code)).toEqual(["IMAGE_UNDECODABLE"]);
   });
 
   it("a throwing analyzer becomes a `-` finding, the others still count", async () => {
@@ -86,8 +86,8 @@ describe("per-file and overall levels (DESIGN §18)", () => {
     };
     const { result } = await run({ "a.jpg": samples.canon }, [fileTypeAnalyzer, broken, yellowOnJpeg]);
     expect(result.Files["a.jpg"].findings.map((f) => [f.code, f.level])).toEqual([
-      ["analyzer-failed", "-"],
-      ["y", "Yellow"],
+      ["ANALYZER_FAILED", "-"],
+      ["META_EDITING_SOFTWARE", "Yellow"],
     ]);
     expect(result.Files["a.jpg"].suspicion_level).toBe("Yellow");
   });
@@ -99,7 +99,7 @@ describe("per-file and overall levels (DESIGN §18)", () => {
       return attachments[0].bytes;
     })();
     const { result } = await run({ "photo.jpg": png }, [fileTypeAnalyzer]);
-    expect(result.Files["photo.jpg"].findings[0]).toMatchObject({ code: "file-extension-mismatch", level: "Yellow" });
+    expect(result.Files["photo.jpg"].findings[0]).toMatchObject({ code: "FILE_EXTENSION_MISMATCH", level: "Yellow" });
   });
 });
 

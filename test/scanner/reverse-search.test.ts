@@ -70,7 +70,7 @@ async function scan(apiKey: string, caseNumber: string, files: Record<string, Ui
 }
 
 const matchOf = (body: ScanBody, file: string) =>
-  body.Files[file].findings.find((f) => f.code === "reverse_search_match");
+  body.Files[file].findings.find((f) => f.code === "REVERSE_SEARCH_MATCH");
 
 describe("reverse search: the same photo in a later case of the account is found", () => {
   it("finds the resized, recompressed and 5 % cropped copy, not another shot of the same scene", async () => {

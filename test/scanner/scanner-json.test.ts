@@ -65,10 +65,10 @@ describe("POST /v2/scanner analyses every file of a direct upload (spec 4.4, 2.6
     expect(front.suspicion_level).not.toBe("-");
     expect(front.attachments).toContain("thumbnails/front.jpg.thumb.png");
     expect(body.Files["broken.jpg"].suspicion_level).toBe("-");
-    expect(body.Files["broken.jpg"].findings[0].code).toMatch(/^file-(truncated|malformed)$|^image-undecodable$/);
+    expect(body.Files["broken.jpg"].findings[0].code).toMatch(/^FILE_(TRUNCATED|MALFORMED)$|^IMAGE_UNDECODABLE$/);
     expect(body.Files["notes.txt"]).toMatchObject({ suspicion_level: "-", type: "other" });
     expect(body.Files["notes.txt"].findings[0]).toMatchObject({
-      code: "file-type-unsupported",
+      code: "FILE_TYPE_UNSUPPORTED",
       title: "File type not supported",
     });
     expect(body.modelVersions).toMatchObject({ "file-type": "1.0.0", thumbnail: "1.4.0" });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { type FindingCode, findingCodeList, findingCodesTable } from "../../scanner/finding-codes";
 
 /** Spec 2.5. */
 export const UploadUrlSchema = z
@@ -8,9 +9,16 @@ export const UploadUrlSchema = z
   })
   .openapi("UploadUrl");
 
+const Level = z.enum(["-", "Green", "Yellow", "Red"]);
+
+/** Every finding code, with its levels and meaning, from the one registry (src/scanner/finding-codes.ts). */
+const FindingCodeSchema = z.enum(findingCodeList as [FindingCode, ...FindingCode[]]).openapi("FindingCode", {
+  description: `A stable UPPER_SNAKE identifier (AREA_WHAT) that integrations can key on; title and explanation are in the request's language, the code is the same in every language.\n\n${findingCodesTable()}`,
+});
+
 const FindingSchema = z.object({
-  code: z.string(),
-  level: z.string(),
+  code: FindingCodeSchema,
+  level: Level,
   title: z.string(),
   explanation: z.string(),
   evidence: z.record(z.string(), z.unknown()),
@@ -31,12 +39,10 @@ export const FileResultSchema = z
   })
   .openapi("FileResult");
 
-const Level = z.enum(["-", "Green", "Yellow", "Red"]);
-
 /** A finding about several files of the request (docs/reverse-search.md lists the codes). */
 const CrossFindingSchema = z
   .object({
-    code: z.string().openapi({ example: "cross_invoice_number_conflict" }),
+    code: FindingCodeSchema,
     level: Level,
     title: z.string(),
     explanation: z.string().openapi({ description: "In the request's language." }),
@@ -110,7 +116,7 @@ export const RecommendationSchema = z
     summary: z.string().openapi({ description: "In the request's language." }),
     reasons: z.array(
       z.object({
-        code: z.string().openapi({ description: "A finding code of a file or of cross_file_analyses." }),
+        code: FindingCodeSchema,
         level: Level,
         files: z.array(z.string()),
         text: z.string(),

@@ -1,13 +1,20 @@
 import { finding } from "../finding";
+import type { FindingCode } from "../finding-codes";
 import type { Finding, Language } from "../types";
 
 /** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients) and the region each names. */
-const REGION_CODES = new Set(["ELA_REGION", "NOISE_REGION", "COPY_MOVE_FOUND", "JPEG_DQ_REGION", "JPEG_GHOST_REGION"]);
+const REGION_CODES = new Set<FindingCode>([
+  "ELA_REGION",
+  "NOISE_REGION",
+  "COPY_MOVE_FOUND",
+  "JPEG_DQ_REGION",
+  "JPEG_GHOST_REGION",
+]);
 /**
  * Codes that read the same evidence: double quantisation and JPEG ghosts both measure the first save's
  * quantisation in the same coefficients, so their agreement is one observation, not two.
  */
-const SAME_EVIDENCE: Record<string, string> = {
+const SAME_EVIDENCE: Partial<Record<FindingCode, string>> = {
   JPEG_DQ_REGION: "jpeg-quantisation",
   JPEG_GHOST_REGION: "jpeg-quantisation",
 };

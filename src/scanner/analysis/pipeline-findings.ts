@@ -4,7 +4,7 @@ import type { Finding, Language } from "../types";
 /** Findings the pipeline itself writes: a file it could not extract, an analyzer that failed. */
 export function extractionFailed(language: Language, problem: "corrupt" | "unsupported-compression"): Finding {
   if (problem === "unsupported-compression") {
-    return finding(language, "zip-entry-unsupported-compression", "-", {
+    return finding(language, "ZIP_ENTRY_UNSUPPORTED_COMPRESSION", "-", {
       de: {
         title: "Datei nicht entpackbar",
         explanation:
@@ -21,7 +21,7 @@ export function extractionFailed(language: Language, problem: "corrupt" | "unsup
       },
     });
   }
-  return finding(language, "zip-entry-corrupt", "-", {
+  return finding(language, "ZIP_ENTRY_CORRUPT", "-", {
     de: {
       title: "Datei im Archiv beschädigt",
       explanation:
@@ -41,7 +41,7 @@ export function extractionFailed(language: Language, problem: "corrupt" | "unsup
 export function analyzerFailed(language: Language, analyzerId: string): Finding {
   return finding(
     language,
-    "analyzer-failed",
+    "ANALYZER_FAILED",
     "-",
     {
       de: {
@@ -65,7 +65,7 @@ export function analyzerFailed(language: Language, analyzerId: string): Finding 
 export function fileTimedOut(language: Language, seconds: number): Finding {
   return finding(
     language,
-    "file-analysis-timeout",
+    "FILE_ANALYSIS_TIMEOUT",
     "-",
     {
       de: {
@@ -89,7 +89,7 @@ export function fileTimedOut(language: Language, seconds: number): Finding {
 export function fileAnalysisLost(language: Language, attempts: number): Finding {
   return finding(
     language,
-    "file-analysis-failed",
+    "FILE_ANALYSIS_FAILED",
     "-",
     {
       de: {

@@ -66,7 +66,7 @@ export function crossFileAnalyses(files: Record<string, FileResult>, ctx: Contex
     findings.push(
       crossFinding(
         ctx.language,
-        "cross_near_duplicate_images",
+        "CROSS_NEAR_DUPLICATE_IMAGES",
         "Yellow",
         nearDuplicateImages.flatMap((d) => d.files),
         {
@@ -167,7 +167,7 @@ function cameraFindings(cameras: CrossFileAnalyses["cameras"], language: Languag
       out.push(
         crossFinding(
           language,
-          "cross_camera_mismatch",
+          "CROSS_CAMERA_MISMATCH",
           "Yellow",
           group.flatMap((c) => c.files),
           {
@@ -194,7 +194,7 @@ function captureFindings(captures: CrossFileAnalyses["captures"], ctx: Context, 
     const days = (Date.parse(dated.at(-1)!.capturedAt!) - Date.parse(dated[0].capturedAt!)) / 86_400_000;
     if (days > CAPTURE_SPREAD_DAYS)
       out.push(
-        crossFinding(ctx.language, "cross_capture_time_spread", "Yellow", [dated[0].file, dated.at(-1)!.file], {
+        crossFinding(ctx.language, "CROSS_CAPTURE_TIME_SPREAD", "Yellow", [dated[0].file, dated.at(-1)!.file], {
           first: dated[0].capturedAt,
           last: dated.at(-1)!.capturedAt,
           days: Math.round(days),
@@ -210,7 +210,7 @@ function captureFindings(captures: CrossFileAnalyses["captures"], ctx: Context, 
     }
   if (widest && widest.km > LOCATION_SPREAD_KM)
     out.push(
-      crossFinding(ctx.language, "cross_capture_location_spread", "Yellow", widest.files, {
+      crossFinding(ctx.language, "CROSS_CAPTURE_LOCATION_SPREAD", "Yellow", widest.files, {
         km: Math.round(widest.km),
       }),
     );
@@ -257,7 +257,7 @@ function documentFindings(documents: DocumentFacts[], ctx: Context, out: CrossFi
       const similarity = skeletonSimilarity(a.skeleton, b.skeleton);
       if (similarity >= TEMPLATE_SIMILARITY)
         out.push(
-          crossFinding(ctx.language, "cross_shared_template", "Yellow", files, {
+          crossFinding(ctx.language, "CROSS_SHARED_TEMPLATE", "Yellow", files, {
             wordOverlap: Math.round(similarity * 100) / 100,
             producer: a.producer === b.producer ? a.producer : null,
           }),
@@ -268,7 +268,7 @@ function documentFindings(documents: DocumentFacts[], ctx: Context, out: CrossFi
           : null;
       if (sameProducer && minutes !== null && minutes <= CREATED_TOGETHER_MIN)
         out.push(
-          crossFinding(ctx.language, "cross_shared_creation", "Yellow", files, {
+          crossFinding(ctx.language, "CROSS_SHARED_CREATION", "Yellow", files, {
             producer: a.producer,
             creator: a.creator,
             creationDates: [a.creationDate, b.creationDate],
@@ -288,14 +288,14 @@ function fieldConflicts(a: DocumentFacts, b: DocumentFacts, language: Language, 
     a.fields.documentDate !== null && b.fields.documentDate !== null && a.fields.documentDate !== b.fields.documentDate;
   if (shared.length > 0 && (totalsDiffer || datesDiffer))
     out.push(
-      crossFinding(language, "cross_invoice_number_conflict", "Red", files, {
+      crossFinding(language, "CROSS_INVOICE_NUMBER_CONFLICT", "Red", files, {
         invoiceNumbers: shared,
         totals: [a.fields.total, b.fields.total],
         documentDates: [a.fields.documentDate, b.fields.documentDate],
       }),
     );
   const conflict = (
-    code: "cross_iban_mismatch" | "cross_plate_mismatch",
+    code: "CROSS_IBAN_MISMATCH" | "CROSS_PLATE_MISMATCH",
     x: string[],
     y: string[],
     level: SuspicionLevel,
@@ -303,8 +303,8 @@ function fieldConflicts(a: DocumentFacts, b: DocumentFacts, language: Language, 
     if (x.length > 0 && y.length > 0 && !x.some((v) => y.includes(v)))
       out.push(crossFinding(language, code, level, files, { values: [x, y] }));
   };
-  conflict("cross_plate_mismatch", a.fields.licencePlates, b.fields.licencePlates, "Yellow");
-  if (shared.length > 0) conflict("cross_iban_mismatch", a.fields.ibans, b.fields.ibans, "Red");
+  conflict("CROSS_PLATE_MISMATCH", a.fields.licencePlates, b.fields.licencePlates, "Yellow");
+  if (shared.length > 0) conflict("CROSS_IBAN_MISMATCH", a.fields.ibans, b.fields.ibans, "Red");
 }
 
 /** Documents dated before the first photo (the damage), or after the request's issueDate. */
@@ -323,7 +323,7 @@ function dateFindings(
     const daysBefore = firstCapture ? (Date.parse(firstCapture.at.slice(0, 10)) - Date.parse(date)) / 86_400_000 : 0;
     if (firstCapture && daysBefore > DATE_TOLERANCE_DAYS)
       out.push(
-        crossFinding(ctx.language, "cross_document_before_photos", "Yellow", [d.file, firstCapture.file], {
+        crossFinding(ctx.language, "CROSS_DOCUMENT_BEFORE_PHOTOS", "Yellow", [d.file, firstCapture.file], {
           documentDate: date,
           firstCapture: firstCapture.at,
           daysBefore: Math.round(daysBefore),
@@ -332,7 +332,7 @@ function dateFindings(
     const issue = ctx.issueDate?.slice(0, 10);
     if (issue && date > issue)
       out.push(
-        crossFinding(ctx.language, "cross_document_after_issue_date", "Yellow", [d.file], {
+        crossFinding(ctx.language, "CROSS_DOCUMENT_AFTER_ISSUE_DATE", "Yellow", [d.file], {
           documentDate: date,
           issueDate: issue,
         }),

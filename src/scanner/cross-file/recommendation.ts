@@ -12,13 +12,14 @@
  * Each reason cites a finding code, its level and the files it is about. No model decides.
  */
 import type { FileResult } from "../analysis/pipeline";
+import type { FindingCode } from "../finding-codes";
 import type { Language, SuspicionLevel } from "../types";
 import type { CrossFinding } from "./texts";
 
 export type NextStep = "refer_to_fraud_unit" | "request_on_site_inspection" | "ask_for_originals" | "settle";
 
 export interface Reason {
-  code: string;
+  code: FindingCode;
   level: SuspicionLevel;
   files: string[];
   /** The finding's title in the request's language. */
@@ -35,7 +36,11 @@ export interface Recommendation {
 }
 
 /** Codes that by themselves send a case to the fraud unit when Red. */
-const FRAUD_CODES = new Set(["reverse_search_match", "cross_invoice_number_conflict", "cross_iban_mismatch"]);
+const FRAUD_CODES = new Set<FindingCode>([
+  "REVERSE_SEARCH_MATCH",
+  "CROSS_INVOICE_NUMBER_CONFLICT",
+  "CROSS_IBAN_MISMATCH",
+]);
 /** How many reasons are listed at most (the strongest first). */
 const MAX_REASONS = 12;
 
@@ -86,7 +91,7 @@ export function agenticRecommendation(
   let cited: Reason[];
   if (red.some((r) => FRAUD_CODES.has(r.code)) || (red.length > 0 && cross.some((c) => c.level !== "Green"))) {
     action = "refer_to_fraud_unit";
-    cited = reasons.filter((r) => r.level === "Red" || r.code.startsWith("cross_"));
+    cited = reasons.filter((r) => r.level === "Red" || r.code.startsWith("CROSS_"));
   } else if (red.length > 0) {
     action = "request_on_site_inspection";
     cited = red;
@@ -109,7 +114,7 @@ export function agenticRecommendation(
 /** Yellow and Red findings, one reason per code and file set, strongest first. */
 function collectReasons(files: Record<string, FileResult>, cross: CrossFinding[]): Reason[] {
   const byCode = new Map<string, Reason>();
-  const add = (code: string, level: SuspicionLevel, file: string[], text: string) => {
+  const add = (code: FindingCode, level: SuspicionLevel, file: string[], text: string) => {
     if (level !== "Red" && level !== "Yellow") return;
     const key = `${code}\0${level}`;
     const known = byCode.get(key);

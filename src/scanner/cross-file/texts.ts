@@ -1,3 +1,4 @@
+import type { FindingCode } from "../finding-codes";
 import type { Language, SuspicionLevel } from "../types";
 
 /** A finding about several files of the request (in `cross_file_analyses.findings`). */
@@ -10,18 +11,8 @@ export interface CrossFinding {
   evidence: Record<string, unknown>;
 }
 
-export type CrossCode =
-  | "cross_near_duplicate_images"
-  | "cross_camera_mismatch"
-  | "cross_capture_time_spread"
-  | "cross_capture_location_spread"
-  | "cross_shared_template"
-  | "cross_shared_creation"
-  | "cross_invoice_number_conflict"
-  | "cross_iban_mismatch"
-  | "cross_plate_mismatch"
-  | "cross_document_before_photos"
-  | "cross_document_after_issue_date";
+/** The registry's cross-file codes (src/scanner/finding-codes.ts). */
+export type CrossCode = Extract<FindingCode, `CROSS_${string}`>;
 
 type E = Record<string, unknown>;
 type Text = (files: string, e: E) => { title: string; explanation: string };
@@ -35,7 +26,7 @@ const list = (v: unknown) =>
     : String(v);
 
 const TEXTS: Record<CrossCode, Record<Language, Text>> = {
-  cross_near_duplicate_images: {
+  CROSS_NEAR_DUPLICATE_IMAGES: {
     de: (f) => ({
       title: "Fast gleiche Bilder in der Anfrage",
       explanation: `Diese Dateien zeigen dasselbe Bild (verkleinert, neu komprimiert, beschnitten oder gespiegelt): ${f}. Ein Foto, das mehrfach als verschiedene Aufnahmen eingereicht wird, verdient einen Blick.`,
@@ -49,7 +40,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Te pliki przedstawiają ten sam obraz (pomniejszony, ponownie skompresowany, przycięty lub odbity): ${f}. Jedno zdjęcie przesłane kilka razy jako różne ujęcia wymaga sprawdzenia.`,
     }),
   },
-  cross_camera_mismatch: {
+  CROSS_CAMERA_MISMATCH: {
     de: (f, e) => ({
       title: "Kameraangaben widersprechen sich",
       explanation: `Fotos desselben Kameramodells (${e.make ?? "?"} ${e.model ?? "?"}) tragen verschiedene Seriennummern (${list(e.serials) || "–"}) oder JPEG-Quantisierungstabellen (${list(e.quantTables) || "–"}): ${f}. Ein Teil wurde mit einem anderen Gerät aufgenommen oder nachträglich neu gespeichert.`,
@@ -63,7 +54,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Zdjęcia z tego samego modelu aparatu (${e.make ?? "?"} ${e.model ?? "?"}) mają różne numery seryjne (${list(e.serials) || "–"}) lub tablice kwantyzacji JPEG (${list(e.quantTables) || "–"}): ${f}. Część wykonano innym urządzeniem lub zapisano ponownie.`,
     }),
   },
-  cross_capture_time_spread: {
+  CROSS_CAPTURE_TIME_SPREAD: {
     de: (f, e) => ({
       title: "Aufnahmezeiten liegen weit auseinander",
       explanation: `Die Fotos wurden laut EXIF über ${e.days} Tage verteilt aufgenommen (${e.first} bis ${e.last}; ${f}). Bilder eines Schadenereignisses entstehen meist kurz nacheinander.`,
@@ -77,7 +68,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Według EXIF zdjęcia wykonano w ciągu ${e.days} dni (${e.first} do ${e.last}; ${f}). Zdjęcia jednej szkody powstają zwykle w krótkim odstępie.`,
     }),
   },
-  cross_capture_location_spread: {
+  CROSS_CAPTURE_LOCATION_SPREAD: {
     de: (f, e) => ({
       title: "Aufnahmeorte liegen weit auseinander",
       explanation: `Die GPS-Positionen der Fotos ${f} liegen ${e.km} km auseinander.`,
@@ -91,7 +82,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Pozycje GPS zdjęć ${f} są oddalone o ${e.km} km.`,
     }),
   },
-  cross_shared_template: {
+  CROSS_SHARED_TEMPLATE: {
     de: (f, e) => ({
       title: "Dokumente aus derselben Vorlage",
       explanation: `Die Dokumente ${f} haben denselben Aufbau (${Math.round(Number(e.wordOverlap) * 100)} % gleiche Wörter, Ziffern nicht gezählt${e.producer ? `, beide erzeugt mit ${e.producer}` : ""}). Belege verschiedener Aussteller entstehen nicht aus einer Vorlage; Belege eines Ausstellers sollten sich in Nummer und Datum unterscheiden.`,
@@ -105,7 +96,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Dokumenty ${f} mają ten sam układ (${Math.round(Number(e.wordOverlap) * 100)} % wspólnych słów, bez cyfr${e.producer ? `, oba utworzone przez ${e.producer}` : ""}). Dokumenty różnych wystawców nie powstają z jednego szablonu; dokumenty jednego wystawcy powinny różnić się numerem i datą.`,
     }),
   },
-  cross_shared_creation: {
+  CROSS_SHARED_CREATION: {
     de: (f, e) => ({
       title: "Dokumente zusammen erstellt",
       explanation: `Die Dokumente ${f} wurden mit demselben Programm (${e.producer}) innerhalb weniger Minuten erstellt (${list(e.creationDates)}), obwohl sie unabhängige Belege sein sollen.`,
@@ -119,7 +110,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Dokumenty ${f} utworzono tym samym programem (${e.producer}) w odstępie kilku minut (${list(e.creationDates)}), choć mają być niezależnymi dowodami.`,
     }),
   },
-  cross_invoice_number_conflict: {
+  CROSS_INVOICE_NUMBER_CONFLICT: {
     de: (f, e) => ({
       title: "Gleiche Rechnungsnummer, andere Beträge oder Daten",
       explanation: `Die Rechnungsnummer ${list(e.invoiceNumbers)} steht in ${f}, aber mit verschiedenen Beträgen (${list(e.totals)}) oder Daten (${list(e.documentDates)}). Eine Rechnung existiert nur einmal: mindestens eine Fassung wurde verändert.`,
@@ -133,7 +124,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Numer faktury ${list(e.invoiceNumbers)} występuje w ${f}, ale z różnymi kwotami (${list(e.totals)}) lub datami (${list(e.documentDates)}). Faktura istnieje tylko raz: co najmniej jedna wersja została zmieniona.`,
     }),
   },
-  cross_iban_mismatch: {
+  CROSS_IBAN_MISMATCH: {
     de: (f, e) => ({
       title: "Verschiedene IBANs für dieselbe Rechnung",
       explanation: `${f} nennen für dieselbe Rechnungsnummer verschiedene Bankverbindungen (${list(e.values)}).`,
@@ -147,7 +138,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `${f} podają różne rachunki bankowe (${list(e.values)}) dla tego samego numeru faktury.`,
     }),
   },
-  cross_plate_mismatch: {
+  CROSS_PLATE_MISMATCH: {
     de: (f, e) => ({
       title: "Kennzeichen widersprechen sich",
       explanation: `Die Dokumente ${f} nennen verschiedene Kennzeichen (${list(e.values)}).`,
@@ -161,7 +152,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Dokumenty ${f} podają różne numery rejestracyjne (${list(e.values)}).`,
     }),
   },
-  cross_document_before_photos: {
+  CROSS_DOCUMENT_BEFORE_PHOTOS: {
     de: (f, e) => ({
       title: "Dokument älter als die Schadenfotos",
       explanation: `Das Dokument ist auf den ${e.documentDate} datiert, ${e.daysBefore} Tage vor dem ersten Foto (${e.firstCapture}): ${f}. Eine Reparaturrechnung oder ein Gutachten vor dem Schaden passt nicht zum Ablauf (ein Kaufbeleg darf älter sein).`,
@@ -175,7 +166,7 @@ const TEXTS: Record<CrossCode, Record<Language, Text>> = {
       explanation: `Dokument ma datę ${e.documentDate}, ${e.daysBefore} dni przed pierwszym zdjęciem (${e.firstCapture}): ${f}. Faktura za naprawę lub ekspertyza sprzed szkody nie pasuje do przebiegu zdarzeń (dowód zakupu może być starszy).`,
     }),
   },
-  cross_document_after_issue_date: {
+  CROSS_DOCUMENT_AFTER_ISSUE_DATE: {
     de: (f, e) => ({
       title: "Dokument nach dem Referenzdatum",
       explanation: `Das Dokument ${f} ist auf den ${e.documentDate} datiert, nach dem Referenzdatum der Anfrage (issueDate ${e.issueDate}).`,

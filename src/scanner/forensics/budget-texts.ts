@@ -95,7 +95,7 @@ function xrefTooLargeText(claimed: number, limit: number): FindingText {
 
 /** The `-` finding of a PDF over its unpack budget (file-type's gate and pdf-structure give the same one). */
 export function pdfUnpackBudgetFinding(language: Language, v: Extract<StreamVerdict, { ok: false }>): Finding {
-  return finding(language, "pdf_unpack_budget_exceeded", "-", pdfUnpackBudgetText(v), {
+  return finding(language, "PDF_UNPACK_BUDGET_EXCEEDED", "-", pdfUnpackBudgetText(v), {
     part: v.kind,
     unpackedAtLeast: v.inflated,
     limit: v.limit,

@@ -68,7 +68,7 @@ function unknownType(language: Language, file: ScanFile) {
   const head = Array.from(file.bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join(" ");
   return finding(
     language,
-    "file-type-unsupported",
+    "FILE_TYPE_UNSUPPORTED",
     "-",
     {
       de: {
@@ -95,7 +95,7 @@ function notSupported(language: Language, kind: FileKind) {
   const name = kind.toUpperCase();
   return finding(
     language,
-    "file-type-not-assessed",
+    "FILE_TYPE_NOT_ASSESSED",
     "-",
     {
       de: {
@@ -131,7 +131,7 @@ function broken(language: Language, kind: FileKind, reason: "truncated" | "malfo
   }[reason];
   return finding(
     language,
-    `file-${reason}`,
+    reason === "truncated" ? "FILE_TRUNCATED" : "FILE_MALFORMED",
     "-",
     {
       de: {
@@ -155,7 +155,7 @@ function mismatchFinding(language: Language, kind: FileKind, extension: string) 
   const name = kind.toUpperCase();
   return finding(
     language,
-    "file-extension-mismatch",
+    "FILE_EXTENSION_MISMATCH",
     "Yellow",
     {
       de: {

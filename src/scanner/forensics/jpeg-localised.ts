@@ -3,6 +3,7 @@
  * coefficients cannot be read, the region verdict with a minimum mean score, and the heatmap base.
  */
 import { finding, type FindingText } from "../finding";
+import type { FindingCode } from "../finding-codes";
 import { blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { AnalyzerResult, Finding, Language } from "../types";
 import { imageTooLargeText } from "./budget-texts";
@@ -20,7 +21,7 @@ export const MIN_BLOCKS = 64;
 
 export function notAssessed(
   language: Language,
-  code: string,
+  code: FindingCode,
   check: { de: string; en: string; pl: string },
   text: (why: NotAssessedReason) => FindingText,
   failure: DctBlocksFailure | { kind: "small" | "damaged"; reason: string; tooLarge?: undefined },
@@ -51,7 +52,7 @@ export async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> 
 export async function localisedInput(
   bytes: Uint8Array,
   language: Language,
-  code: string,
+  code: FindingCode,
   check: { de: string; en: string; pl: string },
   text: (why: NotAssessedReason) => FindingText,
 ): Promise<{ blocks: DctBlocks; base: BlockMaps } | { result: AnalyzerResult }> {

@@ -12,7 +12,7 @@ import { modelAnalyzer } from "../ml/model-analyzer";
 import { MANIPULATION_CELL, MANIPULATION_YELLOW } from "../ml/thresholds";
 import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";
 
-const CODE = "manipulation";
+const CODE = "MANIPULATION";
 
 export function createManipulationAnalyzer(model: ModelFile = manipulationModel): Analyzer {
   return modelAnalyzer({
@@ -71,7 +71,7 @@ function verdict(language: Language, score: number, markedShare: number, judgedS
   if (score < MANIPULATION_YELLOW) {
     return finding(
       language,
-      "manipulation-model-clear",
+      "MANIPULATION_MODEL_CLEAR",
       "Green",
       {
         de: {
@@ -92,7 +92,7 @@ function verdict(language: Language, score: number, markedShare: number, judgedS
   }
   return finding(
     language,
-    "manipulation-model-region",
+    "MANIPULATION_MODEL_REGION",
     "Yellow",
     {
       de: {

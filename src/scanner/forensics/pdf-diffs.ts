@@ -42,7 +42,7 @@ export const pdfDiffs: Analyzer = {
     }
     const findings = diffs.flatMap((d) => diffFindings(lang, d));
     if (failed.length > 0)
-      findings.push(finding(lang, "pdf_diff_incomplete", "-", T.incomplete, { revisions: failed }));
+      findings.push(finding(lang, "PDF_DIFF_INCOMPLETE", "-", T.incomplete, { revisions: failed }));
     const versions = revisions.slice(0, last).map((r) => revisionBytes(file.bytes, revisions, r.index));
     const visible = diffs.filter(
       (d) => d.text.length > 0 || d.annotations.length > 0 || d.pagesBefore !== d.pagesAfter,
@@ -89,7 +89,7 @@ function diffFindings(lang: Language, d: RevisionDiff): Finding[] {
   const step = { from: d.from, to: d.to };
   if (d.text.length > 0)
     out.push(
-      finding(lang, "pdf_text_changed_in_update", "Red", T.text, {
+      finding(lang, "PDF_TEXT_CHANGED_IN_UPDATE", "Red", T.text, {
         ...step,
         changes: d.text
           .slice(0, 20)
@@ -98,7 +98,7 @@ function diffFindings(lang: Language, d: RevisionDiff): Finding[] {
     );
   if (d.pagesBefore !== d.pagesAfter)
     out.push(
-      finding(lang, "pdf_pages_changed_in_update", "Yellow", T.pages, {
+      finding(lang, "PDF_PAGES_CHANGED_IN_UPDATE", "Yellow", T.pages, {
         ...step,
         before: d.pagesBefore,
         after: d.pagesAfter,
@@ -107,15 +107,15 @@ function diffFindings(lang: Language, d: RevisionDiff): Finding[] {
   const replaced = d.objects.filter((o) => o.kind === "image" && !o.allowed);
   if (replaced.length > 0)
     out.push(
-      finding(lang, "pdf_image_replaced_in_update", "Red", T.image, { ...step, objects: replaced.map((o) => o.ref) }),
+      finding(lang, "PDF_IMAGE_REPLACED_IN_UPDATE", "Red", T.image, { ...step, objects: replaced.map((o) => o.ref) }),
     );
   const forms = d.annotations.filter((a) => a.subtype === "Widget");
   const comments = d.annotations.filter((a) => a.subtype !== "Widget");
   if (forms.length > 0)
-    out.push(finding(lang, "pdf_form_values_changed", "Green", T.forms, { ...step, fields: forms.slice(0, 20) }));
+    out.push(finding(lang, "PDF_FORM_VALUES_CHANGED", "Green", T.forms, { ...step, fields: forms.slice(0, 20) }));
   if (comments.length > 0)
     out.push(
-      finding(lang, "pdf_annotations_changed", "Yellow", T.annotations, {
+      finding(lang, "PDF_ANNOTATIONS_CHANGED", "Yellow", T.annotations, {
         ...step,
         annotations: comments.slice(0, 20),
       }),
@@ -123,11 +123,11 @@ function diffFindings(lang: Language, d: RevisionDiff): Finding[] {
   const redrawn = d.objects.filter((o) => !o.allowed && ["content", "page", "pages", "xobject"].includes(o.kind));
   if (d.text.length === 0 && redrawn.length > 0)
     out.push(
-      finding(lang, "pdf_page_objects_redefined", "Yellow", T.objects, { ...step, objects: redrawn.slice(0, 20) }),
+      finding(lang, "PDF_PAGE_OBJECTS_REDEFINED", "Yellow", T.objects, { ...step, objects: redrawn.slice(0, 20) }),
     );
   const documentLevel = d.objects.filter((o) => !o.allowed && o.kind === "catalog");
   if (documentLevel.length > 0)
-    out.push(finding(lang, "pdf_document_entries_changed", "Yellow", T.document, { ...step, objects: documentLevel }));
+    out.push(finding(lang, "PDF_DOCUMENT_ENTRIES_CHANGED", "Yellow", T.document, { ...step, objects: documentLevel }));
   return out;
 }
 

@@ -33,7 +33,7 @@ export const pdfImages: Analyzer = {
     } catch (e) {
       return {
         assessed: false,
-        findings: [finding(lang, "pdf_images_unreadable", "-", T.unreadable, { reason: String(e).slice(0, 200) })],
+        findings: [finding(lang, "PDF_IMAGES_UNREADABLE", "-", T.unreadable, { reason: String(e).slice(0, 200) })],
       };
     }
     const scanned = await pageModels(file.bytes)
@@ -41,10 +41,10 @@ export const pdfImages: Analyzer = {
       .catch(() => [] as number[]);
     const extracted = await Promise.all(images.map((img) => toScanFile(file.name, img)));
     const findings = [];
-    if (scanned.length > 0) findings.push(finding(lang, "pdf_scanned_pages", "Green", T.scan, { pages: scanned }));
+    if (scanned.length > 0) findings.push(finding(lang, "PDF_SCANNED_PAGES", "Green", T.scan, { pages: scanned }));
     if (images.length > 0)
       findings.push(
-        finding(lang, "pdf_images_extracted", "Green", T.extracted, {
+        finding(lang, "PDF_IMAGES_EXTRACTED", "Green", T.extracted, {
           images: images.map((i) => ({
             name: imageName(file.name, i),
             origin: i.origin,
@@ -54,7 +54,7 @@ export const pdfImages: Analyzer = {
         }),
       );
     if (undecodable.length > 0)
-      findings.push(finding(lang, "pdf_images_not_decoded", "-", T.undecodable, { images: undecodable.slice(0, 20) }));
+      findings.push(finding(lang, "PDF_IMAGES_NOT_DECODED", "-", T.undecodable, { images: undecodable.slice(0, 20) }));
     return {
       assessed: true,
       findings,

@@ -1,4 +1,5 @@
 import { finding } from "../finding";
+import type { FindingCode } from "../finding-codes";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
 import { pdfLimits } from "../pdf/limits";
 import { hasPdfHeader, revisionsOf } from "../pdf/parsed";
@@ -18,10 +19,10 @@ export const pdfRevisions: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const lang = ctx.language;
     if (file.bytes.length > pdfLimits.maxFileBytes)
-      return notAssessed(lang, "pdf_too_large", { bytes: file.bytes.length, limit: pdfLimits.maxFileBytes });
-    if (!hasPdfHeader(file.bytes)) return notAssessed(lang, "pdf_no_header", {});
+      return notAssessed(lang, "PDF_TOO_LARGE", { bytes: file.bytes.length, limit: pdfLimits.maxFileBytes });
+    if (!hasPdfHeader(file.bytes)) return notAssessed(lang, "PDF_NO_HEADER", {});
     const split = revisionsOf(file.bytes);
-    if (split.revisions.length === 0) return notAssessed(lang, "pdf_no_revision_found", { problems: split.problems });
+    if (split.revisions.length === 0) return notAssessed(lang, "PDF_NO_REVISION_FOUND", { problems: split.problems });
     const signed = split.revisions.length > 1 && (await explainedBySigning(file.bytes));
     const findings = [revisionFinding(lang, split, signed), ...structureProblems(lang, split)];
     return {
@@ -63,7 +64,7 @@ function revisionFinding(lang: Language, split: RevisionSplit, signed: boolean):
   if (n === 1)
     return finding(
       lang,
-      "pdf_single_revision",
+      "PDF_SINGLE_REVISION",
       "Green",
       {
         de: {
@@ -86,7 +87,7 @@ function revisionFinding(lang: Language, split: RevisionSplit, signed: boolean):
   if (signed) return signedFinding(lang, n, evidence);
   return finding(
     lang,
-    "pdf_incremental_updates",
+    "PDF_INCREMENTAL_UPDATES",
     "Yellow",
     {
       de: {
@@ -109,7 +110,7 @@ function revisionFinding(lang: Language, split: RevisionSplit, signed: boolean):
 function signedFinding(lang: Language, n: number, evidence: Record<string, unknown>): Finding {
   return finding(
     lang,
-    "pdf_incremental_updates_signed",
+    "PDF_INCREMENTAL_UPDATES_SIGNED",
     "Green",
     {
       de: {
@@ -140,7 +141,7 @@ function structureProblems(lang: Language, split: RevisionSplit): Finding[] {
     out.push(
       finding(
         lang,
-        "pdf_xref_damaged",
+        "PDF_XREF_DAMAGED",
         "Yellow",
         {
           de: {
@@ -166,7 +167,7 @@ function structureProblems(lang: Language, split: RevisionSplit): Finding[] {
     out.push(
       finding(
         lang,
-        "pdf_data_after_eof",
+        "PDF_DATA_AFTER_EOF",
         "Yellow",
         {
           de: {
@@ -188,7 +189,7 @@ function structureProblems(lang: Language, split: RevisionSplit): Finding[] {
   return out;
 }
 
-function notAssessed(lang: Language, code: string, evidence: Record<string, unknown>): AnalyzerResult {
+function notAssessed(lang: Language, code: FindingCode, evidence: Record<string, unknown>): AnalyzerResult {
   return {
     assessed: false,
     findings: [

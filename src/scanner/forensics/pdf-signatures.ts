@@ -29,7 +29,7 @@ export const pdfSignatures: Analyzer = {
       if (!hasByteRange(file.bytes)) return { assessed: false, findings: [] };
       return {
         assessed: false,
-        findings: [finding(lang, "pdf_signatures_unreadable", "-", T.unreadable, { reason: String(e).slice(0, 200) })],
+        findings: [finding(lang, "PDF_SIGNATURES_UNREADABLE", "-", T.unreadable, { reason: String(e).slice(0, 200) })],
       };
     }
     const { signatures } = signed;
@@ -63,7 +63,7 @@ function afterSigningFindings(lang: Language, signed: SignedRevisions): Finding[
     out.push(
       finding(
         lang,
-        "pdf_changed_after_signature",
+        "PDF_CHANGED_AFTER_SIGNATURE",
         "Red",
         changedAfterText(j.revision, j.after, disallowed, j.policy.docMdp),
         {
@@ -78,7 +78,7 @@ function afterSigningFindings(lang: Language, signed: SignedRevisions): Finding[
   const unchecked = [...after.filter((j) => j.failed).map((j) => j.revision), ...signed.skipped];
   if (unchecked.length > 0)
     out.push(
-      finding(lang, "pdf_signature_changes_not_checked", "Yellow", T.notChecked, {
+      finding(lang, "PDF_SIGNATURE_CHANGES_NOT_CHECKED", "Yellow", T.notChecked, {
         revisions: unchecked,
         total: signed.total,
       }),
@@ -91,7 +91,7 @@ function afterSigningFindings(lang: Language, signed: SignedRevisions): Finding[
     return [
       finding(
         lang,
-        "pdf_allowed_changes_after_signature",
+        "PDF_ALLOWED_CHANGES_AFTER_SIGNATURE",
         "Green",
         allowedAfterText(
           after.map((j) => j.revision),
@@ -117,7 +117,7 @@ function afterSigningFindings(lang: Language, signed: SignedRevisions): Finding[
     ];
   }
   if (signed.signatures.some((s) => s.problems.length > 0) || signed.trailingBytes > 0) return [];
-  return [finding(lang, "pdf_signed_unchanged", "Green", T.unchanged, { signedRevisions })];
+  return [finding(lang, "PDF_SIGNED_UNCHANGED", "Green", T.unchanged, { signedRevisions })];
 }
 
 function coverageFindings(lang: Language, s: SignatureInfo): Finding[] {
@@ -126,13 +126,13 @@ function coverageFindings(lang: Language, s: SignatureInfo): Finding[] {
     switch (p.kind) {
       case "not-from-start":
       case "gap-not-contents":
-        return finding(lang, "pdf_signature_gap", "Red", C.gap, evidence);
+        return finding(lang, "PDF_SIGNATURE_GAP", "Red", C.gap, evidence);
       case "tail-uncovered":
-        return finding(lang, "pdf_signature_tail_uncovered", "Red", C.tail, evidence);
+        return finding(lang, "PDF_SIGNATURE_TAIL_UNCOVERED", "Red", C.tail, evidence);
       case "empty-signature":
-        return finding(lang, "pdf_signature_empty", "Yellow", C.empty, evidence);
+        return finding(lang, "PDF_SIGNATURE_EMPTY", "Yellow", C.empty, evidence);
       default:
-        return finding(lang, "pdf_signature_byte_range_invalid", "Red", C.invalid, evidence);
+        return finding(lang, "PDF_SIGNATURE_BYTE_RANGE_INVALID", "Red", C.invalid, evidence);
     }
   });
 }
@@ -140,7 +140,7 @@ function coverageFindings(lang: Language, s: SignatureInfo): Finding[] {
 /** Bytes after the last revision of a signed file belong to no signature and to no analysable update. */
 function tailFindings(lang: Language, signed: SignedRevisions): Finding[] {
   if (signed.trailingBytes === 0) return [];
-  return [finding(lang, "pdf_signature_tail_uncovered", "Red", C.tail, { trailingBytes: signed.trailingBytes })];
+  return [finding(lang, "PDF_SIGNATURE_TAIL_UNCOVERED", "Red", C.tail, { trailingBytes: signed.trailingBytes })];
 }
 
 function hasByteRange(bytes: Uint8Array): boolean {

@@ -52,16 +52,16 @@ export const pdfStructure: Analyzer = {
     const latestTrailer = split.revisions.at(-1)?.sections[0]?.trailer;
     const encrypted = !!latestTrailer && "Encrypt" in latestTrailer.v;
     const findings = [
-      ...(encrypted ? [finding(lang, "pdf_encrypted", "Yellow", T.encrypted)] : []),
+      ...(encrypted ? [finding(lang, "PDF_ENCRYPTED", "Yellow", T.encrypted)] : []),
       ...(objects ? activeContent(lang, objects) : []),
       ...metadataFindings(lang, meta, ctx),
       ...contentFindings(lang, pages, objects),
     ];
     const skipped = pages.filter((p) => p.truncated).map((p) => p.page);
-    if (skipped.length > 0) findings.push(finding(lang, "pdf_page_too_complex", "-", T.tooComplex, { pages: skipped }));
-    if (findings.every((f) => f.level === "Green" || f.code === "pdf_page_too_complex"))
+    if (skipped.length > 0) findings.push(finding(lang, "PDF_PAGE_TOO_COMPLEX", "-", T.tooComplex, { pages: skipped }));
+    if (findings.every((f) => f.level === "Green" || f.code === "PDF_PAGE_TOO_COMPLEX"))
       findings.unshift(
-        finding(lang, "pdf_structure_clean", "Green", T.clean, { producer: meta.producer, creator: meta.creator }),
+        finding(lang, "PDF_STRUCTURE_CLEAN", "Green", T.clean, { producer: meta.producer, creator: meta.creator }),
       );
     return {
       assessed: true,
@@ -83,16 +83,16 @@ export const pdfStructure: Analyzer = {
 
 function activeContent(lang: Language, o: ObjectScan): Finding[] {
   const out: Finding[] = [];
-  if (o.javascript > 0) out.push(finding(lang, "pdf_javascript", "Yellow", T.javascript, { actions: o.javascript }));
+  if (o.javascript > 0) out.push(finding(lang, "PDF_JAVASCRIPT", "Yellow", T.javascript, { actions: o.javascript }));
   if (o.launch > 0)
-    out.push(finding(lang, "pdf_launch_action", "Yellow", T.launch, { actions: o.launch, openAction: o.openAction }));
-  if (o.xfa) out.push(finding(lang, "pdf_xfa", "Yellow", T.xfa));
+    out.push(finding(lang, "PDF_LAUNCH_ACTION", "Yellow", T.launch, { actions: o.launch, openAction: o.openAction }));
+  if (o.xfa) out.push(finding(lang, "PDF_XFA", "Yellow", T.xfa));
   if (o.embeddedFiles.length > 0) {
     const invoiceOnly = o.embeddedFiles.every((n) => E_INVOICE_XML.test(n));
     out.push(
       finding(
         lang,
-        invoiceOnly ? "pdf_embedded_einvoice" : "pdf_embedded_files",
+        invoiceOnly ? "PDF_EMBEDDED_EINVOICE" : "PDF_EMBEDDED_FILES",
         invoiceOnly ? "Green" : "Yellow",
         invoiceOnly ? T.eInvoice : T.embeddedFiles,
         { files: o.embeddedFiles },
@@ -107,14 +107,14 @@ function metadataFindings(lang: Language, m: PdfMetadata, ctx: ScanContext): Fin
   const editors = editorsIn([m.producer, m.creator, m.xmpProducer, m.xmpCreatorTool, ...m.history.map((h) => h.agent)]);
   if (editors.length > 0)
     out.push(
-      finding(lang, "pdf_editor_tool", "Yellow", T.editor, { editors, producer: m.producer, creator: m.creator }),
+      finding(lang, "PDF_EDITOR_TOOL", "Yellow", T.editor, { editors, producer: m.producer, creator: m.creator }),
     );
   const created = m.creationDate ?? m.xmpCreateDate;
   const modified = m.modDate ?? m.xmpModifyDate;
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   if (created && modified && modified.getTime() - created.getTime() > HOUR)
     out.push(
-      finding(lang, "pdf_modified_after_creation", "Yellow", T.modifiedLater, {
+      finding(lang, "PDF_MODIFIED_AFTER_CREATION", "Yellow", T.modifiedLater, {
         created: iso(created),
         modified: iso(modified),
         hours: Math.round((modified.getTime() - created.getTime()) / HOUR),
@@ -123,16 +123,16 @@ function metadataFindings(lang: Language, m: PdfMetadata, ctx: ScanContext): Fin
   const latest = [created, modified].filter((d): d is Date => !!d).sort((a, b) => b.getTime() - a.getTime())[0];
   if (ctx.issueDate && latest && latest.getTime() > ctx.issueDate.getTime() + 24 * HOUR)
     out.push(
-      finding(lang, "pdf_changed_after_issue_date", "Yellow", T.afterIssue, {
+      finding(lang, "PDF_CHANGED_AFTER_ISSUE_DATE", "Yellow", T.afterIssue, {
         issueDate: iso(ctx.issueDate),
         latest: iso(latest),
       }),
     );
   if (latest && latest.getTime() > ctx.now.getTime() + 24 * HOUR)
-    out.push(finding(lang, "pdf_date_in_future", "Yellow", T.future, { date: iso(latest), now: iso(ctx.now) }));
+    out.push(finding(lang, "PDF_DATE_IN_FUTURE", "Yellow", T.future, { date: iso(latest), now: iso(ctx.now) }));
   if (m.modDate && m.xmpModifyDate && Math.abs(m.modDate.getTime() - m.xmpModifyDate.getTime()) > HOUR)
     out.push(
-      finding(lang, "pdf_info_xmp_mismatch", "Yellow", T.xmpMismatch, {
+      finding(lang, "PDF_INFO_XMP_MISMATCH", "Yellow", T.xmpMismatch, {
         infoModDate: iso(m.modDate),
         xmpModifyDate: iso(m.xmpModifyDate),
       }),
@@ -145,15 +145,15 @@ function contentFindings(lang: Language, pages: PageModel[], objects: ObjectScan
   const covered = pages.flatMap(whiteBoxesOverText);
   const overwritten = covered.filter((c) => c.writtenOver !== "");
   if (overwritten.length > 0)
-    out.push(finding(lang, "pdf_text_covered_and_overwritten", "Red", T.whiteBoxOverwritten, { regions: overwritten }));
-  else if (covered.length > 0) out.push(finding(lang, "pdf_text_covered", "Yellow", T.whiteBox, { regions: covered }));
+    out.push(finding(lang, "PDF_TEXT_COVERED_AND_OVERWRITTEN", "Red", T.whiteBoxOverwritten, { regions: overwritten }));
+  else if (covered.length > 0) out.push(finding(lang, "PDF_TEXT_COVERED", "Yellow", T.whiteBox, { regions: covered }));
   const scanBoxes = pages.flatMap(whiteBoxesOverScan);
   if (scanBoxes.length > 0)
-    out.push(finding(lang, "pdf_box_over_scan", "Yellow", T.boxOverScan, { regions: scanBoxes }));
+    out.push(finding(lang, "PDF_BOX_OVER_SCAN", "Yellow", T.boxOverScan, { regions: scanBoxes }));
   const invisible = pages.flatMap((p) => invisibleText(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));
   if (invisible.length > 0)
     out.push(
-      finding(lang, "pdf_invisible_text", "Yellow", T.invisibleText, {
+      finding(lang, "PDF_INVISIBLE_TEXT", "Yellow", T.invisibleText, {
         count: invisible.length,
         examples: invisible.slice(0, 10),
       }),
@@ -161,22 +161,22 @@ function contentFindings(lang: Language, pages: PageModel[], objects: ObjectScan
   const onScan = pages.flatMap((p) => visibleTextOnScan(p).map((text) => ({ page: p.page, text: text.slice(0, 80) })));
   if (onScan.length > 0)
     out.push(
-      finding(lang, "pdf_visible_text_on_scan", "Yellow", T.textOnScan, {
+      finding(lang, "PDF_VISIBLE_TEXT_ON_SCAN", "Yellow", T.textOnScan, {
         count: onScan.length,
         examples: onScan.slice(0, 10),
       }),
     );
   const odd = pages.flatMap(oddFontsInLines);
-  if (odd.length > 0) out.push(finding(lang, "pdf_number_in_odd_font", "Yellow", T.oddFont, { runs: odd }));
+  if (odd.length > 0) out.push(finding(lang, "PDF_NUMBER_IN_ODD_FONT", "Yellow", T.oddFont, { runs: odd }));
   const subsets = objects ? repeatedSubsets(objects.fonts) : [];
   if (subsets.length > 0)
-    out.push(finding(lang, "pdf_font_subset_repeated", "Yellow", T.repeatedSubset, { fonts: subsets }));
+    out.push(finding(lang, "PDF_FONT_SUBSET_REPEATED", "Yellow", T.repeatedSubset, { fonts: subsets }));
   return out;
 }
 
 function unreadable(lang: Language, reason: string): AnalyzerResult {
   return {
     assessed: false,
-    findings: [finding(lang, "pdf_content_unreadable", "-", T.unreadable, { reason: reason.slice(0, 200) })],
+    findings: [finding(lang, "PDF_CONTENT_UNREADABLE", "-", T.unreadable, { reason: reason.slice(0, 200) })],
   };
 }

@@ -15,7 +15,7 @@ import { PATCH } from "../ml/recapture-input";
 import { RECAPTURE_THRESHOLDS } from "../ml/thresholds";
 import type { Analyzer, AnalyzerResult, Finding, Language } from "../types";
 
-const CODE = "recapture";
+const CODE = "RECAPTURE";
 
 /** The analyzer for a model file (the committed one in the registry; tests pass a broken one). */
 export function createRecaptureAnalyzer(model: ModelFile = recaptureModel): Analyzer {
@@ -73,7 +73,7 @@ function verdict(language: Language, result: RecaptureResult): Finding {
   if (level === "Green") {
     return finding(
       language,
-      "recapture-not-found",
+      "RECAPTURE_NOT_FOUND",
       "Green",
       {
         de: {
@@ -94,7 +94,7 @@ function verdict(language: Language, result: RecaptureResult): Finding {
   }
   return finding(
     language,
-    "recapture-suspected",
+    "RECAPTURE_SUSPECTED",
     level,
     {
       de: {
@@ -117,7 +117,7 @@ function verdict(language: Language, result: RecaptureResult): Finding {
 function allFlat(language: Language): Finding {
   return finding(
     language,
-    "recapture-not-assessed",
+    "RECAPTURE_NOT_ASSESSED",
     "-",
     {
       de: {

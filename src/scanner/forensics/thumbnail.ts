@@ -149,7 +149,7 @@ function scaledRgba(image: PhotonImage, width: number, height: number): Uint8Arr
 }
 
 function undecodable(language: Language) {
-  return finding(language, "image-undecodable", "-", {
+  return finding(language, "IMAGE_UNDECODABLE", "-", {
     de: {
       title: "Bild nicht dekodierbar",
       explanation:
@@ -173,7 +173,7 @@ function tooLarge(language: Language, size: { width: number; height: number }) {
   const streamLimit = MAX_STREAMED_PNG_PIXELS / 1e6;
   return finding(
     language,
-    "thumbnail-too-large",
+    "THUMBNAIL_TOO_LARGE",
     "-",
     {
       de: {

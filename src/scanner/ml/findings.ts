@@ -4,6 +4,9 @@ import { ImageDataError } from "../images/rgba-band";
 import type { Finding, Language, SuspicionLevel } from "../types";
 import type { OpenedImage } from "./open-image";
 
+/** Prefix of a learned detector's `-` codes (`RECAPTURE_NOT_ASSESSED`, `MANIPULATION_MODEL_FAILED`, …). */
+export type ModelCodePrefix = "RECAPTURE" | "MANIPULATION";
+
 const notOpened: Record<Exclude<OpenedImage, { ok: true }>["reason"], FindingText> = {
   unsupported: {
     de: {
@@ -72,10 +75,10 @@ const notOpened: Record<Exclude<OpenedImage, { ok: true }>["reason"], FindingTex
 
 export function notOpenedFinding(
   language: Language,
-  code: string,
+  code: ModelCodePrefix,
   opened: Exclude<OpenedImage, { ok: true }>,
 ): Finding {
-  return finding(language, `${code}-not-assessed`, "-", notOpened[opened.reason], {
+  return finding(language, `${code}_NOT_ASSESSED`, "-", notOpened[opened.reason], {
     reason: opened.reason,
     width: opened.width,
     height: opened.height,
@@ -88,7 +91,7 @@ export function notOpenedFinding(
  */
 export function detectionFailedFinding(
   language: Language,
-  code: string,
+  code: ModelCodePrefix,
   model: string,
   error: unknown,
   size: { width: number; height: number },
@@ -98,10 +101,10 @@ export function detectionFailedFinding(
   return modelFailedFinding(language, code, model, error);
 }
 
-export function modelFailedFinding(language: Language, code: string, model: string, error: unknown): Finding {
+export function modelFailedFinding(language: Language, code: ModelCodePrefix, model: string, error: unknown): Finding {
   return finding(
     language,
-    `${code}-model-failed`,
+    `${code}_MODEL_FAILED`,
     "-",
     {
       de: {
@@ -123,14 +126,14 @@ export function modelFailedFinding(language: Language, code: string, model: stri
 
 export function tooSmallFinding(
   language: Language,
-  code: string,
+  code: ModelCodePrefix,
   width: number,
   height: number,
   minimum: number,
 ): Finding {
   return finding(
     language,
-    `${code}-not-assessed`,
+    `${code}_NOT_ASSESSED`,
     "-",
     {
       de: {

@@ -4,7 +4,7 @@
  * `-` finding for this detector only, and always release the decoder.
  */
 import type { Analyzer, AnalyzerResult, Language } from "../types";
-import { detectionFailedFinding, notOpenedFinding, tooSmallFinding } from "./findings";
+import { detectionFailedFinding, type ModelCodePrefix, notOpenedFinding, tooSmallFinding } from "./findings";
 import type { ModelFile } from "./models";
 import { isModelInput, openImage } from "./open-image";
 import type { PixelSource } from "./raster";
@@ -12,8 +12,8 @@ import type { PixelSource } from "./raster";
 export interface ModelAnalyzerSpec<R> {
   id: string;
   version: string;
-  /** Prefix of the finding codes (`<code>-not-assessed`, …). */
-  code: string;
+  /** Prefix of the finding codes (`<code>_NOT_ASSESSED`, `<code>_MODEL_FAILED`). */
+  code: ModelCodePrefix;
   model: ModelFile;
   /** Smallest width and height the model can look at. */
   minSide: number;

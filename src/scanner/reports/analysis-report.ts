@@ -190,7 +190,7 @@ function revisions(flow: PageFlow, language: Language, file: FileResult) {
   if (count === null && versions.length === 0 && diffs.length === 0) return;
   flow.heading(words.revisions, 11);
   if (count !== null) flow.text(words.revisionsCount(count));
-  for (const finding of file.findings.filter((f) => f.code.startsWith("pdf_") && f.level !== "Green")) {
+  for (const finding of file.findings.filter((f) => f.code.startsWith("PDF_") && f.level !== "Green")) {
     flow.text(`• ${finding.title}`, { size: 9, indent: 6, after: 1 });
     for (const change of beforeAfter(finding.evidence).slice(0, 20)) {
       const [before, after] = [quote(change.before, language), quote(change.after, language)];

@@ -2,7 +2,7 @@
  * Reverse search across claims (DESIGN §21, docs/reverse-search.md): once the units of a run have
  * reported, every decoded picture of the request is looked up among the account's earlier pictures
  * (other case numbers; capture photos only where the account turns that on). A match becomes a
- * `reverse_search_match` finding on the file and a match report in the `downloads` category
+ * `REVERSE_SEARCH_MATCH` finding on the file and a match report in the `downloads` category
  * (`reverse_search.json` and one side-by-side PNG per matched file). Then the request's pictures
  * are stored for later lookups. Never across accounts: every query is bound to the run's account.
  */

@@ -32,7 +32,7 @@ export function reverseSearchMatch(language: Language, sha256: string | null, al
       : "";
   return finding(
     language,
-    "reverse_search_match",
+    "REVERSE_SEARCH_MATCH",
     "Red",
     {
       de: {

@@ -162,6 +162,6 @@ describe("thumbnail analyzer: a progressive JPEG above photon's cap is shrunk fr
       scanFile("cut.jpg", bytes.subarray(0, bytes.length >> 1)),
       context(),
     );
-    expect(result).toMatchObject({ assessed: false, findings: [{ code: "image-undecodable", level: "-" }] });
+    expect(result).toMatchObject({ assessed: false, findings: [{ code: "IMAGE_UNDECODABLE", level: "-" }] });
   });
 });

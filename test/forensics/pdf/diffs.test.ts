@@ -27,7 +27,7 @@ describe("diffs: a changed amount is found and shown with its earlier value", ()
       "inv.pdf",
       await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"),
     );
-    expect(codes(r)).toEqual(["Red:pdf_text_changed_in_update"]);
+    expect(codes(r)).toEqual(["Red:PDF_TEXT_CHANGED_IN_UPDATE"]);
     expect(r.findings[0].evidence).toMatchObject({
       from: 1,
       to: 2,
@@ -69,7 +69,7 @@ describe("diffs: pages added in an update", () => {
       await appendPageIncrementally(await makeInvoice(), "Zusatzleistung: Geruest 2.400,00 EUR"),
       "pl",
     );
-    expect(r.findings.find((f) => f.code === "pdf_pages_changed_in_update")?.evidence).toMatchObject({
+    expect(r.findings.find((f) => f.code === "PDF_PAGES_CHANGED_IN_UPDATE")?.evidence).toMatchObject({
       before: 1,
       after: 2,
     });
@@ -86,15 +86,15 @@ describe("diffs: real incremental updates are described, not all Red", () => {
   });
   it("a form filled in Acrobat is a Green form-value change", async () => {
     const r = await analyze("f.pdf", await sharedPdf("qpdf/form-filled-by-acrobat.pdf"));
-    expect(codes(r)).toEqual(["Green:pdf_form_values_changed"]);
+    expect(codes(r)).toEqual(["Green:PDF_FORM_VALUES_CHANGED"]);
   });
   it("comments added in a viewer are Yellow annotations", async () => {
     const r = await analyze("c.pdf", await sharedPdf("pypdf/commented.pdf"));
-    expect(codes(r)).toEqual(["Yellow:pdf_annotations_changed", "Yellow:pdf_annotations_changed"]);
+    expect(codes(r)).toEqual(["Yellow:PDF_ANNOTATIONS_CHANGED", "Yellow:PDF_ANNOTATIONS_CHANGED"]);
   });
   it("a ZUGFeRD XML attached in an update is a document-level change", async () => {
     const r = await analyze("z.pdf", await sharedPdf("zugferd/FX_EN16931_Einfach.pdf"));
-    expect(codes(r)).toEqual(["Yellow:pdf_document_entries_changed"]);
+    expect(codes(r)).toEqual(["Yellow:PDF_DOCUMENT_ENTRIES_CHANGED"]);
     expect(r.attachments).toEqual([]);
   });
   it("a single-revision file has nothing to compare", async () => {

@@ -50,7 +50,7 @@ describe("POST /v2/scanner runs the PDF detectors on PDFs in the ZIP", () => {
     const edit = body.Files["rechnung.pdf"];
     expect(edit.suspicion_level).toBe("Red");
     expect(edit.findings.map((f) => f.code)).toEqual(
-      expect.arrayContaining(["pdf_incremental_updates", "pdf_text_changed_in_update"]),
+      expect.arrayContaining(["PDF_INCREMENTAL_UPDATES", "PDF_TEXT_CHANGED_IN_UPDATE"]),
     );
     expect(edit.attachments).toEqual(
       expect.arrayContaining(["pdf_versions/rechnung.pdf.rev1.pdf", "pdf_diffs/rechnung.pdf.diff.pdf"]),

@@ -29,7 +29,7 @@ describe("images: embedded JPEGs are handed over byte for byte", () => {
       source: { parent: "scan.pdf", page: 1 },
     });
     expect(img.bytes).toEqual(photo);
-    expect(r.findings.map((f) => f.code)).toEqual(["pdf_scanned_pages", "pdf_images_extracted"]);
+    expect(r.findings.map((f) => f.code)).toEqual(["PDF_SCANNED_PAGES", "PDF_IMAGES_EXTRACTED"]);
   });
 
   it("mixed pages: DCT streams stay JPEG, other images become PNG, names count per page", async () => {
@@ -55,8 +55,8 @@ describe("images: what cannot be decoded is said, not hidden", () => {
   it("JPEG 2000 / JBIG2 scans are reported as not checked", async () => {
     const r = await analyze("ocr.pdf", await sharedPdf("pypdf/Seige_of_Vicksburg_Sample_OCR.pdf"));
     expect(r.findings.map((f) => `${f.level}:${f.code}`)).toEqual([
-      "Green:pdf_scanned_pages",
-      "-:pdf_images_not_decoded",
+      "Green:PDF_SCANNED_PAGES",
+      "-:PDF_IMAGES_NOT_DECODED",
     ]);
   });
   it("a broken JPEG stream is still extracted as stored (the image detectors judge it)", async () => {

@@ -23,14 +23,14 @@ const codes = (r: { findings: { level: string; code: string }[] }) => r.findings
 describe("pyHanko: changes its tests assert allowed are Green, with what they were", () => {
   it.each(ALLOWED_AFTER_SIGNING)("%s (pyHanko test_%s)", async (path) => {
     const r = await analyze(path);
-    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    expect(codes(r)).toEqual(["Green:PDF_ALLOWED_CHANGES_AFTER_SIGNATURE"]);
     expect(r.findings[0].evidence.changes).not.toEqual([]);
   });
 });
 
 describe("pyHanko: signed files without later changes are Green", () => {
   it.each(UNCHANGED_SINCE_SIGNING)("%s (%s)", async (path) => {
-    expect(codes(await analyze(path))).toEqual(["Green:pdf_signed_unchanged"]);
+    expect(codes(await analyze(path))).toEqual(["Green:PDF_SIGNED_UNCHANGED"]);
   });
 });
 
@@ -39,16 +39,16 @@ describe("pyHanko: saves that are signatures and allowed additions are no reason
     "%s: the revision count is Green",
     async (path) => {
       const r = await pdfRevisions.analyze(await pdfFile(path, await sharedPdf(`pyhanko/${path}`)), ctx);
-      expect(r.findings.map((f) => `${f.level}:${f.code}`)).toEqual(["Green:pdf_incremental_updates_signed"]);
+      expect(r.findings.map((f) => `${f.level}:${f.code}`)).toEqual(["Green:PDF_INCREMENTAL_UPDATES_SIGNED"]);
     },
   );
   it("pyHanko's own saves before signing (a signature field prepared) are explained too", async () => {
     const r = await pdfRevisions.analyze(await pdfFile("e.pdf", await sharedPdf("pyhanko/extensions-direct.pdf")), ctx);
-    expect(r.findings[0]).toMatchObject({ code: "pdf_incremental_updates_signed", level: "Green" });
+    expect(r.findings[0]).toMatchObject({ code: "PDF_INCREMENTAL_UPDATES_SIGNED", level: "Green" });
   });
   it("a page edited before signing stays Yellow (the signature is not verified, so it launders nothing)", async () => {
     const edited = update(form.bytes, { 7: stream("BT /F1 18 Tf 50 760 Td (Invoice total 9.234,00 EUR) Tj ET") });
     const r = await pdfRevisions.analyze(await pdfFile("e.pdf", signSig1({}, edited)), ctx);
-    expect(r.findings[0]).toMatchObject({ code: "pdf_incremental_updates", level: "Yellow" });
+    expect(r.findings[0]).toMatchObject({ code: "PDF_INCREMENTAL_UPDATES", level: "Yellow" });
   });
 });

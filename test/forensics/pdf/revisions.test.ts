@@ -43,7 +43,7 @@ describe("pdf_versions: earlier revisions as standalone PDFs", () => {
       expect(new TextDecoder("latin1").decode(a.bytes.subarray(-8))).toMatch(/%%EOF\s*$/);
       expect(splitRevisions(a.bytes).revisions).toHaveLength(Number(a.name.match(/rev(\d)/)![1]));
     }
-    expect(result.findings[0]).toMatchObject({ code: "pdf_incremental_updates", level: "Yellow" });
+    expect(result.findings[0]).toMatchObject({ code: "PDF_INCREMENTAL_UPDATES", level: "Yellow" });
   });
 
   it("a single-revision file is Green and has no versions", async () => {

@@ -10,7 +10,7 @@ const codes = (r: { findings: { level: string; code: string }[] }) => r.findings
 describe("signatures: signed and untouched", () => {
   it.each(["qpdf/digitally-signed.pdf", "pyhanko/pdf-sig-with-econtent.pdf"])("%s is Green", async (path) => {
     const r = await analyze(await sharedPdf(path));
-    expect(codes(r)).toEqual(["Green:pdf_signed_unchanged"]);
+    expect(codes(r)).toEqual(["Green:PDF_SIGNED_UNCHANGED"]);
   });
   it("an unsigned file has no signature findings", async () => {
     expect((await analyze(await sharedPdf("qpdf/minimal.pdf"))).findings).toEqual([]);
@@ -28,7 +28,7 @@ describe("signatures: form filling, annotations and later signatures are allowed
     "pyhanko/pades-lta-dss-indirect-arrs-test-2.pdf",
   ])("%s", async (path) => {
     const r = await analyze(await sharedPdf(path));
-    expect(codes(r)).toEqual(["Green:pdf_allowed_changes_after_signature"]);
+    expect(codes(r)).toEqual(["Green:PDF_ALLOWED_CHANGES_AFTER_SIGNATURE"]);
   });
 });
 
@@ -36,7 +36,7 @@ describe("signatures: any other change after signing is Red", () => {
   it("a white box and new amount appended after the signature", async () => {
     const signed = await sharedPdf("pyhanko/pdf-sig-with-econtent.pdf");
     const r = await analyze(await whiteBoxIncrementally(signed, { x: 50, y: 50, w: 100, h: 20 }, "99.999,00 EUR"));
-    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(codes(r)).toEqual(["Red:PDF_CHANGED_AFTER_SIGNATURE"]);
     expect(r.findings[0].evidence.changes).toEqual(
       expect.arrayContaining([expect.objectContaining({ kind: "content", allowed: false })]),
     );
@@ -50,14 +50,14 @@ describe("signatures: any other change after signing is Red", () => {
       ? dict.replace(/\/Rotate\s+\d+/, "/Rotate 90")
       : dict.replace(/^<</, "<< /Rotate 90");
     const r = await analyze(appendUpdate(signed, [{ ref: page.ref, body }], trailerOf(doc, signed)));
-    expect(codes(r)).toEqual(["Red:pdf_changed_after_signature"]);
+    expect(codes(r)).toEqual(["Red:PDF_CHANGED_AFTER_SIGNATURE"]);
     expect(r.findings[0].evidence.changes).toEqual([
       expect.objectContaining({ kind: "page", detail: "page 1: entries changed: Rotate" }),
     ]);
   });
   it("a file rewritten after signing breaks the byte range (qpdf removed restrictions)", async () => {
     const r = await analyze(await sharedPdf("qpdf/minimal-signed-restrictions-removed.pdf"));
-    expect(codes(r)).toEqual(expect.arrayContaining(["Red:pdf_signature_gap", "Red:pdf_signature_tail_uncovered"]));
-    expect(codes(r)).not.toContain("Green:pdf_signed_unchanged");
+    expect(codes(r)).toEqual(expect.arrayContaining(["Red:PDF_SIGNATURE_GAP", "Red:PDF_SIGNATURE_TAIL_UNCOVERED"]));
+    expect(codes(r)).not.toContain("Green:PDF_SIGNED_UNCHANGED");
   });
 });

@@ -19,18 +19,18 @@ const codes = (r: { findings: { level: string; code: string }[] }) => r.findings
 
 describe("structure: an untouched invoice is Green", () => {
   it("generated invoice", async () => {
-    expect(codes(await analyze("inv.pdf", await makeInvoice()))).toEqual(["Green:pdf_structure_clean"]);
+    expect(codes(await analyze("inv.pdf", await makeInvoice()))).toEqual(["Green:PDF_STRUCTURE_CLEAN"]);
   });
   it("ZUGFeRD invoice with its embedded XML", async () => {
     const r = await analyze(
       "z.pdf",
       await sharedPdf("zugferd/ZUGFeRDv2_correct_FNFE-factur-x-examples_Facture_FR_MINIMUM.pdf"),
     );
-    expect(codes(r)).toEqual(["Green:pdf_structure_clean", "Green:pdf_embedded_einvoice"]);
+    expect(codes(r)).toEqual(["Green:PDF_STRUCTURE_CLEAN", "Green:PDF_EMBEDDED_EINVOICE"]);
   });
   it("an OCR layer on a scan is not 'invisible text'", async () => {
     const r = await analyze("ocr.pdf", await sharedPdf("pypdf/Seige_of_Vicksburg_Sample_OCR.pdf"));
-    expect(codes(r)).not.toContain("Yellow:pdf_invisible_text");
+    expect(codes(r)).not.toContain("Yellow:PDF_INVISIBLE_TEXT");
     expect(r.metadata?.scannedPages).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
@@ -38,14 +38,14 @@ describe("structure: an untouched invoice is Green", () => {
 describe("structure: covered text", () => {
   it("a white box with new text on top is Red and names both values", async () => {
     const r = await analyze("wb.pdf", await whiteBoxIncrementally(await makeInvoice(), totalBox, "9.234,56 EUR"));
-    const f = r.findings.find((x) => x.code === "pdf_text_covered_and_overwritten");
+    const f = r.findings.find((x) => x.code === "PDF_TEXT_COVERED_AND_OVERWRITTEN");
     expect(f?.level).toBe("Red");
     expect(f?.evidence).toMatchObject({ regions: [{ page: 1, hidden: "1.234,56 EUR", writtenOver: "9.234,56 EUR" }] });
   });
   it("the same edit saved by pdf-lib also names the editing tool", async () => {
     const r = await analyze("wb2.pdf", await whiteBoxRewritten(await makeInvoice(), totalBox, "9.234,56 EUR"));
     expect(codes(r)).toEqual(
-      expect.arrayContaining(["Yellow:pdf_editor_tool", "Red:pdf_text_covered_and_overwritten"]),
+      expect.arrayContaining(["Yellow:PDF_EDITOR_TOOL", "Red:PDF_TEXT_COVERED_AND_OVERWRITTEN"]),
     );
   });
   it("an amount swapped inside the content stream leaves the structure clean (the revision diff finds it)", async () => {
@@ -53,7 +53,7 @@ describe("structure: covered text", () => {
       "amt.pdf",
       await editAmountIncrementally(await makeInvoice(), "1.234,56 EUR", "7.234,56 EUR"),
     );
-    expect(codes(r)).toEqual(["Green:pdf_structure_clean"]);
+    expect(codes(r)).toEqual(["Green:PDF_STRUCTURE_CLEAN"]);
   });
 });
 
@@ -72,28 +72,28 @@ describe("structure: a white box on a scan", () => {
       "scan.pdf",
       await whiteBoxIncrementally(scan, { x: 100, y: 100, w: 200, h: 30 }, "1.000,00 EUR"),
     );
-    expect(r.findings.find((f) => f.code === "pdf_box_over_scan")?.evidence).toMatchObject({
+    expect(r.findings.find((f) => f.code === "PDF_BOX_OVER_SCAN")?.evidence).toMatchObject({
       regions: [{ page: 1, box: { x0: 100, y0: 100, x1: 300, y1: 130 } }],
     });
-    expect(codes(await analyze("scan.pdf", scan))).toEqual(["Green:pdf_structure_clean"]);
+    expect(codes(await analyze("scan.pdf", scan))).toEqual(["Green:PDF_STRUCTURE_CLEAN"]);
   });
 });
 
 describe("structure: active content and metadata", () => {
   it("JavaScript and Launch actions are reported", async () => {
     const r = await analyze("sf.pdf", await sharedPdf("pypdf/SF424_page2.pdf"));
-    expect(codes(r)).toEqual(expect.arrayContaining(["Yellow:pdf_javascript", "Yellow:pdf_launch_action"]));
+    expect(codes(r)).toEqual(expect.arrayContaining(["Yellow:PDF_JAVASCRIPT", "Yellow:PDF_LAUNCH_ACTION"]));
   });
   it("a file changed after the issueDate is Yellow", async () => {
     const r = await analyze("inv.pdf", await makeInvoice(), { ...ctx, issueDate: new Date("2026-10-01T00:00:00Z") });
-    expect(codes(r)).toContain("Yellow:pdf_changed_after_issue_date");
+    expect(codes(r)).toContain("Yellow:PDF_CHANGED_AFTER_ISSUE_DATE");
   });
   it("modified long after creation is Yellow with both dates", async () => {
     const r = await analyze(
       "k.pdf",
       await sharedPdf("zugferd/ZUGFeRDv2_correct_intarsys_MINIMUM_zugferd_2p0_MINIMUM.pdf"),
     );
-    expect(r.findings.find((f) => f.code === "pdf_modified_after_creation")?.evidence).toMatchObject({
+    expect(r.findings.find((f) => f.code === "PDF_MODIFIED_AFTER_CREATION")?.evidence).toMatchObject({
       created: "2019-01-21T12:25:09.000Z",
       hours: 100,
     });
@@ -129,7 +129,7 @@ describe("structure: fonts", () => {
     page.drawText("254,56 EUR", { x: 420, y: 700, size: 11, font: courier });
     page.drawText("Reparatur 980,00 EUR", { x: 50, y: 680, size: 11, font: helvetica });
     const r = await analyze("font.pdf", await doc.save());
-    expect(r.findings.find((f) => f.code === "pdf_number_in_odd_font")).toMatchObject({
+    expect(r.findings.find((f) => f.code === "PDF_NUMBER_IN_ODD_FONT")).toMatchObject({
       level: "Yellow",
       evidence: { runs: [{ page: 1, text: "254,56 EUR", size: 11 }] },
     });
