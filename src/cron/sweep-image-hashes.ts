@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import { clock } from "../lib/clock";
+import { deleteImageHashes, findExpiredImageHashes } from "../scanner/repository";
 
 /** Rows handled per run; the next run continues. */
 const BATCH = 500;
@@ -10,18 +11,12 @@ const DAY_MS = 86_400_000;
  * their small PNGs in R2, are deleted `accounts.hash_retention_days` after they were stored.
  */
 export async function sweepImageHashes(env: Env): Promise<void> {
-  const stale = await env.DB.prepare(
-    `SELECT h.id, h.thumb_key FROM image_hashes h JOIN accounts a ON a.id = h.account_id
-     WHERE h.created_at < ?1 - a.hash_retention_days * ${DAY_MS}
-     ORDER BY h.created_at LIMIT ${BATCH}`,
-  )
-    .bind(clock.nowMs())
-    .all<{ id: number; thumb_key: string | null }>();
-  const rows = stale.results ?? [];
+  const rows = await findExpiredImageHashes(env.DB, clock.nowMs(), DAY_MS, BATCH);
   if (rows.length === 0) return;
   const keys = rows.flatMap((r) => (r.thumb_key ? [r.thumb_key] : []));
   if (keys.length > 0) await env.BUCKET.delete(keys);
-  await env.DB.prepare(`DELETE FROM image_hashes WHERE id IN (SELECT value FROM json_each(?1))`)
-    .bind(JSON.stringify(rows.map((r) => r.id)))
-    .run();
+  await deleteImageHashes(
+    env.DB,
+    rows.map((r) => r.id),
+  );
 }

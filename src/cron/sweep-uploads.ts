@@ -1,8 +1,7 @@
-import { inArray, lt } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { uploads } from "../db/schema";
 import { limits, type Env } from "../env";
 import { clock } from "../lib/clock";
+import { deleteUploads, findUploadsCreatedBefore } from "../scanner/repository";
 import { uploadObjectKey } from "../scanner/transfer/uploads";
 
 /** Rows handled per run; the next run continues. */
@@ -16,18 +15,12 @@ const BATCH = 200;
 export async function sweepUploads(env: Env): Promise<void> {
   const cutoff = new Date(clock.nowMs() - limits(env).retentionS * 1000);
   const db = getDb(env.DB);
-  const stale = await db
-    .select({ storageKey: uploads.storageKey })
-    .from(uploads)
-    .where(lt(uploads.createdAt, cutoff))
-    .limit(BATCH);
+  const stale = await findUploadsCreatedBefore(db, cutoff, BATCH);
   if (stale.length > 0) {
     await env.BUCKET.delete(stale.map((u) => uploadObjectKey(u.storageKey)));
-    await db.delete(uploads).where(
-      inArray(
-        uploads.storageKey,
-        stale.map((u) => u.storageKey),
-      ),
+    await deleteUploads(
+      db,
+      stale.map((u) => u.storageKey),
     );
   }
   const inputs = await env.BUCKET.list({ prefix: "staging/", limit: BATCH });

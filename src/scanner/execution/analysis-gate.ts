@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { analyses } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { deletePrefix } from "../../lib/r2";
 import { settleWithin } from "../../lib/timeout";
+import { finishAnalysis, insertAnalysis } from "../repository";
 import { newId } from "../../lib/ids";
 import { analyzerSets } from "../forensics/registry";
 import { modelVersions } from "../analysis/pipeline";
@@ -145,7 +144,7 @@ export class AnalysisGate extends DurableObject<Env> {
           await this.saveUnit({ index, parent: null, depth: 0, file: item.file, status: "pending", attempt: 0 });
       }
       // The row exists before any unit can finish the run and update it.
-      await getDb(this.env.DB).insert(analyses).values({
+      await insertAnalysis(getDb(this.env.DB), {
         id: state.analysisId,
         accountId: job.accountId,
         digest: job.digest,
@@ -344,16 +343,13 @@ export class AnalysisGate extends DurableObject<Env> {
     await this.ctx.storage.delete([...units.keys()].map(unitKey));
     await this.ctx.storage.setAlarm(Date.now() + limits(this.env).retentionS * 1000);
     await deletePrefix(this.env.BUCKET, state.job.stagingPrefix);
-    await getDb(this.env.DB)
-      .update(analyses)
-      .set({
-        status: next.status,
-        resultKey: next.resultKey ?? null,
-        tokens: next.tokens ?? null,
-        suspicionLevel: next.suspicionLevel ?? null,
-        finishedAt: clock.now(),
-      })
-      .where(eq(analyses.id, state.analysisId));
+    await finishAnalysis(getDb(this.env.DB), state.analysisId, {
+      status: next.status,
+      resultKey: next.resultKey ?? null,
+      tokens: next.tokens ?? null,
+      suspicionLevel: next.suspicionLevel ?? null,
+      finishedAt: clock.now(),
+    });
     this.finished.get(state.analysisId)?.(next);
     this.finished.delete(state.analysisId);
   }

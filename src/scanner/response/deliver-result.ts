@@ -1,7 +1,6 @@
 import type { AccountRecord } from "../../accounts/service";
 import { hasFeature } from "../../accounts/service";
 import { getDb } from "../../db/client";
-import { usageLedger } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { attachmentsZip, categoryBundles } from "../attachments/bundles";
@@ -10,6 +9,7 @@ import { loadAttachments, toBase64 } from "../attachments/load";
 import { multipartMixed } from "../attachments/multipart";
 import { publishDownload } from "../transfer/downloads";
 import type { StoredResult } from "../execution/results";
+import { insertUsage } from "../repository";
 import type { Language } from "../types";
 
 /** How attachments travel (spec 4.4 response modes). */
@@ -57,7 +57,7 @@ export async function deliver(
   const response = hasFeature(account, "presignedDownload")
     ? await presignedResponse(env, account, stored, opts)
     : await inlineResponse(env, account, stored, opts);
-  await getDb(env.DB).insert(usageLedger).values({
+  await insertUsage(getDb(env.DB), {
     id: opts.sessionId,
     accountId: account.id,
     analysisId: stored.analysisId,

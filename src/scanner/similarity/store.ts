@@ -1,7 +1,7 @@
 import { getDb } from "../../db/client";
-import { imageHashes } from "../../db/schema";
 import { clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import { findImageHashCandidates, type ImageHashRow, insertImageHash } from "../repository";
 import { BYTE_POPCOUNTS, lookupSql } from "./band-index";
 import { hammingDistance, type Hash64, type PerceptualHashes } from "./perceptual-hash";
 
@@ -48,50 +48,27 @@ export async function storeHashes(d1: D1Database, bucket: R2Bucket, records: Has
   const now = clock.now();
   for (const r of records) {
     const thumbKey = r.thumbnail ? thumbKeyOf(r.accountId) : null;
-    const inserted = await getDb(d1)
-      .insert(imageHashes)
-      .values({
-        accountId: r.accountId,
-        source: r.source,
-        caseNumber: r.caseNumber,
-        ref: r.ref,
-        ticketId: r.ticketId ?? null,
-        sha256: r.sha256,
-        dct0: r.hashes.dct[0],
-        dct1: r.hashes.dct[1],
-        dct2: r.hashes.dct[2],
-        dct3: r.hashes.dct[3],
-        bm0: r.hashes.blockMean[0],
-        bm1: r.hashes.blockMean[1],
-        bm2: r.hashes.blockMean[2],
-        bm3: r.hashes.blockMean[3],
-        thumbKey,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ id: imageHashes.id });
-    if (inserted.length > 0 && thumbKey && r.thumbnail)
+    const inserted = await insertImageHash(getDb(d1), {
+      accountId: r.accountId,
+      source: r.source,
+      caseNumber: r.caseNumber,
+      ref: r.ref,
+      ticketId: r.ticketId ?? null,
+      sha256: r.sha256,
+      dct0: r.hashes.dct[0],
+      dct1: r.hashes.dct[1],
+      dct2: r.hashes.dct[2],
+      dct3: r.hashes.dct[3],
+      bm0: r.hashes.blockMean[0],
+      bm1: r.hashes.blockMean[1],
+      bm2: r.hashes.blockMean[2],
+      bm3: r.hashes.blockMean[3],
+      thumbKey,
+      createdAt: now,
+    });
+    if (inserted && thumbKey && r.thumbnail)
       await bucket.put(thumbKey, r.thumbnail, { httpMetadata: { contentType: "image/png" } });
   }
-}
-
-interface Row {
-  id: number;
-  source: HashSource;
-  case_number: string;
-  ref: string;
-  ticket_id: string | null;
-  sha256: string;
-  thumb_key: string | null;
-  created_at: number;
-  dct0: number;
-  dct1: number;
-  dct2: number;
-  dct3: number;
-  bm0: number;
-  bm1: number;
-  bm2: number;
-  bm3: number;
 }
 
 /** A lookup of one picture within one account, leaving out its own case. */
@@ -105,13 +82,17 @@ export interface HashQuery {
 /** The stored pictures of the account that match each query (one D1 batch for all of them). */
 export async function findMatches(d1: D1Database, queries: HashQuery[]): Promise<HashMatch[][]> {
   if (queries.length === 0) return [];
-  const statements = queries.map((q) =>
-    d1
-      .prepare(lookupSql(orientationsOf(q.hashes), MAX_MATCHES))
-      .bind(q.accountId, q.caseNumber, JSON.stringify(q.sources), BYTE_POPCOUNTS),
+  const rows = await findImageHashCandidates(
+    d1,
+    queries.map((q) => ({
+      sql: lookupSql(orientationsOf(q.hashes), MAX_MATCHES),
+      accountId: q.accountId,
+      caseNumber: q.caseNumber,
+      sources: q.sources,
+    })),
+    BYTE_POPCOUNTS,
   );
-  const results = await d1.batch<Row>(statements);
-  return results.map((result, i) => (result.results ?? []).map((row) => toMatch(row, queries[i].hashes)));
+  return rows.map((found, i) => found.map((row) => toMatch(row, queries[i].hashes)));
 }
 
 const orientationsOf = (h: PerceptualHashes) => [
@@ -119,7 +100,7 @@ const orientationsOf = (h: PerceptualHashes) => [
   { dct: h.dctMirrored, blockMean: h.blockMeanMirrored },
 ];
 
-function toMatch(row: Row, query: PerceptualHashes): HashMatch {
+function toMatch(row: ImageHashRow, query: PerceptualHashes): HashMatch {
   const dct: Hash64 = [row.dct0, row.dct1, row.dct2, row.dct3];
   const bm: Hash64 = [row.bm0, row.bm1, row.bm2, row.bm3];
   const straight = hammingDistance(query.dct, dct) + hammingDistance(query.blockMean, bm);

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { downloads } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { ApiError, notFound } from "../../lib/problem";
 import { signingSecret, signUrl, verifySignedUrl } from "../../lib/signed-url";
+import { findDownloadBySignedId, insertDownload } from "../repository";
 
 const downloadPath = (id: string) => `/v2/downloads/${id}/attachments.zip`;
 
@@ -19,7 +18,7 @@ export async function publishDownload(
   const id = newId();
   const r2Key = `downloads/${id}/attachments.zip`;
   await env.BUCKET.put(r2Key, zip, { httpMetadata: { contentType: "application/zip" } });
-  await getDb(env.DB).insert(downloads).values({ id, accountId, analysisId, r2Key, createdAt: clock.now() });
+  await insertDownload(getDb(env.DB), { id, accountId, analysisId, r2Key, createdAt: clock.now() });
   const { url } = await signUrl({
     baseUrl: env.PUBLIC_BASE_URL,
     path: downloadPath(id),
@@ -35,7 +34,7 @@ export async function openDownload(env: Env, url: URL, id: string): Promise<Resp
   const check = await verifySignedUrl(url, "GET", signingSecret(env));
   if (check === "invalid") throw new ApiError(403, "invalid-signature", "The download link is not valid.");
   if (check === "expired") throw new ApiError(410, "download-url-expired", "The download link has expired.");
-  const row = await getDb(env.DB).query.downloads.findFirst({ where: eq(downloads.id, id) });
+  const row = await findDownloadBySignedId(getDb(env.DB), id);
   if (!row) throw notFound("The download");
   const object = await env.BUCKET.get(row.r2Key);
   if (!object) throw new ApiError(410, "download-deleted", "The attachments were deleted after the retention period.");

@@ -1,11 +1,17 @@
-import { and, eq, isNull, or } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { uploads } from "../../db/schema";
 import { limits, type Env } from "../../env";
 import { clock } from "../../lib/clock";
 import { newToken } from "../../lib/ids";
 import { ApiError, invalid, notFound } from "../../lib/problem";
 import { signingSecret, signUrl, verifySignedUrl } from "../../lib/signed-url";
+import {
+  claimUploadForDigest,
+  consumeUploadRow,
+  findAccountUpload,
+  findUploadBySignedKey,
+  insertUpload,
+  markUploadReceived,
+} from "../repository";
 import { presignR2Put, r2S3Setting } from "./r2-s3";
 import { bodyCutShort, watchBody } from "./upload-body";
 
@@ -17,7 +23,7 @@ export const STORAGE_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 export async function createUpload(env: Env, accountId: string, caseNumber: string) {
   const storageKey = newToken(16);
   const { url, expiresAt } = await signedUploadUrl(env, storageKey, limits(env).uploadUrlTtlS);
-  await getDb(env.DB).insert(uploads).values({ storageKey, accountId, caseNumber, expiresAt, createdAt: clock.now() });
+  await insertUpload(getDb(env.DB), { storageKey, accountId, caseNumber, expiresAt, createdAt: clock.now() });
   return { upload_url: url, storage_key: storageKey };
 }
 
@@ -65,7 +71,7 @@ export async function receiveUpload(
       "The upload link has expired; request a new one with POST /v2/getUploadUrl.",
     );
   const db = getDb(env.DB);
-  const row = await db.query.uploads.findFirst({ where: eq(uploads.storageKey, storageKey) });
+  const row = await findUploadBySignedKey(db, storageKey);
   if (!row) throw notFound("The upload");
   if (row.uploadedAt) throw new ApiError(409, "already-uploaded", "A file was already uploaded with this link.");
   if (!/^application\/(zip|x-zip-compressed)\s*(;|$)/i.test(contentType ?? ""))
@@ -94,10 +100,7 @@ export async function receiveUpload(
       );
     throw err;
   });
-  await db
-    .update(uploads)
-    .set({ uploadedAt: clock.now(), size: object?.size ?? size })
-    .where(eq(uploads.storageKey, storageKey));
+  await markUploadReceived(db, storageKey, { uploadedAt: clock.now(), size: object?.size ?? size });
 }
 
 /**
@@ -109,9 +112,7 @@ export async function resolveUpload(env: Env, accountId: string, storageKey: str
   if (!STORAGE_KEY_PATTERN.test(storageKey))
     throw invalid([{ field: "storage_key", message: "is not a storage_key issued by POST /v2/getUploadUrl" }]);
   const db = getDb(env.DB);
-  const row = await db.query.uploads.findFirst({
-    where: and(eq(uploads.storageKey, storageKey), eq(uploads.accountId, accountId)),
-  });
+  const row = await findAccountUpload(db, accountId, storageKey);
   if (!row) throw notFound("The storage_key");
   if (row.consumedAt) throw uploadConsumed();
   const objectKey = uploadObjectKey(storageKey);
@@ -124,11 +125,7 @@ export async function resolveUpload(env: Env, accountId: string, storageKey: str
     throw invalid([{ field: "caseNumber", message: "differs from the caseNumber the storage_key was issued for" }]);
   if (!stored) throw new ApiError(410, "upload-consumed", "The uploaded archive is no longer stored.");
   await refuseOversized(env, objectKey, stored.size);
-  if (!row.uploadedAt)
-    await db
-      .update(uploads)
-      .set({ uploadedAt: stored.uploaded, size: stored.size })
-      .where(eq(uploads.storageKey, storageKey));
+  if (!row.uploadedAt) await markUploadReceived(db, storageKey, { uploadedAt: stored.uploaded, size: stored.size });
   return { objectKey, size: stored.size };
 }
 
@@ -149,18 +146,7 @@ async function refuseOversized(env: Env, objectKey: string, size: number): Promi
  * storage_key with different headers cannot all run; an identical repeat (after a 504) may.
  */
 export async function claimUpload(env: Env, storageKey: string, digest: string): Promise<void> {
-  const claimed = await getDb(env.DB)
-    .update(uploads)
-    .set({ claimedDigest: digest })
-    .where(
-      and(
-        eq(uploads.storageKey, storageKey),
-        isNull(uploads.consumedAt),
-        or(isNull(uploads.claimedDigest), eq(uploads.claimedDigest, digest)),
-      ),
-    )
-    .returning({ storageKey: uploads.storageKey });
-  if (claimed.length === 0) {
+  if (!(await claimUploadForDigest(getDb(env.DB), storageKey, digest))) {
     throw new ApiError(
       409,
       "upload-in-use",
@@ -171,12 +157,7 @@ export async function claimUpload(env: Env, storageKey: string, digest: string):
 
 /** After delivery: the upload is spent and its archive deleted (spec 4.3). False when another delivery spent it first. */
 export async function consumeUpload(env: Env, storageKey: string): Promise<boolean> {
-  const spent = await getDb(env.DB)
-    .update(uploads)
-    .set({ consumedAt: clock.now() })
-    .where(and(eq(uploads.storageKey, storageKey), isNull(uploads.consumedAt)))
-    .returning({ storageKey: uploads.storageKey });
-  if (spent.length === 0) return false;
+  if (!(await consumeUploadRow(getDb(env.DB), storageKey, clock.now()))) return false;
   await env.BUCKET.delete(uploadObjectKey(storageKey));
   return true;
 }
