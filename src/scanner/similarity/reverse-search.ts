@@ -6,10 +6,9 @@
  * (`reverse_search.json` and one side-by-side PNG per matched file). Then the request's pictures
  * are stored for later lookups. Never across accounts: every query is bound to the run's account.
  */
-import { eq } from "drizzle-orm";
+import { findAccount } from "../../accounts/repository";
 import { hasFeature } from "../../accounts/service";
 import { getDb } from "../../db/client";
-import { accounts } from "../../db/schema";
 import type { Env } from "../../env";
 import { highestLevel } from "../finding";
 import type { FileResult, PipelineResult } from "../analysis/pipeline";
@@ -42,7 +41,7 @@ async function search(env: Env, job: AnalysisJob, analysisId: string, gathered: 
     return hashes && file.sha256 ? [{ name, file, hashes, sha256: file.sha256 }] : [];
   });
   if (pictures.length === 0) return;
-  const account = await getDb(env.DB).query.accounts.findFirst({ where: eq(accounts.id, job.accountId) });
+  const account = await findAccount(getDb(env.DB), job.accountId);
   if (!account) return;
   const sources: HashSource[] = hasFeature(account, "reverseSearchCapturePhotos")
     ? ["scanner", "capture"]
