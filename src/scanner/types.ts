@@ -1,4 +1,5 @@
 import type { FindingCode } from "./finding-codes";
+import type { DecodeProduct } from "./images/file-decode";
 
 /** Suspicion levels, lowest first (DESIGN §18: Red > Yellow > Green > "-"). */
 export const suspicionLevels = ["-", "Green", "Yellow", "Red"] as const;
@@ -32,6 +33,8 @@ export interface ScanFile {
   sha256: string;
   size: number;
   source?: { parent: string; page: number };
+  /** A TIFF page or HEIC picture decoded to PNG (image-pages.ts): its metadata is its parent's, checked there. */
+  decodedFrom?: "tiff" | "heic";
 }
 
 /** What every analyzer knows about the request. */
@@ -83,6 +86,8 @@ export interface Analyzer {
    * the analyzers after it are skipped for that file and the file's level is `-`.
    */
   gate?: boolean;
+  /** What it reads from the file's one shared pixel decode (images/file-decode.ts; the pipeline plans them per file). */
+  reads?: readonly DecodeProduct<unknown>[];
   appliesTo(file: ScanFile): boolean;
   analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult>;
 }

@@ -1,4 +1,5 @@
 import { cooperative } from "../../lib/cooperate";
+import { planDecode } from "../images/file-decode";
 import { highestLevel } from "../finding";
 import { analyzers as registeredAnalyzers } from "../forensics/registry";
 import type { IntakeItem } from "../intake";
@@ -100,6 +101,11 @@ export async function analyzeFile(
   const timings: AnalyzerTiming[] = [];
   let assessed = false;
   const turn = cooperative(1);
+  // One pixel decode for every detector that reads pixels: the first one asking builds what all of them read.
+  planDecode(
+    file.bytes,
+    analyzers.filter((a) => safeAppliesTo(a, file)).flatMap((a) => a.reads ?? []),
+  );
   for (const analyzer of analyzers) {
     if (!safeAppliesTo(analyzer, file)) continue;
     await turn();

@@ -5,9 +5,12 @@
  */
 import { finding, type FindingText } from "../finding";
 import { blockChecks, imageTooLargeText } from "./budget-texts";
-import { blockMaps } from "../images/block-analysis";
+import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { type CopyMoveCluster, searchCopyMove } from "../images/block-matching";
-import { downscale } from "../images/gray";
+import { type DecodeProduct, decoded } from "../images/file-decode";
+import { downscale, type GrayImage, lumaFromRgba } from "../images/gray";
+import { isJpeg } from "../images/jpeg-markers";
+import { isPng } from "../images/png-chunks";
 import { decodeSmallLuma } from "../images/thumbnail-compare";
 import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -91,10 +94,29 @@ const texts = {
   }),
 };
 
+/**
+ * The search picture from the file's shared decode: luma of every band, area-averaged to SEARCH_SIDE, as
+ * `decodeSmallLuma` + `downscale` give it. Baseline JPEGs (the same strip decoder) and 8-bit PNGs
+ * (lossless: the same samples as photon's); other PNG depths keep photon's conversion (decodeSmallLuma).
+ */
+const searchPixels: DecodeProduct<GrayImage> = {
+  id: "copy-move-luma",
+  kind: "pixels",
+  sink(width, height, bytes) {
+    if (width * height > FULL_DECODE_PIXELS || !(isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8))) return null;
+    const data = new Float32Array(width * height);
+    return {
+      add: (band) => data.set(lumaFromRgba(band.rgba, width, band.rows).data, band.y * width),
+      finish: () => downscale({ width, height, data }, SEARCH_SIDE),
+    };
+  },
+};
+
 export const copyMoveAnalyzer: Analyzer = {
   id: "copy-move",
   version: "1.0.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
+  reads: [...blockMapProducts, searchPixels],
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = await blockMaps(file.bytes);
     if (!result.ok) {
@@ -109,8 +131,11 @@ export const copyMoveAnalyzer: Analyzer = {
       };
     }
     const maps = result.maps;
+    // The shared decode's search picture (already at SEARCH_SIDE) when it was built, else decoded here.
     const full =
-      maps.width * maps.height <= FULL_DECODE_PIXELS ? decodeSmallLuma(file.bytes, FULL_DECODE_PIXELS) : null;
+      maps.width * maps.height <= FULL_DECODE_PIXELS
+        ? ((await decoded(file.bytes, searchPixels)) ?? decodeSmallLuma(file.bytes, FULL_DECODE_PIXELS))
+        : null;
     const img = downscale(full ?? maps.preview, SEARCH_SIDE);
     if (img.width < 32 || img.height < 32)
       return {

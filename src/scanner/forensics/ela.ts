@@ -8,7 +8,7 @@
 import { finding, type FindingText } from "../finding";
 import { blockChecks, imageTooLargeText } from "./budget-texts";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
-import { blockMaps, type BlockMaps } from "../images/block-analysis";
+import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
 
@@ -84,6 +84,7 @@ export const elaAnalyzer: Analyzer = {
   id: "ela",
   version: "1.0.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
+  reads: blockMapProducts,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = await blockMaps(file.bytes);
     if (!result.ok) {

@@ -6,6 +6,7 @@
  * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
  * rounding). A 24 MP photo holds ≈ 375 000 blocks × ((DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 + 2) bytes ≈ 26 MB.
  */
+import { type DecodeProduct, type DecodeSink, decoded } from "../images/file-decode";
 import { decodeLumaCoefficients } from "../images/jpeg-coefficients";
 import { idctBlockToBytes } from "../images/jpeg-idct";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "../images/jpeg-markers";
@@ -91,8 +92,23 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
       reason: `image too large for the coefficient analysis (${frame.width} × ${frame.height})`,
       tooLarge: { width: frame.width, height: frame.height, maxPixels: MAX_DCT_BLOCK_PIXELS },
     };
-  const blocksWide = Math.ceil(frame.width / 8);
-  const blocksHigh = Math.ceil(frame.height / 8);
+  // The file's shared coefficient pass when it could build them (images/file-decode.ts; not damaged).
+  const shared = await decoded(bytes, dctBlockStatistics);
+  if (shared) return { ok: true, blocks: shared };
+  const sink = statisticsSink(frame.width, frame.height, table);
+  const result = await decodeLumaCoefficients(bytes, structure, sink.block);
+  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
+  return { ok: true, blocks: sink.finish() };
+}
+
+/** The per-block statistics, fed one luminance block at a time in decoding order. */
+function statisticsSink(
+  width: number,
+  height: number,
+  table: Uint16Array,
+): Required<Pick<DecodeSink<DctBlocks>, "block" | "finish">> {
+  const blocksWide = Math.ceil(width / 8);
+  const blocksHigh = Math.ceil(height / 8);
   const n = blocksWide * blocksHigh;
   const bins = 2 * DQ_RANGE + 1;
   const coefficients = new Int16Array(n * DQ_FREQUENCIES);
@@ -103,49 +119,50 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   const positions = new Uint8Array(64);
   const values = new Float64Array(64);
   const samples = new Uint8Array(64);
-  const result = await decodeLumaCoefficients(bytes, structure, (row, col, q) => {
-    // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
-    if (row >= blocksHigh || col >= blocksWide) return;
-    const i = row * blocksWide + col;
-    for (let f = 0; f < DQ_FREQUENCIES; f++) {
-      const v = q[ZIGZAG[f + 1]];
-      coefficients[i * DQ_FREQUENCIES + f] = v;
-      if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
-    }
-    let count = 0;
-    for (let k = 0; k < 64; k++)
-      if (q[k] !== 0) {
-        positions[count] = k;
-        values[count++] = q[k] * table[k];
-      }
-    idctBlockToBytes(q, table, samples, 0, 8);
-    let lo = 255;
-    let hi = 0;
-    for (let k = 0; k < 64; k++) {
-      lo = Math.min(lo, samples[k]);
-      hi = Math.max(hi, samples[k]);
-    }
-    low[i] = lo;
-    high[i] = hi;
-    ghostErrors(positions, values, count, ghost, i * GHOST_QUALITIES.length);
-  });
-  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
   return {
-    ok: true,
-    blocks: {
-      width: frame.width,
-      height: frame.height,
-      blocksWide,
-      blocksHigh,
-      table,
-      coefficients,
-      histograms,
-      ghost,
-      low,
-      high,
+    block(row, col, q) {
+      // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
+      if (row >= blocksHigh || col >= blocksWide) return;
+      const i = row * blocksWide + col;
+      for (let f = 0; f < DQ_FREQUENCIES; f++) {
+        const v = q[ZIGZAG[f + 1]];
+        coefficients[i * DQ_FREQUENCIES + f] = v;
+        if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
+      }
+      let count = 0;
+      for (let k = 0; k < 64; k++)
+        if (q[k] !== 0) {
+          positions[count] = k;
+          values[count++] = q[k] * table[k];
+        }
+      idctBlockToBytes(q, table, samples, 0, 8);
+      let lo = 255;
+      let hi = 0;
+      for (let k = 0; k < 64; k++) {
+        lo = Math.min(lo, samples[k]);
+        hi = Math.max(hi, samples[k]);
+      }
+      low[i] = lo;
+      high[i] = hi;
+      ghostErrors(positions, values, count, ghost, i * GHOST_QUALITIES.length);
     },
+    finish: () => ({ width, height, blocksWide, blocksHigh, table, coefficients, histograms, ghost, low, high }),
   };
 }
+
+/** The statistics as a product of the file's shared Huffman pass (baseline JPEGs within MAX_DCT_BLOCK_PIXELS). */
+export const dctBlockStatistics: DecodeProduct<DctBlocks> = {
+  id: "dct-block-statistics",
+  kind: "coefficients",
+  cached: true,
+  sink(width, height, bytes) {
+    const structure = parseJpegStructure(bytes);
+    const frame = structure.frame;
+    const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+    if (!table || width * height > MAX_DCT_BLOCK_PIXELS) return null;
+    return statisticsSink(width, height, table);
+  },
+};
 
 const cache = new WeakMap<Uint8Array, Promise<DctBlocksResult>>();
 

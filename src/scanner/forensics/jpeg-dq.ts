@@ -7,11 +7,12 @@
  * re-toned between the two saves has lost the pattern and stands out. A file without double
  * quantisation has nothing to localise (Green note); progressive, damaged or non-JPEG files are `-`.
  */
+import { blockMapProducts } from "../images/block-analysis";
 import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
-import { DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
+import { DQ_FREQUENCIES, DQ_RANGE, dctBlockStatistics } from "./jpeg-dct-blocks";
 import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
@@ -41,6 +42,8 @@ export const jpegDqAnalyzer: Analyzer = {
   version: "1.0.0",
   // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
+  // The coefficient statistics and the heatmap base (block maps), from the file's shared decodes.
+  reads: [dctBlockStatistics, ...blockMapProducts],
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const input = await localisedInput(
       file.bytes,

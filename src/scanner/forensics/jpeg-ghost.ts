@@ -5,10 +5,11 @@
  * different chain of JPEG saves: pasted from another JPEG or edited after an earlier save.
  * Progressive, damaged or non-JPEG files are `-`.
  */
+import { blockMapProducts } from "../images/block-analysis";
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { ghostVerdict } from "./ghost-map";
-import { GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { dctBlockStatistics, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
 import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
@@ -28,6 +29,8 @@ export const jpegGhostAnalyzer: Analyzer = {
   version: "1.0.0",
   // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
+  // The coefficient statistics and the heatmap base (block maps), from the file's shared decodes.
+  reads: [dctBlockStatistics, ...blockMapProducts],
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const input = await localisedInput(
       file.bytes,

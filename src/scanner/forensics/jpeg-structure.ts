@@ -6,7 +6,7 @@
 import exifr from "exifr";
 import { finding } from "../finding";
 import { blockChecks, imageTooLargeText } from "./budget-texts";
-import { blockMaps } from "../images/block-analysis";
+import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { doubleCompressionScore } from "../images/double-compression";
 import { type JpegStructure, parseJpegStructure } from "../images/jpeg-markers";
 import { tableFamily, tableFingerprint } from "../images/quant-tables";
@@ -127,6 +127,7 @@ export const jpegStructureAnalyzer: Analyzer = {
   id: "jpeg-structure",
   version: "1.0.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
+  reads: blockMapProducts,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const s = parseJpegStructure(file.bytes);
     const meta = structureSummary(s);

@@ -21,6 +21,7 @@ export function createManipulationAnalyzer(model: ModelFile = manipulationModel)
     code: CODE,
     model,
     minSide: MIN_SIDE,
+    readsPatches: false,
     detect: detectManipulationIn,
     // The heatmap background is the model's own downscaled input (result.base), not the source.
     report: (name, _source, result, language) => report(name, result, language),

@@ -25,6 +25,7 @@ export function createRecaptureAnalyzer(model: ModelFile = recaptureModel): Anal
     code: CODE,
     model,
     minSide: MIN_RECAPTURE_SIDE,
+    readsPatches: true,
     detect: detectRecaptureIn,
     report,
   });

@@ -1,6 +1,8 @@
+import { countDecode } from "../images/decode-count";
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
-import { areaDownscale, singleBand } from "../images/area-downscale";
+import { AreaDownscaler, areaDownscale, singleBand } from "../images/area-downscale";
+import { type DecodeProduct, decoded } from "../images/file-decode";
 import { type DcPreview, decodeDcPreview } from "../images/jpeg-dc-preview";
 import { JpegDataError } from "../images/jpeg-strip-decoder";
 import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE, MAX_STREAMED_PNG_PIXELS } from "../images/pixel-budget";
@@ -12,6 +14,20 @@ import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
 /** Longest edge of a thumbnail in pixels. */
 const THUMBNAIL_EDGE = 320;
+
+/** The thumbnail as a product of the shared decode: the same area average as `fromStrips`. */
+const thumbnailPixels: DecodeProduct<Thumbnail & { decodedWidth: number; decodedHeight: number }> = {
+  id: "thumbnail",
+  kind: "pixels",
+  sink(width, height) {
+    const size = thumbnailSize(width, height);
+    const scaler = new AreaDownscaler(width, height, size.width, size.height);
+    return {
+      add: (band) => scaler.add(band),
+      finish: () => ({ rgba: scaler.finish(), ...size, decodedWidth: width, decodedHeight: height }),
+    };
+  },
+};
 
 /**
  * Decodes every JPEG/PNG and attaches a PNG thumbnail (opaque: transparency is dropped). Baseline
@@ -29,8 +45,12 @@ export const thumbnailAnalyzer: Analyzer = {
   version: "1.4.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
-  appliesTo: (file) => file.kind === "jpeg" || file.kind === "png",
+  appliesTo: (file) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
+  reads: [thumbnailPixels],
   async analyze(file, ctx) {
+    // The file's one shared decode (built here when no other detector planned it); null: not streamed or damaged.
+    const shared = await decoded(file.bytes, thumbnailPixels);
+    if (shared) return withThumbnail(file, shared.decodedWidth, shared.decodedHeight, shared);
     const streamed = openStreamed(file.bytes);
     if (typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
     const size = declaredSize(file.bytes);
@@ -124,6 +144,7 @@ function fromDcPreview(file: ScanFile, size: DeclaredSize, language: Language): 
 function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {
   let image: PhotonImage;
   try {
+    countDecode(file.bytes, "pixels");
     image = PhotonImage.new_from_byteslice(file.bytes);
   } catch {
     return { assessed: false, findings: [undecodable(language)] };

@@ -12,6 +12,7 @@
  * kernel (wasm/assembly/block-measure.ts) one row of blocks per call; `measureBlock` below is its
  * JavaScript reference (bit-identical results, test/unit/wasm-kernels.test.ts).
  */
+import { countDecode } from "./decode-count";
 import { PhotonImage } from "@cf-wasm/photon";
 import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
@@ -20,7 +21,8 @@ import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
-import { ImageDataError, type RgbaBandSource } from "./rgba-band";
+import { type DecodeProduct, type DecodeSink, decoded } from "./file-decode";
+import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
 import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
 import { cooperative } from "../../lib/cooperate";
@@ -162,14 +164,27 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: 
   if (!frame || !table) return { ok: false, reason: "no frame header or quantisation table", structure };
   const refused = overBudget(frame.width, frame.height, structure);
   if (refused) return refused;
+  // The file's shared coefficient pass when it could build them (file-decode.ts; not damaged).
+  const shared = reference ? null : await decoded(bytes, coefficientBlockMaps);
+  if (shared) return { ok: true, maps: shared, structure };
+  const measurer = coefficientMeasurer(frame, table, reference);
+  const result = await decodeLumaCoefficients(bytes, structure, measurer.block, { reference });
+  if (result.error) return { ok: false, reason: result.error, structure };
+  return { ok: true, maps: measurer.finish(), structure };
+}
+
+/** The block pass of the coefficient path, fed one luminance block at a time in decoding order. */
+function coefficientMeasurer(
+  frame: NonNullable<JpegStructure["frame"]>,
+  table: Uint16Array,
+  reference: boolean,
+): Required<Pick<DecodeSink<BlockMaps>, "block" | "finish">> {
   const maps = createMaps(frame.width, frame.height, "jpeg-coefficients", true);
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
   const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
-  const result = await decodeLumaCoefficients(
-    bytes,
-    structure,
-    (row, col, q) => {
+  return {
+    block(row, col, q) {
       for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
         const v = q[ZIGZAG[f + 1]];
         if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
@@ -183,12 +198,26 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: 
       for (let k = 0; k < 64; k++) pixels[k] = Math.min(255, Math.max(0, Math.round(pixels[k] + 128)));
       measureBlock(maps, row, col, pixels);
     },
-    { reference },
-  );
-  if (result.error) return { ok: false, reason: result.error, structure };
-  rows?.flush(maps.blocksHigh);
-  return { ok: true, maps, structure };
+    finish() {
+      rows?.flush(maps.blocksHigh);
+      return maps;
+    },
+  };
 }
+
+/** The coefficient-path block maps as a product of the file's shared Huffman pass (baseline JPEGs within budget). */
+export const coefficientBlockMaps: DecodeProduct<BlockMaps> = {
+  id: "block-maps-coefficients",
+  kind: "coefficients",
+  cached: true,
+  sink(width, height, bytes) {
+    const structure = parseJpegStructure(bytes);
+    const frame = structure.frame;
+    const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+    if (!frame || !table || width * height > MAX_BLOCK_MAP_PIXELS) return null;
+    return coefficientMeasurer(frame, table, false);
+  },
+};
 
 /** Scratch bytes of one wasm call on `count` blocks: table or lines first, then the outputs. */
 function blockPassLayout(count: number, inputBytes: number): { input: number; out: number; bytes: number } {
@@ -257,6 +286,9 @@ async function fromPixels(bytes: Uint8Array, reference: boolean): Promise<BlockM
   if (!size) return { ok: false, reason: "image could not be decoded", structure: null };
   const refused = overBudget(size.width, size.height, null);
   if (refused) return refused;
+  // The file's shared decode when it could build them (a streamed picture, not damaged).
+  const shared = reference ? null : await decoded(bytes, pixelBlockMaps);
+  if (shared) return { ok: true, maps: shared, structure: null };
   let source = openStreamed(bytes);
   if (typeof source === "string") {
     if (!fitsPixelDecode(bytes))
@@ -281,6 +313,7 @@ async function fromPixels(bytes: Uint8Array, reference: boolean): Promise<BlockM
 function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array } | null {
   let image: PhotonImage | null = null;
   try {
+    countDecode(bytes, "pixels");
     image = PhotonImage.new_from_byteslice(bytes);
     return { width: image.get_width(), height: image.get_height(), rgba: image.get_raw_pixels() };
   } catch {
@@ -292,28 +325,63 @@ function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; r
 
 /** Measures every 8×8 luma block, holding one row of blocks (8 lines); edges repeat the last pixel. */
 async function measurePixels(source: RgbaBandSource, reference: boolean): Promise<BlockMaps> {
-  const { width, height } = source;
-  const maps = createMaps(width, height, "pixels", false);
-  const luma = new Float32Array(width * 8);
-  let lines = 0;
-  let blockRow = 0;
-  if (!reference) ensureBlockConstants(COS, ELA_TABLE);
-  const measureBlockRow = () => {
+  const measurer = new PixelBlockMeasurer(source.width, source.height, reference);
+  const turn = cooperative(BANDS_PER_TURN);
+  for (let band = source.next(); band; band = source.next()) {
+    await turn();
+    measurer.add(band);
+  }
+  return measurer.finish();
+}
+
+/** The block pass over decoded pixels, fed band by band (by measurePixels, or the shared decode of file-decode.ts). */
+class PixelBlockMeasurer {
+  private readonly maps: BlockMaps;
+  private readonly luma: Float32Array;
+  private lines = 0;
+  private blockRow = 0;
+
+  constructor(
+    private readonly width: number,
+    height: number,
+    private readonly reference: boolean,
+  ) {
+    this.maps = createMaps(width, height, "pixels", false);
+    this.luma = new Float32Array(width * 8);
+    if (!reference) ensureBlockConstants(COS, ELA_TABLE);
+  }
+
+  add(band: RgbaBand): void {
+    const { width, luma } = this;
+    for (let r = 0; r < band.rows; r++) {
+      luma.set(lumaFromRgba(band.rgba.subarray(r * width * 4, (r + 1) * width * 4), width, 1).data, this.lines * width);
+      if (++this.lines === 8) this.measureBlockRow();
+    }
+  }
+
+  finish(): BlockMaps {
+    if (this.lines > 0) this.measureBlockRow();
+    return this.maps;
+  }
+
+  private measureBlockRow(): void {
+    const { width, luma, maps, lines } = this;
     for (let y = lines; y < 8; y++) luma.copyWithin(y * width, (lines - 1) * width, lines * width);
-    if (!reference) {
-      measureBlockRowWasm();
-      return;
-    }
-    for (let col = 0; col < maps.blocksWide; col++) {
-      for (let y = 0; y < 8; y++)
-        for (let x = 0; x < 8; x++) pixels[y * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, col * 8 + x)]);
-      measureBlock(maps, blockRow, col, pixels);
-    }
-    blockRow++;
-    lines = 0;
-  };
+    if (!this.reference) this.measureBlockRowWasm();
+    else
+      for (let col = 0; col < maps.blocksWide; col++) {
+        for (let y = 0; y < 8; y++)
+          for (let x = 0; x < 8; x++)
+            pixels[y * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, col * 8 + x)]);
+        measureBlock(maps, this.blockRow, col, pixels);
+      }
+    this.blockRow++;
+    this.lines = 0;
+  }
+
   /** The same row in wasm: rounded samples, the last column repeated to whole blocks. */
-  const measureBlockRowWasm = () => {
+  private measureBlockRowWasm(): void {
+    const { width, luma, maps } = this;
     const n = maps.blocksWide;
     const layout = blockPassLayout(n, n * 64);
     const s = scratch(layout.bytes);
@@ -321,23 +389,30 @@ async function measurePixels(source: RgbaBandSource, reference: boolean): Promis
     for (let y = 0; y < 8; y++)
       for (let x = 0; x < n * 8; x++) samples[y * n * 8 + x] = Math.round(luma[y * width + Math.min(width - 1, x)]);
     kernels().measurePixelRow(n, s.base + layout.input, s.base + layout.out);
-    storeBlockRow(maps, blockRow, s.buffer, s.base + layout.out);
-    blockRow++;
-    lines = 0;
-  };
-  const turn = cooperative(BANDS_PER_TURN);
-  for (let band = source.next(); band; band = source.next()) {
-    await turn();
-    for (let r = 0; r < band.rows; r++) {
-      luma.set(lumaFromRgba(band.rgba.subarray(r * width * 4, (r + 1) * width * 4), width, 1).data, lines * width);
-      if (++lines === 8) measureBlockRow();
-    }
+    storeBlockRow(maps, this.blockRow, s.buffer, s.base + layout.out);
   }
-  if (lines > 0) measureBlockRow();
-  return maps;
 }
 
+/**
+ * The pixel-path block maps as a product of the file's shared decode (file-decode.ts): for pictures the
+ * coefficient path does not read (PNG; progressive JPEGs are not streamed, so they keep photon).
+ */
+export const pixelBlockMaps: DecodeProduct<BlockMaps> = {
+  id: "block-maps-pixels",
+  kind: "pixels",
+  cached: true,
+  sink(width, height, bytes) {
+    if (isJpeg(bytes) && parseJpegStructure(bytes).frame?.baseline) return null;
+    if (width * height > MAX_BLOCK_MAP_PIXELS) return null;
+    const measurer = new PixelBlockMeasurer(width, height, false);
+    return { add: (band) => measurer.add(band), finish: () => measurer.finish() };
+  },
+};
+
 const cache = new WeakMap<Uint8Array, Promise<BlockMapsResult>>();
+
+/** What the detectors reading block maps declare (Analyzer.reads): the pixel path or the coefficient path. */
+export const blockMapProducts = [pixelBlockMaps, coefficientBlockMaps];
 
 /**
  * Block maps of an image, computed once per byte array (the detectors of one file share them).

@@ -4,6 +4,7 @@
  * Memory stays O(one block); nothing of the image is kept here. Progressive files are not
  * decoded (callers report that as "not assessed" or fall back to pixels).
  */
+import { countDecode } from "./decode-count";
 import { ScanDecoder } from "./jpeg-entropy";
 import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import type { JpegStructure } from "./jpeg-markers";
@@ -41,6 +42,7 @@ export async function decodeLumaCoefficients(
   const scan = options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
   if (typeof scan === "string") return { ...empty, error: scan };
   if (!scan.components.some((c) => c.index === 0)) return { ...empty, error: "first scan has no luminance" };
+  countDecode(bytes, "coefficients");
   const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
   const hMax = Math.max(...frame.components.map((c) => c.h));
   const vMax = Math.max(...frame.components.map((c) => c.v));

@@ -3,6 +3,7 @@
  * non-interlaced PNGs (png-strip-decoder.ts). Everything else is decoded whole by photon, within
  * MAX_PIXEL_DECODE (pixel-budget.ts).
  */
+import { countDecode } from "./decode-count";
 import { isJpeg } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { isPng } from "./png-chunks";
@@ -11,7 +12,20 @@ import type { RgbaBandSource } from "./rgba-band";
 
 /** A strip decoder for these bytes, or why neither reads them (callers fall back to photon). */
 export function openStreamed(bytes: Uint8Array): RgbaBandSource | string {
-  if (isJpeg(bytes)) return JpegStripDecoder.open(bytes);
-  if (isPng(bytes)) return PngStripDecoder.open(bytes);
-  return "neither JPEG nor PNG";
+  const decoder = isJpeg(bytes) ? JpegStripDecoder.open(bytes) : isPng(bytes) ? PngStripDecoder.open(bytes) : null;
+  if (decoder === null) return "neither JPEG nor PNG";
+  if (typeof decoder === "string") return decoder;
+  // A decode is counted when its first band is read (opening only parses the headers).
+  let counted = false;
+  return {
+    width: decoder.width,
+    height: decoder.height,
+    next() {
+      if (!counted) {
+        counted = true;
+        countDecode(bytes, "pixels");
+      }
+      return decoder.next();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 /** Compares an EXIF preview with the main image (both reduced to a small common size). */
+import { countDecode } from "./decode-count";
 import { PhotonImage } from "@cf-wasm/photon";
 import { downscale, type GrayImage, lumaFromRgba } from "./gray";
 import { isJpeg } from "./jpeg-markers";
@@ -24,6 +25,7 @@ export function decodeSmallLuma(bytes: Uint8Array, maxPixels = 1_000_000): GrayI
 function stripLuma(bytes: Uint8Array): GrayImage | null {
   const decoder = JpegStripDecoder.open(bytes);
   if (typeof decoder === "string") return null;
+  countDecode(bytes, "pixels");
   const { width, height } = decoder;
   const data = new Float32Array(width * height);
   try {
@@ -39,6 +41,7 @@ function stripLuma(bytes: Uint8Array): GrayImage | null {
 function photonLuma(bytes: Uint8Array): GrayImage | null {
   let img: PhotonImage | null = null;
   try {
+    countDecode(bytes, "pixels");
     img = PhotonImage.new_from_byteslice(bytes);
     return lumaFromRgba(img.get_raw_pixels(), img.get_width(), img.get_height());
   } catch {

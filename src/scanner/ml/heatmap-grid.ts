@@ -8,7 +8,10 @@ import { boxDownscale, boxFactor, type PixelSource } from "./raster";
 
 /** Greyscale background of at most `maxSide` px, read in strips from the source. */
 export function grayBase(source: PixelSource, maxSide: number): GrayImage {
-  const scaled = boxDownscale(source, boxFactor(source.width, source.height, maxSide));
+  const factor = boxFactor(source.width, source.height, maxSide);
+  // The shared decode's ≤ 1024 px copy when it has this factor (recapture's background: no second pass).
+  const shared = source.shared?.scaled;
+  const scaled = shared && shared.factor === factor ? shared : boxDownscale(source, factor);
   return grayFromRgb(scaled.rgb, scaled.width, scaled.height);
 }
 

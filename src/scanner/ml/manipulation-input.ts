@@ -23,6 +23,8 @@ export interface ScaledImage {
 
 export function modelScale(source: PixelSource): ScaledImage {
   const factor = boxFactor(source.width, source.height, MAX_SIDE);
+  const shared = source.shared?.scaled;
+  if (shared && shared.factor === factor) return shared;
   return { ...boxDownscale(source, factor), factor };
 }
 

@@ -8,6 +8,7 @@ import { detectionFailedFinding, type ModelCodePrefix, notOpenedFinding, tooSmal
 import type { ModelFile } from "./models";
 import { isModelInput, openImage } from "./open-image";
 import type { PixelSource } from "./raster";
+import { modelPixelProducts, sharedModelPixels } from "./shared-pixels";
 
 export interface ModelAnalyzerSpec<R> {
   id: string;
@@ -17,6 +18,8 @@ export interface ModelAnalyzerSpec<R> {
   model: ModelFile;
   /** Smallest width and height the model can look at. */
   minSide: number;
+  /** Whether `detect` reads recapture's native-resolution patches (besides the ≤ 1024 px copy). */
+  readsPatches: boolean;
   detect(source: PixelSource, model: ModelFile): Promise<R>;
   report(fileName: string, source: PixelSource, result: R, language: Language): AnalyzerResult;
 }
@@ -28,6 +31,7 @@ export function modelAnalyzer<R>(spec: ModelAnalyzerSpec<R>): Analyzer {
     version: spec.version,
     model: model.identity,
     appliesTo: isModelInput,
+    reads: modelPixelProducts(spec.readsPatches),
     async analyze(file, ctx) {
       const opened = openImage(file);
       if (!opened.ok) return { assessed: false, findings: [notOpenedFinding(ctx.language, code, opened)] };
@@ -41,6 +45,8 @@ export function modelAnalyzer<R>(spec: ModelAnalyzerSpec<R>): Analyzer {
         }
         let result: R;
         try {
+          // The file's one shared decode when the pipeline planned it; else built here in one pass.
+          source.shared = await sharedModelPixels(file.bytes, spec.readsPatches);
           result = await spec.detect(source, model);
         } catch (error) {
           return {

@@ -5,6 +5,7 @@
  * strips (crop → raw pixels → free), so there is no second full-size copy in JS. Plain RGBA
  * buffers (live capture) go through the same interface.
  */
+import { countDecode } from "../images/decode-count";
 import { PhotonImage, crop } from "@cf-wasm/photon";
 import { streamedSource } from "./streamed-source";
 
@@ -21,6 +22,29 @@ export interface PixelSource {
   height: number;
   /** RGBA of rows y … y+count-1 (full width); valid until the next call. Throws if the data is corrupt. */
   rows(y: number, count: number): Uint8Array;
+  /** What the file's one shared decode already built (images/file-decode.ts); read instead of `rows`. */
+  shared?: SharedModelPixels;
+}
+
+/** The models' products of the shared decode (null = not built: read the rows). */
+export interface SharedModelPixels {
+  /** The picture box-downscaled to ≤ 1024 px (manipulation's input, both heatmaps' background). */
+  scaled: (ScaledRgb & { factor: number }) | null;
+  /** Recapture's native-resolution patches (recapture-input.ts). */
+  patches: PatchCrops | null;
+}
+
+/** Box-downscaled RGB, float 0–255 per channel, row-major. */
+export interface ScaledRgb {
+  width: number;
+  height: number;
+  rgb: Float32Array;
+}
+
+/** 128 × 128 RGBA crops at the recapture grid's origins, in origin order. */
+export interface PatchCrops {
+  origins: Array<{ x: number; y: number }>;
+  crops: Uint8Array[];
 }
 
 export function rgbaSource(image: RgbaImage): PixelSource {
@@ -44,6 +68,7 @@ export function decodeToSource(bytes: Uint8Array): PixelSource & { close(): void
 
 /** The whole picture decoded by photon, read in row strips (callers keep it under MAX_PIXEL_DECODE). */
 export function photonSource(bytes: Uint8Array): PixelSource & { close(): void } {
+  countDecode(bytes, "pixels");
   const image = PhotonImage.new_from_byteslice(bytes);
   const width = image.get_width();
   const height = image.get_height();
@@ -72,34 +97,55 @@ export function boxFactor(width: number, height: number, maxSide: number): numbe
  * rows at a time. Output RGB as float 0–255 per pixel, plus luma for heatmap backgrounds.
  * Training does the same with numpy (models/training/manipulation_model.py: box_downscale).
  */
-export function boxDownscale(
-  source: PixelSource,
-  factor: number,
-): { width: number; height: number; rgb: Float32Array } {
-  const width = Math.floor(source.width / factor);
-  const height = Math.floor(source.height / factor);
-  const rgb = new Float32Array(width * height * 3);
-  const sums = new Float64Array(width * 3);
-  const area = factor * factor;
+export function boxDownscale(source: PixelSource, factor: number): ScaledRgb {
+  const scaler = new BoxDownscaler(source.width, source.height, factor);
   const stripRows = factor * Math.max(1, Math.floor(64 / factor));
-  for (let y0 = 0; y0 < height * factor; y0 += stripRows) {
-    const count = Math.min(stripRows, height * factor - y0);
+  for (let y0 = 0; y0 < scaler.height * factor; y0 += stripRows) {
+    const count = Math.min(stripRows, scaler.height * factor - y0);
     const strip = source.rows(y0, count);
-    for (let oy = 0; oy < count / factor; oy++) {
-      sums.fill(0);
-      for (let dy = 0; dy < factor; dy++) {
-        let p = (oy * factor + dy) * source.width * 4;
-        for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
-          for (let dx = 0; dx < factor; dx++, p += 4) {
-            sums[o] += strip[p];
-            sums[o + 1] += strip[p + 1];
-            sums[o + 2] += strip[p + 2];
-          }
-        }
-      }
-      const out = (y0 / factor + oy) * width * 3;
-      for (let i = 0; i < width * 3; i++) rgb[out + i] = sums[i] / area;
-    }
+    for (let r = 0; r < count; r++) scaler.addRow(strip, r * source.width * 4, y0 + r);
   }
-  return { width, height, rgb };
+  return scaler.finish();
+}
+
+/** The same downscale fed one source row at a time, top to bottom (also by the shared decode). */
+export class BoxDownscaler {
+  readonly width: number;
+  readonly height: number;
+  private readonly rgb: Float32Array;
+  private readonly sums: Float64Array;
+
+  constructor(
+    sourceWidth: number,
+    sourceHeight: number,
+    private readonly factor: number,
+  ) {
+    this.width = Math.floor(sourceWidth / factor);
+    this.height = Math.floor(sourceHeight / factor);
+    this.rgb = new Float32Array(this.width * this.height * 3);
+    this.sums = new Float64Array(this.width * 3);
+  }
+
+  /** Source row `y` (RGBA, starting at `at` in `pixels`); rows of the dropped remainder are ignored. */
+  addRow(pixels: Uint8Array, at: number, y: number): void {
+    const { factor, sums, width } = this;
+    if (y >= this.height * factor) return;
+    let p = at;
+    for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
+      for (let dx = 0; dx < factor; dx++, p += 4) {
+        sums[o] += pixels[p];
+        sums[o + 1] += pixels[p + 1];
+        sums[o + 2] += pixels[p + 2];
+      }
+    }
+    if ((y + 1) % factor !== 0) return;
+    const area = factor * factor;
+    const out = ((y + 1) / factor - 1) * width * 3;
+    for (let i = 0; i < width * 3; i++) this.rgb[out + i] = sums[i] / area;
+    sums.fill(0);
+  }
+
+  finish(): ScaledRgb {
+    return { width: this.width, height: this.height, rgb: this.rgb };
+  }
 }

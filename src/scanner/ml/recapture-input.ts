@@ -31,23 +31,34 @@ export interface RecapturePatches {
 
 /** Cuts the informative patches out of `source` (which must be at least 128 px on both sides). */
 export function recapturePatches(source: PixelSource): RecapturePatches {
-  const all = patchOrigins(source.width, source.height);
-  const kept: Float32Array[] = [];
-  const origins: Array<{ x: number; y: number }> = [];
-  const flat: Array<{ x: number; y: number }> = [];
+  const shared = source.shared?.patches;
+  if (shared) return keepInformative(shared.origins, (i) => ({ band: shared.crops[i], width: PATCH, x0: 0 }));
   let bandY = -1;
   let band: Uint8Array = new Uint8Array(0);
-  for (const origin of all) {
+  return keepInformative(patchOrigins(source.width, source.height), (_, origin) => {
     if (origin.y !== bandY) {
       band = source.rows(origin.y, PATCH);
       bandY = origin.y;
     }
-    if (lumaStd(band, source.width, origin.x) < FLAT_LUMA_STD) flat.push(origin);
+    return { band, width: source.width, x0: origin.x };
+  });
+}
+
+/** Where patch `i` lies: 128 rows of RGBA `width` pixels wide, the patch starting at column x0. */
+type PatchAt = (i: number, origin: { x: number; y: number }) => { band: Uint8Array; width: number; x0: number };
+
+function keepInformative(all: Array<{ x: number; y: number }>, at: PatchAt): RecapturePatches {
+  const kept: Float32Array[] = [];
+  const origins: Array<{ x: number; y: number }> = [];
+  const flat: Array<{ x: number; y: number }> = [];
+  all.forEach((origin, i) => {
+    const { band, width, x0 } = at(i, origin);
+    if (lumaStd(band, width, x0) < FLAT_LUMA_STD) flat.push(origin);
     else {
-      kept.push(patchTensor(band, source.width, origin.x));
+      kept.push(patchTensor(band, width, x0));
       origins.push(origin);
     }
-  }
+  });
   const tensor = new Float32Array(kept.length * 3 * PATCH * PATCH);
   kept.forEach((patch, i) => tensor.set(patch, i * patch.length));
   return { tensor, origins, flat };

@@ -1,0 +1,152 @@
+/**
+ * One decode per file for every detector, per kind of decode: one pass to pixels (the thumbnail, both
+ * models' inputs, copy-move's search picture, the block maps of a PNG) and, for a baseline JPEG, one
+ * Huffman pass over its luminance coefficients (the block maps and the coefficient statistics of
+ * double quantisation and ghosts). Each detector names what it reads (`Analyzer.reads`); the pipeline
+ * plans them per file (`planDecode`), and the first detector asking for one product of a kind runs the
+ * pass that builds every planned product of that kind (`decoded`). Without a plan (a detector run
+ * alone) only the product asked for is built. Nothing full-size is kept: products are small pictures,
+ * patches or per-block maps, built band by band or block by block.
+ *
+ * Why two passes for a JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
+ * and are read by the detectors that run after the models; built in the pixel pass, before the models,
+ * they would be held through the models' inference inside the isolate's 128 MB.
+ *
+ * The pixel pass reads streamed formats only (baseline JPEG, non-interlaced PNG, streamed-image.ts).
+ * For anything else, or a file whose data turns out damaged, every product is null and each detector
+ * takes its own path, which decodes by itself and reports the damage as before. Products are built
+ * with exactly the arithmetic of those paths (test/ml/decode-once.test.ts compares both), so no result
+ * changes. A product is dropped once every detector that planned it has read it.
+ */
+import { cooperative } from "../../lib/cooperate";
+import { decodeLumaCoefficients } from "./jpeg-coefficients";
+import { isJpeg, parseJpegStructure } from "./jpeg-markers";
+import { ImageDataError, type RgbaBand } from "./rgba-band";
+import { openStreamed } from "./streamed-image";
+
+/** Bands fed to the products between two turns given to other requests. */
+const BANDS_PER_TURN = 4;
+
+/** Receives the picture top to bottom (pixel bands, or luminance blocks in decoding order), then gives its product. */
+export interface DecodeSink<T> {
+  /** Pixel products: the next band of RGBA rows. */
+  add?(band: RgbaBand): void;
+  /** Coefficient products: one luminance block (block row, column, quantised coefficients in natural order). */
+  block?(row: number, col: number, coefficients: Int16Array): void;
+  finish(): T;
+}
+
+/** Something built from a file's one decode of `kind`. */
+export interface DecodeProduct<T> {
+  /** For logs and tests. */
+  readonly id: string;
+  readonly kind: "pixels" | "coefficients";
+  /** Read once by a cache of its own (block maps, coefficient statistics), however many detectors declare it. */
+  readonly cached?: true;
+  /** A sink for a picture of this size (`bytes` for format checks), or null when the product does not apply. */
+  sink(width: number, height: number, bytes: Uint8Array): DecodeSink<T> | null;
+}
+
+type AnyProduct = DecodeProduct<unknown>;
+
+interface FileState {
+  /** Products planned for this file and not built yet, with the number of detectors that will read each. */
+  planned: Map<AnyProduct, number>;
+  /** Built (or being built) products, with the reads still expected. */
+  built: Map<AnyProduct, { value: Promise<unknown>; reads: number }>;
+}
+
+const files = new WeakMap<Uint8Array, FileState>();
+
+/** Off only in tests: every detector then decodes by itself, the reference the shared products are compared with. */
+let shared = true;
+
+/** Tests only: turns the shared decode off (each detector's own path) or on again. */
+export function useSharedDecode(on: boolean): void {
+  shared = on;
+}
+
+function stateOf(bytes: Uint8Array): FileState {
+  let state = files.get(bytes);
+  if (!state) {
+    state = { planned: new Map(), built: new Map() };
+    files.set(bytes, state);
+  }
+  return state;
+}
+
+/** The products the detectors about to run on `bytes` will read (one entry per detector and product). */
+export function planDecode(bytes: Uint8Array, products: Iterable<AnyProduct>): void {
+  const state = stateOf(bytes);
+  for (const product of products) {
+    const built = state.built.get(product);
+    if (built) built.reads = product.cached ? 1 : built.reads + 1;
+    else state.planned.set(product, product.cached ? 1 : (state.planned.get(product) ?? 0) + 1);
+  }
+}
+
+/** Plans the products no detector planned (one run alone): the first read then builds them all in one pass. */
+export function planMissing(bytes: Uint8Array, products: Iterable<AnyProduct>): void {
+  const state = stateOf(bytes);
+  for (const product of products)
+    if (!state.built.has(product) && !state.planned.has(product)) state.planned.set(product, 1);
+}
+
+/**
+ * `product` of the file, built in one pass together with every other planned product of its kind;
+ * null when that decode cannot read the file, the file is damaged or the product does not apply
+ * (callers fall back to their own path).
+ */
+export function decoded<T>(bytes: Uint8Array, product: DecodeProduct<T>): Promise<T | null> {
+  if (!shared) return Promise.resolve(null);
+  const state = stateOf(bytes);
+  let entry = state.built.get(product);
+  if (!entry) {
+    const wanted = [product, ...[...state.planned.keys()].filter((p) => p !== product && p.kind === product.kind)];
+    const pass = product.kind === "pixels" ? pixelPass(bytes, wanted) : coefficientPass(bytes, wanted);
+    wanted.forEach((p, i) => {
+      state.built.set(p, { value: pass.then((values) => values[i]), reads: state.planned.get(p) ?? 1 });
+      state.planned.delete(p);
+    });
+    entry = state.built.get(product) as { value: Promise<unknown>; reads: number };
+  }
+  // The last planned read drops the product (the detector keeps what it was given).
+  if (--entry.reads <= 0) state.built.delete(product);
+  return entry.value as Promise<T | null>;
+}
+
+/** One decode of `bytes` to pixels feeding every product's sink; all null when the strip decoders cannot read it. */
+async function pixelPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
+  const none = products.map(() => null);
+  const source = openStreamed(bytes);
+  if (typeof source === "string") return none;
+  const sinks = products.map((p) => p.sink(source.width, source.height, bytes));
+  if (sinks.every((s) => s === null)) return none;
+  const turn = cooperative(BANDS_PER_TURN);
+  try {
+    for (let band = source.next(); band; band = source.next()) {
+      for (const sink of sinks) sink?.add?.(band);
+      await turn();
+    }
+  } catch (error) {
+    if (error instanceof ImageDataError) return none;
+    throw error;
+  }
+  return sinks.map((s) => (s ? s.finish() : null));
+}
+
+/** One Huffman pass over a baseline JPEG's luminance blocks feeding every product's sink; all null on damage. */
+async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
+  const none = products.map(() => null);
+  if (!isJpeg(bytes)) return none;
+  const structure = parseJpegStructure(bytes);
+  const frame = structure.frame;
+  if (!frame?.baseline) return none;
+  const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
+  if (sinks.every((s) => s === null)) return none;
+  const result = await decodeLumaCoefficients(bytes, structure, (row, col, coefficients) => {
+    for (const sink of sinks) sink?.block?.(row, col, coefficients);
+  });
+  if (result.error) return none;
+  return sinks.map((s) => (s ? s.finish() : null));
+}
