@@ -41,6 +41,19 @@ export const blockChecks = {
   doubleCompression: { de: "Doppelte Kompression", en: "Double compression", pl: "Podwójna kompresja" },
 };
 
+/**
+ * Why a block-analysis check did not run, in each language. The decoder's own message is English: it
+ * stays in the finding's evidence (`reason`), never inside a German or Polish explanation.
+ */
+export const blockCheckSkipped = {
+  tooSmall: { de: "das Bild ist zu klein", en: "the picture is too small", pl: "obraz jest zbyt mały" },
+  undecodable: {
+    de: "die Bilddaten ließen sich nicht dekodieren; der technische Grund steht in den Belegen",
+    en: "the picture data could not be decoded; the technical reason is in the evidence",
+    pl: "nie udało się zdekodować danych obrazu; techniczna przyczyna jest w dowodach",
+  },
+};
+
 /** A PDF with a compressed part (stream) that unpacks beyond the budget: it was not opened. */
 export function pdfUnpackBudgetText(v: {
   kind: "stream" | "image" | "total" | "xref";

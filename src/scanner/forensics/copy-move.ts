@@ -4,7 +4,7 @@
  * drawn as cyan lines on the heatmap; flat areas, which match anything, are hatched.
  */
 import { finding, type FindingText } from "../finding";
-import { blockChecks, imageTooLargeText } from "./budget-texts";
+import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { type CopyMoveCluster, searchCopyMove } from "../images/block-matching";
 import { type DecodeProduct, decoded } from "../images/file-decode";
@@ -50,18 +50,18 @@ function bbox(
 }
 
 const texts = {
-  notAssessed: (reason: string): FindingText => ({
+  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
     en: {
       title: "Copy-move search not possible",
-      explanation: `The picture could not be searched for duplicated areas (${reason}).`,
+      explanation: `The picture could not be searched for duplicated areas (${why.en}).`,
     },
     de: {
       title: "Suche nach kopierten Bereichen nicht möglich",
-      explanation: `Das Bild konnte nicht nach doppelten Bereichen durchsucht werden (${reason}).`,
+      explanation: `Das Bild konnte nicht nach doppelten Bereichen durchsucht werden (${why.de}).`,
     },
     pl: {
       title: "Wyszukiwanie skopiowanych obszarów niemożliwe",
-      explanation: `Nie można było przeszukać zdjęcia pod kątem powielonych obszarów (${reason}).`,
+      explanation: `Nie można było przeszukać zdjęcia pod kątem powielonych obszarów (${why.pl}).`,
     },
   }),
   found: (a: { pairs: number; dx: number; dy: number }): FindingText => ({
@@ -122,7 +122,7 @@ export const copyMoveAnalyzer: Analyzer = {
     if (!result.ok) {
       const text = result.tooLarge
         ? imageTooLargeText(blockChecks.copyMove, result.tooLarge)
-        : texts.notAssessed(result.reason);
+        : texts.notAssessed(blockCheckSkipped.undecodable);
       return {
         assessed: false,
         findings: [
@@ -141,7 +141,7 @@ export const copyMoveAnalyzer: Analyzer = {
       return {
         assessed: false,
         findings: [
-          finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), {
+          finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", texts.notAssessed(blockCheckSkipped.tooSmall), {
             width: maps.width,
             height: maps.height,
           }),

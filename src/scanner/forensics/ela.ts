@@ -6,7 +6,7 @@
  * picture; flat and clipped blocks are not judged (hatched in the heatmap).
  */
 import { finding, type FindingText } from "../finding";
-import { blockChecks, imageTooLargeText } from "./budget-texts";
+import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
 import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -36,18 +36,18 @@ export function elaScores(maps: BlockMaps): Float32Array {
 }
 
 const texts = {
-  notAssessed: (reason: string): FindingText => ({
+  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
     en: {
       title: "Error level analysis not possible",
-      explanation: `The picture could not be analysed block by block (${reason}).`,
+      explanation: `The picture could not be analysed block by block (${why.en}).`,
     },
     de: {
       title: "Fehlerniveau-Analyse nicht möglich",
-      explanation: `Das Bild konnte nicht blockweise analysiert werden (${reason}).`,
+      explanation: `Das Bild konnte nicht blockweise analysiert werden (${why.de}).`,
     },
     pl: {
       title: "Analiza poziomu błędu niemożliwa",
-      explanation: `Nie można było przeanalizować obrazu blok po bloku (${reason}).`,
+      explanation: `Nie można było przeanalizować obrazu blok po bloku (${why.pl}).`,
     },
   }),
   region: (a: { ratio: number; share: number }): FindingText => ({
@@ -90,7 +90,7 @@ export const elaAnalyzer: Analyzer = {
     if (!result.ok) {
       const text = result.tooLarge
         ? imageTooLargeText(blockChecks.ela, result.tooLarge)
-        : texts.notAssessed(result.reason);
+        : texts.notAssessed(blockCheckSkipped.undecodable);
       return {
         assessed: false,
         findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })],
@@ -101,7 +101,7 @@ export const elaAnalyzer: Analyzer = {
       return {
         assessed: false,
         findings: [
-          finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), {
+          finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed(blockCheckSkipped.tooSmall), {
             width: maps.width,
             height: maps.height,
           }),

@@ -4,6 +4,13 @@ import type { FindingText } from "../finding";
 /** Decimal comma for German and Polish sentences. */
 const comma = (n: string) => n.replace(".", ",");
 
+/** What trailing data looks like (jpeg-structure.ts names it in English for the evidence). */
+const TRAILING_KIND: Record<string, { de: string; pl: string }> = {
+  "another JPEG": { de: "ein weiteres JPEG", pl: "kolejny JPEG" },
+  "ZIP archive": { de: "ein ZIP-Archiv", pl: "archiwum ZIP" },
+  PDF: { de: "eine PDF-Datei", pl: "plik PDF" },
+};
+
 export const jpegTexts = {
   damaged: (reason: string): FindingText => ({
     en: {
@@ -12,11 +19,11 @@ export const jpegTexts = {
     },
     de: {
       title: "JPEG-Datei ist beschädigt",
-      explanation: `Die Bilddaten lassen sich nicht vollständig lesen (${reason}). Die Datei wurde abgeschnitten oder beschädigt; ihre Struktur kann nicht geprüft werden.`,
+      explanation: `Die Bilddaten lassen sich nicht vollständig lesen (der technische Grund steht in den Belegen). Die Datei wurde abgeschnitten oder beschädigt; ihre Struktur kann nicht geprüft werden.`,
     },
     pl: {
       title: "Plik JPEG jest uszkodzony",
-      explanation: `Danych obrazu nie da się odczytać w całości (${reason}). Plik został ucięty lub uszkodzony; nie można sprawdzić jego struktury.`,
+      explanation: `Danych obrazu nie da się odczytać w całości (techniczna przyczyna jest w dowodach). Plik został ucięty lub uszkodzony; nie można sprawdzić jego struktury.`,
     },
   }),
   summary: (a: { quality: number; family: string; mode: string }): FindingText => ({
@@ -40,11 +47,11 @@ export const jpegTexts = {
     },
     de: {
       title: "Zusätzliche Daten nach dem Bildende",
-      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${what})` : ""}. Kameras schreiben so etwas nicht; es stammt von Software oder versteckt weiteren Inhalt.`,
+      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${TRAILING_KIND[what]?.de ?? what})` : ""}. Kameras schreiben so etwas nicht; es stammt von Software oder versteckt weiteren Inhalt.`,
     },
     pl: {
       title: "Dodatkowe dane po końcu obrazu",
-      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${what})` : ""}. Aparaty tego nie zapisują; pozostawia to oprogramowanie albo ukrywa inną treść.`,
+      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${TRAILING_KIND[what]?.pl ?? what})` : ""}. Aparaty tego nie zapisują; pozostawia to oprogramowanie albo ukrywa inną treść.`,
     },
   }),
   thumbnailMismatch: (corr: number): FindingText => ({

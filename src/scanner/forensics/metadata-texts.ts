@@ -11,11 +11,11 @@ export const metadataTexts = {
     },
     de: {
       title: "Metadaten nicht lesbar",
-      explanation: `Der Metadatenblock dieser Datei ist beschädigt (${reason}). Aus den Metadaten lässt sich nichts ableiten.`,
+      explanation: `Der Metadatenblock dieser Datei ist beschädigt; der technische Grund steht in den Belegen. Aus den Metadaten lässt sich nichts ableiten.`,
     },
     pl: {
       title: "Nie można odczytać metadanych",
-      explanation: `Blok metadanych tego pliku jest uszkodzony (${reason}). Na podstawie metadanych nie można nic stwierdzić.`,
+      explanation: `Blok metadanych tego pliku jest uszkodzony; techniczna przyczyna jest w dowodach. Na podstawie metadanych nie można nic stwierdzić.`,
     },
   })) as TextFn<string>,
   none: {

@@ -7,7 +7,7 @@
  * by compression are not judged (hatched in the heatmap).
  */
 import { finding, type FindingText } from "../finding";
-import { blockChecks, imageTooLargeText } from "./budget-texts";
+import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
 import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -44,13 +44,13 @@ export function noiseScores(maps: BlockMaps): Float32Array {
 }
 
 const texts = {
-  notAssessed: (reason: string): FindingText => ({
-    en: { title: "Noise analysis not possible", explanation: `The picture's noise could not be measured (${reason}).` },
+  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
+    en: { title: "Noise analysis not possible", explanation: `The picture's noise could not be measured (${why.en}).` },
     de: {
       title: "Rauschanalyse nicht möglich",
-      explanation: `Das Bildrauschen konnte nicht gemessen werden (${reason}).`,
+      explanation: `Das Bildrauschen konnte nicht gemessen werden (${why.de}).`,
     },
-    pl: { title: "Analiza szumu niemożliwa", explanation: `Nie można było zmierzyć szumu zdjęcia (${reason}).` },
+    pl: { title: "Analiza szumu niemożliwa", explanation: `Nie można było zmierzyć szumu zdjęcia (${why.pl}).` },
   }),
   region: (a: { factor: number; share: number }): FindingText => ({
     en: {
@@ -92,7 +92,7 @@ export const noiseAnalyzer: Analyzer = {
     if (!result.ok) {
       const text = result.tooLarge
         ? imageTooLargeText(blockChecks.noise, result.tooLarge)
-        : texts.notAssessed(result.reason);
+        : texts.notAssessed(blockCheckSkipped.undecodable);
       return {
         assessed: false,
         findings: [
@@ -105,7 +105,7 @@ export const noiseAnalyzer: Analyzer = {
       return {
         assessed: false,
         findings: [
-          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed("picture too small"), {
+          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed(blockCheckSkipped.tooSmall), {
             width: maps.width,
             height: maps.height,
           }),

@@ -77,18 +77,18 @@ const texts = {
         "Odcisk zapisany w poświadczeniach treści C2PA nie pasuje już do pliku: zdjęcie zmieniono po podpisaniu.",
     },
   } as FindingText,
-  present: (a: { generator: string; hash: string }): FindingText => ({
+  present: (a: { generator: string; hashMatches: boolean | null }): FindingText => ({
     en: {
       title: "Content credentials (C2PA) present",
-      explanation: `Created by: ${a.generator}. Fingerprint check: ${a.hash}. The signature is present but was not checked against a list of trusted issuers.`,
+      explanation: `Created by: ${a.generator}. Fingerprint check: ${a.hashMatches === null ? "not available" : a.hashMatches ? "matches" : "does not match"}. The signature is present but was not checked against a list of trusted issuers.`,
     },
     de: {
       title: "Herkunftsnachweis (C2PA) vorhanden",
-      explanation: `Erstellt von: ${a.generator}. Prüfung des Fingerabdrucks: ${a.hash}. Die Signatur ist vorhanden, wurde aber nicht gegen eine Liste vertrauenswürdiger Aussteller geprüft.`,
+      explanation: `Erstellt von: ${a.generator}. Prüfung des Fingerabdrucks: ${a.hashMatches === null ? "nicht möglich" : a.hashMatches ? "stimmt überein" : "stimmt nicht überein"}. Die Signatur ist vorhanden, wurde aber nicht gegen eine Liste vertrauenswürdiger Aussteller geprüft.`,
     },
     pl: {
       title: "Poświadczenia treści (C2PA) obecne",
-      explanation: `Utworzone przez: ${a.generator}. Sprawdzenie odcisku: ${a.hash}. Podpis jest obecny, ale nie został sprawdzony względem listy zaufanych wystawców.`,
+      explanation: `Utworzone przez: ${a.generator}. Sprawdzenie odcisku: ${a.hashMatches === null ? "niemożliwe" : a.hashMatches ? "zgodny" : "niezgodny"}. Podpis jest obecny, ale nie został sprawdzony względem listy zaufanych wystawców.`,
     },
   }),
   none: {
@@ -138,13 +138,12 @@ function c2paFindings(c2pa: C2paSummary, ctx: ScanContext, out: Finding[]): void
         evidence,
       ),
     );
-  const hash = c2pa.hashMatches === true ? "matches" : c2pa.hashMatches === false ? "does not match" : "not available";
   out.push(
     finding(
       ctx.language,
       "PROV_C2PA_PRESENT",
       "Green",
-      texts.present({ generator: c2pa.claimGenerator ?? "?", hash }),
+      texts.present({ generator: c2pa.claimGenerator ?? "?", hashMatches: c2pa.hashMatches }),
       evidence,
     ),
   );
@@ -169,7 +168,7 @@ export const provenanceAnalyzer: Analyzer = {
     const pngKeys = isPng(file.bytes) ? Object.keys(pngText(file.bytes)).filter((k) => AI_PNG_KEYS.includes(k)) : [];
     if (pngKeys.length && !findings.some((f) => f.code === "PROV_AI_GENERATED"))
       findings.push(
-        finding(ctx.language, "PROV_AI_GENERATED", "Red", texts.ai(`PNG text: ${pngKeys.join(", ")}`), {
+        finding(ctx.language, "PROV_AI_GENERATED", "Red", texts.ai(`PNG tEXt/iTXt ${pngKeys.join(", ")}`), {
           pngTextKeys: pngKeys,
         }),
       );
