@@ -175,10 +175,11 @@ export const copyMoveAnalyzer: Analyzer = {
         y2: (p.ty + 4) / img.height,
       });
     }
+    // At the size of the picture searched (≤ SEARCH_SIDE): every pixel and cell it has, nothing upscaled.
     const png = renderHeatmapPng(
       img,
       { width: gw, height: gh, scores, reliable: search.judged },
-      heatmapSize(maps.width, maps.height),
+      heatmapSize(img.width, img.height),
       lines,
     );
     const attachments = [

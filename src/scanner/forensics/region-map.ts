@@ -4,8 +4,11 @@
  */
 import { type AnomalyRegion, anomalyRegions, toUnit } from "../images/anomaly";
 import type { BlockMaps } from "../images/block-analysis";
-import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { HEATMAP_MAX_SIDE, heatmapSize, renderHeatmapPng } from "../images/heatmap";
 import type { Attachment, SuspicionLevel } from "../types";
+
+/** Heatmap pixels per 8×8 block, at most (twice the preview it is drawn over). */
+const BLOCK_HEATMAP_SCALE = 4;
 
 /** Thresholds of one map detector (calibrated in scripts/eval/image.eval.ts, see docs/forensics.md). */
 export interface RegionThresholds {
@@ -65,8 +68,15 @@ export function heatmapAttachment(
   full: number,
 ): Attachment {
   const grid = toUnit(scores, full);
-  // The block grid covers whole 8×8 blocks; crop the grid's padding by sizing from the blocks.
-  const size = heatmapSize(maps.blocksWide * 8, maps.blocksHigh * 8);
+  // The block grid covers whole 8×8 blocks; crop the grid's padding by sizing from the blocks. At most
+  // 4 px per block: the background (the 1/4-scale preview) then still shows every one of its pixels as a
+  // 2 × 2 square and every block as a 4 × 4 one; a larger PNG would only repeat them (and deflating the
+  // repeats was most of a small photo's cost: 752 × 568 instead of 376 × 284 for a 0.4 MP picture).
+  const size = heatmapSize(
+    maps.blocksWide * 8,
+    maps.blocksHigh * 8,
+    Math.min(HEATMAP_MAX_SIDE, BLOCK_HEATMAP_SCALE * Math.max(maps.blocksWide, maps.blocksHigh)),
+  );
   const bytes = renderHeatmapPng(maps.preview, { width: maps.blocksWide, height: maps.blocksHigh, ...grid }, size);
   return { category: "heatmaps", name: `${fileName}.${detector}.png`, contentType: "image/png", bytes };
 }

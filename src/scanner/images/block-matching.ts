@@ -146,32 +146,81 @@ function isGenuinePair(img: GrayImage, sx: number, sy: number, tx: number, ty: n
   return along > 2 * pair + 2;
 }
 
-/**
- * Searches `img` for copied areas. `{ reference: true }` computes the block features with the
- * JavaScript reference instead of the wasm kernel (same values; the tests compare both).
- */
-export function searchCopyMove(img: GrayImage, stride: number, options: { reference?: boolean } = {}): CopyMoveSearch {
-  const { pos, feat, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
-  const n = pos.length / 2;
+/** Block indices in the lexicographic order of their keys, ties in index order (a stable sort). */
+function comparedOrder(keys: Int32Array, n: number): Uint32Array {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  // Sort keys computed once (the comparator runs n·log n times).
-  const keys = new Int32Array(n * FEATURES);
-  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
-  order.sort((a, b) => {
-    for (let k = 0; k < FEATURES; k++) {
+  return order.sort(byKeysFrom(keys, 0));
+}
+
+/** Compares two blocks by their keys from position `first` on. */
+function byKeysFrom(keys: Int32Array, first: number): (a: number, b: number) => number {
+  return (a, b) => {
+    for (let k = first; k < FEATURES; k++) {
       const d = keys[a * FEATURES + k] - keys[b * FEATURES + k];
       if (d) return d;
     }
     return 0;
-  });
+  };
+}
+
+/**
+ * The same order as `comparedOrder` without a comparator call per comparison (most of copy-move's fixed
+ * cost on a small picture): the leading keys and the index are packed into one exact integer (≤ 2^53)
+ * per block and sorted natively; only runs with equal leading keys are finished by the comparator on
+ * the remaining keys (a run is already in index order, and that sort is stable).
+ */
+function packedOrder(keys: Int32Array, n: number): Uint32Array {
+  let max = 0;
+  for (let i = 0; i < keys.length; i++) max = Math.max(max, Math.abs(keys[i]));
+  const radix = 2 * max + 1;
+  const slots = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+  let lead = 0;
+  let span = 1;
+  while (lead < FEATURES && span * radix * slots <= Number.MAX_SAFE_INTEGER) {
+    span *= radix;
+    lead++;
+  }
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (let k = 0; k < lead; k++) v = v * radix + keys[i * FEATURES + k] + max;
+    packed[i] = v * slots + i;
+  }
+  packed.sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = packed[i] % slots;
+  if (lead === FEATURES) return order;
+  const rest = byKeysFrom(keys, lead);
+  for (let start = 0, i = 1; i <= n; i++) {
+    if (i < n && Math.floor(packed[i] / slots) === Math.floor(packed[start] / slots)) continue;
+    if (i - start > 1) order.subarray(start, i).sort(rest);
+    start = i;
+  }
+  return order;
+}
+
+/**
+ * Searches `img` for copied areas. `{ reference: true }` computes the block features with the
+ * JavaScript reference instead of the wasm kernel and sorts with the plain comparator instead of the
+ * packed keys (same values, same order; the tests compare both).
+ */
+export function searchCopyMove(img: GrayImage, stride: number, options: { reference?: boolean } = {}): CopyMoveSearch {
+  const { pos, feat, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
+  const n = pos.length / 2;
+  // Sort keys computed once (the comparator runs n·log n times).
+  const keys = new Int32Array(n * FEATURES);
+  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
+  const order = options.reference ? comparedOrder(keys, n) : packedOrder(keys, n);
   const clusters = new Map<string, CopyMoveCluster>();
   for (let oi = 0; oi < n; oi++) {
     const a = order[oi];
     for (let oj = oi + 1; oj < Math.min(n, oi + 1 + COMPARE_AHEAD); oj++) {
       const b = order[oj];
+      // Stops once the sum is over the limit (the terms are never negative: the full sum would be too).
       let d2 = 0;
-      for (let k = 0; k < FEATURES; k++) d2 += (feat[a * FEATURES + k] - feat[b * FEATURES + k]) ** 2;
+      for (let k = 0; k < FEATURES && d2 <= MATCH_DISTANCE * MATCH_DISTANCE; k++)
+        d2 += (feat[a * FEATURES + k] - feat[b * FEATURES + k]) ** 2;
       if (d2 > MATCH_DISTANCE * MATCH_DISTANCE) continue;
       let [s, t] = [a, b];
       let dx = pos[t * 2] - pos[s * 2];

@@ -47,13 +47,14 @@ async function pngSize(bytes: Uint8Array): Promise<[number, number]> {
 }
 
 describe("ELA heatmap", () => {
-  it("is a PNG named <file>.ela.png, downscaled, same result on every run", async () => {
+  it("is a PNG named <file>.ela.png, at most 4 px per block, same result on every run", async () => {
     const bytes = await sharedFile("photos/opencv-doc/leuvenA.jpg");
     const a = await elaAnalyzer.analyze(scanFile("leuvenA.jpg", bytes), context());
     const b = await elaAnalyzer.analyze(scanFile("leuvenA.jpg", bytes.slice()), context());
     const png = a.attachments?.[0];
     expect(png).toMatchObject({ category: "heatmaps", name: "leuvenA.jpg.ela.png", contentType: "image/png" });
-    expect(await pngSize(png!.bytes)).toEqual([752, 568]); // 751×563 rounded up to whole 8×8 blocks (≤ 1024 px: full size)
+    // 751×563 rounded up to whole 8×8 blocks (94 × 71), drawn at 4 px per block (twice its 1/4-scale background)
+    expect(await pngSize(png!.bytes)).toEqual([376, 284]);
     expect(png!.bytes).toEqual(b.attachments?.[0].bytes);
     expect(a.findings[0]).toMatchObject({ code: "ELA_UNIFORM", level: "Green" });
   });
