@@ -7,7 +7,7 @@ import type { GrayImage } from "../images/gray";
 import { grayFromRgb } from "./heatmap-grid";
 import { MIN_SIDE, modelScale, tiles } from "./manipulation-input";
 import { manipulationModel, type ModelFile, type ModelIdentity } from "./models";
-import { runModel } from "./ort";
+import { runModel } from "./runtime";
 import type { PixelSource } from "./raster";
 
 /** Heatmap cells are 4 × 4 model pixels (the network's output stride). */

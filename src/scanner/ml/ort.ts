@@ -58,12 +58,10 @@ export interface ModelInput {
   dims: number[];
 }
 
+export type ModelOutputs = Record<string, { data: Float32Array; dims: readonly number[] }>;
+
 /** Runs the model on one float32 NCHW tensor and returns the requested outputs. */
-export async function runModel(
-  model: ModelFile,
-  input: ModelInput,
-  outputs: string[],
-): Promise<Record<string, { data: Float32Array; dims: readonly number[] }>> {
+export async function runModel(model: ModelFile, input: ModelInput, outputs: string[]): Promise<ModelOutputs> {
   const session = await sessionFor(model);
   runs++;
   const feed = new ort.Tensor("float32", input.data, input.dims);

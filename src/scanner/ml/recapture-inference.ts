@@ -4,7 +4,7 @@
  * The score is not a calibrated probability: compare it with RECAPTURE_THRESHOLDS (./thresholds.ts).
  */
 import { recaptureModel, type ModelFile, type ModelIdentity } from "./models";
-import { runModel } from "./ort";
+import { runModel } from "./runtime";
 import { rgbaSource, type PixelSource, type RgbaImage } from "./raster";
 import { PATCH, aggregatePatchScores, recapturePatches } from "./recapture-input";
 
