@@ -1,4 +1,5 @@
 import { finding } from "../finding";
+import { quote, t } from "../reports/i18n";
 import type { Finding, Language } from "../types";
 
 /** Findings the pipeline itself writes: a file it could not extract, an analyzer that failed. */
@@ -39,6 +40,8 @@ export function extractionFailed(language: Language, problem: "corrupt" | "unsup
 }
 
 export function analyzerFailed(language: Language, analyzerId: string): Finding {
+  // The check's name in each language (the reports' method names); the id stays in the evidence.
+  const check = (l: Language) => quote(t(l).methodNames[analyzerId] ?? analyzerId, l);
   return finding(
     language,
     "ANALYZER_FAILED",
@@ -46,15 +49,15 @@ export function analyzerFailed(language: Language, analyzerId: string): Finding 
     {
       de: {
         title: "Prüfung nicht möglich",
-        explanation: `Die Prüfung "${analyzerId}" konnte für diese Datei nicht durchgeführt werden; sie trägt nichts zur Bewertung bei.`,
+        explanation: `Die Prüfung ${check("de")} konnte für diese Datei nicht durchgeführt werden; sie trägt nichts zur Bewertung bei.`,
       },
       en: {
         title: "Check not possible",
-        explanation: `The check "${analyzerId}" could not be run on this file; it does not contribute to the rating.`,
+        explanation: `The check ${check("en")} could not be run on this file; it does not contribute to the rating.`,
       },
       pl: {
         title: "Sprawdzenie niemożliwe",
-        explanation: `Sprawdzenia "${analyzerId}" nie można było wykonać dla tego pliku; nie wpływa ono na ocenę.`,
+        explanation: `Sprawdzenia ${check("pl")} nie można było wykonać dla tego pliku; nie wpływa ono na ocenę.`,
       },
     },
     { analyzer: analyzerId },
