@@ -60,11 +60,6 @@ export const findingCodes = {
     levels: NOT_ASSESSED,
     meaning: "The content is not a picture or PDF the service can check.",
   },
-  FILE_TYPE_NOT_ASSESSED: {
-    detector: "file-type",
-    levels: NOT_ASSESSED,
-    meaning: "The format was recognised but cannot be decoded yet.",
-  },
   FILE_TRUNCATED: { detector: "file-type", levels: NOT_ASSESSED, meaning: "The file is cut off (its end is missing)." },
   FILE_MALFORMED: { detector: "file-type", levels: NOT_ASSESSED, meaning: "The file's structure is damaged." },
   FILE_EXTENSION_MISMATCH: {
@@ -76,6 +71,28 @@ export const findingCodes = {
     detector: "file-type, pdf-structure",
     levels: NOT_ASSESSED,
     meaning: "A compressed part of the PDF unpacks beyond the memory budget; the PDF was not opened.",
+  },
+
+  // TIFF pages and HEIC images decoded to PNG sub-files for the pixel detectors.
+  IMAGE_FORMAT_DECODED: {
+    detector: "image-pages",
+    levels: GREEN,
+    meaning: "Every page of the TIFF (the HEIC's primary image) was decoded and is checked as `<file>#p<page>.png`.",
+  },
+  IMAGE_FORMAT_TOO_LARGE: {
+    detector: "image-pages",
+    levels: NOT_ASSESSED,
+    meaning: "A page is larger than the pixel budget for a full decode; its pixels were not checked.",
+  },
+  IMAGE_FORMAT_UNDECODABLE: {
+    detector: "image-pages",
+    levels: NOT_ASSESSED,
+    meaning: "A page's picture data is damaged, cut off or unsupported; its pixels were not checked.",
+  },
+  IMAGE_FORMAT_PAGES_LIMITED: {
+    detector: "image-pages",
+    levels: NOT_ASSESSED,
+    meaning: "The TIFF has more pages than one analysis decodes; the pixels of the rest were not checked.",
   },
 
   // Thumbnail (gatekeeper for the picture detectors).

@@ -65,8 +65,8 @@ describe("a corrupt or unsupported image never reaches a model", () => {
     });
   }
 
-  it("PDF, HEIC and unknown files are not offered to the models at all", () => {
-    for (const kind of ["pdf", "heic", "tiff", "webp", "unknown"] as const) {
+  it("PDF, HEIC, TIFF and unknown files are not offered to the models at all (HEIC and TIFF pages are, as PNG sub-files)", () => {
+    for (const kind of ["pdf", "heic", "tiff", "unknown"] as const) {
       expect(recaptureAnalyzer.appliesTo(scanFile("x", new Uint8Array(10), kind))).toBe(false);
       expect(manipulationAnalyzer.appliesTo(scanFile("x", new Uint8Array(10), kind))).toBe(false);
     }

@@ -146,7 +146,7 @@ describe("tokensConsumed and modelVersions", () => {
       model: { name: "tiny-cnn", version: "2", sha256: "abcdef12" },
     };
     expect(modelVersions([fileTypeAnalyzer, learned])).toEqual({
-      "file-type": "1.0.0",
+      "file-type": "1.1.0",
       ml: "1; tiny-cnn 2 (sha256 abcdef12)",
     });
   });

@@ -5,13 +5,13 @@ import type { FileKind } from "../types";
  * files"). Documented in docs/scanner-api.md; change both together.
  */
 export const tokenPrices = {
-  /** An image file of the archive that was analysed (JPEG, PNG). */
+  /** An image file of the archive that was analysed (JPEG, PNG, WebP, HEIC, TIFF). */
   image: 10,
   /** A PDF document of the archive (its pages and embedded files are priced separately). */
   pdf: 20,
-  /** An image or page extracted from a PDF and analysed. */
+  /** An image or page extracted from a PDF, or a TIFF page / HEIC picture decoded to PNG, and analysed. */
   extracted: 4,
-  /** A recognised but unassessed type (WebP, HEIC, TIFF), an unknown or a broken file: intake only. */
+  /** A file no detector could assess (unknown type, damaged): intake only. */
   notAssessed: 1,
 } as const;
 
@@ -20,6 +20,6 @@ export function priceOf(kind: FileKind | "broken", opts: { extracted: boolean; a
   if (!opts.assessed) return tokenPrices.notAssessed;
   if (opts.extracted) return tokenPrices.extracted;
   if (kind === "pdf") return tokenPrices.pdf;
-  if (kind === "jpeg" || kind === "png") return tokenPrices.image;
+  if (["jpeg", "png", "webp", "heic", "tiff"].includes(kind)) return tokenPrices.image;
   return tokenPrices.notAssessed;
 }

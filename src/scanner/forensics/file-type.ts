@@ -1,4 +1,5 @@
 import { finding } from "../finding";
+import { heifStructure, tiffStructure, webpStructure } from "../intake/container-structure";
 import { jpegStructure, pdfStructure, pngStructure, type Structure } from "../intake/structure";
 import { streamBudget } from "../pdf/stream-budget";
 import type { Analyzer, AnalyzerResult, FileKind, Language, ScanFile } from "../types";
@@ -20,14 +21,13 @@ const EXTENSIONS: Partial<Record<FileKind, string[]>> = {
  */
 export const fileTypeAnalyzer: Analyzer = {
   id: "file-type",
-  version: "1.0.0",
+  // 1.1: WebP, HEIC/HEIF and TIFF get a structural walk and go on to the detectors (1.0: all "-").
+  version: "1.1.0",
   gate: true,
   appliesTo: () => true,
   async analyze(file, ctx) {
     const facts = { kind: file.kind, mimeType: file.mimeType, sha256: file.sha256, size: file.size };
     if (file.kind === "unknown") return notAssessed(facts, unknownType(ctx.language, file));
-    if (file.kind === "webp" || file.kind === "heic" || file.kind === "tiff")
-      return notAssessed(facts, notSupported(ctx.language, file.kind));
     const structure = structureOf(file);
     if (!structure.ok) return notAssessed(facts, broken(ctx.language, file.kind, structure.reason));
     const { ok: _ok, ...shape } = structure;
@@ -47,6 +47,9 @@ export const fileTypeAnalyzer: Analyzer = {
 function structureOf(file: ScanFile): Structure {
   if (file.kind === "jpeg") return jpegStructure(file.bytes);
   if (file.kind === "png") return pngStructure(file.bytes);
+  if (file.kind === "webp") return webpStructure(file.bytes);
+  if (file.kind === "heic") return heifStructure(file.bytes);
+  if (file.kind === "tiff") return tiffStructure(file.bytes);
   return pdfStructure(file.bytes);
 }
 
@@ -74,44 +77,20 @@ function unknownType(language: Language, file: ScanFile) {
       de: {
         title: "Dateityp nicht unterstützt",
         explanation:
-          "Der Inhalt ist weder JPEG, PNG noch PDF (am Dateianfang erkannt, nicht an der Endung). Die Datei wurde nicht geprüft.",
+          "Der Inhalt ist weder JPEG, PNG, WebP, HEIC, TIFF noch PDF (am Dateianfang erkannt, nicht an der Endung). Die Datei wurde nicht geprüft.",
       },
       en: {
         title: "File type not supported",
         explanation:
-          "The content is neither JPEG, PNG nor PDF (recognised from the first bytes, not the extension). The file was not checked.",
+          "The content is neither JPEG, PNG, WebP, HEIC, TIFF nor PDF (recognised from the first bytes, not the extension). The file was not checked.",
       },
       pl: {
         title: "Nieobsługiwany typ pliku",
         explanation:
-          "Zawartość nie jest ani JPEG, ani PNG, ani PDF (rozpoznano po pierwszych bajtach, nie po rozszerzeniu). Plik nie został sprawdzony.",
+          "Zawartość nie jest ani JPEG, ani PNG, WebP, HEIC, TIFF, ani PDF (rozpoznano po pierwszych bajtach, nie po rozszerzeniu). Plik nie został sprawdzony.",
       },
     },
     { firstBytes: head, size: file.size },
-  );
-}
-
-function notSupported(language: Language, kind: FileKind) {
-  const name = kind.toUpperCase();
-  return finding(
-    language,
-    "FILE_TYPE_NOT_ASSESSED",
-    "-",
-    {
-      de: {
-        title: `${name} erkannt, nicht geprüft`,
-        explanation: `Die Datei ist ein ${name}-Bild. Dieses Format kann derzeit nicht dekodiert und daher nicht geprüft werden; bitte als JPEG oder PNG senden.`,
-      },
-      en: {
-        title: `${name} recognised, not checked`,
-        explanation: `The file is a ${name} image. This format cannot be decoded yet and was therefore not checked; please send it as JPEG or PNG.`,
-      },
-      pl: {
-        title: `Rozpoznano ${name}, nie sprawdzono`,
-        explanation: `Plik jest obrazem ${name}. Tego formatu nie można jeszcze zdekodować, więc nie został sprawdzony; prosimy przesłać go jako JPEG lub PNG.`,
-      },
-    },
-    { kind },
   );
 }
 

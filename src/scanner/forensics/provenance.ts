@@ -152,7 +152,8 @@ function c2paFindings(c2pa: C2paSummary, ctx: ScanContext, out: Finding[]): void
 export const provenanceAnalyzer: Analyzer = {
   id: "provenance",
   version: "1.0.0",
-  appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png",
+  // Content credentials live in the file as sent; a PNG decoded from a TIFF or HEIC has none of its own.
+  appliesTo: (file: ScanFile) => (file.kind === "jpeg" || file.kind === "png") && !file.decodedFrom,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const findings: Finding[] = [];
     const c2pa = await readC2pa(file.bytes);

@@ -9,6 +9,7 @@ import { pdfRevisions } from "./pdf-revisions";
 import { pdfStructure } from "./pdf-structure";
 import { pdfSignatures } from "./pdf-signatures";
 import { pdfImages } from "./pdf-images";
+import { imagePages } from "./image-pages";
 import { pdfDiffs } from "./pdf-diffs";
 import { pdfFields } from "./pdf-fields";
 
@@ -25,6 +26,7 @@ export const analyzers: Analyzer[] = [
   pdfStructure,
   pdfSignatures,
   pdfImages,
+  imagePages,
   pdfDiffs,
   pdfFields,
   ...imageAnalyzers,

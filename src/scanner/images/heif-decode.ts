@@ -41,8 +41,12 @@ async function instantiate(): Promise<Libheif> {
   });
 }
 
-/** The primary image as RGBA, or why libheif could not read it (damaged, truncated, unsupported). */
-export async function decodeHeif(bytes: Uint8Array): Promise<DecodedPicture | string> {
+/**
+ * The primary image as RGBA, handed to `use` while it still lies in libheif's memory (no copy: at the
+ * pixel budget a copy would be another 24 MB), or why libheif could not read it (damaged, truncated,
+ * unsupported). `picture.rgba` is valid only during `use`.
+ */
+export async function decodeHeif<T>(bytes: Uint8Array, use: (picture: DecodedPicture) => T): Promise<T | string> {
   const heif = await instantiate();
   const context = heif.heif_context_alloc();
   try {
@@ -52,7 +56,7 @@ export async function decodeHeif(bytes: Uint8Array): Promise<DecodedPicture | st
     if (!handle || (handle as HeifResult).code)
       return `libheif: ${(handle as HeifResult)?.message ?? "no primary image"}`;
     try {
-      return pictureOf(heif, handle);
+      return withPicture(heif, handle, use);
     } finally {
       heif.heif_image_handle_release(handle as never);
     }
@@ -61,7 +65,7 @@ export async function decodeHeif(bytes: Uint8Array): Promise<DecodedPicture | st
   }
 }
 
-function pictureOf(heif: Libheif, handle: object): DecodedPicture | string {
+function withPicture<T>(heif: Libheif, handle: object, use: (picture: DecodedPicture) => T): T | string {
   const decoded = heif.heif_js_decode_image2(
     handle as never,
     heif.heif_colorspace.heif_colorspace_RGB,
@@ -73,10 +77,11 @@ function pictureOf(heif: Libheif, handle: object): DecodedPicture | string {
     const plane = decoded.channels.find((c) => c.id === interleaved || c.id === interleaved.value);
     if (!plane) return "libheif: no interleaved RGBA plane";
     const { width, height, stride, data } = plane;
-    if (stride === width * 4) return { width, height, rgba: data.slice(0, width * height * 4) };
+    // `data` is a view of libheif's memory; rows are packed unless the stride says otherwise.
+    if (stride === width * 4) return use({ width, height, rgba: data.subarray(0, width * height * 4) });
     const rgba = new Uint8Array(width * height * 4);
     for (let y = 0; y < height; y++) rgba.set(data.subarray(y * stride, y * stride + width * 4), y * width * 4);
-    return { width, height, rgba };
+    return use({ width, height, rgba });
   } finally {
     heif.heif_image_release(decoded.image as never);
   }

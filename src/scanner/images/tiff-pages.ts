@@ -153,7 +153,9 @@ function first(values: TiffTags[string] | undefined): number {
 /** One page as RGBA; throws on data utif2 cannot decode (the caller reports it). */
 export function decodeTiffPage(bytes: Uint8Array, page: TiffPage): { width: number; height: number; rgba: Uint8Array } {
   const ifd = { ...page.tags } as unknown as UTIF.IFD;
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  // utif2 reads offsets from the start of the buffer: copy only a view that does not begin there.
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const buffer = (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
   UTIF.decodeImage(buffer, ifd);
   if (!ifd.data || ifd.width !== page.width || ifd.height !== page.height) throw new Error("page could not be decoded");
   const rgba = UTIF.toRGBA8(ifd);

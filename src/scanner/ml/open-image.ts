@@ -1,5 +1,5 @@
 /**
- * The gate in front of the models: only JPEG/PNG whose header dimensions are sane and within the
+ * The gate in front of the models: only JPEG/PNG/WebP whose header dimensions are sane and within the
  * pixel budget are opened, and only a successful decode is handed on. Corrupt or unsupported bytes
  * never reach a model; the caller gets a reason to turn into a `-` finding. Baseline JPEGs and
  * non-interlaced PNGs are decoded while the model reads them, so damage past the header shows up as
@@ -28,7 +28,7 @@ export type OpenedImage =
     };
 
 export function isModelInput(file: ScanFile): boolean {
-  return file.kind === "jpeg" || file.kind === "png";
+  return file.kind === "jpeg" || file.kind === "png" || file.kind === "webp";
 }
 
 export function openImage(file: ScanFile): OpenedImage {

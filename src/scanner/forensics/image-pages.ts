@@ -1,0 +1,159 @@
+import { sha256Hex } from "../../lib/crypto";
+import { cooperative } from "../../lib/cooperate";
+import { finding } from "../finding";
+import { decodeHeif, type DecodedPicture } from "../images/heif-decode";
+import { heifSize } from "../images/isobmff";
+import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
+import { encodeRgbaPngStreamed } from "../images/png-encode";
+import { decodeTiffPage, readTiffPages, type TiffPage } from "../images/tiff-pages";
+import type { Analyzer, AnalyzerResult, Finding, Language, ScanFile } from "../types";
+import { imagePagesText as T, type PageProblem } from "./image-pages-texts";
+
+/**
+ * TIFF and HEIC/HEIF, which no strip decoder reads: every page of a TIFF (a fax, a scan batch) and
+ * the primary image of a HEIC are decoded in full and handed on as lossless PNG sub-files
+ * `<file>#p<page>.png`, each checked by every pixel detector under its own name, like the images of
+ * a PDF (pdf-images.ts). The file itself keeps the gatekeeper and the metadata checks (its EXIF).
+ * A page is decoded only when its declared size fits MAX_PIXEL_DECODE: a full bitmap (and for HEIC
+ * libheif's own copies) must fit in the isolate's 128 MB.
+ */
+export const imagePages: Analyzer = {
+  id: "image-pages",
+  version: "1.0.0",
+  appliesTo: (file) => (file.kind === "tiff" || file.kind === "heic") && !file.source,
+  async analyze(file, ctx): Promise<AnalyzerResult> {
+    const pages = file.kind === "tiff" ? tiffPages(file.bytes) : heicPages(file.bytes);
+    if (typeof pages === "string")
+      return notDecoded(ctx.language, file, [{ page: 1, problem: "undecodable", reason: pages }]);
+    const extracted: ScanFile[] = [];
+    const problems: PageProblem[] = [];
+    const sizes = new Map<string, { width: number; height: number }>();
+    const turn = cooperative(1);
+    let outputBytes = 0;
+    for (const page of pages.list) {
+      await turn();
+      if (page.width * page.height * Math.max(4, page.bytesPerPixel) > MAX_PIXEL_DECODE * 4) {
+        problems.push({ page: page.number, problem: "too-large", width: page.width, height: page.height });
+        continue;
+      }
+      if (outputBytes > MAX_OUTPUT_BYTES) {
+        problems.push({ page: page.number, problem: "limit" });
+        continue;
+      }
+      const picture = await page.decode().catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+      if (typeof picture === "string") {
+        problems.push({ page: page.number, problem: "undecodable", reason: picture.slice(0, 200) });
+        continue;
+      }
+      const { png } = picture;
+      outputBytes += png.length;
+      extracted.push(await subFile(file.name, file.kind === "tiff" ? "tiff" : "heic", page.number, png));
+      sizes.set(pageName(file.name, page.number), { width: picture.width, height: picture.height });
+    }
+    if (pages.more) problems.push({ page: pages.list.length + 1, problem: "limit" });
+    if (extracted.length === 0) return notDecoded(ctx.language, file, problems);
+    return {
+      assessed: true,
+      findings: [
+        decodedFinding(ctx.language, file, extracted, sizes),
+        ...problemFindings(ctx.language, file, problems),
+      ],
+      extracted,
+      metadata: { pages: pages.list.length + (pages.more ? 1 : 0), decoded: extracted.length },
+    };
+  },
+};
+
+/** PNG bytes held for the sub-files of one file before they are staged (≈ 6 pages at the pixel budget). */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+interface Page {
+  number: number;
+  width: number;
+  height: number;
+  /** Decoded bytes per pixel before conversion to RGBA (16-bit CMYK: 8). */
+  bytesPerPixel: number;
+  /** The page as PNG, encoded straight from the decoder's pixels, or why it cannot be decoded. */
+  decode(): Promise<PngPage | string>;
+}
+
+type PngPage = { width: number; height: number; png: Uint8Array };
+
+const toPng = ({ width, height, rgba }: DecodedPicture): PngPage => ({
+  width,
+  height,
+  png: encodeRgbaPngStreamed(rgba, width, height),
+});
+
+function tiffPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string {
+  const read = readTiffPages(bytes);
+  if (!read.ok) return `TIFF ${read.reason}`;
+  const list = read.pages.map((page, i) => ({
+    number: i + 1,
+    width: page.width,
+    height: page.height,
+    bytesPerPixel: bytesPerPixel(page),
+    decode: async () => toPng(decodeTiffPage(bytes, page)),
+  }));
+  return { list, more: read.morePages };
+}
+
+function bytesPerPixel(page: TiffPage): number {
+  const bits = (page.tags.t258 as number[] | undefined) ?? [1];
+  const samples = (page.tags.t277 as number[] | undefined)?.[0] ?? bits.length;
+  return Math.ceil(((bits[0] ?? 1) * samples) / 8);
+}
+
+function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string {
+  const size = heifSize(bytes);
+  if (!size) return "HEIF image size (ispe) missing";
+  return { list: [{ number: 1, ...size, bytesPerPixel: 4, decode: () => decodeHeif(bytes, toPng) }], more: false };
+}
+
+export function pageName(parent: string, page: number): string {
+  return `${parent}#p${page}.png`;
+}
+
+async function subFile(parent: string, kind: "tiff" | "heic", page: number, png: Uint8Array): Promise<ScanFile> {
+  return {
+    name: pageName(parent, page),
+    bytes: png,
+    kind: "png",
+    mimeType: "image/png",
+    sha256: await sha256Hex(png),
+    size: png.length,
+    source: { parent, page },
+    decodedFrom: kind,
+  };
+}
+
+const format = (file: ScanFile) => (file.kind === "tiff" ? "TIFF" : "HEIC");
+
+function decodedFinding(
+  language: Language,
+  file: ScanFile,
+  extracted: ScanFile[],
+  sizes: Map<string, { width: number; height: number }>,
+): Finding {
+  return finding(language, "IMAGE_FORMAT_DECODED", "Green", T.decoded(format(file), extracted.length), {
+    pages: extracted.map((f) => ({ name: f.name, page: f.source?.page, ...sizes.get(f.name) })),
+  });
+}
+
+function problemFindings(language: Language, file: ScanFile, problems: PageProblem[]): Finding[] {
+  const kinds = ["too-large", "undecodable", "limit"] as const;
+  return kinds.flatMap((kind) => {
+    const these = problems.filter((p) => p.problem === kind);
+    if (these.length === 0) return [];
+    const code = {
+      "too-large": "IMAGE_FORMAT_TOO_LARGE",
+      undecodable: "IMAGE_FORMAT_UNDECODABLE",
+      limit: "IMAGE_FORMAT_PAGES_LIMITED",
+    } as const;
+    return [finding(language, code[kind], "-", T[kind](format(file), these, MAX_PIXEL_DECODE), { pages: these })];
+  });
+}
+
+function notDecoded(language: Language, file: ScanFile, problems: PageProblem[]): AnalyzerResult {
+  return { assessed: false, findings: problemFindings(language, file, problems) };
+}
