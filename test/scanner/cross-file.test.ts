@@ -10,6 +10,7 @@ import { pdfFields } from "../../src/scanner/forensics/pdf-fields";
 import { pdfStructure } from "../../src/scanner/forensics/pdf-structure";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { createAccount } from "../helpers";
+import { expectRegisteredFindings } from "../support/finding-codes";
 import { bytesOf } from "../capture-page/support";
 import { zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
@@ -86,6 +87,7 @@ describe("cross-file analyses and the recommendation (spec 2.6 add-ons)", () => 
     expect(invoiceFields).toMatchObject({ documentDate: "2019-04-02", total: 4850, invoiceNumbers: ["RE-2019-0417"] });
     expect(cross.captures.map((c) => c.capturedAt?.slice(0, 10))).toEqual(["2019-04-14", "2019-04-14"]);
 
+    expectRegisteredFindings(cross.findings);
     const byCode = new Map(cross.findings.map((f) => [f.code, f]));
     expect(byCode.get("CROSS_DOCUMENT_BEFORE_PHOTOS")).toMatchObject({
       level: "Yellow",
