@@ -108,7 +108,7 @@ const T = {
     de: {
       title: "Bilder nicht geprüft",
       explanation:
-        "Einige Bilder sind als JPEG 2000 oder JBIG2 gespeichert; diese Formate können hier nicht entschlüsselt werden, die Bilder wurden daher nicht geprüft.",
+        "Einige Bilder sind als JPEG 2000 oder JBIG2 gespeichert; diese Formate können hier nicht dekodiert werden, die Bilder wurden daher nicht geprüft.",
     },
     en: {
       title: "Images not checked",

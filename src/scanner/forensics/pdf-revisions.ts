@@ -100,7 +100,7 @@ function revisionFinding(lang: Language, split: RevisionSplit, signed: boolean):
       },
       pl: {
         title: `PDF zmieniono ${n - 1} raz(y) po pierwszym zapisie`,
-        explanation: `Plik zawiera ${n} zapisanych wersji. Każda wcześniejsza wersja jest dołączona jako osobny PDF (pdf_versions); porównanie pokazuje, co zmieniono. Wypełnianie formularzy i podpisywanie również tworzą takie wersje.`,
+        explanation: `Plik zawiera ${n} ${polishSavedVersions(n)}. Każda wcześniejsza wersja jest dołączona jako osobny PDF (pdf_versions); porównanie pokazuje, co zmieniono. Wypełnianie formularzy i podpisywanie również tworzą takie wersje.`,
       },
     },
     evidence,
@@ -123,7 +123,7 @@ function signedFinding(lang: Language, n: number, evidence: Record<string, unkno
       },
       pl: {
         title: `${n} ${polishVersions(n)} wskutek podpisywania`,
-        explanation: `Plik zawiera ${n} ${n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? "zapisane" : "zapisanych"} ${polishVersions(n)}; każda późniejsza przygotowuje podpis (pola podpisu), jest podpisem lub uzupełnieniem, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
+        explanation: `Plik zawiera ${n} ${polishSavedVersions(n)}; każda późniejsza przygotowuje podpis (pola podpisu), jest podpisem lub uzupełnieniem, na które zezwalają wcześniejsze podpisy (wpisy w formularzu, kolejne podpisy, dane weryfikacyjne). Sprawdzenie podpisów opisuje je szczegółowo; wcześniejsze wersje są dołączone (pdf_versions).`,
       },
     },
     { ...evidence, explainedBy: "signatures" },
@@ -131,8 +131,15 @@ function signedFinding(lang: Language, n: number, evidence: Record<string, unkno
 }
 
 /** Polish plural of "wersja" after a number ≥ 2: 2–4 (not 12–14) wersje, otherwise wersji. */
+/** Polish takes the nominative plural after 2–4 (not 12–14), the genitive plural otherwise. */
+const polishFew = (n: number) => n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14);
+
 function polishVersions(n: number): string {
-  return n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 12 || n % 100 > 14) ? "wersje" : "wersji";
+  return polishFew(n) ? "wersje" : "wersji";
+}
+
+function polishSavedVersions(n: number): string {
+  return polishFew(n) ? "zapisane wersje" : "zapisanych wersji";
 }
 
 function structureProblems(lang: Language, split: RevisionSplit): Finding[] {

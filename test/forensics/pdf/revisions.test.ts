@@ -46,6 +46,12 @@ describe("pdf_versions: earlier revisions as standalone PDFs", () => {
     expect(result.findings[0]).toMatchObject({ code: "PDF_INCREMENTAL_UPDATES", level: "Yellow" });
   });
 
+  it("says how many versions in Polish with the plural a number takes (3 zapisane wersje)", async () => {
+    const file = await pdfFile("commented.pdf", await sharedPdf("pypdf/commented.pdf"));
+    const result = await pdfRevisions.analyze(file, { ...ctx, language: "pl" });
+    expect(result.findings[0].explanation).toMatch(/^Plik zawiera 3 zapisane wersje\./);
+  });
+
   it("a single-revision file is Green and has no versions", async () => {
     const bytes = await sharedPdf("zugferd/ZUGFeRDv2_correct_symtrax_EN16931_zugferd_2p1_EN16931_Elektron.pdf");
     const result = await pdfRevisions.analyze(await pdfFile("e.pdf", bytes), ctx);
