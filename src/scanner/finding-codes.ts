@@ -82,7 +82,7 @@ export const findingCodes = {
   IMAGE_FORMAT_TOO_LARGE: {
     detector: "image-pages",
     levels: NOT_ASSESSED,
-    meaning: "A page is larger than the pixel budget for a full decode; its pixels were not checked.",
+    meaning: "A page is larger than the pixel budget for decoding it; its pixels were not checked.",
   },
   IMAGE_FORMAT_UNDECODABLE: {
     detector: "image-pages",

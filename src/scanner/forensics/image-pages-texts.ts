@@ -2,7 +2,7 @@
 import type { FindingText } from "../finding";
 
 export type PageProblem =
-  | { page: number; problem: "too-large"; width: number; height: number }
+  | { page: number; problem: "too-large"; width: number; height: number; limit: number }
   | { page: number; problem: "undecodable"; reason: string }
   | { page: number; problem: "limit" };
 
@@ -24,11 +24,11 @@ export const imagePagesText = {
       explanation: `${pages === 1 ? "Obraz" : `Wszystkie strony (${pages})`} tego pliku ${format} zdekodowano bezstratnie do PNG i sprawdzono jak zdjęcie; wyniki są pod nazwą pliku z dopiskiem „#p1.png” itd. Metadane (EXIF) sprawdzono tutaj, w samym pliku.`,
     },
   }),
-  "too-large": (format: string, problems: PageProblem[], maxPixels: number): FindingText => {
+  "too-large": (format: string, problems: PageProblem[]): FindingText => {
     const sizes = problems
       .map((p) => (p.problem === "too-large" ? `${p.width} × ${p.height} (${mp(p.width * p.height)} MP)` : ""))
       .join(", ");
-    const limit = mp(maxPixels);
+    const limit = mp(problems[0].problem === "too-large" ? problems[0].limit : 0);
     return {
       de: {
         title: `${format}: Bild zu groß für die Pixelprüfungen`,

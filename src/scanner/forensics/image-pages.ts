@@ -1,21 +1,22 @@
 import { sha256Hex } from "../../lib/crypto";
 import { cooperative } from "../../lib/cooperate";
 import { finding } from "../finding";
-import { decodeHeif, type DecodedPicture } from "../images/heif-decode";
+import { decodeHeif, type HeifLayout } from "../images/heif-decode";
 import { heifSize } from "../images/isobmff";
 import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
-import { encodeRgbaPngStreamed } from "../images/png-encode";
+import { encodeRgbaPngStreamed, PngRowWriter } from "../images/png-encode";
 import { decodeTiffPage, readTiffPages, type TiffPage } from "../images/tiff-pages";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanFile } from "../types";
 import { imagePagesText as T, type PageProblem } from "./image-pages-texts";
 
 /**
  * TIFF and HEIC/HEIF, which no strip decoder reads: every page of a TIFF (a fax, a scan batch) and
- * the primary image of a HEIC are decoded in full and handed on as lossless PNG sub-files
+ * the primary image of a HEIC are decoded and handed on as lossless PNG sub-files
  * `<file>#p<page>.png`, each checked by every pixel detector under its own name, like the images of
  * a PDF (pdf-images.ts). The file itself keeps the gatekeeper and the metadata checks (its EXIF).
- * A page is decoded only when its declared size fits MAX_PIXEL_DECODE: a full bitmap (and for HEIC
- * libheif's own copies) must fit in the isolate's 128 MB.
+ * Budgets, judged before decoding: a TIFF page or a single-image HEIC is a full bitmap and must fit
+ * MAX_PIXEL_DECODE; a tiled HEIC (every phone's) is decoded one row of tiles at a time straight into
+ * the PNG, so only the PNG grows with the picture: MAX_TILED_HEIF_PIXELS.
  */
 export const imagePages: Analyzer = {
   id: "image-pages",
@@ -32,8 +33,8 @@ export const imagePages: Analyzer = {
     let outputBytes = 0;
     for (const page of pages.list) {
       await turn();
-      if (page.width * page.height * Math.max(4, page.bytesPerPixel) > MAX_PIXEL_DECODE * 4) {
-        problems.push({ page: page.number, problem: "too-large", width: page.width, height: page.height });
+      if (page.width * page.height * Math.max(4, page.bytesPerPixel) > page.maxPixels * 4) {
+        problems.push({ page: page.number, problem: "too-large", ...size(page), limit: page.maxPixels });
         continue;
       }
       if (outputBytes > MAX_OUTPUT_BYTES) {
@@ -43,6 +44,10 @@ export const imagePages: Analyzer = {
       const picture = await page.decode().catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
       if (typeof picture === "string") {
         problems.push({ page: page.number, problem: "undecodable", reason: picture.slice(0, 200) });
+        continue;
+      }
+      if ("refused" in picture) {
+        problems.push({ page: page.number, problem: "too-large", ...size(picture.refused), limit: picture.limit });
         continue;
       }
       const { png } = picture;
@@ -67,19 +72,29 @@ export const imagePages: Analyzer = {
 /** PNG bytes held for the sub-files of one file before they are staged (≈ 6 pages at the pixel budget). */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Largest tiled HEIC: a 12 MP phone photo (4032 × 3024, 4080 × 3072). What grows with the picture is
+ * the PNG (≈ 1–3 bytes a pixel for photos), held once while written and once as the file: ≈ 25–75 MB.
+ */
+export const MAX_TILED_HEIF_PIXELS = 13_000_000;
+
+const size = ({ width, height }: { width: number; height: number }) => ({ width, height });
+
 interface Page {
   number: number;
   width: number;
   height: number;
   /** Decoded bytes per pixel before conversion to RGBA (16-bit CMYK: 8). */
   bytesPerPixel: number;
+  /** The budget for the declared size (pixels of 4 bytes). */
+  maxPixels: number;
   /** The page as PNG, encoded straight from the decoder's pixels, or why it cannot be decoded. */
-  decode(): Promise<PngPage | string>;
+  decode(): Promise<PngPage | { refused: HeifLayout; limit: number } | string>;
 }
 
 type PngPage = { width: number; height: number; png: Uint8Array };
 
-const toPng = ({ width, height, rgba }: DecodedPicture): PngPage => ({
+const toPng = ({ width, height, rgba }: { width: number; height: number; rgba: Uint8Array }): PngPage => ({
   width,
   height,
   png: encodeRgbaPngStreamed(rgba, width, height),
@@ -93,6 +108,7 @@ function tiffPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
     width: page.width,
     height: page.height,
     bytesPerPixel: bytesPerPixel(page),
+    maxPixels: MAX_PIXEL_DECODE,
     decode: async () => toPng(decodeTiffPage(bytes, page)),
   }));
   return { list, more: read.morePages };
@@ -105,9 +121,34 @@ function bytesPerPixel(page: TiffPage): number {
 }
 
 function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string {
-  const size = heifSize(bytes);
-  if (!size) return "HEIF image size (ispe) missing";
-  return { list: [{ number: 1, ...size, bytesPerPixel: 4, decode: () => decodeHeif(bytes, toPng) }], more: false };
+  const declared = heifSize(bytes);
+  if (!declared) return "HEIF image size (ispe) missing";
+  const decode = () => heicToPng(bytes);
+  return {
+    list: [{ number: 1, ...declared, bytesPerPixel: 4, maxPixels: MAX_TILED_HEIF_PIXELS, decode }],
+    more: false,
+  };
+}
+
+/** The HEIC's primary image as PNG, tile row by tile row; refused when its layout is over budget. */
+async function heicToPng(bytes: Uint8Array): Promise<PngPage | { refused: HeifLayout; limit: number } | string> {
+  let writer: PngRowWriter | null = null;
+  let limit = MAX_PIXEL_DECODE;
+  const outcome = await decodeHeif(bytes, {
+    accept(layout) {
+      const tiled = layout.columns * layout.rows > 1;
+      limit = tiled ? MAX_TILED_HEIF_PIXELS : MAX_PIXEL_DECODE;
+      // A tiled picture also holds one row of tiles: bounded like a bitmap.
+      const fits = layout.width * layout.height <= limit && layout.width * layout.tileHeight <= MAX_PIXEL_DECODE;
+      if (fits) writer = new PngRowWriter(layout.width, layout.height);
+      return fits;
+    },
+    band: (rgba, rows) => writer?.add(rgba, rows),
+  });
+  if (typeof outcome === "string") return outcome;
+  if (!outcome.ok) return { refused: outcome.refused, limit };
+  const png = (writer as PngRowWriter | null)?.finish();
+  return png ? { ...size(outcome.layout), png } : "libheif: no picture";
 }
 
 export function pageName(parent: string, page: number): string {
@@ -150,7 +191,7 @@ function problemFindings(language: Language, file: ScanFile, problems: PageProbl
       undecodable: "IMAGE_FORMAT_UNDECODABLE",
       limit: "IMAGE_FORMAT_PAGES_LIMITED",
     } as const;
-    return [finding(language, code[kind], "-", T[kind](format(file), these, MAX_PIXEL_DECODE), { pages: these })];
+    return [finding(language, code[kind], "-", T[kind](format(file), these), { pages: these })];
   });
 }
 

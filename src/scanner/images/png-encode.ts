@@ -31,29 +31,69 @@ export function encodePng(
 }
 
 /**
- * The same PNG (8-bit RGBA, filter "Up", level 1) deflated row by row: for full-size pictures from a
- * decoder (TIFF pages, HEIC), where encodePng's filtered copy of the whole picture and zlib's output
- * buffer of the same size would double the memory a 24 MB bitmap already takes.
+ * The same PNG (8-bit RGBA, filter "Up", level 1) written row by row, for full-size pictures from a
+ * decoder (TIFF pages, HEIC tiles): no filtered copy of the whole picture, no zlib output buffer of
+ * that size; what is held is the compressed data and, at `finish`, the file once.
  */
+export class PngRowWriter {
+  private readonly parts: Uint8Array[] = [];
+  private readonly zlib = new Zlib({ level: 1 }, (data) => this.parts.push(data));
+  private readonly line: Uint8Array;
+  private readonly previous: Uint8Array;
+  private y = 0;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    this.line = new Uint8Array(width * 4 + 1);
+    this.line[0] = 2;
+    this.previous = new Uint8Array(width * 4);
+  }
+
+  /** The next `rows` rows of RGBA (width × 4 bytes each), top to bottom. */
+  add(rgba: Uint8Array, rows: number): void {
+    const stride = this.width * 4;
+    for (let r = 0; r < rows && this.y < this.height; r++, this.y++) {
+      const row = rgba.subarray(r * stride, (r + 1) * stride);
+      for (let i = 0; i < stride; i++) this.line[1 + i] = row[i] - this.previous[i];
+      this.previous.set(row);
+      this.zlib.push(this.line, this.y === this.height - 1);
+    }
+  }
+
+  /** The PNG file; every row must have been added. */
+  finish(): Uint8Array {
+    if (this.y !== this.height) throw new Error(`PNG has ${this.y} of ${this.height} rows`);
+    const length = this.parts.reduce((n, p) => n + p.length, 0);
+    const out = new Uint8Array(SIGNATURE.length + 25 + 12 + length + 12);
+    out.set(SIGNATURE);
+    const ihdr = new Uint8Array(13);
+    const view = new DataView(ihdr.buffer);
+    view.setUint32(0, this.width);
+    view.setUint32(4, this.height);
+    ihdr.set([8, COLOR_TYPE[4], 0, 0, 0], 8);
+    out.set(chunk("IHDR", ihdr), SIGNATURE.length);
+    const idat = SIGNATURE.length + 25;
+    const head = new DataView(out.buffer);
+    head.setUint32(idat, length);
+    out.set([0x49, 0x44, 0x41, 0x54], idat + 4); // "IDAT"
+    let at = idat + 8;
+    for (const part of this.parts.splice(0)) {
+      out.set(part, at);
+      at += part.length;
+    }
+    head.setUint32(at, crc32(out.subarray(idat + 4, at)));
+    out.set(chunk("IEND", new Uint8Array(0)), at + 4);
+    return out;
+  }
+}
+
+/** A whole RGBA picture through PngRowWriter. */
 export function encodeRgbaPngStreamed(rgba: Uint8Array, width: number, height: number): Uint8Array {
-  const stride = width * 4;
-  const parts: Uint8Array[] = [];
-  const zlib = new Zlib({ level: 1 }, (data) => parts.push(data));
-  const row = new Uint8Array(stride + 1);
-  row[0] = 2;
-  for (let y = 0; y < height; y++) {
-    const at = y * stride;
-    if (y === 0) row.set(rgba.subarray(0, stride), 1);
-    else for (let i = 0; i < stride; i++) row[1 + i] = rgba[at + i] - rgba[at - stride + i];
-    zlib.push(row, y === height - 1);
-  }
-  const idat = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts.splice(0)) {
-    idat.set(p, at);
-    at += p.length;
-  }
-  return assemble(width, height, 4, idat);
+  const writer = new PngRowWriter(width, height);
+  writer.add(rgba, height);
+  return writer.finish();
 }
 
 function assemble(width: number, height: number, channels: 1 | 3 | 4, idat: Uint8Array): Uint8Array {

@@ -8,6 +8,7 @@ import { createAccount } from "../../helpers";
 import { zip } from "../../scanner/fixtures";
 import { postScanner, scanCase } from "../../scanner/http";
 import { tokenPrices } from "../../../src/scanner/analysis/pricing";
+import { decodeHeif } from "../../../src/scanner/images/heif-decode";
 import { fileTypeAnalyzer } from "../../../src/scanner/forensics/file-type";
 import { imagePages } from "../../../src/scanner/forensics/image-pages";
 import type { FileKind, ScanFile } from "../../../src/scanner/types";
@@ -134,14 +135,11 @@ describe("real HEIFs from the shared data", () => {
     expectPixelDetectors(files["samplefilehub.heif#p1.png"]);
   });
 
-  it("an iPhone 11 Pro Max HEIC of 8.5 MP: its EXIF is checked, its pixels refused by the budget with the reason", () => {
+  it("an iPhone 11 Pro Max HEIC of 8.5 MP (6 × 7 tiles): decoded tile row by tile row, its EXIF checked on the file", () => {
     const heic = files["IMG_5195.HEIC"];
     expect(heic.metadata.metadata).toMatchObject({ make: "Apple", model: "iPhone 11 Pro Max" });
-    expect(heic.suspicion_level).not.toBe("-");
-    const refused = heic.findings.find((f) => f.code === "IMAGE_FORMAT_TOO_LARGE");
-    expect(refused).toMatchObject({ level: "-" });
-    expect(refused?.explanation).toContain("2566 × 3313");
-    expect(Object.keys(files).filter((n) => n.startsWith("IMG_5195.HEIC#"))).toEqual([]);
+    expect(decodedPages(heic)).toEqual([{ name: "IMG_5195.HEIC#p1.png", page: 1, width: 2566, height: 3313 }]);
+    expectPixelDetectors(files["IMG_5195.HEIC#p1.png"]);
   });
 });
 
@@ -187,8 +185,8 @@ describe("multi-page TIFF: every page is checked like a PDF page, the first page
 });
 
 describe("tokensConsumed: an assessed WebP, HEIC or TIFF is priced as an image, each decoded page as an extracted one", () => {
-  it("6 files × image + 6 pages × extracted + 3 cut-off files × not assessed", () => {
-    expect(tokens).toBe(6 * tokenPrices.image + 6 * tokenPrices.extracted + 3 * tokenPrices.notAssessed);
+  it("6 files × image + 7 pages × extracted + 3 cut-off files × not assessed", () => {
+    expect(tokens).toBe(6 * tokenPrices.image + 7 * tokenPrices.extracted + 3 * tokenPrices.notAssessed);
   });
 });
 
@@ -267,8 +265,38 @@ describe("the pixel budget: a page larger than a full decode may be is refused b
     const result = await imagePages.analyze(file("big.heic", bytes, "heic"), context());
     expect(result.findings).toEqual([expect.objectContaining({ code: "IMAGE_FORMAT_TOO_LARGE", level: "-" })]);
     expect(result.findings[0].evidence.pages).toEqual([
-      { page: 1, problem: "too-large", width: 12_000, height: 9_000 },
+      { page: 1, problem: "too-large", width: 12_000, height: 9_000, limit: 13_000_000 },
     ]);
+  });
+});
+
+describe("HEIC layout: the budget is judged from the tile grid before any tile is decoded", () => {
+  it("the iPhone HEIC is 6 × 7 tiles of 512 × 512; a sink that refuses gets no band", async () => {
+    const bands: number[] = [];
+    const outcome = await decodeHeif(await sharedFile("exif-samples/heic/IMG_5195.HEIC"), {
+      accept: () => false,
+      band: (_rgba, rows) => bands.push(rows),
+    });
+    expect(outcome).toEqual({
+      ok: false,
+      refused: { width: 2566, height: 3313, columns: 6, rows: 7, tileWidth: 512, tileHeight: 512 },
+    });
+    expect(bands).toEqual([]);
+  });
+
+  it("the generated HEIC arrives in bands of whole tile rows covering every row", async () => {
+    const bands: number[] = [];
+    const outcome = await decodeHeif(fixture("leuven.heic"), {
+      accept: () => true,
+      band: (_rgba, rows) => bands.push(rows),
+    });
+    expect(outcome).toMatchObject({ ok: true, layout: { width: 751, height: 563 } });
+    expect(bands.reduce((a, b) => a + b, 0)).toBe(563);
+  });
+
+  it("a cut-off HEIC that passes no structural check still never throws: libheif's reason comes back", async () => {
+    const outcome = await decodeHeif(half(fixture("leuven.heic")), { accept: () => true, band: () => {} });
+    expect(outcome).toMatch(/^libheif: /);
   });
 });
 
