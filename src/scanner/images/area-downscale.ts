@@ -29,8 +29,10 @@ export function areaDownscale(decoder: RgbaBandSource, outWidth: number, outHeig
 /** The same downscale fed band by band (the shared decode of images/file-decode.ts). */
 export class AreaDownscaler {
   private readonly out: Uint8Array;
-  private readonly column: Uint32Array;
+  /** Where each output column's source columns start (a source column counts in the one it maps to). */
+  private readonly firstColumn: Uint32Array;
   private readonly sums: Float64Array;
+  /** Source pixels summed per output column of the current output row. */
   private readonly counts: Uint32Array;
   private outRow = 0;
 
@@ -41,27 +43,42 @@ export class AreaDownscaler {
     private readonly outHeight: number,
   ) {
     this.out = new Uint8Array(outWidth * outHeight * 4);
-    this.column = new Uint32Array(width);
-    for (let x = 0; x < width; x++) this.column[x] = Math.floor((x * outWidth) / width) * 3;
+    this.firstColumn = new Uint32Array(outWidth + 1);
+    // Output column ox takes the source columns [firstColumn[ox], firstColumn[ox + 1]) (empty if none maps to it).
+    let ox = 0;
+    for (let x = 0; x < width; x++) {
+      const target = Math.floor((x * outWidth) / width);
+      while (ox <= target) this.firstColumn[ox++] = x;
+    }
+    while (ox <= outWidth) this.firstColumn[ox++] = width;
     this.sums = new Float64Array(outWidth * 3);
     this.counts = new Uint32Array(outWidth);
   }
 
   add(band: RgbaBand): void {
-    const { width, column, sums, counts } = this;
+    const { width, outWidth, firstColumn, sums, counts } = this;
     for (let r = 0; r < band.rows; r++) {
       const target = Math.floor(((band.y + r) * this.outHeight) / this.height);
       if (target !== this.outRow) {
         this.flush();
         this.outRow = target;
       }
+      // Integer sums: adding a row's columns first is exact, the same as pixel by pixel.
       const row = band.rgba.subarray(r * width * 4, (r + 1) * width * 4);
-      for (let x = 0, p = 0; x < width; x++, p += 4) {
-        const o = column[x];
-        sums[o] += row[p];
-        sums[o + 1] += row[p + 1];
-        sums[o + 2] += row[p + 2];
-        counts[o / 3]++;
+      for (let ox = 0, o = 0; ox < outWidth; ox++, o += 3) {
+        let red = 0;
+        let green = 0;
+        let blue = 0;
+        const end = firstColumn[ox + 1];
+        for (let x = firstColumn[ox], p = x * 4; x < end; x++, p += 4) {
+          red += row[p];
+          green += row[p + 1];
+          blue += row[p + 2];
+        }
+        sums[o] += red;
+        sums[o + 1] += green;
+        sums[o + 2] += blue;
+        counts[ox] += end - firstColumn[ox];
       }
     }
   }

@@ -130,13 +130,20 @@ export class BoxDownscaler {
   addRow(pixels: Uint8Array, at: number, y: number): void {
     const { factor, sums, width } = this;
     if (y >= this.height * factor) return;
+    // Integer sums: adding a row's `factor` pixels first is exact, the same as pixel by pixel.
     let p = at;
     for (let ox = 0, o = 0; ox < width; ox++, o += 3) {
+      let red = 0;
+      let green = 0;
+      let blue = 0;
       for (let dx = 0; dx < factor; dx++, p += 4) {
-        sums[o] += pixels[p];
-        sums[o + 1] += pixels[p + 1];
-        sums[o + 2] += pixels[p + 2];
+        red += pixels[p];
+        green += pixels[p + 1];
+        blue += pixels[p + 2];
       }
+      sums[o] += red;
+      sums[o + 1] += green;
+      sums[o + 2] += blue;
     }
     if ((y + 1) % factor !== 0) return;
     const area = factor * factor;
