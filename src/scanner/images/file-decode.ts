@@ -103,7 +103,14 @@ export function decoded<T>(bytes: Uint8Array, product: DecodeProduct<T>): Promis
   let entry = state.built.get(product);
   if (!entry) {
     const wanted = [product, ...[...state.planned.keys()].filter((p) => p !== product && p.kind === product.kind)];
-    const pass = product.kind === "pixels" ? pixelPass(bytes, wanted) : coefficientPass(bytes, wanted);
+    // A failing pass (a bug, not damage: that gives nulls) must not fail every detector that shares it:
+    // each then takes its own path, as without the shared decode.
+    const pass = (product.kind === "pixels" ? pixelPass(bytes, wanted) : coefficientPass(bytes, wanted)).catch(
+      (error: unknown) => {
+        console.error("shared decode failed", wanted.map((p) => p.id).join(","), error);
+        return wanted.map(() => null);
+      },
+    );
     wanted.forEach((p, i) => {
       state.built.set(p, { value: pass.then((values) => values[i]), reads: state.planned.get(p) ?? 1 });
       state.planned.delete(p);
