@@ -12,6 +12,7 @@
  * one HEVC image is decoded whole (≈ 4 bytes a pixel inside libheif and the same outside).
  */
 import libheifWasm from "#libheif-wasm";
+import { cooperative } from "../../lib/cooperate";
 import libheifFactory from "libheif-js/libheif-wasm/libheif.js";
 
 type Libheif = ReturnType<typeof libheifFactory> & {
@@ -67,7 +68,7 @@ export async function decodeHeif(bytes: Uint8Array, sink: HeifBandSink): Promise
     };
     if (!handle || handle.code || !handle.$$) return `libheif: ${handle?.message ?? "no primary image"}`;
     try {
-      return decodeTiles(heif, handle.$$.ptr, sink);
+      return await decodeTiles(heif, handle.$$.ptr, sink);
     } finally {
       heif.heif_image_handle_release(handle as never);
     }
@@ -79,7 +80,7 @@ export async function decodeHeif(bytes: Uint8Array, sink: HeifBandSink): Promise
 /** Scratch memory inside libheif's heap for the C calls' out-parameters. */
 const SCRATCH = { error: 0, tiling: 16, image: 80, stride: 84, bytes: 96 };
 
-function decodeTiles(heif: Libheif, handle: number, sink: HeifBandSink): HeifOutcome {
+async function decodeTiles(heif: Libheif, handle: number, sink: HeifBandSink): Promise<HeifOutcome> {
   const scratch = heif._malloc(SCRATCH.bytes);
   const options = heif._heif_decoding_options_alloc();
   try {
@@ -93,7 +94,10 @@ function decodeTiles(heif: Libheif, handle: number, sink: HeifBandSink): HeifOut
     if (!sink.accept(layout)) return { ok: false, refused: layout };
     heif.HEAPU8[options + 1] = 1; // heif_decoding_options.ignore_transformations: tiles as stored
     const band = new Uint8Array(layout.width * layout.tileHeight * 4);
+    // A 12 MP picture is ≈ 4 s of decoding: other requests of the isolate run between tile rows.
+    const turn = cooperative(1);
     for (let ty = 0; ty < layout.rows && ty * layout.tileHeight < layout.height; ty++) {
+      await turn();
       const rows = Math.min(layout.tileHeight, layout.height - ty * layout.tileHeight);
       for (let tx = 0; tx < layout.columns && tx * layout.tileWidth < layout.width; tx++) {
         const problem = copyTile(heif, handle, options, scratch, layout, tx, ty, band);
