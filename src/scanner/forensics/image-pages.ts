@@ -1,7 +1,8 @@
 import { sha256Hex } from "../../lib/crypto";
 import { cooperative } from "../../lib/cooperate";
+import { IsolateOnce } from "../../lib/isolate-once";
 import { finding } from "../finding";
-import { decodeHeif, type HeifLayout } from "../images/heif-decode";
+import type { HeifLayout } from "../images/heif-decode";
 import { heifSize } from "../images/isobmff";
 import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import { encodeRgbaPngStreamed, PngRowWriter } from "../images/png-encode";
@@ -130,8 +131,15 @@ function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
   };
 }
 
+/**
+ * libheif (≈ 1.4 MB of wasm and its glue) is loaded on the first HEIC, not with the Worker: few files are
+ * HEICs, and every isolate (and test file) would otherwise compile it (lib/isolate-once.ts: one loader).
+ */
+const heifDecoder = new IsolateOnce<"heif", typeof import("../images/heif-decode")>();
+
 /** The HEIC's primary image as PNG, tile row by tile row; refused when its layout is over budget. */
 async function heicToPng(bytes: Uint8Array): Promise<PngPage | { refused: HeifLayout; limit: number } | string> {
+  const { decodeHeif } = await heifDecoder.get("heif", () => import("../images/heif-decode"));
   let writer: PngRowWriter | null = null;
   let limit = MAX_PIXEL_DECODE;
   const outcome = await decodeHeif(bytes, {
