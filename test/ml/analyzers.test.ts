@@ -3,7 +3,7 @@
  * finding and heatmap look like. (Runs onnxruntime-web; kept apart from the other test files.)
  */
 import { describe, expect, it } from "vitest";
-import { analyzers } from "../../src/scanner/forensics/registry";
+import { analyzerSets, analyzers } from "../../src/scanner/forensics/registry";
 import { createManipulationAnalyzer, manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
 import { createRecaptureAnalyzer, recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
@@ -32,6 +32,12 @@ describe("both learned detectors are registered with their model identity", () =
       expect(analyzer.model).toEqual(model.identity);
       expect(analyzer.model?.sha256).toMatch(/^[0-9a-f]{12}$/);
     }
+  });
+
+  it("the default set runs the recapture model; the manipulation model only in all+manipulation-model", () => {
+    expect(analyzerSets.pick("all")).toContain(recaptureAnalyzer);
+    expect(analyzerSets.pick("all")).not.toContain(manipulationAnalyzer);
+    expect(analyzerSets.pick("all+manipulation-model")).toEqual(analyzers);
   });
 });
 

@@ -33,12 +33,15 @@ export const analyzers: Analyzer[] = [
 ];
 
 /**
- * The analyzer set a request runs (setting `ANALYZERS`): `all` in production; `file-type` runs only
- * the cheap gatekeeper (type, structure, hash: the no-op set for tests of request rules, which need
- * real per-file results but no forensics); `none` analyses nothing (every file `-`).
+ * The analyzer set a request runs (setting `ANALYZERS`): `all` in production — every detector except
+ * the manipulation-localisation model, which is too weak to be worth its CPU (models/manipulation.md,
+ * "Decision"); `all+manipulation-model` adds it back for evaluation; `file-type` runs only the cheap
+ * gatekeeper (type, structure, hash: the no-op set for tests of request rules, which need real
+ * per-file results but no forensics); `none` analyses nothing (every file `-`).
  */
 export const analyzerSets = new Parts<Analyzer[]>("ANALYZERS", {
-  all: analyzers,
+  all: analyzers.filter((analyzer) => analyzer !== manipulationAnalyzer),
+  "all+manipulation-model": analyzers,
   "file-type": [fileTypeAnalyzer],
   none: [],
 });
