@@ -1,9 +1,8 @@
 /**
- * Noise-level inconsistency: the sensor noise of one photo is similar everywhere at the same
- * brightness. Each 8×8 block's noise is estimated from a high-pass residual (pixel minus the mean
- * of its four neighbours, block-analysis) and compared with blocks of similar brightness in the
- * same picture. Pasted, blurred or smoothed areas carry less (or more) noise. Blocks that are
- * clipped, strongly textured (edges dominate the residual) or whose noise was removed entirely
+ * Noise-level inconsistency: one photo's sensor grain is similar everywhere. Each 8×8 block's noise
+ * is estimated from a high-pass residual (pixel minus the mean of its four neighbours, block-analysis)
+ * and compared with the blocks of the same picture that are as smooth as it. Blurred, smoothed or
+ * upscaled pasted areas carry less noise. Blocks that are clipped, strongly textured (edges dominate the residual) or whose noise was removed entirely
  * by compression are not judged (hatched in the heatmap).
  */
 import { finding, type FindingText } from "../finding";
@@ -30,13 +29,20 @@ export const NOISE_THRESHOLDS: RegionThresholds = {
 };
 const MIN_BLOCKS = 64;
 
-/** Per-block noise inconsistency: |log2(noise / brightness peers)|, smoothed (NaN = not judged). */
+/**
+ * Per-block noise inconsistency: log2(noise / texture peers), smoothed and negated (NaN = not judged).
+ * Peers are the blocks of similar texture (pixel standard deviation), not of similar brightness: the
+ * high-pass residual holds fine texture as well as grain, so a smooth painted wall or a defocused
+ * background next to equally bright stone or foliage reads as "less noise" although nothing was edited
+ * (docs/forensics.md, "Noise"). Against blocks as smooth as itself, only an area whose grain was removed
+ * (blur, smoothing, an upscaled paste) stands out.
+ */
 export function noiseScores(maps: BlockMaps): Float32Array {
   const reliable = new Uint8Array(maps.noise.length);
   for (let i = 0; i < reliable.length; i++)
     reliable[i] =
       !maps.clipped[i] && maps.activity[i] <= NOISE_MAX_ACTIVITY && maps.noise[i] >= NOISE_MIN_SIGMA ? 1 : 0;
-  const rel = relativeToPeers(maps.noise, maps.mean, reliable, 12, NOISE_MIN_SIGMA);
+  const rel = relativeToPeers(maps.noise, maps.activity, reliable, 12, NOISE_MIN_SIGMA);
   const smoothed = smoothGrid(rel, maps.blocksWide, maps.blocksHigh, 2);
   // Missing noise is the signal (blur, smoothing, upscaled pastes); extra noise is mostly texture.
   for (let i = 0; i < smoothed.length; i++) smoothed[i] = -smoothed[i];
@@ -55,36 +61,37 @@ const texts = {
   region: (a: { factor: number; share: number }): FindingText => ({
     en: {
       title: "Area with different image noise",
-      explanation: `One area's fine grain differs by a factor of ${a.factor.toFixed(1)} from equally bright parts of the same picture (${a.share} % of the picture). One camera shot has the same grain everywhere; pasted, blurred or smoothed areas do not. The heatmap shows the area in red; hatched areas could not be judged.`,
+      explanation: `One area's fine grain differs by a factor of ${a.factor.toFixed(1)} from equally smooth parts of the same picture (${a.share} % of the picture). One camera shot has the same grain everywhere; pasted, blurred or smoothed areas do not. The heatmap shows the area in red; hatched areas could not be judged.`,
     },
     de: {
       title: "Bereich mit anderem Bildrauschen",
-      explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${comma(a.factor.toFixed(1))} von gleich hellen Teilen desselben Bildes ab (${comma(String(a.share))} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.`,
+      explanation: `Das feine Korn eines Bereichs weicht um den Faktor ${comma(a.factor.toFixed(1))} von gleich glatten Teilen desselben Bildes ab (${comma(String(a.share))} % des Bildes). Eine Aufnahme hat überall das gleiche Korn; eingefügte, weichgezeichnete oder geglättete Bereiche nicht. Die Heatmap zeigt den Bereich rot; schraffierte Flächen konnten nicht beurteilt werden.`,
     },
     pl: {
       title: "Obszar o innym szumie",
-      explanation: `Drobne ziarno jednego obszaru różni się ${comma(a.factor.toFixed(1))}-krotnie od równie jasnych części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.`,
+      explanation: `Drobne ziarno jednego obszaru różni się ${comma(a.factor.toFixed(1))}-krotnie od równie gładkich części tego samego zdjęcia (${comma(String(a.share))} % zdjęcia). Jedno ujęcie ma wszędzie takie samo ziarno; wklejone, rozmyte lub wygładzone obszary nie. Mapa cieplna pokazuje obszar na czerwono; zakreskowanych miejsc nie dało się ocenić.`,
     },
   }),
   uniform: (judged: number): FindingText => ({
     en: {
       title: "Image noise is consistent",
-      explanation: `The grain of all judged parts of the picture (${judged} %) matches for their brightness; no area stands out.`,
+      explanation: `The grain of all judged parts of the picture (${judged} %) matches for their texture; no area stands out.`,
     },
     de: {
       title: "Bildrauschen ist einheitlich",
-      explanation: `Das Korn aller beurteilten Teile des Bildes (${judged} %) passt zu ihrer Helligkeit; kein Bereich fällt auf.`,
+      explanation: `Das Korn aller beurteilten Teile des Bildes (${judged} %) passt zu ihrer Struktur; kein Bereich fällt auf.`,
     },
     pl: {
       title: "Szum obrazu jest spójny",
-      explanation: `Ziarno wszystkich ocenianych części zdjęcia (${judged} %) pasuje do ich jasności; żaden obszar się nie wyróżnia.`,
+      explanation: `Ziarno wszystkich ocenianych części zdjęcia (${judged} %) pasuje do ich faktury; żaden obszar się nie wyróżnia.`,
     },
   }),
 };
 
 export const noiseAnalyzer: Analyzer = {
   id: "noise",
-  version: "1.0.0",
+  // 1.1: blocks are compared with blocks of similar texture instead of similar brightness (issue 17, "Levels").
+  version: "1.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   reads: blockMapProducts,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {

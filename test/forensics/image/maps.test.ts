@@ -87,6 +87,16 @@ describe("noise heatmap", () => {
     expect(higher.length).toBeGreaterThanOrEqual(blurs.length - 1);
   });
 
+  it("compares grain with equally smooth blocks: plain walls next to textured stone are no area of missing noise", async () => {
+    // Nikon COOLPIX originals (no editor, camera size): against equally bright stone the painted walls read
+    // as 5-8× less noise; against equally smooth blocks they do not stand out.
+    for (const name of ["DSCN0038.jpg", "DSCN0040.jpg", "DSCN0042.jpg"]) {
+      const bytes = await sharedFile(`exif-samples/jpg/gps/${name}`);
+      const r = await noiseAnalyzer.analyze(scanFile(name, bytes), context());
+      expect(r.findings[0], name).toMatchObject({ code: "NOISE_UNIFORM", level: "Green" });
+    }
+  });
+
   it("attaches <file>.noise.png and marks what it could not judge", async () => {
     const bytes = await generatedFile("blur/leuvenA.jpg");
     const r = await noiseAnalyzer.analyze(scanFile("blur.jpg", bytes), context());
