@@ -18,10 +18,10 @@ import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
-import { isJpeg, type JpegStructure, parseJpegStructure, ZIGZAG } from "./jpeg-markers";
+import { isJpeg, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
-import { type DecodeProduct, type DecodeSink, decoded } from "./file-decode";
+import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf } from "./file-decode";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
 import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
@@ -211,7 +211,7 @@ export const coefficientBlockMaps: DecodeProduct<BlockMaps> = {
   kind: "coefficients",
   cached: true,
   sink(width, height, bytes) {
-    const structure = parseJpegStructure(bytes);
+    const structure = jpegStructureOf(bytes);
     const frame = structure.frame;
     const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
     if (!frame || !table || width * height > MAX_BLOCK_MAP_PIXELS) return null;
@@ -402,7 +402,7 @@ export const pixelBlockMaps: DecodeProduct<BlockMaps> = {
   kind: "pixels",
   cached: true,
   sink(width, height, bytes) {
-    if (isJpeg(bytes) && parseJpegStructure(bytes).frame?.baseline) return null;
+    if (isJpeg(bytes) && jpegStructureOf(bytes).frame?.baseline) return null;
     if (width * height > MAX_BLOCK_MAP_PIXELS) return null;
     const measurer = new PixelBlockMeasurer(width, height, false);
     return { add: (band) => measurer.add(band), finish: () => measurer.finish() };
@@ -438,7 +438,7 @@ export async function computeBlockMaps(
 ): Promise<BlockMapsResult> {
   const reference = options.reference === true;
   if (!isJpeg(bytes)) return fromPixels(bytes, reference);
-  const structure = parseJpegStructure(bytes);
+  const structure = jpegStructureOf(bytes);
   const result = structure.frame?.baseline
     ? await fromJpeg(bytes, structure, reference)
     : await fromPixels(bytes, reference);

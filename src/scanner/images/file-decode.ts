@@ -20,7 +20,7 @@
  */
 import { cooperative } from "../../lib/cooperate";
 import { decodeLumaCoefficients } from "./jpeg-coefficients";
-import { isJpeg, parseJpegStructure } from "./jpeg-markers";
+import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { ImageDataError, type RgbaBand } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
 
@@ -142,11 +142,23 @@ async function pixelPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unk
   return sinks.map((s) => (s ? s.finish() : null));
 }
 
+const structures = new WeakMap<Uint8Array, JpegStructure>();
+
+/** The JPEG's marker structure, parsed once per file for the pass and its products' sinks (the walk reads the whole file). */
+export function jpegStructureOf(bytes: Uint8Array): JpegStructure {
+  let structure = structures.get(bytes);
+  if (!structure) {
+    structure = parseJpegStructure(bytes);
+    structures.set(bytes, structure);
+  }
+  return structure;
+}
+
 /** One Huffman pass over a baseline JPEG's luminance blocks feeding every product's sink; all null on damage. */
 async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
   const none = products.map(() => null);
   if (!isJpeg(bytes)) return none;
-  const structure = parseJpegStructure(bytes);
+  const structure = jpegStructureOf(bytes);
   const frame = structure.frame;
   if (!frame?.baseline) return none;
   const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
