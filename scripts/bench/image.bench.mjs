@@ -123,18 +123,21 @@ async function main() {
       warmedUp = true;
       const wholeMemory = {};
       const whole = { shared: [], separate: [] };
-      for (const [variant, route] of [
-        ["shared", "/file"],
-        ["separate", "/file?separate"],
-      ]) {
-        const before = rssMb(pids);
-        let high = before;
-        const watch = setInterval(() => (high = Math.max(high, rssMb(pids))), 10);
-        whole[variant].push(await timed(route, bytes));
-        clearInterval(watch);
-        wholeMemory[variant] = { before, peak: Math.max(high, rssMb(pids)) };
-        for (let i = 1; i < runs; i++) whole[variant].push(await timed(route, bytes));
-      }
+      // Interleaved, so that the machine's load moves both alike; memory watched on the first of each.
+      for (let i = 0; i < runs; i++)
+        for (const [variant, route] of [
+          ["shared", "/file"],
+          ["separate", "/file?separate"],
+        ]) {
+          const before = rssMb(pids);
+          let high = before;
+          const watch = i === 0 ? setInterval(() => (high = Math.max(high, rssMb(pids))), 10) : null;
+          whole[variant].push(await timed(route, bytes));
+          if (watch) {
+            clearInterval(watch);
+            wholeMemory[variant] = { before, peak: Math.max(high, rssMb(pids)) };
+          }
+        }
       const decodes = (route) => JSON.parse(lastBody.get(route)).decodes;
       const transport = [];
       for (let i = 0; i < runs; i++) transport.push(await timed("/echo", bytes));
