@@ -212,8 +212,8 @@ export const findingCodes = {
   },
   JPEG_TRAILING_DATA: {
     detector: "jpeg-structure",
-    levels: YELLOW,
-    meaning: "Extra data after the end of the picture.",
+    levels: ["Green", "Yellow"],
+    meaning: "Extra data after the end of the picture (Green when it is a preview copy of the same picture).",
   },
   JPEG_THUMBNAIL_MISMATCH: {
     detector: "jpeg-structure",

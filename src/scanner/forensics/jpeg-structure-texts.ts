@@ -43,15 +43,29 @@ export const jpegTexts = {
   trailing: (bytes: number, what: string): FindingText => ({
     en: {
       title: "Extra data after the end of the picture",
-      explanation: `${bytes} bytes follow the end-of-image marker${what ? ` (${what})` : ""}. Cameras do not write this; it is left by software or hides other content.`,
+      explanation: `${bytes} bytes follow the end-of-image marker${what ? ` (${what})` : ""}. It is not a preview of this picture: software leaves such data, or it hides other content.`,
     },
     de: {
       title: "Zusätzliche Daten nach dem Bildende",
-      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${TRAILING_KIND[what]?.de ?? what})` : ""}. Kameras schreiben so etwas nicht; es stammt von Software oder versteckt weiteren Inhalt.`,
+      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes${what ? ` (${TRAILING_KIND[what]?.de ?? what})` : ""}. Es ist keine Vorschau dieses Bildes: solche Daten hinterlässt Software, oder sie verstecken weiteren Inhalt.`,
     },
     pl: {
       title: "Dodatkowe dane po końcu obrazu",
-      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${TRAILING_KIND[what]?.pl ?? what})` : ""}. Aparaty tego nie zapisują; pozostawia to oprogramowanie albo ukrywa inną treść.`,
+      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów${what ? ` (${TRAILING_KIND[what]?.pl ?? what})` : ""}. Nie jest to podgląd tego zdjęcia: takie dane pozostawia oprogramowanie albo ukrywają one inną treść.`,
+    },
+  }),
+  trailingPreview: (bytes: number): FindingText => ({
+    en: {
+      title: "Preview copy after the end of the picture",
+      explanation: `${bytes} bytes follow the end-of-image marker: a smaller copy of this same picture, as some cameras store their preview. Nothing to do.`,
+    },
+    de: {
+      title: "Vorschaukopie nach dem Bildende",
+      explanation: `Nach der Bildende-Markierung folgen ${bytes} Bytes: eine kleinere Kopie desselben Bildes, wie manche Kameras ihre Vorschau ablegen. Kein Handlungsbedarf.`,
+    },
+    pl: {
+      title: "Kopia podglądu po końcu obrazu",
+      explanation: `Po znaczniku końca obrazu jest jeszcze ${bytes} bajtów: mniejsza kopia tego samego zdjęcia, tak jak niektóre aparaty zapisują podgląd. Nic do zrobienia.`,
     },
   }),
   thumbnailMismatch: (corr: number): FindingText => ({

@@ -33,6 +33,55 @@ function trailingKind(bytes: Uint8Array, start: number): string {
   return "";
 }
 
+/** Trailing data is looked through this far for an appended preview (cameras pad before it: 566 bytes seen). */
+const TRAILING_PREVIEW_SEARCH = 4096;
+
+/**
+ * The JPEG a camera appended after the picture (maker-note or MPF preview), or null: the first
+ * "FF D8 FF xx" (xx a marker) in the first bytes of the trailing data. Konica Minolta writes the first
+ * byte wrongly (exiftool repairs it the same way), so "?? D8 FF xx" counts and the byte is set to FF.
+ */
+function appendedJpeg(bytes: Uint8Array, eoiEnd: number): Uint8Array | null {
+  const end = Math.min(bytes.length - 4, eoiEnd + TRAILING_PREVIEW_SEARCH);
+  for (let p = eoiEnd; p < end; p++)
+    if (bytes[p + 1] === 0xd8 && bytes[p + 2] === 0xff && bytes[p + 3] >= 0xc0 && bytes[p + 3] !== 0xff) {
+      const jpeg = bytes.slice(p);
+      jpeg[0] = 0xff;
+      return jpeg;
+    }
+  return null;
+}
+
+/** Correlation of an appended JPEG with the picture at preview size, or null when it cannot be compared. */
+async function appendedPreviewCorrelation(file: ScanFile, eoiEnd: number): Promise<number | null> {
+  const jpeg = appendedJpeg(file.bytes, eoiEnd);
+  const maps = jpeg ? await blockMaps(file.bytes) : null;
+  const small = jpeg ? decodeSmallLuma(jpeg) : null;
+  if (!maps?.ok || !small) return null;
+  const main = maps.maps.preview;
+  if (Math.abs(Math.log(main.width / main.height / (small.width / small.height))) > 0.05) return null;
+  return comparePictures(main, small).correlation;
+}
+
+async function trailingFinding(file: ScanFile, ctx: ScanContext, s: JpegStructure): Promise<Finding | null> {
+  if (s.eoiEnd === null || s.trailingBytes <= 0 || isPadding(file.bytes, s.eoiEnd)) return null;
+  const what = trailingKind(file.bytes, s.eoiEnd);
+  const correlation = await appendedPreviewCorrelation(file, s.eoiEnd);
+  const evidence = { trailingBytes: s.trailingBytes, offset: s.eoiEnd, looksLike: what || null };
+  // A smaller copy of this very picture is the camera's own preview (Minolta maker notes, MPF): a Green note.
+  // Anything else (another picture, an archive, unknown bytes) is Yellow (docs/forensics.md, "Levels").
+  if (correlation !== null && correlation >= THUMBNAIL_CORRELATION_THRESHOLD)
+    return finding(ctx.language, "JPEG_TRAILING_DATA", "Green", T.trailingPreview(s.trailingBytes), {
+      ...evidence,
+      looksLike: "preview of this picture",
+      correlation: Number(correlation.toFixed(3)),
+    });
+  return finding(ctx.language, "JPEG_TRAILING_DATA", "Yellow", T.trailing(s.trailingBytes, what), {
+    ...evidence,
+    ...(correlation !== null && { correlation: Number(correlation.toFixed(3)) }),
+  });
+}
+
 function isPadding(bytes: Uint8Array, start: number): boolean {
   if (bytes.length - start > TRAILING_PADDING) return false;
   for (let i = start; i < bytes.length; i++)
@@ -125,7 +174,8 @@ async function doubleCompressionFinding(
 
 export const jpegStructureAnalyzer: Analyzer = {
   id: "jpeg-structure",
-  version: "1.0.0",
+  // 1.1: an appended preview of the same picture after EOI is a Green note (issue 17, "Levels").
+  version: "1.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
   reads: blockMapProducts,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
@@ -160,16 +210,8 @@ export const jpegStructureAnalyzer: Analyzer = {
       ),
     );
     // Standard libjpeg tables alone are no finding: many cameras (Nikon COOLPIX, Sony, Nokia) use them too (docs/forensics.md).
-    if (s.eoiEnd !== null && s.trailingBytes > 0 && !isPadding(file.bytes, s.eoiEnd)) {
-      const what = trailingKind(file.bytes, s.eoiEnd);
-      findings.push(
-        finding(ctx.language, "JPEG_TRAILING_DATA", "Yellow", T.trailing(s.trailingBytes, what), {
-          trailingBytes: s.trailingBytes,
-          offset: s.eoiEnd,
-          looksLike: what || null,
-        }),
-      );
-    }
+    const trailing = await trailingFinding(file, ctx, s);
+    if (trailing) findings.push(trailing);
     const thumb = await thumbnailFinding(file, ctx);
     if (thumb) findings.push(thumb);
     await doubleCompressionFinding(file, ctx, findings, meta);

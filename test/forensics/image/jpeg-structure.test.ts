@@ -71,6 +71,27 @@ describe("data after the end of the image", () => {
     joined.set(zip, photo.length);
     const f = (await analyze("joined.jpg", joined)).findings.find((x) => x.code === "JPEG_TRAILING_DATA");
     expect(f?.evidence).toMatchObject({ trailingBytes: 64, looksLike: "ZIP archive" });
+    expect(f?.level).toBe("Yellow");
+  });
+
+  it("the camera's own preview of the same picture after the end is a Green note", async () => {
+    // Konica Minolta DiMAGE Z5: 563 zero bytes, then the maker note's preview (first byte written as 0x02).
+    const f = (await analyze("photos/mate-backgrounds/Wood.jpg")).findings.find((x) => x.code === "JPEG_TRAILING_DATA");
+    expect(f).toMatchObject({
+      level: "Green",
+      evidence: { trailingBytes: 23299, looksLike: "preview of this picture" },
+    });
+    expect(f?.evidence.correlation).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("another picture appended after the end stays Yellow", async () => {
+    const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    const other = await sharedFile("exif-samples/jpg/gps/DSCN0010.jpg");
+    const joined = new Uint8Array(photo.length + other.length);
+    joined.set(photo);
+    joined.set(other, photo.length);
+    const f = (await analyze("joined.jpg", joined)).findings.find((x) => x.code === "JPEG_TRAILING_DATA");
+    expect(f).toMatchObject({ level: "Yellow", evidence: { looksLike: "another JPEG" } });
   });
 });
 
