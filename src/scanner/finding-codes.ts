@@ -220,6 +220,11 @@ export const findingCodes = {
     levels: RED,
     meaning: "The embedded preview shows a different picture.",
   },
+  JPEG_THUMBNAIL_CROP: {
+    detector: "jpeg-structure",
+    levels: YELLOW,
+    meaning: "The picture is a cut-out of its embedded camera preview: part of the frame was cut away after capture.",
+  },
   JPEG_DOUBLE_COMPRESSION: {
     detector: "jpeg-structure",
     levels: YELLOW,

@@ -82,6 +82,20 @@ export const jpegTexts = {
       explanation: `Mała miniatura zapisana w pliku pokazuje coś innego niż samo zdjęcie (podobieństwo ${comma(corr.toFixed(2))}; normalnie powyżej 0,9). Miniaturę utworzył aparat; zdjęcie zmieniono później, a starą miniaturę zostawiono.`,
     },
   }),
+  thumbnailCrop: (share: number): FindingText => ({
+    en: {
+      title: "Picture cut out of a larger shot",
+      explanation: `The small preview the camera stored inside the file shows more of the scene: the picture matches only a part of it (about ${share} % of the preview). Part of the original shot was cut away after capture; ask for the uncut original if the edges matter.`,
+    },
+    de: {
+      title: "Bild aus einer größeren Aufnahme ausgeschnitten",
+      explanation: `Die kleine Vorschau, die die Kamera in der Datei gespeichert hat, zeigt mehr von der Szene: Das Bild entspricht nur einem Teil davon (etwa ${share} % der Vorschau). Ein Teil der ursprünglichen Aufnahme wurde nachträglich abgeschnitten; wenn die Ränder wichtig sind, das unbeschnittene Original anfordern.`,
+    },
+    pl: {
+      title: "Zdjęcie wycięte z większego ujęcia",
+      explanation: `Mała miniatura zapisana przez aparat w pliku pokazuje więcej sceny: zdjęcie odpowiada tylko jej części (ok. ${share} % miniatury). Część pierwotnego ujęcia odcięto po wykonaniu zdjęcia; jeśli brzegi mają znaczenie, należy poprosić o nieprzycięty oryginał.`,
+    },
+  }),
   doubleCompression: (score: number): FindingText => ({
     en: {
       title: "Compressed twice",

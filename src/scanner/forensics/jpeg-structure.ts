@@ -10,7 +10,7 @@ import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { doubleCompressionScore } from "../images/double-compression";
 import { type JpegStructure, parseJpegStructure } from "../images/jpeg-markers";
 import { tableFamily, tableFingerprint } from "../images/quant-tables";
-import { comparePictures, decodeSmallLuma } from "../images/thumbnail-compare";
+import { comparePictures, cropWithinPreview, decodeSmallLuma } from "../images/thumbnail-compare";
 import type { Analyzer, AnalyzerResult, Finding, ScanContext, ScanFile } from "../types";
 import { jpegTexts as T } from "./jpeg-structure-texts";
 
@@ -20,6 +20,8 @@ export const DOUBLE_COMPRESSION_THRESHOLD = 0.2;
 export const DOUBLE_COMPRESSION_MIN_BINS = 100;
 /** Preview/picture correlation below this is a mismatch. */
 export const THUMBNAIL_CORRELATION_THRESHOLD = 0.8;
+/** A window of the preview matching the picture at least this well makes a mismatch a crop (35-empty.jpg: 0.98). */
+export const THUMBNAIL_CROP_CORRELATION = 0.9;
 /** Smallest 1/4-scale preview side (= picture side / 4) worth comparing with the EXIF preview. */
 const MIN_COMPARE_PREVIEW_SIDE = 48;
 /** Trailing bytes that are only padding (zeros/0xFF) up to this size are ignored. */
@@ -127,6 +129,18 @@ async function thumbnailFinding(file: ScanFile, ctx: ScanContext): Promise<Findi
   if (Math.abs(Math.log(main.width / main.height / (small.width / small.height))) > 0.05) return null;
   const cmp = comparePictures(main, small);
   if (cmp.correlation >= THUMBNAIL_CORRELATION_THRESHOLD) return null;
+  // A picture cut out of the camera's frame matches a window of its preview: a crop is Yellow (part of the scene
+  // removed), a picture that matches no window was changed in content and is Red (docs/forensics.md, "Levels").
+  const crop = cropWithinPreview(main, small);
+  if (crop && crop.correlation >= THUMBNAIL_CROP_CORRELATION)
+    return finding(ctx.language, "JPEG_THUMBNAIL_CROP", "Yellow", T.thumbnailCrop(Math.round(crop.areaShare * 100)), {
+      correlation: Number(cmp.correlation.toFixed(3)),
+      cropCorrelation: Number(crop.correlation.toFixed(3)),
+      windowInPreview: crop.window,
+      previewSize: [small.width, small.height],
+      shareOfPreview: Number(crop.areaShare.toFixed(2)),
+      threshold: THUMBNAIL_CROP_CORRELATION,
+    });
   return finding(ctx.language, "JPEG_THUMBNAIL_MISMATCH", "Red", T.thumbnailMismatch(cmp.correlation), {
     correlation: Number(cmp.correlation.toFixed(3)),
     meanAbsDiff: Number(cmp.meanAbsDiff.toFixed(1)),
@@ -174,7 +188,8 @@ async function doubleCompressionFinding(
 
 export const jpegStructureAnalyzer: Analyzer = {
   id: "jpeg-structure",
-  // 1.1: an appended preview of the same picture after EOI is a Green note (issue 17, "Levels").
+  // 1.1: an appended preview of the same picture after EOI is a Green note; a picture that is a cut-out of its
+  // EXIF preview is JPEG_THUMBNAIL_CROP (Yellow), not a Red mismatch (issue 17, "Levels").
   version: "1.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
   reads: blockMapProducts,

@@ -95,3 +95,79 @@ export function comparePictures(
   const correlation = sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 1;
   return { correlation, meanAbsDiff: mad / x.length, size: [w, h] };
 }
+
+/** Where in the preview the picture lies, when it is a cut-out of it, and how well it matches there. */
+export interface PreviewCrop {
+  correlation: number;
+  /** The window in preview pixels, and its share of the preview's area. */
+  window: { x: number; y: number; width: number; height: number };
+  areaShare: number;
+}
+
+const CROP_COMPARE_SIDE = 32;
+const CROP_SCALES = [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+const CROP_STEP = 4;
+
+/**
+ * The best match of the picture against windows of the preview with the picture's proportions, from half
+ * to 95 % of the preview's width: a picture cut out of the camera's frame matches one of them closely.
+ */
+export function cropWithinPreview(main: GrayImage, preview: GrayImage): PreviewCrop | null {
+  const aspect = main.width / main.height;
+  const w = aspect >= 1 ? CROP_COMPARE_SIDE : Math.max(4, Math.round(CROP_COMPARE_SIDE * aspect));
+  const h = aspect >= 1 ? Math.max(4, Math.round(CROP_COMPARE_SIDE / aspect)) : CROP_COMPARE_SIDE;
+  const target = toSize(main, w, h);
+  let best: PreviewCrop | null = null;
+  const consider = (x: number, y: number, ww: number, wh: number) => {
+    if (x < 0 || y < 0 || x + ww > preview.width || y + wh > preview.height) return;
+    const correlation = pearson(target, toSize(windowOf(preview, x, y, ww, wh), w, h));
+    if (!best || correlation > best.correlation)
+      best = {
+        correlation,
+        window: { x, y, width: ww, height: wh },
+        areaShare: (ww * wh) / (preview.width * preview.height),
+      };
+  };
+  for (const scale of CROP_SCALES) {
+    const ww = Math.round(Math.min(preview.width, preview.height * aspect) * scale);
+    const wh = Math.round(ww / aspect);
+    if (ww < w || wh < h) continue;
+    for (let y = 0; y + wh <= preview.height; y += CROP_STEP)
+      for (let x = 0; x + ww <= preview.width; x += CROP_STEP) consider(x, y, ww, wh);
+  }
+  // Coarse grid first, then every pixel position around the best window.
+  const coarse = best as PreviewCrop | null;
+  if (coarse) {
+    const { x: bx, y: by, width, height } = coarse.window;
+    for (let dy = 1 - CROP_STEP; dy < CROP_STEP; dy++)
+      for (let dx = 1 - CROP_STEP; dx < CROP_STEP; dx++) if (dx || dy) consider(bx + dx, by + dy, width, height);
+  }
+  return best;
+}
+
+function windowOf(img: GrayImage, x0: number, y0: number, width: number, height: number): GrayImage {
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y++)
+    data.set(img.data.subarray((y0 + y) * img.width + x0, (y0 + y) * img.width + x0 + width), y * width);
+  return { width, height, data };
+}
+
+function pearson(x: Float32Array, y: Float32Array): number {
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < x.length; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= x.length;
+  my /= y.length;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < x.length; i++) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) ** 2;
+    syy += (y[i] - my) ** 2;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0;
+}

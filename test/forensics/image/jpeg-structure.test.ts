@@ -96,11 +96,30 @@ describe("data after the end of the image", () => {
 });
 
 describe("EXIF preview compared with the picture", () => {
-  it("a picture cropped after capture no longer matches its camera preview (Red)", async () => {
+  it("a picture cut out of its camera preview is a crop (Yellow), not a mismatch", async () => {
+    // Casio EX-Z750: the 4:3 picture is the middle half of the 160×120 preview's scene.
     const r = await analyze("exif-samples/jpg/tests/35-empty.jpg");
-    const f = r.findings.find((x) => x.code === "JPEG_THUMBNAIL_MISMATCH");
-    expect(f?.level).toBe("Red");
+    expect(codes(r)).not.toContain("JPEG_THUMBNAIL_MISMATCH");
+    const f = r.findings.find((x) => x.code === "JPEG_THUMBNAIL_CROP");
+    expect(f?.level).toBe("Yellow");
     expect(f?.evidence.correlation).toBeLessThan(0.8);
+    expect(f?.evidence.cropCorrelation).toBeGreaterThanOrEqual(0.9);
+    expect(f?.evidence.windowInPreview).toMatchObject({ width: 112, height: 84 });
+  });
+
+  it("a picture that matches no part of its camera preview is Red", async () => {
+    // The EXIF block (with its preview) of one COOLPIX photo in front of another photo of the same size.
+    const a = await sharedFile("exif-samples/jpg/gps/DSCN0010.jpg");
+    const b = await sharedFile("exif-samples/jpg/gps/DSCN0021.jpg");
+    const app1 = (bytes: Uint8Array) => {
+      const length = (bytes[4] << 8) | bytes[5];
+      expect(bytes[3]).toBe(0xe1);
+      return { start: 2, end: 4 + length };
+    };
+    const [ea, eb] = [app1(a), app1(b)];
+    const forged = new Uint8Array([...b.subarray(0, 2), ...a.subarray(ea.start, ea.end), ...b.subarray(eb.end)]);
+    const f = (await analyze("forged.jpg", forged)).findings.find((x) => x.code === "JPEG_THUMBNAIL_MISMATCH");
+    expect(f?.level).toBe("Red");
   });
 
   it("an untouched camera photo matches its preview", async () => {
