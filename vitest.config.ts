@@ -54,6 +54,32 @@ const tinyRateLimits = {
  */
 const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
 
+/**
+ * Dependencies pre-bundled (one module each) for the workerd projects. The pool loads the Worker's whole
+ * module graph again for every test file, module by module; zod, drizzle, hono and pdf-lib alone are
+ * hundreds of files, which made up most of each file's ≈ 5 s start. wasm-carrying packages (photon,
+ * onnxruntime-web, libheif-js) and unpdf's lazily loaded pdf.js stay as they are.
+ */
+const PREBUNDLED = [
+  "zod",
+  "drizzle-orm",
+  "drizzle-orm/batch",
+  "drizzle-orm/d1",
+  "drizzle-orm/sqlite-core",
+  "hono",
+  "hono/cookie",
+  "hono/factory",
+  "hono/http-exception",
+  "hono/utils/http-status",
+  "@hono/zod-openapi",
+  "pdf-lib",
+  "@pdf-lib/fontkit",
+  "jose",
+  "exifr",
+  "fflate",
+  "utif2",
+];
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   const project = (
@@ -79,6 +105,7 @@ export default defineConfig(async () => {
       // Browser and Node-side tests (vitest.browser.config.ts, vitest.node.config.ts) cannot run in workerd.
       exclude: ["test/browser/**", "test/node/**", ...exclude],
       setupFiles: ["./test/setup.ts"],
+      deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED } } },
       globalSetup,
       // Generous on purpose: CI is a shared 2-core machine, and a test must never fail by the clock
       // (speed is measured by `npm run bench`); a real hang still ends the test after 5 minutes.
