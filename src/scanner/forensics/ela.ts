@@ -5,12 +5,13 @@
  * changes more, each block is compared with blocks of similar texture (activity) in the same
  * picture; flat and clipped blocks are not judged (hatched in the heatmap).
  */
-import { finding, type FindingText } from "../finding";
-import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import type { FindingText } from "../finding";
+import { blockChecks } from "./budget-texts";
+import { blockRegionAnalyzer } from "./block-region-check";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
-import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
-import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
+import type { BlockMaps } from "../images/block-analysis";
+import type { Analyzer } from "../types";
+import type { RegionThresholds } from "./region-map";
 
 /** Decimal comma for German and Polish sentences. */
 const comma = (n: string) => n.replace(".", ",");
@@ -25,7 +26,6 @@ export const ELA_THRESHOLDS: RegionThresholds = {
   redScore: 1.4,
   maxShare: 0.5,
 };
-const MIN_BLOCKS = 64;
 
 /** Per-block ELA score (smoothed log2 ratio against texture peers; NaN = not judged). */
 export function elaScores(maps: BlockMaps): Float32Array {
@@ -80,54 +80,17 @@ const texts = {
   }),
 };
 
-export const elaAnalyzer: Analyzer = {
+export const elaAnalyzer: Analyzer = blockRegionAnalyzer({
   id: "ela",
   version: "1.0.0",
-  appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
-  reads: blockMapProducts,
-  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const result = await blockMaps(file.bytes);
-    if (!result.ok) {
-      const text = result.tooLarge
-        ? imageTooLargeText(blockChecks.ela, result.tooLarge)
-        : texts.notAssessed(blockCheckSkipped.undecodable);
-      return {
-        assessed: false,
-        findings: [finding(ctx.language, "ELA_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge })],
-      };
-    }
-    const maps = result.maps;
-    if (maps.ela.length < MIN_BLOCKS)
-      return {
-        assessed: false,
-        findings: [
-          finding(ctx.language, "ELA_NOT_ASSESSED", "-", texts.notAssessed(blockCheckSkipped.tooSmall), {
-            width: maps.width,
-            height: maps.height,
-          }),
-        ],
-      };
-    const scores = elaScores(maps);
-    const verdict = judgeRegions(scores, maps, ELA_THRESHOLDS);
-    const attachments = [heatmapAttachment(file.name, "ela", maps, scores, ELA_THRESHOLDS.redScore * 1.5)];
-    const judged = Math.round(verdict.reliableShare * 100);
-    const f = verdict.region
-      ? finding(
-          ctx.language,
-          "ELA_REGION",
-          verdict.level,
-          texts.region({
-            ratio: 2 ** verdict.region.meanScore,
-            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
-          }),
-          verdict.evidence,
-        )
-      : finding(ctx.language, "ELA_UNIFORM", "Green", texts.uniform(judged), verdict.evidence);
-    return {
-      assessed: true,
-      findings: [f],
-      attachments,
-      metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source },
-    };
+  name: blockChecks.ela,
+  codes: { notAssessed: "ELA_NOT_ASSESSED", region: "ELA_REGION", uniform: "ELA_UNIFORM" },
+  thresholds: ELA_THRESHOLDS,
+  blocks: (maps) => maps.ela.length,
+  scores: elaScores,
+  texts: {
+    notAssessed: texts.notAssessed,
+    region: (ratio, share) => texts.region({ ratio, share }),
+    uniform: texts.uniform,
   },
-};
+});

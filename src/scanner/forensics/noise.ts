@@ -5,12 +5,13 @@
  * upscaled pasted areas carry less noise. Blocks that are clipped, strongly textured (edges dominate the residual) or whose noise was removed entirely
  * by compression are not judged (hatched in the heatmap).
  */
-import { finding, type FindingText } from "../finding";
-import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import type { FindingText } from "../finding";
+import { blockChecks } from "./budget-texts";
+import { blockRegionAnalyzer } from "./block-region-check";
 import { relativeToPeers, smoothGrid } from "../images/anomaly";
-import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
-import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
+import type { BlockMaps } from "../images/block-analysis";
+import type { Analyzer } from "../types";
+import type { RegionThresholds } from "./region-map";
 
 /** Decimal comma for German and Polish sentences. */
 const comma = (n: string) => n.replace(".", ",");
@@ -27,7 +28,6 @@ export const NOISE_THRESHOLDS: RegionThresholds = {
   redScore: 3.0,
   maxShare: 0.5,
 };
-const MIN_BLOCKS = 64;
 
 /**
  * Per-block noise inconsistency: log2(noise / texture peers), smoothed and negated (NaN = not judged).
@@ -88,57 +88,18 @@ const texts = {
   }),
 };
 
-export const noiseAnalyzer: Analyzer = {
+export const noiseAnalyzer: Analyzer = blockRegionAnalyzer({
   id: "noise",
   // 1.1: blocks are compared with blocks of similar texture instead of similar brightness (issue 17, "Levels").
   version: "1.1.0",
-  appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
-  reads: blockMapProducts,
-  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const result = await blockMaps(file.bytes);
-    if (!result.ok) {
-      const text = result.tooLarge
-        ? imageTooLargeText(blockChecks.noise, result.tooLarge)
-        : texts.notAssessed(blockCheckSkipped.undecodable);
-      return {
-        assessed: false,
-        findings: [
-          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge }),
-        ],
-      };
-    }
-    const maps = result.maps;
-    if (maps.noise.length < MIN_BLOCKS)
-      return {
-        assessed: false,
-        findings: [
-          finding(ctx.language, "NOISE_NOT_ASSESSED", "-", texts.notAssessed(blockCheckSkipped.tooSmall), {
-            width: maps.width,
-            height: maps.height,
-          }),
-        ],
-      };
-    const scores = noiseScores(maps);
-    const verdict = judgeRegions(scores, maps, NOISE_THRESHOLDS);
-    const attachments = [heatmapAttachment(file.name, "noise", maps, scores, NOISE_THRESHOLDS.redScore * 1.5)];
-    const judged = Math.round(verdict.reliableShare * 100);
-    const f = verdict.region
-      ? finding(
-          ctx.language,
-          "NOISE_REGION",
-          verdict.level,
-          texts.region({
-            factor: 2 ** verdict.region.meanScore,
-            share: Number((verdict.region.share * verdict.reliableShare * 100).toFixed(1)),
-          }),
-          verdict.evidence,
-        )
-      : finding(ctx.language, "NOISE_UNIFORM", "Green", texts.uniform(judged), verdict.evidence);
-    return {
-      assessed: true,
-      findings: [f],
-      attachments,
-      metadata: { judgedShare: verdict.evidence.judgedShare, source: maps.source },
-    };
+  name: blockChecks.noise,
+  codes: { notAssessed: "NOISE_NOT_ASSESSED", region: "NOISE_REGION", uniform: "NOISE_UNIFORM" },
+  thresholds: NOISE_THRESHOLDS,
+  blocks: (maps) => maps.noise.length,
+  scores: noiseScores,
+  texts: {
+    notAssessed: texts.notAssessed,
+    region: (factor, share) => texts.region({ factor, share }),
+    uniform: texts.uniform,
   },
-};
+});
