@@ -7,13 +7,12 @@
  * re-toned between the two saves has lost the pattern and stands out. A file without double
  * quantisation has nothing to localise (Green note); progressive, damaged or non-JPEG files are `-`.
  */
-import { blockMapProducts } from "../images/block-analysis";
 import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
-import { DQ_FREQUENCIES, DQ_RANGE, dctBlockStatistics } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
+import { DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -37,23 +36,11 @@ export function frequencyFits(histograms: Int32Array, table: Uint16Array): Frequ
   );
 }
 
-export const jpegDqAnalyzer: Analyzer = {
+export const jpegDqAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-dq",
   version: "1.0.0",
-  // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
-  appliesTo: (file: ScanFile) => file.kind === "jpeg",
-  // The coefficient statistics and the heatmap base (block maps), from the file's shared decodes.
-  reads: [dctBlockStatistics, ...blockMapProducts],
-  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const input = await localisedInput(
-      file.bytes,
-      ctx.language,
-      "JPEG_DQ_NOT_ASSESSED",
-      localisedChecks.dq,
-      dqTexts.notAssessed,
-    );
-    if ("result" in input) return input.result;
-    const { blocks: b, base } = input;
+  notAssessed: { code: "JPEG_DQ_NOT_ASSESSED", check: localisedChecks.dq, text: dqTexts.notAssessed },
+  judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
     const fits = frequencyFits(b.histograms, b.table);
     const used = informativeFits(fits);
     const firstSteps = fits.map((f) => (used.some((u) => u.fit === f) ? f.q1 : null));
@@ -92,4 +79,4 @@ export const jpegDqAnalyzer: Analyzer = {
       metadata: { ...summary, judgedShare: verdict.evidence.judgedShare },
     };
   },
-};
+});

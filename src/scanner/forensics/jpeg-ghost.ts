@@ -5,12 +5,11 @@
  * different chain of JPEG saves: pasted from another JPEG or edited after an earlier save.
  * Progressive, damaged or non-JPEG files are `-`.
  */
-import { blockMapProducts } from "../images/block-analysis";
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { ghostVerdict } from "./ghost-map";
-import { dctBlockStatistics, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedInput } from "./jpeg-localised";
+import { GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -24,23 +23,11 @@ export const GHOST_THRESHOLDS: LocalisedThresholds = {
   maxShare: 0.5,
 };
 
-export const jpegGhostAnalyzer: Analyzer = {
+export const jpegGhostAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-ghost",
   version: "1.0.0",
-  // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
-  appliesTo: (file: ScanFile) => file.kind === "jpeg",
-  // The coefficient statistics and the heatmap base (block maps), from the file's shared decodes.
-  reads: [dctBlockStatistics, ...blockMapProducts],
-  async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-    const input = await localisedInput(
-      file.bytes,
-      ctx.language,
-      "JPEG_GHOST_NOT_ASSESSED",
-      localisedChecks.ghost,
-      ghostTexts.notAssessed,
-    );
-    if ("result" in input) return input.result;
-    const { blocks: b, base } = input;
+  notAssessed: { code: "JPEG_GHOST_NOT_ASSESSED", check: localisedChecks.ghost, text: ghostTexts.notAssessed },
+  judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
     const ghost = ghostVerdict(
       {
         blocksWide: b.blocksWide,
@@ -77,4 +64,4 @@ export const jpegGhostAnalyzer: Analyzer = {
       metadata: { quality: ghost.quality, judgedShare: verdict.evidence.judgedShare },
     };
   },
-};
+});

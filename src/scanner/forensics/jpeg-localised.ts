@@ -4,10 +4,10 @@
  */
 import { finding, type FindingText } from "../finding";
 import type { FindingCode } from "../finding-codes";
-import { blockMaps, type BlockMaps } from "../images/block-analysis";
-import type { AnalyzerResult, Finding, Language } from "../types";
+import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
+import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
 import { imageTooLargeText } from "./budget-texts";
-import { dctBlocks, type DctBlocks, type DctBlocksFailure } from "./jpeg-dct-blocks";
+import { dctBlocks, dctBlockStatistics, type DctBlocks, type DctBlocksFailure } from "./jpeg-dct-blocks";
 import type { NotAssessedReason } from "./jpeg-localised-texts";
 import { judgeRegions, type RegionThresholds, type RegionVerdict } from "./region-map";
 
@@ -49,7 +49,7 @@ export async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> 
  * What both detectors start from: the file's coefficient blocks and the heatmap base, or the `-` result
  * saying why there are none (not a JPEG, progressive, damaged, too large, too few blocks).
  */
-export async function localisedInput(
+async function localisedInput(
   bytes: Uint8Array,
   language: Language,
   code: FindingCode,
@@ -67,4 +67,32 @@ export async function localisedInput(
     reason: base ? `${blocks.width} × ${blocks.height}: too few blocks` : "picture not decoded",
   };
   return { result: { assessed: false, findings: [notAssessed(language, code, check, text, why)] } };
+}
+
+/** One localised JPEG detector: what it says when it cannot look, and its judgement of the blocks. */
+export interface LocalisedCheck {
+  id: "jpeg-dq" | "jpeg-ghost";
+  version: string;
+  notAssessed: {
+    code: FindingCode;
+    check: { de: string; en: string; pl: string };
+    text: (why: NotAssessedReason) => FindingText;
+  };
+  judge(input: { blocks: DctBlocks; base: BlockMaps }, file: ScanFile, ctx: ScanContext): AnalyzerResult;
+}
+
+export function localisedAnalyzer(check: LocalisedCheck): Analyzer {
+  return {
+    id: check.id,
+    version: check.version,
+    // JPEG only, like jpeg-structure: other formats have no quantisation history to read.
+    appliesTo: (file: ScanFile) => file.kind === "jpeg",
+    // The coefficient statistics and the heatmap base (block maps), from the file's shared decodes.
+    reads: [dctBlockStatistics, ...blockMapProducts],
+    async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+      const { code, check: name, text } = check.notAssessed;
+      const input = await localisedInput(file.bytes, ctx.language, code, name, text);
+      return "result" in input ? input.result : check.judge(input, file, ctx);
+    },
+  };
 }
