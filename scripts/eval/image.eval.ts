@@ -207,6 +207,24 @@ async function main(): Promise<void> {
         .join(" | ")} |`,
   );
   lines.push(`| **any detector** | ${setNames.map((s) => overall(outcomes.filter((o) => o.set === s))).join(" | ")} |`);
+  // The must-hold counts a manipulation as found when a Yellow/Red region lies on the true one (issue 17).
+  const onTruth = (o: Outcome) =>
+    Object.values(o.perDetector).some(
+      (v) =>
+        v.flagged &&
+        (v.regions ?? []).some(
+          (r) => overlaps(r, o.truth as NonNullable<Outcome["truth"]>) || overlapsSource(r, o.truth),
+        ),
+    );
+  lines.push(
+    `| **located** (a Yellow/Red region on the true one) | ${setNames
+      .map((s) => {
+        const os = outcomes.filter((o) => o.set === s && o.truth);
+        const n = os.filter(onTruth).length;
+        return s.startsWith("manip") && os.length ? `${((100 * n) / os.length).toFixed(0)} % (${n}/${os.length})` : "–";
+      })
+      .join(" | ")} |`,
+  );
   const located: string[] = [];
   for (const d of ["ela", "noise", "copy-move", "jpeg-dq", "jpeg-ghost"]) {
     const hits = outcomes.filter(
