@@ -74,25 +74,10 @@ export function comparePictures(
   const h = aspect >= 1 ? Math.max(4, Math.round(COMPARE_SIDE / aspect)) : COMPARE_SIDE;
   const x = toSize(a, w, h);
   const y = toSize(b, w, h);
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < x.length; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= x.length;
-  my /= y.length;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
   let mad = 0;
-  for (let i = 0; i < x.length; i++) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) ** 2;
-    syy += (y[i] - my) ** 2;
-    mad += Math.abs(x[i] - y[i]);
-  }
-  const correlation = sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 1;
+  for (let i = 0; i < x.length; i++) mad += Math.abs(x[i] - y[i]);
+  // Two flat pictures of the same size match (a blank preview of a blank picture).
+  const correlation = pearson(x, y, 1);
   return { correlation, meanAbsDiff: mad / x.length, size: [w, h] };
 }
 
@@ -152,7 +137,8 @@ function windowOf(img: GrayImage, x0: number, y0: number, width: number, height:
   return { width, height, data };
 }
 
-function pearson(x: Float32Array, y: Float32Array): number {
+/** Pearson correlation; `flat` where either side has no variance. */
+function pearson(x: Float32Array, y: Float32Array, flat = 0): number {
   let mx = 0;
   let my = 0;
   for (let i = 0; i < x.length; i++) {
@@ -169,5 +155,5 @@ function pearson(x: Float32Array, y: Float32Array): number {
     sxx += (x[i] - mx) ** 2;
     syy += (y[i] - my) ** 2;
   }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : 0;
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : flat;
 }

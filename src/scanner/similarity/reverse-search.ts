@@ -18,7 +18,7 @@ import { logAnalysis } from "../execution/log";
 import { hashesOf } from "./hash-metadata";
 import { decodeSmall, type Rgba, sideBySide, smallPng } from "./small-picture";
 import { findMatches, type HashMatch, type HashRecord, type HashSource, storeHashes } from "./store";
-import { reverseSearchMatch } from "./texts";
+import { matchEvidence, reverseSearchMatch } from "./texts";
 import { toHex } from "./perceptual-hash";
 
 type Gathered = PipelineResult & { attachments: StoredAttachment[] };
@@ -79,7 +79,7 @@ async function search(env: Env, job: AnalysisJob, analysisId: string, gathered: 
       sha256: picture.sha256,
       dctHash: toHex(picture.hashes.dct),
       blockMeanHash: toHex(picture.hashes.blockMean),
-      matches: matches.map((m) => reportEntry(m, picture.sha256)),
+      matches: matches.map((m) => matchEvidence(m, picture.sha256)),
     });
   }
   if (report.length > 0) {
@@ -108,19 +108,6 @@ async function search(env: Env, job: AnalysisJob, analysisId: string, gathered: 
     });
   }
   await storeHashes(env.DB, env.BUCKET, records);
-}
-
-function reportEntry(m: HashMatch, sha256: string) {
-  return {
-    caseNumber: m.caseNumber,
-    source: m.source,
-    ...(m.source === "capture" ? { photoId: m.ref, ticketId: m.ticketId } : { file: m.ref }),
-    seenAt: m.createdAt.toISOString(),
-    dctDistance: m.dctDistance,
-    blockMeanDistance: m.blockMeanDistance,
-    mirrored: m.mirrored,
-    sameBytes: m.sha256 === sha256,
-  };
 }
 
 /** The file's own thumbnail (thumbnail detector), decoded. */

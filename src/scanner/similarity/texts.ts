@@ -49,16 +49,21 @@ export function reverseSearchMatch(language: Language, sha256: string | null, al
       },
     },
     {
-      matches: all.map((m) => ({
-        caseNumber: m.caseNumber,
-        source: m.source,
-        ...(m.source === "capture" ? { photoId: m.ref, ticketId: m.ticketId } : { file: m.ref }),
-        seenAt: m.createdAt.toISOString(),
-        dctDistance: m.dctDistance,
-        blockMeanDistance: m.blockMeanDistance,
-        mirrored: m.mirrored,
-        sameBytes: m.sha256 === sha256,
-      })),
+      matches: all.map((m) => matchEvidence(m, sha256)),
     },
   );
+}
+
+/** One earlier sighting as the finding's evidence and the search report list it. */
+export function matchEvidence(m: HashMatch, sha256: string | null) {
+  return {
+    caseNumber: m.caseNumber,
+    source: m.source,
+    ...(m.source === "capture" ? { photoId: m.ref, ticketId: m.ticketId } : { file: m.ref }),
+    seenAt: m.createdAt.toISOString(),
+    dctDistance: m.dctDistance,
+    blockMeanDistance: m.blockMeanDistance,
+    mirrored: m.mirrored,
+    sameBytes: m.sha256 === sha256,
+  };
 }
