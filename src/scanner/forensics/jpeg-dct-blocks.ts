@@ -6,10 +6,10 @@
  * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
  * rounding). A 24 MP photo holds ≈ 375 000 blocks × ((DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 + 2) bytes ≈ 26 MB.
  */
-import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf } from "../images/file-decode";
+import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "../images/file-decode";
 import { decodeLumaCoefficients } from "../images/jpeg-coefficients";
 import { idctBlockToBytes } from "../images/jpeg-idct";
-import { isJpeg, type JpegStructure, ZIGZAG } from "../images/jpeg-markers";
+import { isJpeg, ZIGZAG } from "../images/jpeg-markers";
 import { STANDARD_LUMA, scaledTable } from "../images/quant-tables";
 
 /** Zig-zag positions 1..DQ_FREQUENCIES (the low and middle AC frequencies) are modelled. */
@@ -79,9 +79,7 @@ export const ghostValue = (stored: number) => stored / GHOST_SCALE;
 
 async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
-  const structure: JpegStructure = jpegStructureOf(bytes);
-  const frame = structure.frame;
-  const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+  const { frame, table } = lumaFrameOf(bytes);
   if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
   if (!frame.baseline)
     return { ok: false, kind: "progressive", reason: "not a baseline JPEG: coefficients not decoded" };
@@ -96,7 +94,7 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   const shared = await decoded(bytes, dctBlockStatistics);
   if (shared) return { ok: true, blocks: shared };
   const sink = statisticsSink(frame.width, frame.height, table);
-  const result = await decodeLumaCoefficients(bytes, structure, sink.block);
+  const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
   if (result.error) return { ok: false, kind: "damaged", reason: result.error };
   return { ok: true, blocks: sink.finish() };
 }
@@ -156,9 +154,7 @@ export const dctBlockStatistics: DecodeProduct<DctBlocks> = {
   kind: "coefficients",
   cached: true,
   sink(width, height, bytes) {
-    const structure = jpegStructureOf(bytes);
-    const frame = structure.frame;
-    const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+    const { table } = lumaFrameOf(bytes);
     if (!table || width * height > MAX_DCT_BLOCK_PIXELS) return null;
     return statisticsSink(width, height, table);
   },

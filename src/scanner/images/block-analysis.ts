@@ -21,7 +21,7 @@ import { decodeLumaCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
-import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf } from "./file-decode";
+import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "./file-decode";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
 import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
@@ -211,9 +211,7 @@ export const coefficientBlockMaps: DecodeProduct<BlockMaps> = {
   kind: "coefficients",
   cached: true,
   sink(width, height, bytes) {
-    const structure = jpegStructureOf(bytes);
-    const frame = structure.frame;
-    const table = frame ? structure.quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+    const { frame, table } = lumaFrameOf(bytes);
     if (!frame || !table || width * height > MAX_BLOCK_MAP_PIXELS) return null;
     return coefficientMeasurer(frame, table, false);
   },

@@ -154,6 +154,13 @@ export function jpegStructureOf(bytes: Uint8Array): JpegStructure {
   return structure;
 }
 
+/** The JPEG's frame header and its luminance quantisation table (from the cached structure), or nulls. */
+export function lumaFrameOf(bytes: Uint8Array) {
+  const { frame, quantTables } = jpegStructureOf(bytes);
+  const table = frame ? quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
+  return { frame: frame ?? null, table: table ?? null };
+}
+
 /** One Huffman pass over a baseline JPEG's luminance blocks feeding every product's sink; all null on damage. */
 async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
   const none = products.map(() => null);
