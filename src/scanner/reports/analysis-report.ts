@@ -9,11 +9,11 @@ import { rgb } from "pdf-lib";
 import type { FileResult } from "../analysis/pipeline";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
-import { formatDateTime, formatNumber, formatSize, quote, t } from "./i18n";
+import { formatNumber, formatSize, quote, t } from "./i18n";
 import { drawFinding } from "./finding-block";
 import { drawReportImage, embedPngScaled } from "./images";
 import { CONTENT_WIDTH, colors, MARGIN, openReport, type PageFlow } from "./layout";
-import { byLevel, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
+import { byLevel, caseRows, evidenceText, levelColors, type ReportInput, strongestFindings } from "./report-input";
 
 /** Longest side of a picture in the report: ≈ 105 dpi for a thumbnail (≤ 220 pt), ≈ 145 dpi for a heatmap (≈ 158 pt). */
 const THUMBNAIL_PX = 320;
@@ -56,15 +56,7 @@ function cover(flow: PageFlow, input: ReportInput): ContentsSlot[] {
   const words = t(input.language);
   const files = Object.values(input.files);
   flow.text(words.analysisTitle, { size: 22, bold: true, after: 10 });
-  flow.rows([
-    [words.caseNumber, input.caseNumber],
-    [words.sessionId, input.sessionId],
-    [words.createdAt, formatDateTime(input.createdAt, input.language)],
-    ...(input.issueDate
-      ? [[words.issueDate, formatDateTime(new Date(input.issueDate), input.language)] as [string, string]]
-      : []),
-    [words.files, formatNumber(files.length, input.language)],
-  ]);
+  flow.rows([...caseRows(input), [words.files, formatNumber(files.length, input.language)]]);
   flow.gap(10);
   const level = words.levels[input.level];
   flow.badge(levelColors[input.level], `${words.overallLevel}: ${level.name}`, `(${level.meaning})`, 13);

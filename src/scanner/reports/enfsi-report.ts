@@ -6,10 +6,10 @@
  * on a stated verbal scale that is explained. Text only: the pictures are in the analysis report.
  */
 import type { SuspicionLevel } from "../types";
-import { formatDateTime, formatNumber, formatSize, t } from "./i18n";
+import { formatNumber, formatSize, t } from "./i18n";
 import { drawFinding } from "./finding-block";
 import { colors, openReport } from "./layout";
-import { byLevel, levelColors, type ReportInput } from "./report-input";
+import { byLevel, caseRows, levelColors, type ReportInput } from "./report-input";
 
 const SCALE: SuspicionLevel[] = ["Red", "Yellow", "Green", "-"];
 
@@ -20,14 +20,7 @@ export async function buildEnfsiReport(input: ReportInput): Promise<Uint8Array> 
   const itemLabel = (i: number) => `${words.item} ${i + 1}`;
 
   flow.text(words.enfsiTitle, { size: 17, bold: true, after: 8 });
-  flow.rows([
-    [words.caseNumber, input.caseNumber],
-    [words.sessionId, input.sessionId],
-    [words.createdAt, formatDateTime(input.createdAt, input.language)],
-    ...(input.issueDate
-      ? [[words.issueDate, formatDateTime(new Date(input.issueDate), input.language)] as [string, string]]
-      : []),
-  ]);
+  flow.rows(caseRows(input));
   flow.gap(4);
   flow.text(words.enfsiIntro, { size: 9, color: colors.muted, after: 6 });
 

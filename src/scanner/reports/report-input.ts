@@ -1,6 +1,7 @@
 import { rgb } from "pdf-lib";
 import type { FileResult } from "../analysis/pipeline";
 import type { Finding, Language, SuspicionLevel } from "../types";
+import { formatDateTime, t } from "./i18n";
 import type { FontFiles } from "./layout";
 
 /** What both reports are made from: the gathered result of one analysis (DESIGN §18, §20). */
@@ -49,4 +50,16 @@ export function evidenceText(value: unknown, max = 240): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   if (text === undefined) return "";
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The rows both reports open with: case number, session, creation and (when given) issue date. */
+export function caseRows(input: ReportInput): [string, string][] {
+  const words = t(input.language);
+  const rows: [string, string][] = [
+    [words.caseNumber, input.caseNumber],
+    [words.sessionId, input.sessionId],
+    [words.createdAt, formatDateTime(input.createdAt, input.language)],
+  ];
+  if (input.issueDate) rows.push([words.issueDate, formatDateTime(new Date(input.issueDate), input.language)]);
+  return rows;
 }
