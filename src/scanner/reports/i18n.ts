@@ -230,6 +230,7 @@ const de: ReportTexts = {
     "copy-move": "Kopieren-Verschieben-Erkennung",
     "jpeg-dq": "Doppelte JPEG-Quantisierung (Lokalisierung)",
     "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
+    "image-pages": "HEIC-, TIFF-Seiten: als Bild dekodiert und wie Fotos geprüft",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
   },
   limitationTexts: {
@@ -256,6 +257,8 @@ const de: ReportTexts = {
     "jpeg-ghost":
       "Nur wenn die Bereiche verschiedene Speicherketten hatten; progressive oder beschädigte Dateien nicht beurteilbar.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
+    "image-pages":
+      "HEIC bis 13 MP (gekachelt), TIFF-Seiten bis 6 MP; Drehung/Spiegelung aus den Metadaten wird nicht angewendet, bei HEIC nur das Hauptbild.",
   },
   limitationsDocumented: "Bekannte Grenzen: siehe Dokumentation des Verfahrens (docs/forensics.md).",
 };
@@ -373,6 +376,7 @@ const en: ReportTexts = {
     "copy-move": "Copy-move detection",
     "jpeg-dq": "Double JPEG quantisation (localised)",
     "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
+    "image-pages": "HEIC and TIFF pages: decoded to pictures and checked like photos",
     provenance: "Provenance (C2PA, AI labels)",
   },
   limitationTexts: {
@@ -395,6 +399,8 @@ const en: ReportTexts = {
     "jpeg-ghost":
       "Only where areas went through different chains of saves; progressive or damaged files cannot be judged.",
     provenance: "Missing provenance data is the normal case and not a finding.",
+    "image-pages":
+      "HEIC up to 13 MP (tiled), TIFF pages up to 6 MP; rotation/mirroring from the metadata is not applied, for HEIC only the main picture.",
   },
   limitationsDocumented: "Known limits: see the method's documentation (docs/forensics.md).",
 };
@@ -513,6 +519,7 @@ const pl: ReportTexts = {
     "copy-move": "Wykrywanie kopiuj-przesuń",
     "jpeg-dq": "Podwójna kwantyzacja JPEG (lokalizacja)",
     "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
+    "image-pages": "Strony HEIC i TIFF: dekodowane do obrazów i sprawdzane jak zdjęcia",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
   },
   limitationTexts: {
@@ -536,6 +543,8 @@ const pl: ReportTexts = {
     "jpeg-ghost":
       "Tylko gdy obszary przeszły różne łańcuchy zapisów; pliki progresywne lub uszkodzone nie są oceniane.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",
+    "image-pages":
+      "HEIC do 13 MP (kafelkowane), strony TIFF do 6 MP; obrót/odbicie z metadanych nie są stosowane, w HEIC tylko obraz główny.",
   },
   limitationsDocumented: "Znane ograniczenia: zob. dokumentację metody (docs/forensics.md).",
 };
