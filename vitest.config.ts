@@ -115,6 +115,9 @@ export default defineConfig(async () => {
   });
   return {
     test: {
+      // Each test file runs in its own workerd process, which is busy starting the Worker's module graph
+      // most of the time: two files at once keep both cores of the CI machine busy (vitest's default is one).
+      maxWorkers: 2,
       // `npm run test:coverage`: statement coverage of src/ (figure in the README).
       // The capture page's browser code runs in Chromium (the browser suite), not in workerd: not counted here.
       coverage: {

@@ -16,7 +16,8 @@ import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
 
 const SEED = 20_260_520;
-const MUTATED = 240;
+/** The first 120 cases of the seed: every kind of damage (ZIP fields, long names, the four content mutations) still comes up many times; 240 took 1½ min of the suite. */
+const MUTATED = 120;
 const ACCOUNTS = 6;
 /** Requests in flight at once (the service must also stay up under concurrent hostile requests). */
 const PARALLEL = 4;
