@@ -8,7 +8,7 @@ import type { FindingCode } from "../finding-codes";
 import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import { heatmapAttachment, judgeRegions, type RegionThresholds } from "./region-map";
+import { heatmapAttachment, judgeRegions, MIN_REGION_BLOCKS, type RegionThresholds } from "./region-map";
 
 type Why = { de: string; en: string; pl: string };
 
@@ -31,9 +31,6 @@ export interface BlockRegionCheck {
   };
 }
 
-/** Fewer blocks than this (a picture under ≈ 64 × 64 px) say nothing about regions. */
-const MIN_BLOCKS = 64;
-
 export function blockRegionAnalyzer(check: BlockRegionCheck): Analyzer {
   return {
     id: check.id,
@@ -54,7 +51,7 @@ async function analyzeBlocks(check: BlockRegionCheck, file: ScanFile, ctx: ScanC
     return { assessed: false, findings: [finding(ctx.language, check.codes.notAssessed, "-", text, evidence)] };
   }
   const maps = result.maps;
-  if (check.blocks(maps) < MIN_BLOCKS) {
+  if (check.blocks(maps) < MIN_REGION_BLOCKS) {
     const text = check.texts.notAssessed(blockCheckSkipped.tooSmall);
     const evidence = { width: maps.width, height: maps.height };
     return { assessed: false, findings: [finding(ctx.language, check.codes.notAssessed, "-", text, evidence)] };

@@ -9,17 +9,14 @@ import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile
 import { imageTooLargeText } from "./budget-texts";
 import { dctBlocks, dctBlockStatistics, type DctBlocks, type DctBlocksFailure } from "./jpeg-dct-blocks";
 import type { NotAssessedReason } from "./jpeg-localised-texts";
-import { judgeRegions, type RegionThresholds, type RegionVerdict } from "./region-map";
+import { judgeRegions, MIN_REGION_BLOCKS, type RegionThresholds, type RegionVerdict } from "./region-map";
 
 /** Region thresholds plus the mean score a region needs to be reported at all. */
 export interface LocalisedThresholds extends RegionThresholds {
   minMeanScore: number;
 }
 
-/** Fewer blocks than this say nothing about a region. */
-export const MIN_BLOCKS = 64;
-
-export function notAssessed(
+function notAssessed(
   language: Language,
   code: FindingCode,
   check: { de: string; en: string; pl: string },
@@ -40,7 +37,7 @@ export function judgeLocalised(scores: Float32Array, maps: BlockMaps, t: Localis
 }
 
 /** The shared block maps (for the heatmap's picture), or null when they cannot be built. */
-export async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> {
+async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> {
   const result = await blockMaps(bytes);
   return result.ok ? result.maps : null;
 }
@@ -61,7 +58,7 @@ async function localisedInput(
     return { result: { assessed: false, findings: [notAssessed(language, code, check, text, decoded)] } };
   const blocks = decoded.blocks;
   const base = await heatmapBase(bytes);
-  if (blocks.blocksWide * blocks.blocksHigh >= MIN_BLOCKS && base) return { blocks, base };
+  if (blocks.blocksWide * blocks.blocksHigh >= MIN_REGION_BLOCKS && base) return { blocks, base };
   const why = {
     kind: base ? ("small" as const) : ("damaged" as const),
     reason: base ? `${blocks.width} × ${blocks.height}: too few blocks` : "picture not decoded",
