@@ -10,10 +10,10 @@ import type { Attachment, SuspicionLevel } from "../types";
 /** Heatmap pixels per 8×8 block, at most (twice the preview it is drawn over). */
 const BLOCK_HEATMAP_SCALE = 4;
 
-/** Thresholds of one map detector (calibrated in scripts/eval/image.eval.ts, see docs/forensics.md). */
 /** Fewer blocks than this (a picture under ≈ 64 × 64 px) say nothing about a region. */
 export const MIN_REGION_BLOCKS = 64;
 
+/** Thresholds of one map detector (calibrated in scripts/eval/image.eval.ts, see docs/forensics.md). */
 export interface RegionThresholds {
   /** Smoothed log2 ratio above which a block belongs to a region. */
   blockScore: number;
