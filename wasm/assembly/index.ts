@@ -6,3 +6,6 @@ export { toRgba, upsampleRow } from "./color";
 export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
 export { copyMoveRow } from "./copy-move";
 export { decodeMcuRow } from "./entropy";
+export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
+export { pngUnfilterRows } from "./png-unfilter";
+export { areaDownscaleBand } from "./area-downscale";

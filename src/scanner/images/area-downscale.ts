@@ -2,8 +2,12 @@
  * Area-average downscale of a streamed image to an exact output size: every source pixel counts
  * once, in the output pixel its position maps to (floor(x · outWidth / width)). Reads every band to
  * the end, so damage anywhere in the file is noticed. Memory: one output row of sums plus the result.
+ * The sums run in the SIMD kernel wasm/assembly/area-downscale.ts (same values); the JavaScript
+ * below is the reference (`{ reference: true }`), and what enlarges (never asked for: sizes are at
+ * most the source's).
  */
 import type { RgbaBand, RgbaBandSource } from "./rgba-band";
+import { align16, kernels, scratch } from "./wasm-kernels";
 
 /** A whole RGBA picture as a source of a single band. */
 export function singleBand(image: { width: number; height: number; rgba: Uint8Array }): RgbaBandSource {
@@ -20,8 +24,13 @@ export function singleBand(image: { width: number; height: number; rgba: Uint8Ar
 }
 
 /** RGBA of `outWidth` × `outHeight` (each at most the source's). Throws ImageDataError on corrupt data. */
-export function areaDownscale(decoder: RgbaBandSource, outWidth: number, outHeight: number): Uint8Array {
-  const scaler = new AreaDownscaler(decoder.width, decoder.height, outWidth, outHeight);
+export function areaDownscale(
+  decoder: RgbaBandSource,
+  outWidth: number,
+  outHeight: number,
+  options: { reference?: boolean } = {},
+): Uint8Array {
+  const scaler = new AreaDownscaler(decoder.width, decoder.height, outWidth, outHeight, options);
   for (let band = decoder.next(); band; band = decoder.next()) scaler.add(band);
   return scaler.finish();
 }
@@ -35,13 +44,17 @@ export class AreaDownscaler {
   /** Source pixels summed per output column of the current output row. */
   private readonly counts: Uint32Array;
   private outRow = 0;
+  /** Bands summed by the wasm kernel (a shrink in both directions: one output row finished per source row at most). */
+  private readonly inWasm: boolean;
 
   constructor(
     private readonly width: number,
     private readonly height: number,
     private readonly outWidth: number,
     private readonly outHeight: number,
+    options: { reference?: boolean } = {},
   ) {
+    this.inWasm = !options.reference && outWidth <= width && outHeight <= height;
     this.out = new Uint8Array(outWidth * outHeight * 4);
     this.firstColumn = new Uint32Array(outWidth + 1);
     // Output column ox takes the source columns [firstColumn[ox], firstColumn[ox + 1]) (empty if none maps to it).
@@ -56,6 +69,52 @@ export class AreaDownscaler {
   }
 
   add(band: RgbaBand): void {
+    if (this.inWasm) this.addInWasm(band);
+    else this.addReference(band);
+  }
+
+  /** The band through areaDownscaleBand: the band, column table, sums and counts copied in; finished rows and sums out. */
+  private addInWasm(band: RgbaBand): void {
+    const { width, outWidth, firstColumn, sums, counts } = this;
+    const bandBytes = align16(band.rows * width * 4);
+    const columnBytes = align16((outWidth + 1) * 4);
+    const sumBytes = align16(outWidth * 24);
+    const countBytes = align16(outWidth * 4);
+    const s = scratch(bandBytes + columnBytes + sumBytes + countBytes + 16 + (band.rows + 1) * outWidth * 4);
+    const at = { columns: s.base + bandBytes, sums: 0, counts: 0, state: 0, out: 0 };
+    at.sums = at.columns + columnBytes;
+    at.counts = at.sums + sumBytes;
+    at.state = at.counts + countBytes;
+    at.out = at.state + 16;
+    s.bytes.set(band.rgba.subarray(0, band.rows * width * 4), s.base);
+    new Uint32Array(s.buffer, at.columns, outWidth + 1).set(firstColumn);
+    const wasmSums = new Float64Array(s.buffer, at.sums, outWidth * 3);
+    const wasmCounts = new Uint32Array(s.buffer, at.counts, outWidth);
+    const state = new Int32Array(s.buffer, at.state, 1);
+    wasmSums.set(sums);
+    wasmCounts.set(counts);
+    state[0] = this.outRow;
+    const finished = kernels().areaDownscaleBand(
+      s.base,
+      width,
+      band.rows,
+      band.y,
+      this.height,
+      outWidth,
+      this.outHeight,
+      at.columns,
+      at.sums,
+      at.counts,
+      at.state,
+      at.out,
+    );
+    this.out.set(s.bytes.subarray(at.out, at.out + finished * outWidth * 4), this.outRow * outWidth * 4);
+    this.outRow = state[0];
+    sums.set(wasmSums);
+    counts.set(wasmCounts);
+  }
+
+  private addReference(band: RgbaBand): void {
     const { width, outWidth, firstColumn, sums, counts } = this;
     for (let r = 0; r < band.rows; r++) {
       const target = Math.floor(((band.y + r) * this.outHeight) / this.height);

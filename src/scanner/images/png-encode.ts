@@ -1,25 +1,44 @@
 /**
- * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter "Up" per row, zlib via fflate) for heatmaps,
- * thumbnails and images pdf.js decoded. Not photon, so that rendering does not grow the wasm heap
- * (which never shrinks inside an isolate).
+ * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter "Up" per row, zlib) for heatmaps, thumbnails
+ * and images pdf.js decoded. Not photon, so that rendering does not grow the wasm heap (which never
+ * shrinks inside an isolate). The filter and deflate run in the SIMD kernels (wasm/assembly/deflate.ts:
+ * greedy matching as zlib's fastest level, ≈ 3× fflate's level 1 on a heatmap, files of the same size);
+ * fflate's level 1 is the reference, and what encodes pictures too large for the kernels' scratch memory.
  */
 import { Zlib, zlibSync } from "fflate";
 import { crc32 } from "../../lib/crc32";
+import { align16, kernels, scratch } from "./wasm-kernels";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const COLOR_TYPE = { 1: 0, 3: 2, 4: 6 } as const;
+/**
+ * Largest filtered picture deflated in wasm memory (a 1024 × 1024 RGB heatmap is 3.1 MB): the scratch
+ * area, which never shrinks, then holds at most ≈ 6.5 MB (the filtered rows and the zlib stream).
+ */
+const WASM_DEFLATE_MAX_BYTES = 3_200_000;
 
-/** PNG bytes of 8-bit pixels, `channels` per pixel (default RGBA), row-major. */
+/**
+ * PNG bytes of 8-bit pixels, `channels` per pixel (default RGBA), row-major. `{ reference: true }`:
+ * filtered and deflated in JavaScript (fflate, level 1): other bytes, the same pixels.
+ */
 export function encodePng(
   pixels: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
   channels: 1 | 3 | 4 = 4,
+  options: { reference?: boolean } = {},
 ): Uint8Array {
   const stride = width * channels;
-  const raw = new Uint8Array((stride + 1) * height);
   // Filter "Up" on every row (the first row's "up" is zeros, the same as no filter): runs of equal
-  // rows become zeros, which deflate packs smaller. Level 1: on heatmaps (RGB, Up) half the CPU of level 6 without "Up", and smaller files.
+  // rows become zeros, which deflate packs smaller.
+  if (options.reference || (stride + 1) * height > WASM_DEFLATE_MAX_BYTES)
+    return assemble(width, height, channels, zlibSync(filterUp(pixels, stride, height), { level: 1 }));
+  return deflateInWasm(pixels, stride, height, (idat) => assemble(width, height, channels, idat));
+}
+
+/** The rows behind their filter bytes, each minus the row above (JavaScript reference of pngFilterUp). */
+function filterUp(pixels: Uint8Array | Uint8ClampedArray, stride: number, height: number): Uint8Array {
+  const raw = new Uint8Array((stride + 1) * height);
   for (let y = 0, o = 0; y < height; y++) {
     raw[o++] = 2;
     const row = y * stride;
@@ -27,7 +46,28 @@ export function encodePng(
     else for (let i = 0; i < stride; i++) raw[o + i] = pixels[row + i] - pixels[row - stride + i];
     o += stride;
   }
-  return assemble(width, height, channels, zlibSync(raw, { level: 1 }));
+  return raw;
+}
+
+/**
+ * The rows copied behind their filter bytes into the kernels' scratch area, filtered and deflated
+ * there; `use` gets the zlib stream as a view of wasm memory (valid until the next kernel call).
+ */
+function deflateInWasm<T>(
+  pixels: Uint8Array | Uint8ClampedArray,
+  stride: number,
+  height: number,
+  use: (zlib: Uint8Array) => T,
+): T {
+  const k = kernels();
+  const rawLength = (stride + 1) * height;
+  const at = align16(rawLength);
+  const s = scratch(at + k.deflateBound(rawLength));
+  for (let y = 0; y < height; y++)
+    s.bytes.set(pixels.subarray(y * stride, (y + 1) * stride), s.base + y * (stride + 1) + 1);
+  k.pngFilterUp(s.base, stride, height);
+  const length = k.zlibDeflate(s.base, rawLength, s.base + at);
+  return use(new Uint8Array(s.buffer, s.base + at, length));
 }
 
 /**

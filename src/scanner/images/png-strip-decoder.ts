@@ -6,11 +6,14 @@
  * instead of photon's 96 MB bitmap. Every colour type and bit depth of the standard, with tRNS
  * transparency; 16-bit samples are rounded to 8 bits. Interlaced (Adam7) files are refused so
  * callers can fall back. Gamma, colour profiles and chunk CRCs are ignored, as by photon.
+ * A band's scanlines are unfiltered by the SIMD kernel wasm/assembly/png-unfilter.ts (same bytes);
+ * `unfilter` below is the reference (`open(bytes, { reference: true })`).
  */
 import { Unzlib } from "fflate";
 import { MAX_STREAMED_PNG_PIXELS } from "./pixel-budget";
 import { isPng, type PngChunk, pngChunks } from "./png-chunks";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
+import { kernels, scratch } from "./wasm-kernels";
 
 /** The compressed image data is corrupt or truncated; thrown while decoding rows. */
 export class PngDataError extends ImageDataError {
@@ -75,7 +78,12 @@ export class PngStripDecoder implements RgbaBandSource {
   private stepOutput = 0;
   private row = 0;
 
-  private constructor(header: PngHeader, chunks: PngChunk[], idat: Uint8Array[]) {
+  private constructor(
+    header: PngHeader,
+    chunks: PngChunk[],
+    idat: Uint8Array[],
+    private readonly reference: boolean,
+  ) {
     this.width = header.width;
     this.height = header.height;
     this.bitDepth = header.bitDepth;
@@ -103,7 +111,7 @@ export class PngStripDecoder implements RgbaBandSource {
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
-  static open(bytes: Uint8Array): PngStripDecoder | string {
+  static open(bytes: Uint8Array, options: { reference?: boolean } = {}): PngStripDecoder | string {
     if (!isPng(bytes)) return "not a PNG";
     const chunks = pngChunks(bytes, { truncatedTail: true });
     const ihdr = chunks[0]?.type === "IHDR" && chunks[0].data.length === 13 ? chunks[0].data : null;
@@ -123,6 +131,7 @@ export class PngStripDecoder implements RgbaBandSource {
       header,
       chunks,
       chunks.filter((c) => c.type === "IDAT").map((c) => c.data),
+      options.reference === true,
     );
   }
 
@@ -132,6 +141,7 @@ export class PngStripDecoder implements RgbaBandSource {
     if (y >= this.height) return null;
     const rows = Math.min(BAND_ROWS, this.height - y);
     const stride = this.width * 4;
+    if (!this.reference) return this.nextInWasm(y, rows, stride);
     for (let r = 0; r < rows; r++) {
       this.readScanline(y + r);
       this.unfilter(y + r);
@@ -140,6 +150,42 @@ export class PngStripDecoder implements RgbaBandSource {
       [this.previous, this.scanline] = [this.scanline, this.previous];
       this.filled = 0;
     }
+    this.row += rows;
+    return { y, rows, rgba: this.rgba.subarray(0, rows * stride) };
+  }
+
+  /**
+   * The band's scanlines read into the kernels' scratch area behind the previous row, unfiltered there
+   * in one call, converted to RGBA from there. Errors as the reference raises them: a bad filter type
+   * in a row before the data ran out is reported first.
+   */
+  private nextInWasm(y: number, rows: number, stride: number): RgbaBand {
+    const length = this.scanline.length;
+    const s = scratch((rows + 1) * length);
+    s.bytes.set(this.previous, s.base);
+    let read = 0;
+    let readError: unknown = null;
+    for (; read < rows; read++) {
+      try {
+        this.readScanline(y + read);
+      } catch (error) {
+        readError = error;
+        break;
+      }
+      s.bytes.set(this.scanline, s.base + (read + 1) * length);
+      this.filled = 0;
+    }
+    const badRow = kernels().pngUnfilterRows(s.base, length, read, this.filterStep);
+    const unfiltered = badRow < 0 ? read : badRow;
+    for (let r = 0; r < unfiltered; r++)
+      this.toRgba(
+        s.bytes.subarray(s.base + (r + 1) * length, s.base + (r + 2) * length),
+        this.rgba.subarray(r * stride, (r + 1) * stride),
+      );
+    if (badRow >= 0)
+      throw new PngDataError(`unknown filter type ${s.bytes[s.base + (badRow + 1) * length]} in row ${y + badRow + 1}`);
+    if (readError) throw readError;
+    this.previous.set(s.bytes.subarray(s.base + rows * length, s.base + (rows + 1) * length));
     this.row += rows;
     return { y, rows, rgba: this.rgba.subarray(0, rows * stride) };
   }

@@ -40,6 +40,24 @@ interface KernelExports {
     fileLength: number,
     out: number,
   ): number;
+  deflateBound(length: number): number;
+  zlibDeflate(input: number, length: number, output: number): number;
+  pngFilterUp(data: number, stride: number, rows: number): void;
+  pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
+  areaDownscaleBand(
+    rgba: number,
+    width: number,
+    rows: number,
+    y: number,
+    height: number,
+    outWidth: number,
+    outHeight: number,
+    firstColumn: number,
+    sums: number,
+    counts: number,
+    state: number,
+    out: number,
+  ): number;
   copyMoveRow(
     lines: number,
     width: number,

@@ -1,0 +1,474 @@
+// Deflate (RFC 1951) in a zlib wrapper (RFC 1950) for the PNGs the service writes (heatmaps,
+// thumbnails): src/scanner/images/png-encode.ts. The JavaScript reference is fflate's zlibSync at
+// level 1; the bytes differ (another match finder, other block boundaries), the inflated data is the
+// same, which the tests check on photos, random data, runs and empty input. Greedy matching as
+// zlib's fastest level: a hash of the next 4 bytes, at most MAX_CHAIN earlier positions tried in the
+// 32 KB window, no lazy evaluation; dynamic Huffman blocks of up to BLOCK_SYMBOLS symbols, each
+// stored raw instead when that is smaller, so the output is at most deflateBound(length) bytes.
+
+const WINDOW: i32 = 32768;
+const WMASK: i32 = WINDOW - 1;
+const HASH_BITS: i32 = 15;
+const MIN_MATCH: i32 = 4;
+const MAX_MATCH: i32 = 258;
+const MAX_CHAIN: i32 = 4;
+/** A match this long ends the search (longer ones are rare and cost more to look for). */
+const NICE_MATCH: i32 = 64;
+/** Matches up to this length have every position inserted in the hash chains; longer ones only their first. */
+const MAX_INSERT: i32 = 8;
+const BLOCK_SYMBOLS: i32 = 16384;
+const STORED_MAX: i32 = 65535;
+
+/** Head of each hash chain (position + 1; 0 = empty) and the previous position of each window slot. */
+const HEAD = memory.data(4 << HASH_BITS, 16);
+const PREV = memory.data(4 * WINDOW, 16);
+/** The block's symbols: a literal byte, or (distance << 8) | (length − 3). */
+const SYMBOLS = memory.data(4 * BLOCK_SYMBOLS, 16);
+/** Frequencies, code lengths and codes: 286 literal/length, 30 distance, 19 code-length symbols. */
+const LIT_FREQ = memory.data(4 * 288, 16);
+const DIST_FREQ = memory.data(4 * 32, 16);
+const CL_FREQ = memory.data(4 * 19, 16);
+const LIT_LEN = memory.data(288, 16);
+const DIST_LEN = memory.data(32, 16);
+const CL_LEN = memory.data(19, 16);
+const LIT_CODE = memory.data(2 * 288, 16);
+const DIST_CODE = memory.data(2 * 32, 16);
+const CL_CODE = memory.data(2 * 19, 16);
+/** Both tables' lengths in a row, and the code-length symbols that encode them (symbol | extra << 8). */
+const ALL_LEN = memory.data(320, 16);
+const CL_OPS = memory.data(4 * 320, 16);
+/** Huffman construction: leaves sorted by frequency, parents, depths (2 × 288 nodes). */
+const NODE_FREQ = memory.data(4 * 576, 16);
+const NODE_SYMBOL = memory.data(4 * 288, 16);
+const NODE_PARENT = memory.data(4 * 576, 16);
+const NODE_DEPTH = memory.data(4 * 576, 16);
+const COUNT = memory.data(4 * 16, 16);
+const NEXT = memory.data(4 * 16, 16);
+
+const LENGTH_BASE: StaticArray<u16> = [
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+];
+const LENGTH_EXTRA: StaticArray<u8> = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DIST_BASE: StaticArray<u16> = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA: StaticArray<u8> = [
+  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+];
+/** Order in which the code-length code's lengths are sent (RFC 1951 §3.2.7). */
+const CL_ORDER: StaticArray<u8> = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+
+/** Length − 3 → length code − 257 (0–28), and (distance − 1) → distance code via two ranges. */
+const LENGTH_CODE = memory.data(256, 16);
+const DIST_CODE_LOW = memory.data(256, 16);
+const DIST_CODE_HIGH = memory.data(256, 16);
+let tablesReady = false;
+
+function prepareTables(): void {
+  for (let code = 0; code < 29; code++) {
+    const base = <i32>unchecked(LENGTH_BASE[code]) - 3;
+    const span = 1 << unchecked(LENGTH_EXTRA[code]);
+    for (let i = 0; i < span && base + i < 256; i++) store<u8>(LENGTH_CODE + <usize>(base + i), <u8>code);
+  }
+  for (let code = 0; code < 30; code++) {
+    const base = <i32>unchecked(DIST_BASE[code]) - 1;
+    const span = 1 << unchecked(DIST_EXTRA[code]);
+    for (let i = 0; i < span; i++) {
+      const d = base + i;
+      if (d < 256) store<u8>(DIST_CODE_LOW + <usize>d, <u8>code);
+      else store<u8>(DIST_CODE_HIGH + <usize>(d >> 7), <u8>code);
+    }
+  }
+  tablesReady = true;
+}
+
+@inline function distanceCode(distance: i32): i32 {
+  const d = distance - 1;
+  return d < 256 ? <i32>load<u8>(DIST_CODE_LOW + <usize>d) : <i32>load<u8>(DIST_CODE_HIGH + <usize>(d >> 7));
+}
+
+// The bit writer (least significant bit first, as deflate packs).
+let out: usize = 0;
+let bitBuffer: u64 = 0;
+let bitCount: i32 = 0;
+
+@inline function putBits(value: u32, count: i32): void {
+  bitBuffer |= <u64>value << <u64>bitCount;
+  bitCount += count;
+  if (bitCount >= 32) {
+    store<u32>(out, <u32>bitBuffer);
+    out += 4;
+    bitBuffer >>= 32;
+    bitCount -= 32;
+  }
+}
+
+/** Writes the bits left in the buffer, padded to a whole byte. */
+function alignToByte(): void {
+  while (bitCount > 0) {
+    store<u8>(out, <u8>bitBuffer);
+    out++;
+    bitBuffer >>= 8;
+    bitCount -= 8;
+  }
+  bitBuffer = 0;
+  bitCount = 0;
+}
+
+/**
+ * Code lengths (at most `limit` bits) of a Huffman code for `n` symbols with frequencies `freq`
+ * (u32 each) into `lengths` (u8 each). A code always has at least two symbols (a single used
+ * symbol gets a partner), so every inflater accepts it. When the tree is too deep the
+ * frequencies are halved (never below 1 for a used symbol) and the tree built again.
+ */
+function buildLengths(freq: usize, n: i32, limit: i32, lengths: usize): void {
+  memory.fill(lengths, 0, <usize>n);
+  let leaves = 0;
+  for (let s = 0; s < n; s++)
+    if (load<u32>(freq + (<usize>s << 2)) > 0) {
+      store<i32>(NODE_SYMBOL + (<usize>leaves << 2), s);
+      leaves++;
+    }
+  if (leaves < 2) {
+    const used = leaves === 1 ? load<i32>(NODE_SYMBOL) : 0;
+    store<u8>(lengths + <usize>used, 1);
+    store<u8>(lengths + <usize>(used === 0 ? 1 : 0), 1);
+    return;
+  }
+  for (let shift: u32 = 0; ; shift++) {
+    // Leaves sorted by (scaled) frequency, insertion sort (at most 286).
+    for (let i = 0; i < leaves; i++) {
+      const s = load<i32>(NODE_SYMBOL + (<usize>i << 2));
+      let f = load<u32>(freq + (<usize>s << 2)) >> shift;
+      if (f === 0) f = 1;
+      let j = i;
+      while (j > 0 && load<u32>(NODE_FREQ + (<usize>(j - 1) << 2)) > f) {
+        store<u32>(NODE_FREQ + (<usize>j << 2), load<u32>(NODE_FREQ + (<usize>(j - 1) << 2)));
+        store<i32>(NODE_SYMBOL + (<usize>j << 2), load<i32>(NODE_SYMBOL + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<u32>(NODE_FREQ + (<usize>j << 2), f);
+      store<i32>(NODE_SYMBOL + (<usize>j << 2), s);
+    }
+    // Two queues: leaves 0..leaves-1 in order, internal nodes leaves.. in the order they are made.
+    let nextLeaf = 0;
+    let nextInner = leaves;
+    let made = leaves;
+    while (made < 2 * leaves - 1) {
+      let pick = 0;
+      let sum: u32 = 0;
+      for (let k = 0; k < 2; k++) {
+        const takeLeaf =
+          nextLeaf < leaves &&
+          (nextInner >= made ||
+            load<u32>(NODE_FREQ + (<usize>nextLeaf << 2)) <= load<u32>(NODE_FREQ + (<usize>nextInner << 2)));
+        pick = takeLeaf ? nextLeaf++ : nextInner++;
+        sum += load<u32>(NODE_FREQ + (<usize>pick << 2));
+        store<i32>(NODE_PARENT + (<usize>pick << 2), made);
+      }
+      store<u32>(NODE_FREQ + (<usize>made << 2), sum);
+      made++;
+    }
+    // Depths from the root (the last node made) down; parents always come after their children.
+    const root = made - 1;
+    store<i32>(NODE_DEPTH + (<usize>root << 2), 0);
+    let deepest = 0;
+    for (let i = root - 1; i >= 0; i--) {
+      const depth = load<i32>(NODE_DEPTH + (<usize>load<i32>(NODE_PARENT + (<usize>i << 2)) << 2)) + 1;
+      store<i32>(NODE_DEPTH + (<usize>i << 2), depth);
+      if (i < leaves && depth > deepest) deepest = depth;
+    }
+    if (deepest <= limit) {
+      for (let i = 0; i < leaves; i++)
+        store<u8>(lengths + <usize>load<i32>(NODE_SYMBOL + (<usize>i << 2)), <u8>load<i32>(NODE_DEPTH + (<usize>i << 2)));
+      return;
+    }
+  }
+}
+
+/** Canonical codes (bit-reversed for the LSB-first writer) for `n` lengths. */
+function assignCodes(lengths: usize, n: i32, codes: usize): void {
+  memory.fill(COUNT, 0, 64);
+  for (let s = 0; s < n; s++) {
+    const l = <usize>load<u8>(lengths + <usize>s);
+    store<i32>(COUNT + (l << 2), load<i32>(COUNT + (l << 2)) + 1);
+  }
+  store<i32>(COUNT, 0);
+  let code = 0;
+  for (let bits = 1; bits < 16; bits++) {
+    code = (code + load<i32>(COUNT + (<usize>(bits - 1) << 2))) << 1;
+    store<i32>(NEXT + (<usize>bits << 2), code);
+  }
+  for (let s = 0; s < n; s++) {
+    const l = <i32>load<u8>(lengths + <usize>s);
+    if (l === 0) continue;
+    const c = load<i32>(NEXT + (<usize>l << 2));
+    store<i32>(NEXT + (<usize>l << 2), c + 1);
+    let reversed = 0;
+    for (let b = 0; b < l; b++) reversed |= ((c >> b) & 1) << (l - 1 - b);
+    store<u16>(codes + (<usize>s << 1), <u16>reversed);
+  }
+}
+
+/** Appends code-length symbol `symbol` with extra bits `extra` to CL_OPS; returns the new count. */
+@inline function clOp(count: i32, symbol: i32, extra: i32): i32 {
+  store<u32>(CL_OPS + (<usize>count << 2), <u32>(symbol | (extra << 8)));
+  store<u32>(CL_FREQ + (<usize>symbol << 2), load<u32>(CL_FREQ + (<usize>symbol << 2)) + 1);
+  return count + 1;
+}
+
+/** Run-length codes of the `n` lengths in ALL_LEN (RFC 1951 §3.2.7: 16 repeat, 17/18 zeros); returns how many. */
+function runLengths(n: i32): i32 {
+  memory.fill(CL_FREQ, 0, 4 * 19);
+  let count = 0;
+  let i = 0;
+  while (i < n) {
+    const v = <i32>load<u8>(ALL_LEN + <usize>i);
+    let run = 1;
+    while (i + run < n && <i32>load<u8>(ALL_LEN + <usize>(i + run)) === v) run++;
+    i += run;
+    if (v === 0) {
+      while (run >= 11) {
+        const r = min(run, 138);
+        count = clOp(count, 18, r - 11);
+        run -= r;
+      }
+      if (run >= 3) {
+        count = clOp(count, 17, run - 3);
+        run = 0;
+      }
+    } else {
+      count = clOp(count, v, 0);
+      run--;
+      while (run >= 3) {
+        const r = min(run, 6);
+        count = clOp(count, 16, r - 3);
+        run -= r;
+      }
+    }
+    for (; run > 0; run--) count = clOp(count, v, 0);
+  }
+  return count;
+}
+
+@inline function clExtraBits(symbol: i32): i32 {
+  return symbol === 16 ? 2 : symbol === 17 ? 3 : symbol === 18 ? 7 : 0;
+}
+
+/** Writes `length` bytes at `from` as stored blocks (the last one final when `final`). */
+function writeStored(from: usize, length: i32, final: bool): void {
+  let at = 0;
+  do {
+    const n = min(STORED_MAX, length - at);
+    const last = final && at + n === length;
+    putBits(last ? 1 : 0, 3);
+    alignToByte();
+    store<u16>(out, <u16>n);
+    store<u16>(out + 2, <u16>~n);
+    memory.copy(out + 4, from + <usize>at, <usize>n);
+    out += 4 + <usize>n;
+    at += n;
+  } while (at < length);
+}
+
+/** Writes the block of `count` symbols covering input bytes [from, from + length): dynamic Huffman, or stored when smaller. */
+function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
+  store<u32>(LIT_FREQ + (256 << 2), 1);
+  buildLengths(LIT_FREQ, 286, 15, LIT_LEN);
+  buildLengths(DIST_FREQ, 30, 15, DIST_LEN);
+  let hlit = 286;
+  while (hlit > 257 && load<u8>(LIT_LEN + <usize>(hlit - 1)) === 0) hlit--;
+  let hdist = 30;
+  while (hdist > 1 && load<u8>(DIST_LEN + <usize>(hdist - 1)) === 0) hdist--;
+  memory.copy(ALL_LEN, LIT_LEN, <usize>hlit);
+  memory.copy(ALL_LEN + <usize>hlit, DIST_LEN, <usize>hdist);
+  const ops = runLengths(hlit + hdist);
+  buildLengths(CL_FREQ, 19, 7, CL_LEN);
+  let hclen = 19;
+  while (hclen > 4 && load<u8>(CL_LEN + <usize>unchecked(CL_ORDER[hclen - 1])) === 0) hclen--;
+
+  // Size of the dynamic block in bits, against the stored one.
+  let bits: u64 = 3 + 14 + <u64>hclen * 3;
+  for (let s = 0; s < 19; s++)
+    bits += <u64>load<u32>(CL_FREQ + (<usize>s << 2)) * <u64>(<i32>load<u8>(CL_LEN + <usize>s) + clExtraBits(s));
+  for (let s = 0; s < 286; s++) {
+    const extra = s > 264 && s < 285 ? <i32>unchecked(LENGTH_EXTRA[s - 257]) : 0;
+    bits += <u64>load<u32>(LIT_FREQ + (<usize>s << 2)) * <u64>(<i32>load<u8>(LIT_LEN + <usize>s) + extra);
+  }
+  for (let s = 0; s < 30; s++)
+    bits +=
+      <u64>load<u32>(DIST_FREQ + (<usize>s << 2)) * <u64>(<i32>load<u8>(DIST_LEN + <usize>s) + unchecked(DIST_EXTRA[s]));
+  const storedBits = <u64>length * 8 + <u64>(5 * 8) * <u64>(length / STORED_MAX + 1) + 7;
+  if (storedBits < bits) {
+    writeStored(from, length, final);
+    return;
+  }
+
+  assignCodes(LIT_LEN, 286, LIT_CODE);
+  assignCodes(DIST_LEN, 30, DIST_CODE);
+  assignCodes(CL_LEN, 19, CL_CODE);
+  putBits(final ? 5 : 4, 3); // BFINAL, BTYPE = 2 (dynamic)
+  putBits(<u32>(hlit - 257), 5);
+  putBits(<u32>(hdist - 1), 5);
+  putBits(<u32>(hclen - 4), 4);
+  for (let i = 0; i < hclen; i++) putBits(load<u8>(CL_LEN + <usize>unchecked(CL_ORDER[i])), 3);
+  for (let i = 0; i < ops; i++) {
+    const op = load<u32>(CL_OPS + (<usize>i << 2));
+    const s = <i32>(op & 0xff);
+    putBits(load<u16>(CL_CODE + (<usize>s << 1)), load<u8>(CL_LEN + <usize>s));
+    const extra = clExtraBits(s);
+    if (extra) putBits(op >> 8, extra);
+  }
+  for (let i = 0; i < count; i++) {
+    const sym = load<u32>(SYMBOLS + (<usize>i << 2));
+    const distance = <i32>(sym >> 8);
+    if (distance === 0) {
+      putBits(load<u16>(LIT_CODE + (<usize>sym << 1)), load<u8>(LIT_LEN + <usize>sym));
+      continue;
+    }
+    const lc = <i32>load<u8>(LENGTH_CODE + <usize>(sym & 0xff));
+    const ls = 257 + lc;
+    putBits(load<u16>(LIT_CODE + (<usize>ls << 1)), load<u8>(LIT_LEN + <usize>ls));
+    const le = <i32>unchecked(LENGTH_EXTRA[lc]);
+    if (le) putBits((sym & 0xff) + 3 - <u32>unchecked(LENGTH_BASE[lc]), le);
+    const dc = distanceCode(distance);
+    putBits(load<u16>(DIST_CODE + (<usize>dc << 1)), load<u8>(DIST_LEN + <usize>dc));
+    const de = <i32>unchecked(DIST_EXTRA[dc]);
+    if (de) putBits(<u32>(distance - <i32>unchecked(DIST_BASE[dc])), de);
+  }
+  putBits(load<u16>(LIT_CODE + (256 << 1)), load<u8>(LIT_LEN + 256));
+}
+
+@inline function hashAt(p: usize): i32 {
+  return <i32>((load<u32>(p) * 2654435761) >> <u32>(32 - HASH_BITS));
+}
+
+/** Length of the common prefix of a and b, at most `limit`. */
+@inline function matchLength(a: usize, b: usize, limit: i32): i32 {
+  let n = 0;
+  while (n + 8 <= limit) {
+    const x = load<u64>(a + <usize>n) ^ load<u64>(b + <usize>n);
+    if (x) return n + <i32>(ctz(x) >> 3);
+    n += 8;
+  }
+  while (n < limit && load<u8>(a + <usize>n) === load<u8>(b + <usize>n)) n++;
+  return n;
+}
+
+/** Most bytes zlibDeflate writes for `length` input bytes. */
+export function deflateBound(length: i32): i32 {
+  return length + 5 * (length / STORED_MAX + length / (BLOCK_SYMBOLS / 2) + 2) + 2 + 4 + 512;
+}
+
+/** Adler-32 of `length` bytes (RFC 1950). */
+function adler32(input: usize, length: i32): u32 {
+  let a: u32 = 1;
+  let b: u32 = 0;
+  let i = 0;
+  while (i < length) {
+    const end = min(length, i + 5552);
+    for (; i < end; i++) {
+      a += load<u8>(input + <usize>i);
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return (b << 16) | a;
+}
+
+/** zlib stream of `length` bytes at `input`, written at `output` (room: deflateBound); returns its length. */
+export function zlibDeflate(input: usize, length: i32, output: usize): i32 {
+  if (!tablesReady) prepareTables();
+  out = output;
+  bitBuffer = 0;
+  bitCount = 0;
+  store<u8>(out, 0x78);
+  store<u8>(out + 1, 0x01);
+  out += 2;
+  memory.fill(HEAD, 0, 4 << HASH_BITS);
+  let pos = 0;
+  let blockStart = 0;
+  let count = 0;
+  memory.fill(LIT_FREQ, 0, 4 * 288);
+  memory.fill(DIST_FREQ, 0, 4 * 32);
+  while (pos < length) {
+    let best = 0;
+    let bestDistance = 0;
+    if (pos + MIN_MATCH <= length) {
+      const h = hashAt(input + <usize>pos);
+      const limit = min(MAX_MATCH, length - pos);
+      let candidate = load<i32>(HEAD + (<usize>h << 2));
+      for (let chain = 0; chain < MAX_CHAIN && candidate > 0; chain++) {
+        const at = candidate - 1;
+        if (pos - at > WINDOW) break;
+        const n = matchLength(input + <usize>at, input + <usize>pos, limit);
+        if (n > best) {
+          best = n;
+          bestDistance = pos - at;
+          if (n >= NICE_MATCH || n === limit) break;
+        }
+        candidate = load<i32>(PREV + (<usize>(at & WMASK) << 2));
+      }
+      store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+      store<i32>(HEAD + (<usize>h << 2), pos + 1);
+    }
+    if (best >= MIN_MATCH) {
+      store<u32>(SYMBOLS + (<usize>count << 2), (<u32>bestDistance << 8) | <u32>(best - 3));
+      const lc = 257 + <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
+      store<u32>(LIT_FREQ + (<usize>lc << 2), load<u32>(LIT_FREQ + (<usize>lc << 2)) + 1);
+      const dc = distanceCode(bestDistance);
+      store<u32>(DIST_FREQ + (<usize>dc << 2), load<u32>(DIST_FREQ + (<usize>dc << 2)) + 1);
+      const end = pos + best;
+      if (best <= MAX_INSERT)
+        for (let p = pos + 1; p < end && p + MIN_MATCH <= length; p++) {
+          const h = hashAt(input + <usize>p);
+          store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+          store<i32>(HEAD + (<usize>h << 2), p + 1);
+        }
+      pos = end;
+    } else {
+      const byte = <u32>load<u8>(input + <usize>pos);
+      store<u32>(SYMBOLS + (<usize>count << 2), byte);
+      store<u32>(LIT_FREQ + (<usize>byte << 2), load<u32>(LIT_FREQ + (<usize>byte << 2)) + 1);
+      pos++;
+    }
+    count++;
+    if (count === BLOCK_SYMBOLS || pos === length) {
+      writeBlock(count, input + <usize>blockStart, pos - blockStart, pos === length);
+      blockStart = pos;
+      count = 0;
+      memory.fill(LIT_FREQ, 0, 4 * 288);
+      memory.fill(DIST_FREQ, 0, 4 * 32);
+    }
+  }
+  if (length === 0) writeBlock(0, input, 0, true);
+  alignToByte();
+  const adler = adler32(input, length);
+  store<u8>(out, <u8>(adler >> 24));
+  store<u8>(out + 1, <u8>(adler >> 16));
+  store<u8>(out + 2, <u8>(adler >> 8));
+  store<u8>(out + 3, <u8>adler);
+  return <i32>(out + 4 - output);
+}
+
+/**
+ * PNG filter "Up" in place (png-encode.ts is the reference): `rows` rows of `stride` bytes, each
+ * already behind its filter byte at data + y·(stride + 1) + 1; every row but the first becomes its
+ * difference to the row above (bottom up, so each row is read before it changes), filter byte 2.
+ */
+export function pngFilterUp(data: usize, stride: i32, rows: i32): void {
+  const line = <usize>(stride + 1);
+  for (let y = rows - 1; y >= 0; y--) {
+    const row = data + <usize>y * line;
+    store<u8>(row, 2);
+    if (y === 0) break;
+    const cur = row + 1;
+    const up = cur - line;
+    let i = 0;
+    for (; i + 16 <= stride; i += 16)
+      v128.store(cur + <usize>i, i8x16.sub(v128.load(cur + <usize>i), v128.load(up + <usize>i)));
+    for (; i < stride; i++) store<u8>(cur + <usize>i, load<u8>(cur + <usize>i) - load<u8>(up + <usize>i));
+  }
+}
