@@ -78,6 +78,10 @@ const PREBUNDLED = [
   "exifr",
   "fflate",
   "utif2",
+  // mimetext's browser build imports babel's core-js helpers: ≈ 190 modules of its own.
+  "mimetext/browser",
+  "postal-mime",
+  "aws4fetch",
 ];
 
 export default defineConfig(async () => {

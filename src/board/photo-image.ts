@@ -1,7 +1,10 @@
 import type { Env } from "../env";
-import { thumbnailAnalyzer } from "../scanner/forensics/thumbnail";
+import { lazily } from "../lib/isolate-once";
 
 export type PhotoSize = "full" | "thumb";
+
+/** The scanner's thumbnail detector (image decoders) loads with the first thumbnail, not with every board page. */
+const thumbnails = lazily(() => import("../scanner/forensics/thumbnail"));
 
 /** A stored photo or its thumbnail, ready to serve. */
 export interface PhotoImage {
@@ -36,6 +39,7 @@ async function makeThumbnail(env: Env, r2Key: string): Promise<Uint8Array | null
   if (!object) return null;
   const bytes = new Uint8Array(await object.arrayBuffer());
   const png = r2Key.endsWith(".png");
+  const { thumbnailAnalyzer } = await thumbnails();
   const result = await thumbnailAnalyzer.analyze(
     {
       name: r2Key,

@@ -5,8 +5,7 @@ import { sha256Hex } from "../lib/crypto";
 import { newId, newToken } from "../lib/ids";
 import { ApiError } from "../lib/problem";
 import { readImageInfo, sniffImageType } from "./checks/image-bytes";
-import { runPhotoChecks, type PhotoChecks, type PhotoVerdict } from "./checks";
-import { recaptureDetectors } from "./checks/recapture-check";
+import type { PhotoCheckOutcome, PhotoChecks, PhotoVerdict } from "./checks";
 import type { NetworkLocation, Position } from "./checks/location";
 import type { PageSession } from "./page-session";
 import { maxChunks, PHOTO_LIMITS } from "./photo-limits";
@@ -22,6 +21,13 @@ import {
   type PhotoRow,
 } from "./repository/photos";
 import { storeHashes } from "../scanner/similarity/store";
+import { lazily } from "../lib/isolate-once";
+
+/** The photo checks (decoders, the recapture model) load with an isolate's first photo, not with every page. */
+const photoChecks = lazily(async () => {
+  const [checks, recapture] = await Promise.all([import("./checks"), import("./checks/recapture-check")]);
+  return { runPhotoChecks: checks.runPhotoChecks, recaptureDetectors: recapture.recaptureDetectors };
+});
 
 /** What the page attests about one shot (sent with the last step of the upload). */
 export interface ShotAttestation {
@@ -122,7 +128,8 @@ export async function completeShot(
   const sha256 = await sha256Hex(bytes);
   const earlier = await findSessionPhotos(db, ps.session.id);
   const receivedAt = clock.nowMs();
-  let result: Awaited<ReturnType<typeof runPhotoChecks>>;
+  const { runPhotoChecks, recaptureDetectors } = await photoChecks();
+  let result: PhotoCheckOutcome;
   try {
     result = await runPhotoChecks({
       bytes,

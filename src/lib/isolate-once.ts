@@ -29,3 +29,12 @@ export class IsolateOnce<K, T> {
     }
   }
 }
+
+/**
+ * A value set up on first use and shared by the whole isolate, one set-up at a time (above): e.g. a
+ * module graph loaded with `import()` only by the invocations that need it.
+ */
+export function lazily<T>(create: () => Promise<T>): () => Promise<T> {
+  const once = new IsolateOnce<"value", T>();
+  return () => once.get("value", create);
+}

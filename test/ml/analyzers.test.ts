@@ -3,7 +3,8 @@
  * finding and heatmap look like. (Runs onnxruntime-web; kept apart from the other test files.)
  */
 import { describe, expect, it } from "vitest";
-import { analyzerSets, analyzers } from "../../src/scanner/forensics/registry";
+import { analyzerSets } from "../../src/scanner/analysis/analyzer-sets";
+import { analyzers } from "../../src/scanner/forensics/registry";
 import { createManipulationAnalyzer, manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-model";
 import { createRecaptureAnalyzer, recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
@@ -34,10 +35,11 @@ describe("both learned detectors are registered with their model identity", () =
     }
   });
 
-  it("the default set runs the recapture model; the manipulation model only in all+manipulation-model", () => {
-    expect(analyzerSets.pick("all")).toContain(recaptureAnalyzer);
-    expect(analyzerSets.pick("all")).not.toContain(manipulationAnalyzer);
-    expect(analyzerSets.pick("all+manipulation-model")).toEqual(analyzers);
+  it("the default set runs the recapture model; the manipulation model only in all+manipulation-model", async () => {
+    const all = await analyzerSets.pick("all")();
+    expect(all).toContain(recaptureAnalyzer);
+    expect(all).not.toContain(manipulationAnalyzer);
+    expect(await analyzerSets.pick("all+manipulation-model")()).toEqual(analyzers);
   });
 });
 

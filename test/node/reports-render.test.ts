@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildReports, nodeFonts } from "../../scripts/reports/node-reports";
-import type { FileResult } from "../../src/scanner/analysis/pipeline";
+import type { FileResult } from "../../src/scanner/analysis/file-result";
 import { encodePng } from "../../src/scanner/images/png-encode";
 import { CONTENT_WIDTH, MARGIN, openReport, PAGE } from "../../src/scanner/reports/layout";
 import type { Finding, Language } from "../../src/scanner/types";

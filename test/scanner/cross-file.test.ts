@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import leuvenA from "../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import leuvenB from "../../../shared/data/photos/opencv-doc/leuvenB.jpg?inline";
-import { analyzerSets } from "../../src/scanner/forensics/registry";
+import { analyzerSets } from "../../src/scanner/analysis/analyzer-sets";
 import { fileTypeAnalyzer } from "../../src/scanner/forensics/file-type";
 import { metadataAnalyzer } from "../../src/scanner/forensics/metadata";
 import { pdfFields } from "../../src/scanner/forensics/pdf-fields";
@@ -19,7 +19,7 @@ import { postScanner, scanCase } from "./http";
 const bindings = { ...env, ANALYZERS: "cross-file-test" };
 let unregister: () => void;
 beforeAll(() => {
-  unregister = analyzerSets.add("cross-file-test", [
+  unregister = analyzerSets.add("cross-file-test", async () => [
     fileTypeAnalyzer,
     thumbnailAnalyzer,
     metadataAnalyzer,

@@ -5,7 +5,7 @@ import leuvenA from "../../../shared/data/photos/opencv-doc/leuvenA.jpg?inline";
 import leuvenB from "../../../shared/data/photos/opencv-doc/leuvenB.jpg?inline";
 import { sweepImageHashes } from "../../src/cron/sweep-image-hashes";
 import { clock } from "../../src/lib/clock";
-import { analyzerSets } from "../../src/scanner/forensics/registry";
+import { analyzerSets } from "../../src/scanner/analysis/analyzer-sets";
 import { fileTypeAnalyzer } from "../../src/scanner/forensics/file-type";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import type { Finding } from "../../src/scanner/types";
@@ -18,7 +18,7 @@ import { postScanner, scanCase } from "./http";
 const bindings = { ...env, ANALYZERS: "reverse-search-test" };
 let unregister: () => void;
 beforeAll(() => {
-  unregister = analyzerSets.add("reverse-search-test", [fileTypeAnalyzer, thumbnailAnalyzer]);
+  unregister = analyzerSets.add("reverse-search-test", async () => [fileTypeAnalyzer, thumbnailAnalyzer]);
 });
 afterAll(() => unregister());
 

@@ -1,4 +1,4 @@
-import { analyzerSets } from "../../src/scanner/forensics/registry";
+import { analyzerSets } from "../../src/scanner/analysis/analyzer-sets";
 import type { Analyzer } from "../../src/scanner/types";
 
 /** Files whose content starts with this marker make the test analyzer sleep. */
@@ -30,5 +30,5 @@ export function slowFile(ms: number): Uint8Array {
  * it too. Returns its removal.
  */
 export function addAnalyzerSet(name: string, analyzer: Analyzer): () => void {
-  return analyzerSets.add(name, [analyzer, ...analyzerSets.pick("all")]);
+  return analyzerSets.add(name, async () => [analyzer, ...(await analyzerSets.pick("all")())]);
 }

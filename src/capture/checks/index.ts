@@ -40,10 +40,16 @@ export interface CheckInput {
   recapture?: RecaptureDetector;
 }
 
+/** What the checks say about one photo. */
+export interface PhotoCheckOutcome {
+  checks: PhotoChecks;
+  verdict: PhotoVerdict;
+  frameDigest: string;
+  similarity: PhotoSimilarity;
+}
+
 /** Runs every check on one photo. Throws only when the bytes cannot be decoded. */
-export async function runPhotoChecks(
-  input: CheckInput,
-): Promise<{ checks: PhotoChecks; verdict: PhotoVerdict; frameDigest: string; similarity: PhotoSimilarity }> {
+export async function runPhotoChecks(input: CheckInput): Promise<PhotoCheckOutcome> {
   const decoded = decodePhoto(input.bytes);
   const frameDigest = await sha256Hex(greyThumbnail(decoded.overview));
   const checks: PhotoChecks = {

@@ -3,43 +3,12 @@ import { planDecode } from "../images/file-decode";
 import { highestLevel } from "../finding";
 import { analyzers as registeredAnalyzers } from "../forensics/registry";
 import type { IntakeItem } from "../intake";
+import { modelVersions } from "./analyzer-sets";
 import { corroboratedRegions } from "./corroboration";
-import { analyzerFailed, extractionFailed } from "./pipeline-findings";
+import { analyzerFailed } from "./pipeline-findings";
+import { brokenResult, type FileResult, type PipelineResult, unassessedResult, uniqueName } from "./file-result";
 import { priceOf } from "./pricing";
-import type { CaseAnalyses } from "../response/addons";
-import type {
-  Analyzer,
-  AnalyzerResult,
-  Attachment,
-  Finding,
-  Language,
-  ScanContext,
-  ScanFile,
-  SuspicionLevel,
-} from "../types";
-
-/** The per-file result of DESIGN §18 (`Files[name]`). */
-export interface FileResult {
-  suspicion_level: SuspicionLevel;
-  type: "image" | "pdf" | "other";
-  mimeType: string;
-  sha256: string | null;
-  size: number;
-  source?: { parent: string; page: number };
-  findings: Finding[];
-  metadata: Record<string, unknown>;
-  /** `<category>/<name>` of every attachment generated for this file. */
-  attachments: string[];
-}
-
-export interface PipelineResult {
-  suspicion_level: SuspicionLevel;
-  Files: Record<string, FileResult>;
-  tokensConsumed: number;
-  modelVersions: Record<string, string>;
-  /** Reverse search, cross-file analyses and recommendation, set by the gate once all files reported. */
-  caseAnalyses?: CaseAnalyses;
-}
+import type { Analyzer, AnalyzerResult, Attachment, ScanContext, ScanFile } from "../types";
 
 /** Where attachments go as soon as they are made, so they never pile up in memory. Returns the stored name. */
 export type AttachmentSink = (attachment: Attachment) => Promise<string>;
@@ -131,21 +100,6 @@ export async function analyzeFile(
   return { result, assessed, extracted, timings };
 }
 
-/** A file's result before (or without) any analyzer: level `-`, no findings. */
-export function unassessedResult(file: Omit<ScanFile, "bytes">, findings: Finding[] = []): FileResult {
-  return {
-    suspicion_level: "-",
-    type: file.kind === "pdf" ? "pdf" : file.kind === "unknown" ? "other" : "image",
-    mimeType: file.mimeType,
-    sha256: file.sha256,
-    size: file.size,
-    ...(file.source ? { source: file.source } : {}),
-    findings,
-    metadata: {},
-    attachments: [],
-  };
-}
-
 async function runOne(
   analyzer: Analyzer,
   file: ScanFile,
@@ -165,38 +119,4 @@ function safeAppliesTo(analyzer: Analyzer, file: ScanFile): boolean {
   } catch {
     return false;
   }
-}
-
-export function brokenResult(
-  item: { size: number; problem: "corrupt" | "unsupported-compression" },
-  language: Language,
-): FileResult {
-  return {
-    suspicion_level: "-",
-    type: "other",
-    mimeType: "application/octet-stream",
-    sha256: null,
-    size: item.size,
-    findings: [extractionFailed(language, item.problem)],
-    metadata: {},
-    attachments: [],
-  };
-}
-
-/** Extracted names come from analyzers; never let one overwrite another file's result. */
-export function uniqueName(files: Record<string, FileResult>, name: string): string {
-  if (!(name in files)) return name;
-  let n = 2;
-  while (`${name} (${n})` in files) n++;
-  return `${name} (${n})`;
-}
-
-/** `modelVersions` (spec 2.6): every registered analyzer, with its learned model where it has one. */
-export function modelVersions(analyzers: Analyzer[]): Record<string, string> {
-  return Object.fromEntries(
-    analyzers.map((a) => [
-      a.id,
-      a.model ? `${a.version}; ${a.model.name} ${a.model.version} (sha256 ${a.model.sha256})` : a.version,
-    ]),
-  );
 }

@@ -4,7 +4,7 @@
  * detectors already wrote (hashes, EXIF, JPEG tables, PDF info and text fields), so it costs no
  * decoding. Each finding names its files; the recommendation cites them.
  */
-import type { FileResult } from "../analysis/pipeline";
+import type { FileResult } from "../analysis/file-result";
 import { MAX_COMBINED_DISTANCE, MAX_DCT_DISTANCE } from "../similarity/band-index";
 import { hashesOf } from "../similarity/hash-metadata";
 import { hammingDistance, type PerceptualHashes } from "../similarity/perceptual-hash";

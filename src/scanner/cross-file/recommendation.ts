@@ -11,7 +11,7 @@
  *
  * Each reason cites a finding code, its level and the files it is about. No model decides.
  */
-import type { FileResult } from "../analysis/pipeline";
+import type { FileResult } from "../analysis/file-result";
 import type { FindingCode } from "../finding-codes";
 import type { Language, SuspicionLevel } from "../types";
 import type { CrossFinding } from "./texts";

@@ -6,17 +6,18 @@ import { deletePrefix } from "../../lib/r2";
 import { settleWithin } from "../../lib/timeout";
 import { finishAnalysis, insertAnalysis } from "../repository";
 import { newId } from "../../lib/ids";
-import { analyzerSets } from "../forensics/registry";
-import { modelVersions } from "../analysis/pipeline";
-import { deleteResult, saveResult } from "./results";
+import { analyzerSets, modelVersions } from "../analysis/analyzer-sets";
+import { deleteResult, reportsOf, saveResult } from "./results";
 import { unitFor, type UnitProgress } from "./analysis-unit";
 import { gatherResult, type UnitRecord } from "./gather";
-import { caseAnalyses } from "../response/addons";
+import { lazily } from "../../lib/isolate-once";
 import { gatheredKey, REPORTS_UNIT, type AnalysisJob, type StagedFile, type UnitReport } from "./job";
-import { reportsOf } from "../reports/report-unit";
 import { logAnalysis } from "./log";
 
 type Gathered = Awaited<ReturnType<typeof gatherResult>>;
+
+/** Reverse search and the cross-file analyses load when a run first ends, not with every request. */
+const caseWork = lazily(() => import("../response/addons"));
 
 /** What the gate answers a caller (plain data: classes do not cross RPC). */
 export type GateOutcome =
@@ -269,9 +270,12 @@ export class AnalysisGate extends DurableObject<Env> {
     try {
       const gathered = await gatherResult(this.env.BUCKET, job, units, state.budget.fileTimeoutS);
       // Deterministic for a run (its own case is never matched), so the reports see these findings too.
-      await caseAnalyses(this.env, job, state.analysisId, gathered);
+      await (await caseWork()).caseAnalyses(this.env, job, state.analysisId, gathered);
       const key = gatheredKey(job.stagingPrefix);
-      const body = JSON.stringify({ ...gathered, modelVersions: modelVersions(analyzerSets.pick(job.analyzers)) });
+      const body = JSON.stringify({
+        ...gathered,
+        modelVersions: modelVersions(await analyzerSets.pick(job.analyzers)()),
+      });
       await this.env.BUCKET.put(key, body);
       const file = {
         name: "reports",
@@ -305,7 +309,7 @@ export class AnalysisGate extends DurableObject<Env> {
     const saved = await this.env.BUCKET.get(gatheredKey(state.job.stagingPrefix));
     if (saved) return saved.json<Gathered>();
     const gathered = await gatherResult(this.env.BUCKET, state.job, units, state.budget.fileTimeoutS);
-    await caseAnalyses(this.env, state.job, state.analysisId, gathered);
+    await (await caseWork()).caseAnalyses(this.env, state.job, state.analysisId, gathered);
     return gathered;
   }
 
@@ -316,7 +320,7 @@ export class AnalysisGate extends DurableObject<Env> {
       const reports = await reportsOf(this.env.BUCKET, units.get(REPORTS_UNIT)?.outputKey);
       const resultKey = await saveResult(this.env.BUCKET, {
         ...result,
-        modelVersions: modelVersions(analyzerSets.pick(state.job.analyzers)),
+        modelVersions: modelVersions(await analyzerSets.pick(state.job.analyzers)()),
         analysisId: state.analysisId,
         caseNumber: state.job.caseNumber,
         pdfReportMapping: reports.mapping,

@@ -3,9 +3,12 @@ import type { Env } from "../../env";
 import { gateFor } from "./analysis-gate";
 import { acquireSlot } from "./isolate-slots";
 import type { UnitReport, UnitTask } from "./job";
+import { lazily } from "../../lib/isolate-once";
 import { logAnalysis } from "./log";
-import { runUnit } from "./run-unit";
-import { runReportUnit } from "../reports/report-unit";
+
+/** The file and report work (detectors, decoders, PDF layout) loads with a unit's first task, not with every request. */
+const fileWork = lazily(() => import("./run-unit"));
+const reportWork = lazily(() => import("../reports/report-unit"));
 
 /** What a unit says when its gate asks after it (null: it holds no task — finished, never started or lost). */
 export type UnitProgress = { phase: "waiting" } | { phase: "running"; startedAt: number } | null;
@@ -46,7 +49,8 @@ export class AnalysisUnit extends DurableObject<Env> {
     const release = await acquireSlot((await this.ctx.storage.get<number>("leaseMs")) ?? 60_000);
     this.progressNow = { phase: "running", startedAt: Date.now() };
     try {
-      return task.kind === "reports" ? await runReportUnit(this.env, task) : await runUnit(this.env, task);
+      if (task.kind === "reports") return await (await reportWork()).runReportUnit(this.env, task);
+      return await (await fileWork()).runUnit(this.env, task);
     } catch (err) {
       logAnalysis("unit-error", {
         analysisId: task.analysisId,

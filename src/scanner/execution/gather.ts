@@ -1,5 +1,11 @@
 import { highestLevel } from "../finding";
-import { brokenResult, uniqueName, unassessedResult, type FileResult, type PipelineResult } from "../analysis/pipeline";
+import {
+  brokenResult,
+  uniqueName,
+  unassessedResult,
+  type FileResult,
+  type PipelineResult,
+} from "../analysis/file-result";
 import { fileAnalysisLost, fileTimedOut } from "../analysis/pipeline-findings";
 import { priceOf } from "../analysis/pricing";
 import { uniqueAttachmentName, type StoredAttachment } from "./results";

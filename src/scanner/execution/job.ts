@@ -1,4 +1,4 @@
-import type { FileResult } from "../analysis/pipeline";
+import type { FileResult } from "../analysis/file-result";
 import type { StoredAttachment } from "./results";
 import type { Language, ScanFile } from "../types";
 

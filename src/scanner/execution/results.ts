@@ -1,5 +1,7 @@
 import { deletePrefix } from "../../lib/r2";
-import type { AttachmentSink, PipelineResult } from "../analysis/pipeline";
+import type { AttachmentSink } from "../analysis/pipeline";
+import type { PipelineResult } from "../analysis/file-result";
+import type { ReportsOutput } from "../reports/report-unit";
 import type { AttachmentCategory } from "../types";
 
 /** An attachment kept in R2 next to its analysis result. */
@@ -75,4 +77,10 @@ export async function loadResult(bucket: R2Bucket, key: string): Promise<StoredR
 /** Removes the result and all its attachments (retention clean-up). */
 export function deleteResult(bucket: R2Bucket, analysisId: string): Promise<void> {
   return deletePrefix(bucket, prefix(analysisId));
+}
+
+/** The reports of a run's reports unit, or none (it timed out or failed: the result goes out without them). */
+export async function reportsOf(bucket: R2Bucket, outputKey: string | undefined): Promise<ReportsOutput> {
+  const object = outputKey ? await bucket.get(outputKey) : null;
+  return object ? object.json<ReportsOutput>() : { attachments: [], mapping: {} };
 }

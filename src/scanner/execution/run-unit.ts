@@ -1,5 +1,5 @@
 import type { Env } from "../../env";
-import { analyzerSets } from "../forensics/registry";
+import { analyzerSets } from "../analysis/analyzer-sets";
 import { analyzeFile } from "../analysis/pipeline";
 import { attachmentCollector, attachmentKeyPrefix } from "./results";
 import type { ScanContext, ScanFile } from "../types";
@@ -34,7 +34,7 @@ export async function runUnit(env: Env, task: UnitTask): Promise<UnitReport> {
     file,
     ctx,
     sink,
-    analyzerSets.pick(task.analyzers),
+    await analyzerSets.pick(task.analyzers)(),
   );
   const staged = await stageExtracted(env.BUCKET, task, extracted);
   const output: UnitOutput = { result, assessed, attachments: index, extracted: staged };

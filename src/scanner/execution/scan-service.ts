@@ -5,7 +5,7 @@ import { ApiError } from "../../lib/problem";
 import { newId } from "../../lib/ids";
 import { deletePrefix } from "../../lib/r2";
 import { deliver, type ResponseMode } from "../response/deliver-result";
-import { analyzerSets } from "../forensics/registry";
+import { analyzerSets } from "../analysis/analyzer-sets";
 import { requestDigest } from "./digest";
 import { gateFor, type GateOutcome } from "./analysis-gate";
 import type { AnalysisJob } from "./job";

@@ -1,4 +1,3 @@
-import { Parts } from "../../lib/parts";
 import type { Analyzer } from "../types";
 import { fileTypeAnalyzer } from "./file-type";
 import { imageAnalyzers } from "./image-analyzers";
@@ -32,16 +31,5 @@ export const analyzers: Analyzer[] = [
   ...imageAnalyzers,
 ];
 
-/**
- * The analyzer set a request runs (setting `ANALYZERS`): `all` in production — every detector except
- * the manipulation-localisation model, which is too weak to be worth its CPU (models/manipulation.md,
- * "Decision"); `all+manipulation-model` adds it back for evaluation; `file-type` runs only the cheap
- * gatekeeper (type, structure, hash: the no-op set for tests of request rules, which need real
- * per-file results but no forensics); `none` analyses nothing (every file `-`).
- */
-export const analyzerSets = new Parts<Analyzer[]>("ANALYZERS", {
-  all: analyzers.filter((analyzer) => analyzer !== manipulationAnalyzer),
-  "all+manipulation-model": analyzers,
-  "file-type": [fileTypeAnalyzer],
-  none: [],
-});
+/** The default set (src/scanner/analysis/analyzer-sets.ts): every detector but the manipulation model. */
+export const defaultAnalyzers = analyzers.filter((analyzer) => analyzer !== manipulationAnalyzer);

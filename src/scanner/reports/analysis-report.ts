@@ -6,7 +6,7 @@
  * images listed under their parent. Returns the PDF and `pdfReportMapping` (file → first page).
  */
 import { rgb } from "pdf-lib";
-import type { FileResult } from "../analysis/pipeline";
+import type { FileResult } from "../analysis/file-result";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
 import { formatNumber, formatSize, quote, t } from "./i18n";

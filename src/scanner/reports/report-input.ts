@@ -1,5 +1,5 @@
 import { rgb } from "pdf-lib";
-import type { FileResult } from "../analysis/pipeline";
+import type { FileResult } from "../analysis/file-result";
 import type { Finding, Language, SuspicionLevel } from "../types";
 import { formatDateTime, t } from "./i18n";
 import type { FontFiles } from "./layout";

@@ -6,7 +6,7 @@
  */
 import type { Env } from "../../env";
 import { clock } from "../../lib/clock";
-import type { PipelineResult } from "../analysis/pipeline";
+import type { PipelineResult } from "../analysis/file-result";
 import { attachmentKeyPrefix, type StoredAttachment } from "../execution/results";
 import { unitOutputKey, type UnitReport, type UnitTask } from "../execution/job";
 import { logAnalysis } from "../execution/log";
@@ -72,10 +72,4 @@ export async function runReportUnit(env: Env, task: UnitTask): Promise<UnitRepor
     ms: Date.now() - started,
   });
   return { ok: true, outputKey, extracted: [] };
-}
-
-/** The reports of a run's reports unit, or none (it timed out or failed: the result goes out without them). */
-export async function reportsOf(bucket: R2Bucket, outputKey: string | undefined): Promise<ReportsOutput> {
-  const object = outputKey ? await bucket.get(outputKey) : null;
-  return object ? object.json<ReportsOutput>() : { attachments: [], mapping: {} };
 }

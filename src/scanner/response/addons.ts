@@ -1,5 +1,5 @@
 import type { Env } from "../../env";
-import type { PipelineResult } from "../analysis/pipeline";
+import type { PipelineResult } from "../analysis/file-result";
 import { type CrossFileAnalyses, crossFileAnalyses } from "../cross-file/analyses";
 import { agenticRecommendation, type Recommendation } from "../cross-file/recommendation";
 import type { AnalysisJob } from "../execution/job";

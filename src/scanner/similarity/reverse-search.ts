@@ -11,7 +11,7 @@ import { hasFeature } from "../../accounts/service";
 import { getDb } from "../../db/client";
 import type { Env } from "../../env";
 import { highestLevel } from "../finding";
-import type { FileResult, PipelineResult } from "../analysis/pipeline";
+import type { FileResult, PipelineResult } from "../analysis/file-result";
 import { attachmentKeyPrefix, type StoredAttachment, uniqueAttachmentName } from "../execution/results";
 import type { AnalysisJob } from "../execution/job";
 import { logAnalysis } from "../execution/log";
