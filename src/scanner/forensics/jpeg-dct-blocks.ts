@@ -1,13 +1,13 @@
 /**
- * What the two localised JPEG detectors (double quantisation, JPEG ghosts) need from a baseline JPEG's
- * luminance coefficients, gathered in one streaming pass of the coefficient decoder and shared by both
+ * What the two localised JPEG detectors (double quantisation, JPEG ghosts) need from a baseline or
+ * progressive JPEG's luminance coefficients, gathered in one streaming pass of the coefficient decoder and shared by both
  * (cached per byte array): the quantised values of the first AC frequencies of every block (Int16) with
  * their histograms, and per block the error of re-quantising it at a range of qualities (ghosts, computed
  * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
  * rounding). A 24 MP photo holds ≈ 375 000 blocks × ((DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 + 2) bytes ≈ 26 MB.
  */
 import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "../images/file-decode";
-import { decodeLumaCoefficients } from "../images/jpeg-coefficients";
+import { decodeLumaCoefficients, readsCoefficients } from "../images/jpeg-coefficients";
 import { idctBlockToBytes } from "../images/jpeg-idct";
 import { isJpeg, ZIGZAG } from "../images/jpeg-markers";
 import { STANDARD_LUMA, scaledTable } from "../images/quant-tables";
@@ -81,8 +81,13 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
   const { frame, table } = lumaFrameOf(bytes);
   if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
-  if (!frame.baseline)
-    return { ok: false, kind: "progressive", reason: "not a baseline JPEG: coefficients not decoded" };
+  // Lossless, arithmetic-coded or hierarchical files (rare): their coefficients are not decoded.
+  if (!readsCoefficients(frame))
+    return {
+      ok: false,
+      kind: "progressive",
+      reason: "neither baseline nor Huffman progressive: coefficients not decoded",
+    };
   if (frame.width * frame.height > MAX_DCT_BLOCK_PIXELS)
     return {
       ok: false,
@@ -148,7 +153,7 @@ function statisticsSink(
   };
 }
 
-/** The statistics as a product of the file's shared Huffman pass (baseline JPEGs within MAX_DCT_BLOCK_PIXELS). */
+/** The statistics as a product of the file's shared Huffman pass (baseline and progressive JPEGs within MAX_DCT_BLOCK_PIXELS). */
 export const dctBlockStatistics: DecodeProduct<DctBlocks> = {
   id: "dct-block-statistics",
   kind: "coefficients",

@@ -3,7 +3,7 @@
  * need: block mean/activity, clipping, error level (re-quantisation error at quality 90), a
  * high-pass noise estimate, DCT coefficient histograms (JPEG only) and a 1/4-scale preview.
  *
- * For baseline JPEGs the blocks come straight from the entropy-coded coefficients, one block at
+ * For baseline and progressive JPEGs the blocks come straight from the entropy-coded coefficients, one block at
  * a time, so a 24 MP photo never exists as a full-size bitmap (≈ 6 MB of per-block maps instead
  * of ≈ 100 MB of RGBA). Non-interlaced PNGs are streamed in bands of rows; other images are decoded
  * with photon when they are small enough.
@@ -17,7 +17,7 @@ import { PhotonImage } from "@cf-wasm/photon";
 import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
-import { decodeLumaCoefficients } from "./jpeg-coefficients";
+import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
@@ -205,7 +205,7 @@ function coefficientMeasurer(
   };
 }
 
-/** The coefficient-path block maps as a product of the file's shared Huffman pass (baseline JPEGs within budget). */
+/** The coefficient-path block maps as a product of the file's shared Huffman pass (baseline/progressive JPEGs within budget). */
 export const coefficientBlockMaps: DecodeProduct<BlockMaps> = {
   id: "block-maps-coefficients",
   kind: "coefficients",
@@ -393,14 +393,14 @@ class PixelBlockMeasurer {
 
 /**
  * The pixel-path block maps as a product of the file's shared decode (file-decode.ts): for pictures the
- * coefficient path does not read (PNG; progressive JPEGs are not streamed, so they keep photon).
+ * coefficient path does not read (non-interlaced PNG; interlaced PNGs and WebP are not streamed and take photon).
  */
 export const pixelBlockMaps: DecodeProduct<BlockMaps> = {
   id: "block-maps-pixels",
   kind: "pixels",
   cached: true,
   sink(width, height, bytes) {
-    if (isJpeg(bytes) && jpegStructureOf(bytes).frame?.baseline) return null;
+    if (isJpeg(bytes) && readsCoefficients(jpegStructureOf(bytes).frame)) return null;
     if (width * height > MAX_BLOCK_MAP_PIXELS) return null;
     const measurer = new PixelBlockMeasurer(width, height, false);
     return { add: (band) => measurer.add(band), finish: () => measurer.finish() };
@@ -414,8 +414,8 @@ export const blockMapProducts = [pixelBlockMaps, coefficientBlockMaps];
 
 /**
  * Block maps of an image, computed once per byte array (the detectors of one file share them).
- * Baseline JPEG → coefficient path; PNG → streamed pixel path; progressive JPEG, interlaced PNG,
- * WebP → photon's pixels up to MAX_PIXEL_DECODE.
+ * Baseline or progressive JPEG → coefficient path; PNG → streamed pixel path; interlaced PNG,
+ * WebP, other JPEG codings → photon's pixels up to MAX_PIXEL_DECODE.
  */
 export function blockMaps(bytes: Uint8Array): Promise<BlockMapsResult> {
   let result = cache.get(bytes);
@@ -437,7 +437,7 @@ export async function computeBlockMaps(
   const reference = options.reference === true;
   if (!isJpeg(bytes)) return fromPixels(bytes, reference);
   const structure = jpegStructureOf(bytes);
-  const result = structure.frame?.baseline
+  const result = readsCoefficients(structure.frame)
     ? await fromJpeg(bytes, structure, reference)
     : await fromPixels(bytes, reference);
   return result.structure ? result : { ...result, structure };

@@ -1,7 +1,7 @@
 /**
  * One decode per file for every detector, per kind of decode: one pass to pixels (the thumbnail, both
- * models' inputs, copy-move's search picture, the block maps of a PNG) and, for a baseline JPEG, one
- * Huffman pass over its luminance coefficients (the block maps and the coefficient statistics of
+ * models' inputs, copy-move's search picture, the block maps of a PNG) and, for a baseline or progressive
+ * JPEG, one Huffman pass over its luminance coefficients (the block maps and the coefficient statistics of
  * double quantisation and ghosts). Each detector names what it reads (`Analyzer.reads`); the pipeline
  * plans them per file (`planDecode`), and the first detector asking for one product of a kind runs the
  * pass that builds every planned product of that kind (`decoded`). Without a plan (a detector run
@@ -12,14 +12,15 @@
  * and are read by the detectors that run after the models; built in the pixel pass, before the models,
  * they would be held through the models' inference inside the isolate's 128 MB.
  *
- * The pixel pass reads streamed formats only (baseline JPEG, non-interlaced PNG, streamed-image.ts).
+ * The pixel pass reads streamed formats only (baseline and progressive JPEG, non-interlaced PNG,
+ * streamed-image.ts).
  * For anything else, or a file whose data turns out damaged, every product is null and each detector
  * takes its own path, which decodes by itself and reports the damage as before. Products are built
  * with exactly the arithmetic of those paths (test/ml/decode-once.test.ts compares both), so no result
  * changes. A product is dropped once every detector that planned it has read it.
  */
 import { cooperative } from "../../lib/cooperate";
-import { decodeLumaCoefficients } from "./jpeg-coefficients";
+import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { ImageDataError, type RgbaBand } from "./rgba-band";
 import { openStreamed } from "./streamed-image";
@@ -161,13 +162,13 @@ export function lumaFrameOf(bytes: Uint8Array) {
   return { frame: frame ?? null, table: table ?? null };
 }
 
-/** One Huffman pass over a baseline JPEG's luminance blocks feeding every product's sink; all null on damage. */
+/** One Huffman pass over a baseline or progressive JPEG's luminance blocks feeding every product's sink; all null on damage. */
 async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
   const none = products.map(() => null);
   if (!isJpeg(bytes)) return none;
   const structure = jpegStructureOf(bytes);
   const frame = structure.frame;
-  if (!frame?.baseline) return none;
+  if (!frame || !readsCoefficients(frame)) return none;
   const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
   if (sinks.every((s) => s === null)) return none;
   const result = await decodeLumaCoefficients(bytes, structure, (row, col, coefficients) => {

@@ -1,14 +1,37 @@
 /**
- * Luminance coefficients of a baseline JPEG: runs the scan decoder (jpeg-entropy.ts) over the
- * whole first scan and hands each luminance block inside the image to a visitor, one at a time.
- * Memory stays O(one block); nothing of the image is kept here. Progressive files are not
- * decoded (callers report that as "not assessed" or fall back to pixels).
+ * Luminance coefficients of a baseline or progressive JPEG: runs the scan decoder (jpeg-entropy.ts,
+ * or jpeg-progressive.ts over the scans that carry luminance) over the picture and hands each
+ * luminance block inside the image to a visitor, one at a time. Memory stays O(one MCU row); nothing
+ * of the image is kept here. Other codings (lossless, arithmetic, hierarchical) are not decoded
+ * (callers report that as "not assessed" or fall back to pixels).
  */
 import { countDecode } from "./decode-count";
 import { ScanDecoder } from "./jpeg-entropy";
 import { WasmScanDecoder } from "./jpeg-entropy-wasm";
-import type { JpegStructure } from "./jpeg-markers";
+import type { JpegFrame, JpegStructure } from "./jpeg-markers";
+import { ProgressiveScanDecoder } from "./jpeg-progressive";
 import { cooperative } from "../../lib/cooperate";
+
+/** A decoder of a JPEG's blocks, one MCU row per call. */
+export type RowDecoder = ScanDecoder | WasmScanDecoder | ProgressiveScanDecoder;
+
+/** Whether the coefficient decoders read this frame: Huffman-coded 8-bit baseline/sequential (SOF0/1) or progressive (SOF2). */
+export function readsCoefficients(frame: JpegFrame | null | undefined): boolean {
+  return frame ? frame.baseline || frame.marker === 0xc2 : false;
+}
+
+/**
+ * The row decoder for the file: baseline → the wasm Huffman decoder (`reference`: the JavaScript one);
+ * progressive → jpeg-progressive.ts over the scans of the `wanted` components (all when omitted).
+ */
+export function openRowDecoder(
+  bytes: Uint8Array,
+  structure: JpegStructure,
+  options: { reference?: boolean; wanted?: readonly number[] } = {},
+): RowDecoder | string {
+  if (structure.frame?.marker === 0xc2) return ProgressiveScanDecoder.open(bytes, structure, options.wanted);
+  return options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
+}
 
 /** MCU rows decoded between two turns given to other requests (a 16-line row of a 7000 px photo ≈ 10 ms). */
 const ROWS_PER_TURN = 8;
@@ -28,7 +51,7 @@ export interface CoefficientDecode {
 }
 
 /**
- * Decodes the first scan of a baseline JPEG and visits every luminance block inside the image.
+ * Decodes a baseline or progressive JPEG's luminance and visits every luminance block inside the image.
  * Returns the grid size; `error` says why it stopped early (corrupt data, unsupported layout).
  */
 export async function decodeLumaCoefficients(
@@ -39,7 +62,7 @@ export async function decodeLumaCoefficients(
 ): Promise<CoefficientDecode> {
   const empty = { blocksWide: 0, blocksHigh: 0, mcusDecoded: 0, mcusTotal: 0 };
   // Huffman decoding in wasm; `reference` = the JavaScript ScanDecoder (same blocks, same errors).
-  const scan = options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
+  const scan = openRowDecoder(bytes, structure, { reference: options.reference, wanted: [0] });
   if (typeof scan === "string") return { ...empty, error: scan };
   if (!scan.components.some((c) => c.index === 0)) return { ...empty, error: "first scan has no luminance" };
   countDecode(bytes, "coefficients");

@@ -5,8 +5,9 @@
  * component: ≈ 1 MB for an 18 MP 4:2:2 photo. Work is bounded: every MCU consumes bits, and running
  * out of data or meeting a code the tables lack ends the decode with a JpegDataError.
  */
-import { BitReader, decodeSymbol, extend, HuffmanTable } from "./jpeg-entropy";
+import { BitReader, decodeSymbol, extend, type HuffmanTable } from "./jpeg-entropy";
 import type { JpegFrame, JpegStructure } from "./jpeg-markers";
+import { readScanHeader, restartIntervalAt, tablesAt } from "./jpeg-progressive";
 import { JpegDataError } from "./jpeg-strip-decoder";
 
 /** Quantised DC coefficient of every block of one frame component. */
@@ -28,7 +29,6 @@ interface ScanHeader {
   planes: DcPlane[];
   tables: number[];
   ss: number;
-  se: number;
   ah: number;
   al: number;
 }
@@ -36,12 +36,13 @@ interface ScanHeader {
 /** The DC coefficients of every component, in frame order. Throws JpegDataError on damaged data. */
 export function decodeDcCoefficients(bytes: Uint8Array, structure: JpegStructure, frame: JpegFrame): DcPlane[] {
   const planes = dcPlanes(frame);
-  structure.scanHeaders.forEach((header, i) => {
-    const scan = parseScanHeader(header, frame, planes);
-    if (scan.ss !== 0) return;
-    if (scan.se !== 0) throw new JpegDataError("DC scan with AC coefficients");
+  structure.scanHeaders.forEach((bytesOfHeader, i) => {
+    const header = readScanHeader(bytesOfHeader, frame);
+    if (typeof header === "string") throw new JpegDataError(header);
+    if (header.ss !== 0) return;
+    const scan = { ...header, planes: header.components.map((c) => planes[c]), tables: header.dcTables };
     const start = structure.scanStarts[i];
-    decodeScan(new BitReader(bytes, start), scan, dcTablesAt(structure, start), restartIntervalAt(structure, start));
+    decodeScan(new BitReader(bytes, start), scan, tablesAt(structure, 0, start), restartIntervalAt(structure, start));
   });
   if (planes.some((p) => !p.seen)) throw new JpegDataError("a component has no DC scan");
   return planes;
@@ -67,42 +68,6 @@ function dcPlanes(frame: JpegFrame): DcPlane[] {
       seen: false,
     };
   });
-}
-
-function parseScanHeader(header: Uint8Array, frame: JpegFrame, planes: DcPlane[]): ScanHeader {
-  const count = header[0] ?? 0;
-  const at = 1 + count * 2;
-  if (count < 1 || header.length < at + 3) throw new JpegDataError("malformed scan header");
-  const scan: ScanHeader = {
-    planes: [],
-    tables: [],
-    ss: header[at],
-    se: header[at + 1],
-    ah: header[at + 2] >> 4,
-    al: header[at + 2] & 15,
-  };
-  for (let i = 0; i < count; i++) {
-    const index = frame.components.findIndex((c) => c.id === header[1 + i * 2]);
-    if (index < 0) throw new JpegDataError("scan refers to a missing component");
-    scan.planes.push(planes[index]);
-    scan.tables.push(header[2 + i * 2] >> 4);
-  }
-  return scan;
-}
-
-/** DC tables as defined when the scan starts (a later DHT may reuse an id). */
-function dcTablesAt(structure: JpegStructure, offset: number): Map<number, HuffmanTable> {
-  const tables = new Map<number, HuffmanTable>();
-  for (const spec of structure.huffmanTables)
-    if (spec.tableClass === 0 && spec.offset < offset) tables.set(spec.id, new HuffmanTable(spec));
-  return tables;
-}
-
-function restartIntervalAt(structure: JpegStructure, offset: number): number {
-  let interval = 0;
-  for (const s of structure.segments)
-    if (s.marker === 0xdd && s.offset < offset && s.data.length >= 2) interval = (s.data[0] << 8) | s.data[1];
-  return interval;
 }
 
 function decodeScan(

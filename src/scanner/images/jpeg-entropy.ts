@@ -237,7 +237,11 @@ export class ScanDecoder {
   static open(bytes: Uint8Array, structure: JpegStructure): ScanDecoder | string {
     const frame = structure.frame;
     if (!frame) return "no frame header";
-    if (!frame.baseline) return frame.progressive ? "progressive JPEG" : "unsupported JPEG coding";
+    if (!frame.baseline) {
+      // Huffman progressive files are read by jpeg-progressive.ts; arithmetic coding by nothing here.
+      if (frame.marker === 0xc2) return "progressive JPEG";
+      return frame.progressive ? "arithmetic-coded progressive JPEG" : "unsupported JPEG coding";
+    }
     if (frame.precision !== 8) return `${frame.precision}-bit precision`;
     if (!frame.components.length || frame.components.some((c) => c.h < 1 || c.h > 4 || c.v < 1 || c.v > 4))
       return "invalid sampling factors";

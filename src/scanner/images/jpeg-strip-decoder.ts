@@ -1,19 +1,20 @@
 /**
- * Streaming pixel decoder for baseline (SOF0/SOF1, 8-bit, Huffman) JPEGs: one MCU row at a time,
- * Huffman (jpeg-entropy.ts) → dequantise + IDCT (jpeg-idct.ts) → chroma upsampling
+ * Streaming pixel decoder for baseline (SOF0/SOF1, 8-bit, Huffman) and progressive (SOF2) JPEGs: one
+ * MCU row at a time, Huffman (jpeg-entropy.ts; a progressive file's scans in step, jpeg-progressive.ts)
+ * → dequantise + IDCT (jpeg-idct.ts) → chroma upsampling
  * (jpeg-upsample.ts) → YCbCr→RGB (JFIF, jpeg-color.ts), emitted as full-width RGBA rows. It holds
  * two MCU rows of component samples (the next one is needed for the vertical chroma filter) and one
  * band of RGBA, O(width × MCU height): a 24 MP photo needs well under 1 MB instead of photon's ~176 MB.
  * Grayscale and 3-component YCbCr (or Adobe RGB) with any integer sampling; everything else
- * (progressive, CMYK, 12-bit, arithmetic, several scans) is refused so callers can fall back.
+ * (CMYK, 12-bit, arithmetic, lossless, a sequential file of several scans) is refused so callers can fall back.
  * IDCT, upsampling and colour conversion run in the SIMD wasm kernels (wasm-kernels.ts) unless the
  * decoder is opened with `{ reference: true }`: then the JavaScript functions above do it, which the
  * tests compare against (identical bytes).
  */
 import { componentsToRgba, isRgb } from "./jpeg-color";
+import { openRowDecoder, type RowDecoder } from "./jpeg-coefficients";
+import type { ScanDecoder } from "./jpeg-entropy";
 import { idctBlockToBytes } from "./jpeg-idct";
-import { ScanDecoder } from "./jpeg-entropy";
-import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
@@ -81,7 +82,7 @@ export class JpegStripDecoder implements RgbaBandSource {
   private readonly wasm: WasmLayout | null;
 
   private constructor(
-    private readonly scan: ScanDecoder | WasmScanDecoder,
+    private readonly scan: RowDecoder,
     structure: JpegStructure,
     planes: ComponentPlane[],
     reference: boolean,
@@ -137,9 +138,9 @@ export class JpegStripDecoder implements RgbaBandSource {
       return `too large to stream (${frame.width} × ${frame.height})`;
     if (frame && frame.components.length !== 1 && frame.components.length !== 3)
       return `${frame.components.length} colour components`;
-    const scan = options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
+    const scan = openRowDecoder(bytes, structure, options);
     if (typeof scan === "string") return scan;
-    if (structure.scanStarts.length > 1) return "several scans";
+    if (structure.scanStarts.length > 1 && frame?.marker !== 0xc2) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
     const single = frame.components.length === 1;
     const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
@@ -207,7 +208,7 @@ export class JpegStripDecoder implements RgbaBandSource {
 
   /** One MCU row: Huffman decoding and IDCT in wasm, the coefficients never leave its memory. */
   private decodeIntoWasm(w: WasmLayout, target: "current" | "following"): void {
-    const { blocks: n, error } = (this.scan as WasmScanDecoder).decodeRowInto(w.bytes, w.coefficients);
+    const { blocks: n, error } = (this.scan as Exclude<RowDecoder, ScanDecoder>).decodeRowInto(w.bytes, w.coefficients);
     const s = scratch(w.bytes);
     const tables = new Uint16Array(s.buffer, s.base + w.tables, this.planes.length * 64);
     this.planes.forEach((p, i) => tables.set(p.table, i * 64));

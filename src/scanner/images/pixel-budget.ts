@@ -1,15 +1,15 @@
 /**
  * What may be decoded to a full bitmap with photon. A 128 MB isolate must hold photon's RGBA in wasm
  * memory (24 MB at 6 MP, and that memory never shrinks), the decoder's own buffers and a JS copy.
- * Baseline JPEGs and non-interlaced PNGs are not bound by it: they are read block by block or streamed
- * in strips (jpeg-strip-decoder.ts, png-strip-decoder.ts). The size is taken from the header BEFORE
+ * Baseline and progressive JPEGs and non-interlaced PNGs are not bound by it: they are read block by block
+ * or streamed in strips (jpeg-strip-decoder.ts, jpeg-progressive.ts, png-strip-decoder.ts). The size is taken from the header BEFORE
  * decoding: photon allocates whatever a header declares, so a tiny file claiming 60 000 × 60 000
  * pixels must never reach it.
  */
 import { parseJpegStructure } from "./jpeg-markers";
 import { pngSize } from "./png-chunks";
 
-/** Largest image decoded to a full bitmap with photon (interlaced PNG, WebP, non-baseline JPEG). */
+/** Largest image decoded to a full bitmap with photon (interlaced PNG, WebP, JPEG neither baseline nor progressive). */
 export const MAX_PIXEL_DECODE = 6_000_000;
 
 /**
@@ -26,11 +26,20 @@ export const MAX_DC_PREVIEW_SOURCE_PIXELS = 120_000_000;
 export const MAX_STREAMED_PNG_PIXELS = 50_000_000;
 
 /**
- * Largest baseline JPEG streamed through jpeg-strip-decoder.ts. Memory grows with the width only,
+ * Largest baseline or progressive JPEG streamed through jpeg-strip-decoder.ts (a progressive one
+ * through jpeg-progressive.ts, which also holds one bit reader per scan). Memory grows with the width only,
  * but time grows with the area: a flat 400 MP baseline JPEG is 1.6 MB of zero bytes and took 7 s to
  * stream (and 35 s through every detector). Larger ones are reported as too large, not decoded.
  */
 export const MAX_STREAMED_JPEG_PIXELS = 50_000_000;
+
+/**
+ * Most scans of a progressive JPEG we decode (jpeg-progressive.ts). Each scan walks every block of its
+ * components once, so a crafted file of thousands of tiny scans would cost thousands of passes over a
+ * large picture. Encoders write 6–12 (libjpeg's default script 10, mozjpeg's ≈ 10, the most
+ * thorough successive-approximation scripts ≈ 20); libjpeg-turbo's tools take a limit for this reason.
+ */
+export const MAX_PROGRESSIVE_SCANS = 100;
 
 /**
  * Largest picture given per-8×8-block maps (block-analysis.ts: ≈ 33 bytes per block, 26 MB at 50 MP).

@@ -1,7 +1,7 @@
 /**
- * The formats read without a full-size bitmap: baseline JPEGs (jpeg-strip-decoder.ts) and
- * non-interlaced PNGs (png-strip-decoder.ts). Everything else is decoded whole by photon, within
- * MAX_PIXEL_DECODE (pixel-budget.ts).
+ * The formats read without a full-size bitmap: baseline and progressive JPEGs (jpeg-strip-decoder.ts,
+ * jpeg-progressive.ts) and non-interlaced PNGs (png-strip-decoder.ts). Everything else is decoded
+ * whole by photon, within MAX_PIXEL_DECODE (pixel-budget.ts).
  */
 import { countDecode } from "./decode-count";
 import { isJpeg } from "./jpeg-markers";

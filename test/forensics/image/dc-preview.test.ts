@@ -11,9 +11,10 @@ import { decodeDcCoefficients } from "../../../src/scanner/images/jpeg-dc-scans"
 import { ScanDecoder } from "../../../src/scanner/images/jpeg-entropy";
 import { type JpegFrame, parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { JpegDataError } from "../../../src/scanner/images/jpeg-strip-decoder";
-import { MAX_PIXEL_DECODE } from "../../../src/scanner/images/pixel-budget";
+import { MAX_PIXEL_DECODE, MAX_PROGRESSIVE_SCANS } from "../../../src/scanner/images/pixel-budget";
 import { pngSize } from "../../../src/scanner/images/png-chunks";
 import { context, generatedFile, scanFile, sharedFile } from "./fixtures";
+import { withRepeatedLastScan } from "./progressive-fixtures";
 
 /** 3840 × 2160 progressive 4:2:2 (8.3 MP): above photon's cap, small enough to load in workerd. */
 const LARGE_PROGRESSIVE = "photos/mate-backgrounds/Elephants_3840x2160.jpg";
@@ -143,9 +144,10 @@ describe("DC preview: one pixel per 8×8 block, close to photon's full decode av
   });
 });
 
-describe("thumbnail analyzer: a progressive JPEG above photon's cap is shrunk from its DC preview", () => {
+describe("thumbnail analyzer: a progressive JPEG above photon's cap that the strip decoder refuses is shrunk from its DC preview", () => {
   it("gives a 320 px thumbnail and says where it came from", async () => {
-    const bytes = await sharedFile(LARGE_PROGRESSIVE);
+    // More scans than the strip decoder walks (MAX_PROGRESSIVE_SCANS); the DC preview skips every AC scan.
+    const bytes = withRepeatedLastScan(await sharedFile(LARGE_PROGRESSIVE), MAX_PROGRESSIVE_SCANS + 1);
     expect(3840 * 2160).toBeGreaterThan(MAX_PIXEL_DECODE);
     const result = await thumbnailAnalyzer.analyze(scanFile("elephants.jpg", bytes), context());
     expect(result).toMatchObject({

@@ -124,8 +124,8 @@ describe("files the coefficient analysis cannot read are `-` with the reason in 
     }
   });
 
-  it("a progressive JPEG is named as such, in Polish without English words", async () => {
-    const bytes = await generatedFile("progressive/grayscale.jpg");
+  it("a progressive JPEG it cannot read (arithmetic-coded) is named as such, in Polish without English words", async () => {
+    const bytes = await generatedFile("progressive/arithmetic.jpg");
     const f = (await run(jpegDqAnalyzer, "p.jpg", bytes, "pl")).findings[0];
     expect(f).toMatchObject({ code: "JPEG_DQ_NOT_ASSESSED", level: "-" });
     expect(f.explanation).toContain("progresywnym");

@@ -100,7 +100,7 @@ describe("strip decoder: damaged and unsupported files", () => {
     }
   });
 
-  it("progressive JPEGs are refused with a reason (callers fall back to photon)", async () => {
-    expect(JpegStripDecoder.open(await sharedFile("photos/opencv-doc/ela_original.jpg"))).toBe("progressive JPEG");
+  it("progressive JPEGs are read too (jpeg-progressive.ts; test/forensics/image/progressive-decoder.test.ts)", async () => {
+    expect(open(await sharedFile("photos/opencv-doc/ela_original.jpg")).bandHeight).toBe(8);
   });
 });
