@@ -13,7 +13,9 @@ For every untouched camera photo in SOURCES (camera firmware only, no editor in 
        bright    a local brightness/contrast change over a rectangle (retouching)
   3. write the region (x, y, w, h) of every local edit to manifest.json.
 
-Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N]
+Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N] [--seed S]
+  --seed S   another seed (default 20261122): the eval's held-out set (.tmp/generated-heldout, seed 20261125)
+             has other crops, edit rectangles, patches and qualities from the same source photos.
   --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
              plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
              without restart markers (RST every 3 MCUs), for the entropy decoder tests, and
@@ -202,8 +204,13 @@ def main():
         i = args.index("--small")
         small = int(args[i + 1])
         del args[i : i + 2]
+    seed = SEED
+    if "--seed" in args:
+        i = args.index("--seed")
+        seed = int(args[i + 1])
+        del args[i : i + 2]
     out_dir = args[0] if args else ".tmp/generated"
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     sources = [s for s in SOURCES if os.path.exists(os.path.join(DATA, s))]
     if small:
         sources = sources[:small]
@@ -232,7 +239,7 @@ def main():
         write_progressive(out_dir)
         write_pngs(out_dir, images[sources[-1]][0:97, 0:131])
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
-        json.dump({"seed": SEED, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
+        json.dump({"seed": seed, "generator": "scripts/datagen/generate.py", "cases": manifest}, f, indent=1)
     print(f"{len(manifest)} files in {out_dir}")
 
 

@@ -9,11 +9,12 @@
  * file (including the 16 MB one the workerd tests cannot load).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { sameAsExiftool } from "../lib/exiftool-values";
 import { editorIn } from "../../src/scanner/images/editors";
+import { editEvidence, exiftoolRecords } from "./camera-originals";
 import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
 import { COPY_MOVE_MIN_PAIRS, COPY_MOVE_RED_PAIRS } from "../../src/scanner/forensics/copy-move";
@@ -28,9 +29,23 @@ import { DQ_MIN_FREQUENCIES, DQ_THRESHOLDS } from "../../src/scanner/forensics/j
 import { GHOST_THRESHOLDS } from "../../src/scanner/forensics/jpeg-ghost";
 import { DATE_GAP_MINUTES } from "../../src/scanner/forensics/metadata";
 import { NOISE_THRESHOLDS } from "../../src/scanner/forensics/noise";
+import { FUSION_SCALES, FUSION_THRESHOLDS } from "../../src/scanner/forensics/region-fusion";
 
 const DATA = "../shared/data";
 const GENERATED = ".tmp/generated";
+/** A second generated set, never used to choose a threshold: other crops, rectangles, patches and qualities. */
+const HELD_OUT = { dir: ".tmp/generated-heldout", seed: 20261125 };
+
+type Case = { file: string; kind: string; region: Outcome["truth"] };
+/** The generated cases in `dir` (made by scripts/datagen/generate.py with `seed` when missing). */
+function generatedCases(dir: string, seed?: number): Case[] {
+  if (!existsSync(join(dir, "manifest.json"))) {
+    const args = ["scripts/datagen/generate.py", dir, ...(seed ? ["--seed", String(seed)] : [])];
+    const r = spawnSync("/usr/bin/python3", args, { stdio: "inherit" });
+    if (r.status !== 0) throw new Error("datagen failed (needs Debian python3-opencv)");
+  }
+  return (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { cases: Case[] }).cases;
+}
 
 type Row = Record<string, string>;
 function index(folder: string): Row[] {
@@ -119,8 +134,8 @@ function overlapsSource(a: { x: number; y: number; width: number; height: number
   return Boolean(t && src && overlaps(a, { x: src.x, y: src.y, w: t.w, h: t.h }));
 }
 
-function sets(): { untouched: string[]; resaved: string[] } {
-  const untouched: string[] = [];
+function sets(): { untouched: string[]; edited: Map<string, string[]>; resaved: string[] } {
+  const camera: string[] = [];
   const resaved: string[] = [];
   for (const folder of ["photos", "exif-samples"]) {
     for (const row of index(folder)) {
@@ -128,10 +143,19 @@ function sets(): { untouched: string[]; resaved: string[] } {
       if (!/\.jpe?g$/i.test(p) || /invalid|corrupted|xmp\//.test(p)) continue;
       const gimpDownscaled = folder === "exif-samples" && /^jpg\/[^/]+$/.test(row.path);
       if (editorIn(row.Software) || gimpDownscaled) resaved.push(p);
-      else if (row.Make !== "-") untouched.push(p);
+      else if (row.Make !== "-") camera.push(p);
     }
   }
-  return { untouched, resaved };
+  // Untouched by evidence that is not ours (exiftool, camera-originals.ts); the rest is "camera, edited".
+  const records = exiftoolRecords(camera);
+  const edited = new Map<string, string[]>();
+  for (const p of camera) {
+    const record = records.get(p);
+    if (!record) throw new Error(`exiftool did not read ${p}`);
+    const why = editEvidence(record);
+    if (why.length) edited.set(p, why);
+  }
+  return { untouched: camera.filter((p) => !edited.has(p)), edited, resaved };
 }
 
 /** Make/Model/Software/DateTimeOriginal/width/height vs exiftool on every indexed file (the workerd test cannot load > 12 MB). */
@@ -163,24 +187,28 @@ async function indexAgreement(): Promise<{ files: number; mismatches: string[] }
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(GENERATED, "manifest.json"))) {
-    const r = spawnSync("/usr/bin/python3", ["scripts/datagen/generate.py", GENERATED], { stdio: "inherit" });
-    if (r.status !== 0) throw new Error("datagen failed (needs Debian python3-opencv)");
-  }
-  const manifest = JSON.parse(readFileSync(join(GENERATED, "manifest.json"), "utf8")) as {
-    cases: { file: string; kind: string; region: Outcome["truth"] }[];
-  };
+  const manifest = { cases: generatedCases(GENERATED) };
+  const heldOutCases = generatedCases(HELD_OUT.dir, HELD_OUT.seed);
   const agreement = await indexAgreement();
   console.log(`INDEX.tsv agreement: ${agreement.files} files, ${agreement.mismatches.length} field mismatches`);
   for (const m of agreement.mismatches) console.log(`  ${m}`);
-  const { untouched, resaved } = sets();
+  const { untouched, edited, resaved } = sets();
   const outcomes: Outcome[] = [];
   for (const p of untouched) outcomes.push(await run(p, "untouched"));
+  for (const p of edited.keys()) outcomes.push(await run(p, "camera-edited"));
   for (const p of resaved) outcomes.push(await run(p, "resaved-real"));
   for (const c of manifest.cases)
     outcomes.push(
       await run(join(GENERATED, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region),
     );
+  const heldOut: Outcome[] = [];
+  for (const c of heldOutCases)
+    heldOut.push(
+      await run(join(HELD_OUT.dir, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region),
+    );
+  // Per-file outcomes for threshold sweeps (scripts/eval/fusion-sweep.ts): not committed.
+  writeFileSync(join(".tmp", "image-eval-outcomes.json"), JSON.stringify(outcomes));
+  writeFileSync(join(".tmp", "image-eval-heldout.json"), JSON.stringify(heldOut));
   const detectors = [...new Set(outcomes.flatMap((o) => Object.keys(o.perDetector)))];
   const setNames = [...new Set(outcomes.map((o) => o.set))];
   // OpenCV writes no EXIF: the metadata detector on generated files measures the generator, not the edit.
@@ -216,17 +244,25 @@ async function main(): Promise<void> {
           (r) => overlaps(r, o.truth as NonNullable<Outcome["truth"]>) || overlapsSource(r, o.truth),
         ),
     );
+  const share = (n: number, of: number) => `${((100 * n) / of).toFixed(0)} % (${n}/${of})`;
+  const locatedIn = (from: Outcome[], s: string) => {
+    const os = from.filter((o) => o.set === s && o.truth);
+    return s.startsWith("manip") && os.length ? share(os.filter(onTruth).length, os.length) : "–";
+  };
   lines.push(
-    `| **located** (a Yellow/Red region on the true one) | ${setNames
-      .map((s) => {
-        const os = outcomes.filter((o) => o.set === s && o.truth);
-        const n = os.filter(onTruth).length;
-        return s.startsWith("manip") && os.length ? `${((100 * n) / os.length).toFixed(0)} % (${n}/${os.length})` : "–";
-      })
-      .join(" | ")} |`,
+    `| **located** (a Yellow/Red region on the true one) | ${setNames.map((s) => locatedIn(outcomes, s)).join(" | ")} |`,
   );
+  // The same generator with another seed: thresholds were chosen on the first set only.
+  const generatedSets = setNames.filter((s) => s.startsWith("manip") || s === "resaved-generated");
+  const heldOutTable = [
+    `| held-out (seed ${HELD_OUT.seed}) | ${generatedSets.join(" | ")} |`,
+    `|---|${generatedSets.map(() => "---").join("|")}|`,
+    `| **any detector** | ${generatedSets.map((s) => overall(heldOut.filter((o) => o.set === s))).join(" | ")} |`,
+    `| **located** | ${generatedSets.map((s) => locatedIn(heldOut, s)).join(" | ")} |`,
+  ].join("\n");
+  console.log(heldOutTable);
   const located: string[] = [];
-  for (const d of ["ela", "noise", "copy-move", "jpeg-dq", "jpeg-ghost"]) {
+  for (const d of ["ela", "noise", "jpeg-dq", "jpeg-ghost", "region-fusion", "copy-move"]) {
     const hits = outcomes.filter(
       (o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region,
     );
@@ -252,14 +288,16 @@ async function main(): Promise<void> {
     .join(", ");
   console.log(`untouched, Yellow/Red findings by code: ${fpBreakdown}`);
   // Each untouched file that is Yellow/Red, with its codes: the reader judges whether the finding is right.
+  const flaggedCodes = (o: Outcome) => [
+    ...new Set(
+      Object.entries(o.perDetector)
+        .filter(([d, v]) => v.flagged && counts(o, d))
+        .flatMap(([, v]) => v.codes),
+    ),
+  ];
   const fpFiles = outcomes
     .filter((o) => o.set === "untouched" && anyFlag(o))
-    .map((o) => {
-      const codes = Object.entries(o.perDetector)
-        .filter(([d, v]) => v.flagged && counts(o, d))
-        .flatMap(([, v]) => v.codes);
-      return `- ${o.file.replace(`${DATA}/`, "")}: ${[...new Set(codes)].join(", ")}`;
-    });
+    .map((o) => `- ${o.file.replace(`${DATA}/`, "")}: ${flaggedCodes(o).join(", ")}`);
   console.log(table);
   console.log(located.join("\n"));
   for (const o of outcomes.filter((x) => x.set === "untouched")) {
@@ -271,7 +309,10 @@ async function main(): Promise<void> {
   const md = `### Image detectors: evaluation (\`npm run eval\`, scripts/eval/image.eval.ts)
 
 Rows: share of files with at least one Yellow/Red finding from the detector. Columns:
-\`untouched\` = ${untouched.length} camera photos whose EXIF names no editor (false-positive rate),
+\`untouched\` = ${untouched.length} camera photos that exiftool shows unedited (false-positive rate; the rule, applied to
+every camera JPEG alike, is in scripts/eval/camera-originals.ts: EXIF Software, XMP CreatorTool and history, and
+Photoshop's image resources name no editor, and the EXIF pixel size, where recorded, is the picture's own),
+\`camera-edited\` = ${edited.size} camera photos that fail the rule (listed below with exiftool's evidence),
 \`resaved-real\` = ${resaved.length} files saved by GIMP/Photoshop/Lightroom/Fireworks (EXIF) or GIMP-downscaled,
 \`resaved-generated\` = generated crops re-saved with OpenCV at quality 80–95, \`manip-*\` = generated local manipulations
 (scripts/datagen/generate.py, seed 20261122; ${manifest.cases.length} files). \`metadata\` is n/a on generated files
@@ -286,13 +327,22 @@ APP12 "Picture Info" (olympus-d320l.jpg) and the Reconyx maker note (Reconyx_HC5
 
 ${table}
 
+The same detectors on a second generated set (\`scripts/datagen/generate.py --seed ${HELD_OUT.seed}\`: other crops, edit
+rectangles, pasted patches and qualities from the same source photos), which no threshold was chosen on:
+
+${heldOutTable}
+
 Yellow/Red findings on the untouched set, by code (files): ${fpBreakdown}. The files (what each one is:
 section "Untouched photos that stay Yellow or Red" above):
 ${fpFiles.join("\n")}
 
+The \`camera-edited\` files, exiftool's evidence, and what the detectors say (Yellow/Red codes):
+${[...edited.entries()].map(([p, why]) => `- ${p.replace(`${DATA}/`, "")}: ${why.join("; ")} → ${flaggedCodes(outcomes.find((o) => o.file === p) as Outcome).join(", ") || "Green"}`).join("\n")}
+
 Thresholds in force for this run: ELA block score ${ELA_THRESHOLDS.blockScore}, region ≥ ${ELA_THRESHOLDS.minShare * 100} % / ${ELA_THRESHOLDS.minBlocks} blocks, Red ≥ ${ELA_THRESHOLDS.redScore};
 noise (against blocks of the same texture) block score ${NOISE_THRESHOLDS.blockScore}, region ≥ ${NOISE_THRESHOLDS.minShare * 100} % / ${NOISE_THRESHOLDS.minBlocks} blocks, Red ≥ ${NOISE_THRESHOLDS.redScore};
 double quantisation (≥ ${DQ_MIN_FREQUENCIES} fitted frequencies) block score ${DQ_THRESHOLDS.blockScore}, region ≥ ${DQ_THRESHOLDS.minShare * 100} % / ${DQ_THRESHOLDS.minBlocks} blocks with mean ≥ ${DQ_THRESHOLDS.minMeanScore}, Red ≥ ${DQ_THRESHOLDS.redScore};
+fusion: two families at ≥ ${FUSION_THRESHOLDS.blockScore} of their own block scores (ELA's other direction at −${FUSION_SCALES.elaLow}), region ≥ ${FUSION_THRESHOLDS.minShare * 100} % / ${FUSION_THRESHOLDS.minBlocks} blocks, Red ≥ ${FUSION_THRESHOLDS.redScore};
 JPEG ghosts block score ${GHOST_THRESHOLDS.blockScore}, region ≥ ${GHOST_THRESHOLDS.minShare * 100} % / ${GHOST_THRESHOLDS.minBlocks} blocks with mean ≥ ${GHOST_THRESHOLDS.minMeanScore}, Red ≥ ${GHOST_THRESHOLDS.redScore};
 copy-move ≥ ${COPY_MOVE_MIN_PAIRS} pairs (Red ≥ ${COPY_MOVE_RED_PAIRS}); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
 EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD} (a crop when a window of the preview matches ≥ ${THUMBNAIL_CROP_CORRELATION}); date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)

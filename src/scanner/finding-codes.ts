@@ -227,8 +227,8 @@ export const findingCodes = {
   },
   JPEG_DOUBLE_COMPRESSION: {
     detector: "jpeg-structure",
-    levels: YELLOW,
-    meaning: "The picture was JPEG-compressed twice.",
+    levels: GREEN,
+    meaning: "The picture was JPEG-compressed twice (a note: re-saving alone is what messengers and upload tools do).",
   },
   JPEG_DOUBLE_COMPRESSION_NOT_ASSESSED: {
     detector: "jpeg-structure",
@@ -270,6 +270,22 @@ export const findingCodes = {
   NOISE_REGION: { detector: "noise", levels: YELLOW_OR_RED, meaning: "An area has different image noise." },
   NOISE_UNIFORM: { detector: "noise", levels: GREEN, meaning: "The image noise is consistent." },
   NOISE_NOT_ASSESSED: { detector: "noise", levels: NOT_ASSESSED, meaning: "The noise analysis was not possible." },
+  FUSION_REGION: {
+    detector: "region-fusion",
+    levels: YELLOW_OR_RED,
+    meaning:
+      "Two independent pixel detectors (ELA, noise, JPEG coefficients) each come close to their thresholds on one area (Red: both reach them).",
+  },
+  FUSION_UNIFORM: {
+    detector: "region-fusion",
+    levels: GREEN,
+    meaning: "No area where two independent detectors agree.",
+  },
+  FUSION_NOT_ASSESSED: {
+    detector: "region-fusion",
+    levels: NOT_ASSESSED,
+    meaning: "The detectors' maps could not be combined.",
+  },
   COPY_MOVE_FOUND: { detector: "copy-move", levels: YELLOW_OR_RED, meaning: "An area was copied within the picture." },
   COPY_MOVE_NONE: { detector: "copy-move", levels: GREEN, meaning: "No copied areas found." },
   COPY_MOVE_NOT_ASSESSED: {

@@ -7,6 +7,7 @@ import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
 import { provenanceAnalyzer } from "./provenance";
+import { regionFusionAnalyzer } from "./region-fusion";
 
 export const imageAnalyzers = [
   metadataAnalyzer,
@@ -15,6 +16,8 @@ export const imageAnalyzers = [
   noiseAnalyzer,
   jpegDqAnalyzer,
   jpegGhostAnalyzer,
+  // After ELA, noise, DQ and ghosts: it combines their maps (computed once per file).
+  regionFusionAnalyzer,
   copyMoveAnalyzer,
   provenanceAnalyzer,
 ];

@@ -11,8 +11,8 @@ import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
-import { DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
+import { type DctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -36,26 +36,42 @@ export function frequencyFits(histograms: Int32Array, table: Uint16Array): Frequ
   );
 }
 
+/** The fits, the informative ones and the block map (null: too few, no earlier JPEG save to localise). */
+export interface DqAnalysis {
+  fits: FrequencyFit[];
+  used: { index: number; fit: FrequencyFit }[];
+  scores: Float32Array | null;
+}
+
+/** The double-quantisation analysis of a file's coefficient blocks, once per file (this check and the fusion read it). */
+export const dqAnalysis = oncePerBlocks((b: DctBlocks): DqAnalysis => {
+  const fits = frequencyFits(b.histograms, b.table);
+  const used = informativeFits(fits);
+  const scores =
+    used.length < DQ_MIN_FREQUENCIES
+      ? null
+      : dqMap({ ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE, low: b.low, high: b.high }, used);
+  return { fits, used, scores };
+});
+
 export const jpegDqAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-dq",
   version: "1.0.0",
   notAssessed: { code: "JPEG_DQ_NOT_ASSESSED", check: localisedChecks.dq, text: dqTexts.notAssessed },
   judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
-    const fits = frequencyFits(b.histograms, b.table);
-    const used = informativeFits(fits);
+    const { fits, used, scores } = dqAnalysis(b);
     const firstSteps = fits.map((f) => (used.some((u) => u.fit === f) ? f.q1 : null));
     const summary = {
       frequenciesWithDoubleQuantisation: used.length,
       firstQuantisationSteps: firstSteps,
       lastQuantisationSteps: fits.map((f) => f.q2),
     };
-    if (used.length < DQ_MIN_FREQUENCIES)
+    if (!scores)
       return {
         assessed: true,
         findings: [finding(ctx.language, "JPEG_DQ_NONE", "Green", dqTexts.none(used.length, DQ_FREQUENCIES), summary)],
         metadata: summary,
       };
-    const scores = dqMap({ ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE, low: b.low, high: b.high }, used);
     const verdict = judgeLocalised(scores, base, DQ_THRESHOLDS);
     const attachments = [heatmapAttachment(file.name, "dq", base, scores, DQ_THRESHOLDS.redScore)];
     const judged = Math.round(verdict.reliableShare * 100);

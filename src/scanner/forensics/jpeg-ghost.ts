@@ -7,9 +7,9 @@
  */
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { ghostVerdict } from "./ghost-map";
-import { GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
+import { type GhostVerdict, ghostVerdict } from "./ghost-map";
+import { type DctBlocks, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -23,12 +23,10 @@ export const GHOST_THRESHOLDS: LocalisedThresholds = {
   maxShare: 0.5,
 };
 
-export const jpegGhostAnalyzer: Analyzer = localisedAnalyzer({
-  id: "jpeg-ghost",
-  version: "1.0.0",
-  notAssessed: { code: "JPEG_GHOST_NOT_ASSESSED", check: localisedChecks.ghost, text: ghostTexts.notAssessed },
-  judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
-    const ghost = ghostVerdict(
+/** The most prominent ghost map of a file's coefficient blocks, once per file (this check and the fusion read it). */
+export const ghostOf = oncePerBlocks(
+  (b: DctBlocks): GhostVerdict =>
+    ghostVerdict(
       {
         blocksWide: b.blocksWide,
         blocksHigh: b.blocksHigh,
@@ -38,7 +36,15 @@ export const jpegGhostAnalyzer: Analyzer = localisedAnalyzer({
       },
       GHOST_THRESHOLDS.blockScore,
       GHOST_THRESHOLDS.maxShare,
-    );
+    ),
+);
+
+export const jpegGhostAnalyzer: Analyzer = localisedAnalyzer({
+  id: "jpeg-ghost",
+  version: "1.0.0",
+  notAssessed: { code: "JPEG_GHOST_NOT_ASSESSED", check: localisedChecks.ghost, text: ghostTexts.notAssessed },
+  judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
+    const ghost = ghostOf(b);
     const verdict = judgeLocalised(ghost.map, base, GHOST_THRESHOLDS);
     const attachments = [heatmapAttachment(file.name, "ghost", base, ghost.map, GHOST_THRESHOLDS.redScore)];
     const judged = Math.round(verdict.reliableShare * 100);

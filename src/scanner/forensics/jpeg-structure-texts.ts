@@ -99,15 +99,15 @@ export const jpegTexts = {
   doubleCompression: (score: number): FindingText => ({
     en: {
       title: "Compressed twice",
-      explanation: `The distribution of the compressed values shows the regular gaps left when a JPEG is decoded and saved again with different settings (${Math.round(score * 100)} % irregular bins). The picture was re-saved at least once after capture.`,
+      explanation: `The distribution of the compressed values shows the regular gaps left when a JPEG is decoded and saved again with different settings (${Math.round(score * 100)} % irregular bins). The picture was re-saved at least once after capture. On its own that is harmless (messengers and upload tools re-save every photo); an area changed before the re-save would show in the double-quantisation and JPEG-ghost checks.`,
     },
     de: {
       title: "Zweifach komprimiert",
-      explanation: `Die Verteilung der komprimierten Werte zeigt die regelmäßigen Lücken, die entstehen, wenn ein JPEG dekodiert und mit anderen Einstellungen neu gespeichert wird (${Math.round(score * 100)} % auffällige Werte). Das Bild wurde nach der Aufnahme mindestens einmal neu gespeichert.`,
+      explanation: `Die Verteilung der komprimierten Werte zeigt die regelmäßigen Lücken, die entstehen, wenn ein JPEG dekodiert und mit anderen Einstellungen neu gespeichert wird (${Math.round(score * 100)} % auffällige Werte). Das Bild wurde nach der Aufnahme mindestens einmal neu gespeichert. Das allein ist unbedenklich (Messenger und Upload-Werkzeuge speichern jedes Foto neu); ein vor dem erneuten Speichern veränderter Bereich zeigte sich in den Prüfungen auf doppelte Quantisierung und JPEG-Geister.`,
     },
     pl: {
       title: "Podwójna kompresja",
-      explanation: `Rozkład skompresowanych wartości ma regularne luki, które powstają, gdy JPEG zostaje zdekodowany i zapisany ponownie z innymi ustawieniami (${Math.round(score * 100)} % nieregularnych wartości). Zdjęcie zapisano ponownie co najmniej raz po wykonaniu.`,
+      explanation: `Rozkład skompresowanych wartości ma regularne luki, które powstają, gdy JPEG zostaje zdekodowany i zapisany ponownie z innymi ustawieniami (${Math.round(score * 100)} % nieregularnych wartości). Zdjęcie zapisano ponownie co najmniej raz po wykonaniu. Samo w sobie jest to nieszkodliwe (komunikatory i narzędzia do przesyłania zapisują każde zdjęcie ponownie); obszar zmieniony przed ponownym zapisem pokazałyby kontrole podwójnej kwantyzacji i duchów JPEG.`,
     },
   }),
   // The technical reason stays in the evidence (English, for the record), never inside the explanation.

@@ -177,7 +177,7 @@ async function doubleCompressionFinding(
   if (dc.binsJudged < DOUBLE_COMPRESSION_MIN_BINS) return;
   if (dc.score > DOUBLE_COMPRESSION_THRESHOLD)
     out.push(
-      finding(ctx.language, "JPEG_DOUBLE_COMPRESSION", "Yellow", T.doubleCompression(dc.score), {
+      finding(ctx.language, "JPEG_DOUBLE_COMPRESSION", "Green", T.doubleCompression(dc.score), {
         score: Number(dc.score.toFixed(3)),
         binsJudged: dc.binsJudged,
         threshold: DOUBLE_COMPRESSION_THRESHOLD,
@@ -190,7 +190,9 @@ export const jpegStructureAnalyzer: Analyzer = {
   id: "jpeg-structure",
   // 1.1: an appended preview of the same picture after EOI is a Green note; a picture that is a cut-out of its
   // EXIF preview is JPEG_THUMBNAIL_CROP (Yellow), not a Red mismatch (issue 17, "Levels").
-  version: "1.1.0",
+  // 1.2: a whole-picture re-save (JPEG_DOUBLE_COMPRESSION) is a Green note: messengers and upload tools re-save
+  // every photo; where a re-saved picture was changed, the double-quantisation and ghost maps show the area.
+  version: "1.2.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg",
   reads: blockMapProducts,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
