@@ -28,7 +28,8 @@ const ZIGZAG16: StaticArray<i32> = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18
 
 /**
  * One grid row: blocks at x = g·stride (g < count) of 8 lines of `width` f32 samples at `lines`.
- * Writes judged[g] (1 = not flat) and, for each judged block in order, 16 f32 features at `features`.
+ * Writes judged[g] (1 = not flat) and, for each judged block in order, 16 f32 features at `features`
+ * and their 16 i32 sort keys (block-matching.ts: Math.round(feature / 4)) at `keys`.
  * Returns how many blocks were judged. Needs setBlockConstants first.
  */
 export function copyMoveRow(
@@ -39,6 +40,7 @@ export function copyMoveRow(
   minStd: f64,
   features: usize,
   judged: usize,
+  keys: usize,
 ): i32 {
   let n = 0;
   for (let g = 0; g < count; g++) {
@@ -76,9 +78,43 @@ export function copyMoveRow(
     column(3, 0);
     column(4, 0);
     const out = features + <usize>n * 64;
-    for (let k = 0; k < 16; k++)
-      store<f32>(out + <usize>k * 4, <f32>(load<f64>(at(OUT, unchecked(ZIGZAG16[k]))) / 2));
+    const key = keys + <usize>n * 64;
+    for (let k = 0; k < 16; k++) {
+      const feature = <f32>(load<f64>(at(OUT, unchecked(ZIGZAG16[k]))) / 2);
+      store<f32>(out + <usize>k * 4, feature);
+      // The sort key Math.round(feature / 4): x + 0.5 is exact for an f32 / 4 of magnitude ≥ 0.25, and
+      // below that floor gives 0 as Math.round does (−0 and 0 are the same i32).
+      store<i32>(key + <usize>k * 4, <i32>Math.floor(<f64>feature / 4 + 0.5));
+    }
     n++;
+  }
+  return n;
+}
+
+/**
+ * Candidate pairs of the copy-move search: block-matching.ts `closePairs` is the reference, with its
+ * arithmetic (f64 differences of the f32 features, squared and summed in order, stopping once over
+ * the limit). `feat` holds `count` blocks × 16 f32 in sorted order; for every block a < `first`
+ * and each of the next `ahead` blocks b, (a, b) is written to `out` (two i32) when the squared
+ * distance is at most `limit`. Returns how many pairs.
+ */
+export function closeFeaturePairs(feat: usize, count: i32, first: i32, ahead: i32, limit: f64, out: usize): i32 {
+  let n = 0;
+  for (let a = 0; a < first; a++) {
+    const fa = feat + <usize>a * 64;
+    const last = min(count, a + 1 + ahead);
+    for (let b = a + 1; b < last; b++) {
+      const fb = feat + <usize>b * 64;
+      let d2: f64 = 0;
+      for (let k = 0; k < 16 && d2 <= limit; k++) {
+        const d = <f64>load<f32>(fa + (<usize>k << 2)) - <f64>load<f32>(fb + (<usize>k << 2));
+        d2 += d * d;
+      }
+      if (d2 > limit) continue;
+      store<i32>(out + (<usize>n << 3), a);
+      store<i32>(out + (<usize>n << 3) + 4, b);
+      n++;
+    }
   }
   return n;
 }

@@ -43,6 +43,8 @@ export interface CopyMoveSearch {
 interface BlockFeatures {
   pos: Int32Array;
   feat: Float32Array;
+  /** The sort keys, Math.round(feature / 4) (the wasm kernel writes them with the features). */
+  keys: Int32Array;
   judged: Uint8Array;
   gw: number;
   gh: number;
@@ -55,15 +57,18 @@ function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
   const capacity = Math.max(0, gw * gh);
   const pos = new Int32Array(capacity * 2);
   const feat = new Float32Array(capacity * FEATURES);
+  const keys = new Int32Array(capacity * FEATURES);
   const judged = new Uint8Array(capacity);
-  if (capacity === 0) return { pos, feat, judged, gw, gh };
+  if (capacity === 0) return { pos, feat, keys, judged, gw, gh };
   ensureBlockConstants(COS, ELA_TABLE);
   const lineBytes = align16(8 * img.width * 4);
   const featureBytes = align16(gw * FEATURES * 4);
-  const s = scratch(lineBytes + featureBytes + gw);
+  const judgedBytes = align16(gw);
+  const s = scratch(lineBytes + 2 * featureBytes + judgedBytes);
   const lines = new Float32Array(s.buffer, s.base, 8 * img.width);
   const rowFeatures = new Float32Array(s.buffer, s.base + lineBytes, gw * FEATURES);
   const rowJudged = new Uint8Array(s.buffer, s.base + lineBytes + featureBytes, gw);
+  const rowKeys = new Int32Array(s.buffer, s.base + lineBytes + featureBytes + judgedBytes, gw * FEATURES);
   let n = 0;
   for (let gy = 0; gy < gh; gy++) {
     const y0 = gy * stride;
@@ -76,8 +81,10 @@ function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
       MIN_BLOCK_STD,
       s.base + lineBytes,
       s.base + lineBytes + featureBytes,
+      s.base + lineBytes + featureBytes + judgedBytes,
     );
     feat.set(rowFeatures.subarray(0, m * FEATURES), n * FEATURES);
+    keys.set(rowKeys.subarray(0, m * FEATURES), n * FEATURES);
     judged.set(rowJudged, gy * gw);
     for (let gx = 0; gx < gw; gx++)
       if (rowJudged[gx]) {
@@ -86,7 +93,14 @@ function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
         n++;
       }
   }
-  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), judged, gw, gh };
+  return {
+    pos: pos.subarray(0, n * 2),
+    feat: feat.subarray(0, n * FEATURES),
+    keys: keys.subarray(0, n * FEATURES),
+    judged,
+    gw,
+    gh,
+  };
 }
 
 /** The JavaScript reference of the block features (low-frequency DCT terms of every non-flat block). */
@@ -122,7 +136,9 @@ function features(img: GrayImage, stride: number): BlockFeatures {
       for (let k = 0; k < FEATURES; k++) feat[n * FEATURES + k] = coef[ZIGZAG[k]] / 2;
       n++;
     }
-  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), judged, gw, gh };
+  const keys = new Int32Array(n * FEATURES);
+  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
+  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), keys, judged, gw, gh };
 }
 
 /** Mean absolute difference of the 8×8 blocks at (ax, ay) and (bx, by); Infinity if out of bounds. */
@@ -200,44 +216,91 @@ function packedOrder(keys: Int32Array, n: number): Uint32Array {
   return order;
 }
 
+const MATCH_LIMIT = MATCH_DISTANCE * MATCH_DISTANCE;
+
+/**
+ * Candidate pairs (a, b), a < b ≤ a + COMPARE_AHEAD, of blocks in sorted order whose features are
+ * within MATCH_DISTANCE; the sum stops once over the limit (its terms are never negative).
+ */
+function closePairs(feat: Float32Array, n: number): Int32Array {
+  const pairs: number[] = [];
+  for (let a = 0; a < n; a++)
+    for (let b = a + 1; b < Math.min(n, a + 1 + COMPARE_AHEAD); b++) {
+      let d2 = 0;
+      for (let k = 0; k < FEATURES && d2 <= MATCH_LIMIT; k++) {
+        const d = feat[a * FEATURES + k] - feat[b * FEATURES + k];
+        d2 += d * d;
+      }
+      if (d2 <= MATCH_LIMIT) pairs.push(a, b);
+    }
+  return Int32Array.from(pairs);
+}
+
+/** Blocks per call of the wasm kernel (its scratch: ≈ 0.5 MB). */
+const PAIR_CHUNK = 4096;
+
+/** The same pairs from the wasm kernel (wasm/assembly/copy-move.ts closeFeaturePairs), chunk by chunk. */
+function closePairsWasm(feat: Float32Array, n: number): Int32Array {
+  const out: Int32Array[] = [];
+  const featureBytes = align16((PAIR_CHUNK + COMPARE_AHEAD) * FEATURES * 4);
+  const s = scratch(featureBytes + PAIR_CHUNK * COMPARE_AHEAD * 8);
+  for (let start = 0; start < n; start += PAIR_CHUNK) {
+    const first = Math.min(PAIR_CHUNK, n - start);
+    const count = Math.min(n - start, first + COMPARE_AHEAD);
+    new Float32Array(s.buffer, s.base, count * FEATURES).set(
+      feat.subarray(start * FEATURES, (start + count) * FEATURES),
+    );
+    const found = kernels().closeFeaturePairs(s.base, count, first, COMPARE_AHEAD, MATCH_LIMIT, s.base + featureBytes);
+    const pairs = new Int32Array(s.buffer, s.base + featureBytes, found * 2).slice();
+    for (let i = 0; i < pairs.length; i++) pairs[i] += start;
+    out.push(pairs);
+  }
+  const all = new Int32Array(out.reduce((total, p) => total + p.length, 0));
+  let at = 0;
+  for (const p of out) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
 /**
  * Searches `img` for copied areas. `{ reference: true }` computes the block features with the
  * JavaScript reference instead of the wasm kernel and sorts with the plain comparator instead of the
  * packed keys (same values, same order; the tests compare both).
  */
 export function searchCopyMove(img: GrayImage, stride: number, options: { reference?: boolean } = {}): CopyMoveSearch {
-  const { pos, feat, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
+  const { pos, feat, keys, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
   const n = pos.length / 2;
-  // Sort keys computed once (the comparator runs n·log n times).
-  const keys = new Int32Array(n * FEATURES);
-  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
   const order = options.reference ? comparedOrder(keys, n) : packedOrder(keys, n);
-  const clusters = new Map<string, CopyMoveCluster>();
+  // Features and positions in the sorted order (the pairs compare each block with the next few).
+  const sortedFeat = new Float32Array(n * FEATURES);
+  const sortedPos = new Int32Array(n * 2);
   for (let oi = 0; oi < n; oi++) {
-    const a = order[oi];
-    for (let oj = oi + 1; oj < Math.min(n, oi + 1 + COMPARE_AHEAD); oj++) {
-      const b = order[oj];
-      // Stops once the sum is over the limit (the terms are never negative: the full sum would be too).
-      let d2 = 0;
-      for (let k = 0; k < FEATURES && d2 <= MATCH_DISTANCE * MATCH_DISTANCE; k++)
-        d2 += (feat[a * FEATURES + k] - feat[b * FEATURES + k]) ** 2;
-      if (d2 > MATCH_DISTANCE * MATCH_DISTANCE) continue;
-      let [s, t] = [a, b];
-      let dx = pos[t * 2] - pos[s * 2];
-      let dy = pos[t * 2 + 1] - pos[s * 2 + 1];
-      if (Math.hypot(dx, dy) < MIN_SHIFT) continue;
-      if (dx < 0 || (dx === 0 && dy < 0)) {
-        [s, t] = [t, s];
-        dx = -dx;
-        dy = -dy;
-      }
-      if (!isGenuinePair(img, pos[s * 2], pos[s * 2 + 1], pos[t * 2], pos[t * 2 + 1])) continue;
-      // Quantise the shift so JPEG jitter of a pixel or two still lands in one group.
-      const k = `${Math.round(dx / 2)},${Math.round(dy / 2)}`;
-      let c = clusters.get(k);
-      if (!c) clusters.set(k, (c = { dx, dy, pairs: [] }));
-      c.pairs.push({ sx: pos[s * 2], sy: pos[s * 2 + 1], tx: pos[t * 2], ty: pos[t * 2 + 1] });
+    const i = order[oi];
+    for (let k = 0; k < FEATURES; k++) sortedFeat[oi * FEATURES + k] = feat[i * FEATURES + k];
+    sortedPos[oi * 2] = pos[i * 2];
+    sortedPos[oi * 2 + 1] = pos[i * 2 + 1];
+  }
+  const candidates = options.reference ? closePairs(sortedFeat, n) : closePairsWasm(sortedFeat, n);
+  const clusters = new Map<string, CopyMoveCluster>();
+  for (let c = 0; c < candidates.length; c += 2) {
+    let [s, t] = [candidates[c], candidates[c + 1]];
+    let dx = sortedPos[t * 2] - sortedPos[s * 2];
+    let dy = sortedPos[t * 2 + 1] - sortedPos[s * 2 + 1];
+    if (Math.hypot(dx, dy) < MIN_SHIFT) continue;
+    if (dx < 0 || (dx === 0 && dy < 0)) {
+      [s, t] = [t, s];
+      dx = -dx;
+      dy = -dy;
     }
+    const [sx, sy, tx, ty] = [sortedPos[s * 2], sortedPos[s * 2 + 1], sortedPos[t * 2], sortedPos[t * 2 + 1]];
+    if (!isGenuinePair(img, sx, sy, tx, ty)) continue;
+    // Quantise the shift so JPEG jitter of a pixel or two still lands in one group.
+    const k = `${Math.round(dx / 2)},${Math.round(dy / 2)}`;
+    let group = clusters.get(k);
+    if (!group) clusters.set(k, (group = { dx, dy, pairs: [] }));
+    group.pairs.push({ sx, sy, tx, ty });
   }
   return {
     width: img.width,

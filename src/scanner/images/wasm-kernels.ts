@@ -58,6 +58,7 @@ interface KernelExports {
     state: number,
     out: number,
   ): number;
+  closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(
     lines: number,
     width: number,
@@ -66,6 +67,7 @@ interface KernelExports {
     minStd: number,
     features: number,
     judged: number,
+    keys: number,
   ): number;
 }
 

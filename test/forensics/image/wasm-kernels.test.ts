@@ -249,7 +249,7 @@ describe("block maps (ELA, noise, preview): the wasm Huffman decoding and block 
   });
 });
 
-describe("copy-move search: the wasm block features give the reference's search result exactly", () => {
+describe("copy-move search: the wasm block features, sort keys and candidate pairs give the reference's search result exactly", () => {
   const pictures = [
     { what: "phone photo (leuvenA), reduced to 320 px", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg") },
     { what: "a picture with a copied area", file: () => generatedFile("copymove/leuvenA.jpg") },
