@@ -271,7 +271,7 @@ ${table}
 Memory, 24 MP baseline JPEG, all detectors: workerd RSS ${memory ? `${f(memory.idle)} MB idle → ${f(memory.peak)} MB peak (+${f(memory.peak - memory.idle)} MB)` : "n/a"}.
 Why it fits in 128 MB: baseline JPEGs are never decoded to a bitmap; blocks are Huffman-decoded one
 at a time into per-8×8-block maps (≈ 6 floats per block = 9 MB for 24 MP) and a 1/4-scale preview.
-Non-interlaced PNGs are streamed in 16-row bands (png-strip-decoder.ts); progressive JPEGs and interlaced PNGs are decoded with photon only up to 6 MP (else reported as not assessed).
+Progressive JPEGs are read from their coefficients too (jpeg-progressive.ts, section "Progressive JPEGs"). Non-interlaced PNGs are streamed in 16-row bands (png-strip-decoder.ts); interlaced PNGs are decoded with photon only up to 6 MP (else reported as not assessed).
 The RSS peak also holds garbage V8 has not collected yet (no memory pressure in \`wrangler dev\`); the live
 data measured under Node with \`--expose-gc\` after each detector on the same file is ≈ 15 MB JS heap + ≈ 22 MB
 array buffers (the 12.8 MB file and the block maps). Heatmap PNGs are encoded with fflate, not photon, so the

@@ -151,10 +151,10 @@ from the last step's ratio so that one step yields ≤ 1 MB inside a flat pictur
 16-row band of RGBA). The 24 MP PNG row's RSS is mostly the 48 MB file itself, posted whole to every call and not yet
 collected: reading its body alone, without decoding, moves RSS ${pngRead.before.toFixed(0)} → peak ${pngRead.peak.toFixed(0)} MB. The decoder's own live
 buffers, measured under Node with \`--expose-gc\`, stay under 10 MB. Its time is inflate (fflate, ≈ 1.2 s for the 96 MB of raw rows even in one go) plus unfiltering.
-Interlaced PNGs and progressive JPEGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
-The thumbnail of a larger progressive JPEG comes from its DC coefficients alone (src/scanner/images/jpeg-dc-preview.ts):
-Elephants_5640x3172.jpg (17.9 MP progressive, ${(progressive.length / 1048576).toFixed(1)} MB) took ${progressiveThumb.result.ms.toFixed(0)} ms
-(${progressiveThumb.result.json.metadata?.thumbnailSource ?? "no preview"}), RSS ${progressiveThumb.before.toFixed(0)} → peak ${progressiveThumb.peak.toFixed(0)} MB.
+Progressive JPEGs are streamed like baseline ones (src/scanner/images/jpeg-progressive.ts, section "Progressive JPEGs");
+interlaced PNGs still go through photon and are therefore only decoded up to 6 MP (\`MAX_PIXEL_DECODE\`) for the models.
+The thumbnail of Elephants_5640x3172.jpg (17.9 MP progressive, ${(progressive.length / 1048576).toFixed(1)} MB) took ${progressiveThumb.result.ms.toFixed(0)} ms
+(${progressiveThumb.result.json.metadata?.thumbnailSource ?? "streamed"}; a DC preview only above the strip decoder's limits), RSS ${progressiveThumb.before.toFixed(0)} → peak ${progressiveThumb.peak.toFixed(0)} MB.
 A flat 7000 × 7000 PNG (49 MP of one colour, ${(flat.length / 1024).toFixed(0)} KB: deflate's worst ratio, inflated in 1 KB steps) decodes in ${flatDecode.result.ms.toFixed(0)} ms, RSS ${flatDecode.before.toFixed(0)} → peak ${flatDecode.peak.toFixed(0)} MB; its thumbnail takes
 ${flatThumb.result.ms.toFixed(0)} ms, peak ${flatThumb.peak.toFixed(0)} MB.
 `;
