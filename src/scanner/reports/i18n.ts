@@ -169,6 +169,7 @@ const de: ReportTexts = {
     recapture: "Abfotografiert-Modell",
     dq: "Doppelte Quantisierung",
     ghost: "JPEG-Geister",
+    "region-fusion": "Kombinierte Prüfung",
   },
   revisions: "Versionen und Änderungen",
   revisionsCount: (n) => `Die Datei wurde ${n}-mal gespeichert (${n} Revisionen).`,
@@ -230,6 +231,7 @@ const de: ReportTexts = {
     "copy-move": "Kopieren-Verschieben-Erkennung",
     "jpeg-dq": "Doppelte JPEG-Quantisierung (Lokalisierung)",
     "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
+    "region-fusion": "Kombinierte Prüfung (ELA, Rauschen und JPEG-Koeffizienten am selben Ort)",
     "image-pages": "HEIC-, TIFF-Seiten: als Bild dekodiert und wie Fotos geprüft",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
   },
@@ -256,6 +258,8 @@ const de: ReportTexts = {
       "Nur bei zweimal auf demselben Raster gespeicherten JPEGs; progressive oder beschädigte Dateien nicht beurteilbar.",
     "jpeg-ghost":
       "Nur wenn die Bereiche verschiedene Speicherketten hatten; progressive oder beschädigte Dateien nicht beurteilbar.",
+    "region-fusion":
+      "Keine eigene Messung: fasst die Karten der anderen Verfahren zusammen; glatte Wände können ELA und Rauschen gemeinsam täuschen.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
     "image-pages":
       "HEIC bis 13 MP (gekachelt), TIFF-Seiten bis 6 MP; Drehung/Spiegelung aus den Metadaten wird nicht angewendet, bei HEIC nur das Hauptbild.",
@@ -315,6 +319,7 @@ const en: ReportTexts = {
     recapture: "Recapture model",
     dq: "Double quantisation",
     ghost: "JPEG ghosts",
+    "region-fusion": "Combined check",
   },
   revisions: "Revisions and changes",
   revisionsCount: (n) => `The file was saved ${n} times (${n} revisions).`,
@@ -376,6 +381,7 @@ const en: ReportTexts = {
     "copy-move": "Copy-move detection",
     "jpeg-dq": "Double JPEG quantisation (localised)",
     "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
+    "region-fusion": "Combined check (ELA, noise and JPEG coefficients at the same place)",
     "image-pages": "HEIC and TIFF pages: decoded to pictures and checked like photos",
     provenance: "Provenance (C2PA, AI labels)",
   },
@@ -398,6 +404,8 @@ const en: ReportTexts = {
     "jpeg-dq": "Only for JPEGs saved twice on the same grid; progressive or damaged files cannot be judged.",
     "jpeg-ghost":
       "Only where areas went through different chains of saves; progressive or damaged files cannot be judged.",
+    "region-fusion":
+      "No measurement of its own: combines the other methods' maps; plain walls can mislead ELA and noise together.",
     provenance: "Missing provenance data is the normal case and not a finding.",
     "image-pages":
       "HEIC up to 13 MP (tiled), TIFF pages up to 6 MP; rotation/mirroring from the metadata is not applied, for HEIC only the main picture.",
@@ -458,6 +466,7 @@ const pl: ReportTexts = {
     recapture: "Model ponownego sfotografowania",
     dq: "Podwójna kwantyzacja",
     ghost: "Duchy JPEG",
+    "region-fusion": "Łączna kontrola",
   },
   revisions: "Wersje i zmiany",
   revisionsCount: (n) => `Plik zapisano ${n} razy (liczba rewizji: ${n}).`,
@@ -519,6 +528,7 @@ const pl: ReportTexts = {
     "copy-move": "Wykrywanie kopiuj-przesuń",
     "jpeg-dq": "Podwójna kwantyzacja JPEG (lokalizacja)",
     "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
+    "region-fusion": "Łączna kontrola (ELA, szum i współczynniki JPEG w tym samym miejscu)",
     "image-pages": "Strony HEIC i TIFF: dekodowane do obrazów i sprawdzane jak zdjęcia",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
   },
@@ -542,6 +552,8 @@ const pl: ReportTexts = {
       "Tylko dla plików JPEG zapisanych dwukrotnie na tej samej siatce; pliki progresywne lub uszkodzone nie są oceniane.",
     "jpeg-ghost":
       "Tylko gdy obszary przeszły różne łańcuchy zapisów; pliki progresywne lub uszkodzone nie są oceniane.",
+    "region-fusion":
+      "Brak własnego pomiaru: łączy mapy pozostałych metod; gładkie ściany mogą wspólnie zmylić ELA i analizę szumu.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",
     "image-pages":
       "HEIC do 13 MP (kafelkowane), strony TIFF do 6 MP; obrót/odbicie z metadanych nie są stosowane, w HEIC tylko obraz główny.",
