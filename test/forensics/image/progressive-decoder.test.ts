@@ -217,6 +217,81 @@ describe("a progressive photo over photon's 6 MP cap is analysed like a baseline
   });
 });
 
+describe("damaged progressive files through every detector: findings, `-` where not assessed, never a throw", () => {
+  /** Offset of the first entropy-coded byte of scan `i` and its header (SOS payload). */
+  const scanAt = (bytes: Uint8Array, i: number) => {
+    const structure = parseJpegStructure(bytes);
+    const sos = structure.segments.filter((s) => s.marker === 0xda)[i];
+    return { data: structure.scanStarts[i], header: sos.offset + 4, length: sos.data.length };
+  };
+  /** What the strip decoder says about the file: why it cannot open it, why it stopped, or null. */
+  const decoderVerdict = (bytes: Uint8Array): string | null => {
+    const decoder = JpegStripDecoder.open(bytes);
+    if (typeof decoder === "string") return decoder;
+    try {
+      while (decoder.next());
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(JpegDataError);
+      return (error as Error).message;
+    }
+  };
+  const variants: [string, (bytes: Uint8Array) => Uint8Array, string][] = [
+    [
+      "cut in the middle of its scans",
+      (b) => b.slice(0, Math.floor(b.length * 0.6)),
+      "entropy-coded data ends early (truncated file?)",
+    ],
+    [
+      "an AC scan whose spectral selection ends past 63",
+      (b) => {
+        const out = b.slice();
+        const { header, length } = scanAt(out, 3);
+        out[header + length - 2] = 64;
+        return out;
+      },
+      "invalid spectral selection",
+    ],
+    [
+      "Huffman data replaced by one bits, which no table decodes",
+      (b) => {
+        const out = b.slice();
+        const { data } = scanAt(out, 1);
+        // 0xFF 0x00 is a stuffed 0xFF: all one bits, which no Huffman code is (JPEG reserves it).
+        for (let i = data; i < data + 200; i += 2) out.set([0xff, 0x00], i);
+        return out;
+      },
+      "corrupt entropy-coded data",
+    ],
+    [
+      "a scan naming a Huffman table that was never defined",
+      (b) => {
+        const out = b.slice();
+        const { header } = scanAt(out, 2);
+        out[header + 2] = 0x33;
+        return out;
+      },
+      "scan refers to a missing Huffman table",
+    ],
+  ];
+  for (const [what, damage, reason] of variants)
+    it(what, async () => {
+      const bytes = damage(await generatedFile("progressive/p420-restart.jpg"));
+      expect(decoderVerdict(bytes)).toBe(reason);
+      const r = await runAll("damaged.jpg", bytes);
+      expect(Object.keys(r).length).toBeGreaterThan(5);
+      for (const [id, result] of Object.entries(r)) {
+        if (id === "file-type") continue; // the gatekeeper speaks only about files it refuses
+        expect(result.findings.length, id).toBeGreaterThan(0);
+        if (!result.assessed)
+          expect(
+            result.findings.some((f) => f.level === "-"),
+            id,
+          ).toBe(true);
+      }
+    });
+});
+
 describe("DQ and ghosts read a progressive file's coefficients", () => {
   it("a greyscale progressive file is assessed (was `-`: coefficients not read)", async () => {
     const bytes = await generatedFile("progressive/grayscale.jpg");
