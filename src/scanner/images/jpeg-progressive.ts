@@ -17,7 +17,7 @@
  * or an end-of-band run, a code the tables lack or data running out ends the decode with a reason.
  */
 import { type BlockVisitor, BitReader, decodeSymbol, extend, HuffmanTable, type ScanComponent } from "./jpeg-entropy";
-import { type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
+import { type HuffmanSpec, type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { MAX_PROGRESSIVE_SCANS, MAX_STREAMED_JPEG_PIXELS } from "./pixel-budget";
 import { scratch } from "./wasm-kernels";
 
@@ -61,11 +61,20 @@ export function readScanHeader(header: Uint8Array, frame: JpegFrame): Progressiv
   return scan;
 }
 
+/** Tables built once per definition: scans share them, and a file may define thousands it never uses. */
+const builtTables = new WeakMap<HuffmanSpec, HuffmanTable>();
+
 /** Huffman tables of one class as defined when the scan at `offset` starts (a later DHT may reuse an id). */
 export function tablesAt(structure: JpegStructure, tableClass: 0 | 1, offset: number): Map<number, HuffmanTable> {
-  const tables = new Map<number, HuffmanTable>();
+  const latest = new Map<number, HuffmanSpec>();
   for (const spec of structure.huffmanTables)
-    if (spec.tableClass === tableClass && spec.offset < offset) tables.set(spec.id, new HuffmanTable(spec));
+    if (spec.tableClass === tableClass && spec.offset < offset) latest.set(spec.id, spec);
+  const tables = new Map<number, HuffmanTable>();
+  for (const [id, spec] of latest) {
+    let table = builtTables.get(spec);
+    if (!table) builtTables.set(spec, (table = new HuffmanTable(spec)));
+    tables.set(id, table);
+  }
   return tables;
 }
 
