@@ -274,8 +274,9 @@ at a time into per-8×8-block maps (≈ 6 floats per block = 9 MB for 24 MP) and
 Progressive JPEGs are read from their coefficients too (jpeg-progressive.ts, section "Progressive JPEGs"). Non-interlaced PNGs are streamed in 16-row bands (png-strip-decoder.ts); interlaced PNGs are decoded with photon only up to 6 MP (else reported as not assessed).
 The RSS peak also holds garbage V8 has not collected yet (no memory pressure in \`wrangler dev\`); the live
 data measured under Node with \`--expose-gc\` after each detector on the same file is ≈ 15 MB JS heap + ≈ 22 MB
-array buffers (the 12.8 MB file and the block maps). Heatmap PNGs are encoded with fflate, not photon, so the
-wasm heap (which never shrinks) does not grow per file.
+array buffers (the 12.8 MB file and the block maps). Heatmap PNGs are deflated by the pixel kernels
+(wasm/assembly/deflate.ts), not photon: their scratch memory grows once to the largest heatmap (≤ ≈ 6.5 MB)
+and is reused, so nothing grows per file.
 `;
     writeDocSection("docs/benchmarks.md", "image-detectors", md, "# Benchmarks");
   } finally {
