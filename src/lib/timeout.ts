@@ -8,3 +8,12 @@ export async function settleWithin<T, F>(promise: Promise<T>, ms: number, fallba
     clearTimeout(timer);
   }
 }
+
+const TIMED_OUT = Symbol("timed out");
+
+/** The promise's value, or an error naming `what` once `ms` have passed first. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  const value = await settleWithin(promise, ms, TIMED_OUT);
+  if (value === TIMED_OUT) throw new Error(`${what} took longer than ${ms} ms`);
+  return value;
+}

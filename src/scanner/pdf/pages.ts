@@ -1,7 +1,8 @@
 import { pdfLimits } from "./limits";
 import { buildPageModel, type PageModel } from "./page-model";
 import { pageContentTooLarge } from "./content-size";
-import { openPdfJs, withTimeout } from "./pdfjs";
+import { withTimeout } from "../../lib/timeout";
+import { openPdfJs } from "./pdfjs";
 import { openPdfLib } from "./pdflib";
 
 const models = new WeakMap<Uint8Array, Promise<PageModel[]>>();

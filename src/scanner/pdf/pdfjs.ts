@@ -48,12 +48,3 @@ export async function pdfJsOps(): Promise<Record<string, number>> {
   if (!ops) ops = (await pdfJsModule()).OPS as Record<string, number>;
   return ops;
 }
-
-/** Rejects after `ms` so that one hostile file cannot hold the request (pdf.js works in async steps). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)),
-  );
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

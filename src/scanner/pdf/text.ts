@@ -1,6 +1,7 @@
 import { extractText } from "unpdf";
 import { pdfLimits } from "./limits";
-import { openPdfJs, withTimeout } from "./pdfjs";
+import { withTimeout } from "../../lib/timeout";
+import { openPdfJs } from "./pdfjs";
 
 /** Plain text per page, for cross-file analyses (same amounts, names, invoice numbers across files). */
 export interface PdfText {
