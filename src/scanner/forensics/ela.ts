@@ -82,7 +82,8 @@ const texts = {
 
 export const elaAnalyzer: Analyzer = blockRegionAnalyzer({
   id: "ela",
-  version: "1.0.0",
+  // 1.1: progressive JPEGs are read from their coefficients like baseline ones (1.0: photon, up to 6 MP).
+  version: "1.1.0",
   name: blockChecks.ela,
   codes: { notAssessed: "ELA_NOT_ASSESSED", region: "ELA_REGION", uniform: "ELA_UNIFORM" },
   thresholds: ELA_THRESHOLDS,

@@ -44,7 +44,7 @@ export interface DctBlocks {
 /** Why the coefficients were not read: the kind (for the finding's text) and the technical reason (evidence). */
 export type DctBlocksFailure = {
   ok: false;
-  kind: "not-jpeg" | "progressive" | "damaged" | "too-large";
+  kind: "not-jpeg" | "other-coding" | "damaged" | "too-large";
   reason: string;
   tooLarge?: { width: number; height: number; maxPixels: number };
 };
@@ -85,7 +85,7 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   if (!readsCoefficients(frame))
     return {
       ok: false,
-      kind: "progressive",
+      kind: "other-coding",
       reason: "neither baseline nor Huffman progressive: coefficients not decoded",
     };
   if (frame.width * frame.height > MAX_DCT_BLOCK_PIXELS)

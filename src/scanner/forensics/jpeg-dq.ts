@@ -5,7 +5,7 @@
  * histogram (double-quantisation.ts); each block then says how much better "quantised once" explains its
  * values than "quantised twice". An area pasted in (its own grid is off this one), moved, blurred or
  * re-toned between the two saves has lost the pattern and stands out. A file without double
- * quantisation has nothing to localise (Green note); progressive, damaged or non-JPEG files are `-`.
+ * quantisation has nothing to localise (Green note); arithmetic-coded, lossless, damaged or non-JPEG files are `-`.
  */
 import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
@@ -56,7 +56,8 @@ export const dqAnalysis = oncePerBlocks((b: DctBlocks): DqAnalysis => {
 
 export const jpegDqAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-dq",
-  version: "1.0.0",
+  // 1.1: progressive JPEGs are read too (1.0: `-`).
+  version: "1.1.0",
   notAssessed: { code: "JPEG_DQ_NOT_ASSESSED", check: localisedChecks.dq, text: dqTexts.notAssessed },
   judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
     const { fits, used, scores } = dqAnalysis(b);

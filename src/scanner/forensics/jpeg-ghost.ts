@@ -3,7 +3,7 @@
  * (jpeg-dct-blocks.ts), normalised per position across qualities (ghost-map.ts). An area whose
  * difference curve has a dip ("ghost") the rest lacks, or lacks the dip the rest has, went through a
  * different chain of JPEG saves: pasted from another JPEG or edited after an earlier save.
- * Progressive, damaged or non-JPEG files are `-`.
+ * Arithmetic-coded, lossless, damaged or non-JPEG files are `-`.
  */
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
@@ -41,7 +41,8 @@ export const ghostOf = oncePerBlocks(
 
 export const jpegGhostAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-ghost",
-  version: "1.0.0",
+  // 1.1: progressive JPEGs are read too (1.0: `-`).
+  version: "1.1.0",
   notAssessed: { code: "JPEG_GHOST_NOT_ASSESSED", check: localisedChecks.ghost, text: ghostTexts.notAssessed },
   judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
     const ghost = ghostOf(b);

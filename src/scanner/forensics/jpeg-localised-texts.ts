@@ -5,7 +5,7 @@ import type { FindingText } from "../finding";
 const comma = (n: string) => n.replace(".", ",");
 
 /** Why a file could not be analysed from its coefficients (the technical reason stays in the evidence). */
-export type NotAssessedReason = "notJpeg" | "progressive" | "damaged" | "small";
+export type NotAssessedReason = "notJpeg" | "otherCoding" | "damaged" | "small";
 
 const reasons: Record<NotAssessedReason, Record<"de" | "en" | "pl", string>> = {
   notJpeg: {
@@ -13,10 +13,10 @@ const reasons: Record<NotAssessedReason, Record<"de" | "en" | "pl", string>> = {
     de: "die Datei ist kein JPEG und trägt daher keine JPEG-Kompressionsspuren",
     pl: "plik nie jest plikiem JPEG, więc nie nosi śladów kompresji JPEG",
   },
-  progressive: {
-    en: "the picture is a progressive JPEG, whose coefficients this check does not read",
-    de: "das Bild ist ein progressives JPEG, dessen Koeffizienten diese Prüfung nicht liest",
-    pl: "obraz jest progresywnym plikiem JPEG, którego współczynników ta kontrola nie odczytuje",
+  otherCoding: {
+    en: "the JPEG is coded in a rare way (arithmetic, lossless or 12-bit) whose coefficients this check does not read",
+    de: "das JPEG ist auf eine seltene Art codiert (arithmetisch, verlustfrei oder mit 12 Bit), deren Koeffizienten diese Prüfung nicht liest",
+    pl: "plik JPEG jest zakodowany w rzadki sposób (arytmetycznie, bezstratnie lub 12-bitowo), którego współczynników ta kontrola nie odczytuje",
   },
   damaged: {
     en: "the compressed picture data cannot be read completely",

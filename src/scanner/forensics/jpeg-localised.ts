@@ -38,7 +38,15 @@ function notAssessed(
 ): Finding {
   const body = failure.tooLarge
     ? imageTooLargeText(check, failure.tooLarge)
-    : text(failure.kind === "not-jpeg" ? "notJpeg" : failure.kind === "too-large" ? "damaged" : failure.kind);
+    : text(
+        failure.kind === "not-jpeg"
+          ? "notJpeg"
+          : failure.kind === "other-coding"
+            ? "otherCoding"
+            : failure.kind === "too-large"
+              ? "damaged"
+              : failure.kind,
+      );
   return finding(language, code, "-", body, { reason: failure.reason, ...failure.tooLarge });
 }
 
@@ -57,7 +65,7 @@ async function heatmapBase(bytes: Uint8Array): Promise<BlockMaps | null> {
 
 /**
  * What both detectors start from: the file's coefficient blocks and the heatmap base, or the `-` result
- * saying why there are none (not a JPEG, progressive, damaged, too large, too few blocks).
+ * saying why there are none (not a JPEG, a coding not decoded, damaged, too large, too few blocks).
  */
 async function localisedInput(
   bytes: Uint8Array,

@@ -90,8 +90,9 @@ const texts = {
 
 export const noiseAnalyzer: Analyzer = blockRegionAnalyzer({
   id: "noise",
+  // 1.2: progressive JPEGs are read from their coefficients like baseline ones (1.1: photon, up to 6 MP).
   // 1.1: blocks are compared with blocks of similar texture instead of similar brightness (issue 17, "Levels").
-  version: "1.1.0",
+  version: "1.2.0",
   name: blockChecks.noise,
   codes: { notAssessed: "NOISE_NOT_ASSESSED", region: "NOISE_REGION", uniform: "NOISE_UNIFORM" },
   thresholds: NOISE_THRESHOLDS,

@@ -124,11 +124,11 @@ describe("files the coefficient analysis cannot read are `-` with the reason in 
     }
   });
 
-  it("a progressive JPEG it cannot read (arithmetic-coded) is named as such, in Polish without English words", async () => {
+  it("a JPEG coded in a way it cannot read (arithmetic) is named as such, in Polish without English words", async () => {
     const bytes = await generatedFile("progressive/arithmetic.jpg");
     const f = (await run(jpegDqAnalyzer, "p.jpg", bytes, "pl")).findings[0];
     expect(f).toMatchObject({ code: "JPEG_DQ_NOT_ASSESSED", level: "-" });
-    expect(f.explanation).toContain("progresywnym");
+    expect(f.explanation).toContain("arytmetycznie");
     expect(f.explanation).not.toMatch(/baseline|coefficients|decoded/);
   });
 
