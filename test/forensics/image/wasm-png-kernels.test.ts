@@ -11,6 +11,7 @@ import { encodePng } from "../../../src/scanner/images/png-encode";
 import { pngChunks } from "../../../src/scanner/images/png-chunks";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import type { RgbaBandSource } from "../../../src/scanner/images/rgba-band";
+import { align16, kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
 import { concat, pngChunk } from "../../support/hostile-inputs";
 import { generatedFile, sharedFile } from "./fixtures";
 
@@ -288,5 +289,24 @@ describe("PNG deflate: the wasm encoder's stream inflates to the reference's fil
       [63, 41, 3],
     ] as Array<[number, number, 1 | 3 | 4]>)
       expectSamePng(noise(w * h * c, w + h), w, h, c);
+  });
+
+  it("matches at the window's edge and beyond it, and empty input (the zlib stream alone)", () => {
+    const deflate = (data: Uint8Array) => {
+      const s = scratch(align16(data.length) + kernels().deflateBound(data.length));
+      s.bytes.set(data, s.base);
+      const length = kernels().zlibDeflate(s.base, data.length, s.base + align16(data.length));
+      return s.bytes.slice(s.base + align16(data.length), s.base + align16(data.length) + length);
+    };
+    // Noise repeated once: within the 32 KB window the copy is one run of matches, beyond it nothing matches.
+    for (const period of [3, 1000, 32_767, 32_768, 32_769, 40_000]) {
+      const block = noise(period, period);
+      const data = concat([block, block]);
+      const packed = deflate(data);
+      expect(differingBytes(unzlibSync(packed), data), `period ${period}`).toBe(0);
+      if (period <= 32_768) expect(packed.length, `period ${period}`).toBeLessThan(period + 1000);
+      else expect(packed.length, `period ${period}`).toBeGreaterThan(2 * period);
+    }
+    expect(unzlibSync(deflate(new Uint8Array(0)))).toEqual(new Uint8Array(0));
   });
 });
