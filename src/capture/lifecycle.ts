@@ -14,6 +14,8 @@ export interface Transition {
   lastResult?: CaptureResult;
   /** `"input"`: the handler's decision is required. */
   finalDecision?: FinalDecision | "input";
+  /** The event stays on the board: the API's status record and the result push leave it out. */
+  boardOnly?: true;
 }
 
 const OPEN = ["sent", "reminder", "manual"] as const;
@@ -68,7 +70,7 @@ export const transitions = {
   },
   manualClose: { from: OPEN, to: "closed", action: "manually_closed", finalDecision: "input" },
   /** A handler's internal note (board only): the event names no text; a closed case takes none. */
-  noteAdded: { from: OPEN, to: "same", action: "internal_note_added" },
+  noteAdded: { from: OPEN, to: "same", action: "internal_note_added", boardOnly: true },
   pushDelivered: { from: ANY, to: "same", action: "feedback_pushed" },
   pushFailed: { from: ANY, to: "same", action: "feedback_push_failed" },
   /** A delivery-status notification said an invitation/reminder e-mail could not be delivered (docs/e-mail.md). */
@@ -76,6 +78,11 @@ export const transitions = {
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof transitions;
+
+/** Actions of board-only events (spec 3: internal notes are never returned, not even that one was written). */
+export const BOARD_ONLY_ACTIONS: ReadonlySet<string> = new Set(
+  Object.values(transitions).flatMap((t: Transition) => (t.boardOnly ? [t.action] : [])),
+);
 
 export interface CaseState {
   status: CaseStatus;

@@ -2,10 +2,11 @@ import type { Db } from "../db/client";
 import type { CommunicationMode } from "../db/schema";
 import type { Env } from "../env";
 import { isoWithOffset } from "../lib/clock";
+import { BOARD_ONLY_ACTIONS } from "./lifecycle";
 import { captureLink } from "./links";
 import { loadCaseDetails, type CaseRow } from "./repository/cases";
 
-/** The status record of spec 2.4. Internal notes are never part of it. */
+/** The status record of spec 2.4. Internal notes are never part of it, nor the events that they were written. */
 export async function statusView(db: Db, env: Env, row: CaseRow, communicationMode: CommunicationMode) {
   const { sessions, scenes, events, lastPush } = await loadCaseDetails(db, row.id);
   const current = sessions[sessions.length - 1];
@@ -37,6 +38,8 @@ export async function statusView(db: Db, env: Env, row: CaseRow, communicationMo
       lastPush && lastPush.status !== "pending"
         ? { status: lastPush.status, at: isoWithOffset(lastPush.at)!, statusCode: lastPush.statusCode ?? 0 }
         : null,
-    events: events.map((e) => ({ timestamp: isoWithOffset(e.timestamp)!, action: e.action, actor: e.actor })),
+    events: events
+      .filter((e) => !BOARD_ONLY_ACTIONS.has(e.action))
+      .map((e) => ({ timestamp: isoWithOffset(e.timestamp)!, action: e.action, actor: e.actor })),
   };
 }
