@@ -61,27 +61,27 @@ function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
   const judged = new Uint8Array(capacity);
   if (capacity === 0) return { pos, feat, keys, judged, gw, gh };
   ensureBlockConstants(COS, ELA_TABLE);
-  const lineBytes = align16(8 * img.width * 4);
+  // The whole picture copied in once (≤ 1.2 MB at 640 × 480): each grid row's call reads its 8 lines there.
+  const pictureBytes = align16(img.width * img.height * 4);
   const featureBytes = align16(gw * FEATURES * 4);
   const judgedBytes = align16(gw);
-  const s = scratch(lineBytes + 2 * featureBytes + judgedBytes);
-  const lines = new Float32Array(s.buffer, s.base, 8 * img.width);
-  const rowFeatures = new Float32Array(s.buffer, s.base + lineBytes, gw * FEATURES);
-  const rowJudged = new Uint8Array(s.buffer, s.base + lineBytes + featureBytes, gw);
-  const rowKeys = new Int32Array(s.buffer, s.base + lineBytes + featureBytes + judgedBytes, gw * FEATURES);
+  const s = scratch(pictureBytes + 2 * featureBytes + judgedBytes);
+  new Float32Array(s.buffer, s.base, img.width * img.height).set(img.data);
+  const rowFeatures = new Float32Array(s.buffer, s.base + pictureBytes, gw * FEATURES);
+  const rowJudged = new Uint8Array(s.buffer, s.base + pictureBytes + featureBytes, gw);
+  const rowKeys = new Int32Array(s.buffer, s.base + pictureBytes + featureBytes + judgedBytes, gw * FEATURES);
   let n = 0;
   for (let gy = 0; gy < gh; gy++) {
     const y0 = gy * stride;
-    lines.set(img.data.subarray(y0 * img.width, (y0 + 8) * img.width));
     const m = kernels().copyMoveRow(
-      s.base,
+      s.base + y0 * img.width * 4,
       img.width,
       gw,
       stride,
       MIN_BLOCK_STD,
-      s.base + lineBytes,
-      s.base + lineBytes + featureBytes,
-      s.base + lineBytes + featureBytes + judgedBytes,
+      s.base + pictureBytes,
+      s.base + pictureBytes + featureBytes,
+      s.base + pictureBytes + featureBytes + judgedBytes,
     );
     feat.set(rowFeatures.subarray(0, m * FEATURES), n * FEATURES);
     keys.set(rowKeys.subarray(0, m * FEATURES), n * FEATURES);
