@@ -9,6 +9,7 @@ const usage = `usage: npm run admin -- <command>
   update-account ID [--name NAME] [--mode MODE] [--features a,b] [--disable x,y]
   new-key ID
   add-handler ID --email E --name N --password P
+  remove-handler ID HANDLER_ID
 env: ADMIN_TOKEN (else .dev.vars); BASE_URL, else http://127.0.0.1:$PORT, else http://127.0.0.1:8787`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -64,6 +65,7 @@ const requests = {
     `/admin/accounts/${positional[0]}/handlers`,
     { email: flag("email"), name: flag("name"), password: flag("password") },
   ],
+  "remove-handler": () => ["DELETE", `/admin/accounts/${positional[0]}/handlers/${positional[1]}`, undefined],
 };
 
 if (!requests[command] || !token) {
@@ -83,9 +85,11 @@ BASE_URL=https://capture.example npm run admin -- ${command} …).`);
   process.exit(1);
 });
 const text = await res.text();
-try {
-  console.log(JSON.stringify(JSON.parse(text), null, 2));
-} catch {
-  console.log(`${res.status} from ${base}${path} (${baseFrom}), not JSON: ${text.slice(0, 300)}`);
-}
+if (res.status === 204) console.log(`${res.status} ${method} ${path}: done`);
+else
+  try {
+    console.log(JSON.stringify(JSON.parse(text), null, 2));
+  } catch {
+    console.log(`${res.status} from ${base}${path} (${baseFrom}), not JSON: ${text.slice(0, 300)}`);
+  }
 process.exit(res.ok ? 0 : 1);

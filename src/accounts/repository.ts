@@ -45,6 +45,16 @@ export async function insertHandler(db: Db, row: typeof handlers.$inferInsert): 
   await db.insert(handlers).values(row);
 }
 
+/** Marks the account's handler removed (once: a second call keeps the first time); false when the account has no such handler. */
+export async function markHandlerRemoved(db: Db, accountId: string, handlerId: string, at: Date): Promise<boolean> {
+  const mine = and(eq(handlers.id, handlerId), eq(handlers.accountId, accountId));
+  await db
+    .update(handlers)
+    .set({ removedAt: at })
+    .where(and(mine, isNull(handlers.removedAt)));
+  return (await db.select({ id: handlers.id }).from(handlers).where(mine).limit(1)).length > 0;
+}
+
 /** The names of the account's handlers among `ids`; another account's handler is left out. */
 export async function findHandlerNames(db: Db, accountId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

@@ -10,8 +10,10 @@ import {
   insertAccount,
   insertApiKey,
   insertHandler,
+  markHandlerRemoved,
   updateAccountColumns,
 } from "./repository";
+import { deleteAllHandlerSessions } from "../board/auth/repository";
 
 export type AccountRecord = typeof accounts.$inferSelect;
 
@@ -96,7 +98,7 @@ export async function createHandler(
   if (!(await findAccount(db, accountId))) throw notFound("Account");
   const email = input.email.toLowerCase();
   if (await findHandlerByEmail(db, email)) {
-    throw new ApiError(409, "handler-exists", "A handler with this e-mail already exists.");
+    throw new ApiError(409, "handler-exists", "A handler with this e-mail exists already (or was removed).");
   }
   const id = newId();
   await insertHandler(db, {
@@ -108,6 +110,16 @@ export async function createHandler(
     createdAt: clock.now(),
   });
   return { handlerId: id, email, name: input.name };
+}
+
+/**
+ * Removes a claims handler (they left, or their login leaked): no login from now on, every open board
+ * session ends at once; their notes and events keep their name. Their e-mail stays taken.
+ */
+export async function removeHandler(d1: D1Database, accountId: string, handlerId: string): Promise<void> {
+  const db = getDb(d1);
+  if (!(await markHandlerRemoved(db, accountId, handlerId, clock.now()))) throw notFound("Handler");
+  await deleteAllHandlerSessions(db, handlerId);
 }
 
 /** What the admin API shows of an account: never the push secret. */

@@ -4,7 +4,8 @@ import type { Env } from "../../src/env";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionHandler } from "../../src/board/auth/sessions";
 import { clock } from "../../src/lib/clock";
-import { BASE, createAccount } from "../helpers";
+import { ADMIN, BASE, createAccount } from "../helpers";
+import { apiCase, boardGet, boardPost } from "./support";
 import { addHandler, loginAs, newHandlerIdentity, openLoginForm, setCookieValue, submitLogin } from "./login";
 
 /** Handler login and logout of the board (DESIGN §17, issue 13; docs/board.md "Login and sessions"). */
@@ -436,5 +437,52 @@ describe("login posts per client address (BOARD_LOGIN_RATE_LIMITER)", () => {
     const form = await openLoginForm();
     expect((await postFrom(null, bindings, newHandlerIdentity().email, form)).status).toBe(401);
     expect(limiter.keys.size).toBe(0);
+  });
+});
+
+describe("removing a handler (DELETE /admin/accounts/{id}/handlers/{handlerId})", () => {
+  const remove = (accountId: string, handlerId: string) =>
+    SELF.fetch(`${BASE}/admin/accounts/${accountId}/handlers/${handlerId}`, { method: "DELETE", headers: ADMIN });
+
+  it("ends the open session at once, refuses the next login like a wrong password, keeps the notes' name", async () => {
+    const leaving = await loginAs();
+    const colleague = await loginAs({ accountId: leaving.accountId });
+    const c = await apiCase(leaving.apiKey);
+    expect((await boardPost(leaving, `/board/cases/${c.ticketId}/notes`, { body: "Spoke to the garage" })).status).toBe(
+      303,
+    );
+
+    expect((await remove(leaving.accountId, leaving.handler.id)).status).toBe(204);
+
+    expect((await boardGet(leaving, "/board")).status).toBe(303);
+    const login = await submitLogin(leaving.handler.email, leaving.handler.password);
+    expect(login.status).toBe(401);
+    expect(setCookieValue(login, "__Host-board_session")).toBeUndefined();
+    const page = await (await boardGet(colleague, `/board/cases/${c.ticketId}`)).text();
+    expect(page).toContain("Spoke to the garage");
+    expect(page).toContain("Test Handler");
+    expect((await boardGet(colleague, "/board")).status).toBe(200);
+  });
+
+  it("is repeatable (204), 404 for another account's or an unknown handler, 400 for a malformed id", async () => {
+    const s = await loginAs();
+    const other = await createAccount({ name: "Other Insurer" });
+    expect((await remove(other.accountId, s.handler.id)).status).toBe(404);
+    expect((await boardGet(s, "/board")).status).toBe(200);
+    expect((await remove(s.accountId, crypto.randomUUID())).status).toBe(404);
+    expect((await remove(s.accountId, "not-an-id")).status).toBe(400);
+    expect((await remove(s.accountId, s.handler.id)).status).toBe(204);
+    expect((await remove(s.accountId, s.handler.id)).status).toBe(204);
+  });
+
+  it("keeps the e-mail taken: adding it again is a 409", async () => {
+    const s = await loginAs();
+    await remove(s.accountId, s.handler.id);
+    const again = await SELF.fetch(`${BASE}/admin/accounts/${s.accountId}/handlers`, {
+      method: "POST",
+      headers: ADMIN,
+      body: JSON.stringify({ email: s.handler.email, password: s.handler.password, name: "Back again" }),
+    });
+    expect(again.status).toBe(409);
   });
 });

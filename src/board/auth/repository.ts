@@ -43,13 +43,19 @@ export async function findSessionWithHandler(db: Db, tokenHash: string) {
     })
     .from(handlerSessions)
     .innerJoin(handlers, eq(handlers.id, handlerSessions.handlerId))
-    .where(eq(handlerSessions.tokenHash, tokenHash))
+    // A removed handler's sessions are deleted with the removal; this also refuses one written in between.
+    .where(and(eq(handlerSessions.tokenHash, tokenHash), isNull(handlers.removedAt)))
     .limit(1);
   return row;
 }
 
 export async function touchSession(db: Db, tokenHash: string, lastSeenAt: Date): Promise<void> {
   await db.update(handlerSessions).set({ lastSeenAt }).where(eq(handlerSessions.tokenHash, tokenHash));
+}
+
+/** Ends every session of a handler (the handler was removed). */
+export async function deleteAllHandlerSessions(db: Db, handlerId: string): Promise<void> {
+  await db.delete(handlerSessions).where(eq(handlerSessions.handlerId, handlerId));
 }
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<void> {

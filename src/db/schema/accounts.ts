@@ -58,6 +58,8 @@ export const handlers = sqliteTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    /** Set when the account removes the handler: no login, no session; the notes keep the name. */
+    removedAt: integer("removed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     // Login is by e-mail; one handler per e-mail address across the service.

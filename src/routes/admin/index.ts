@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { createRouter, type AppEnv } from "../../lib/app";
 import { ApiError, invalid } from "../../lib/problem";
 import { timingSafeEqual } from "../../lib/crypto";
-import { createAccount, createHandler, issueApiKey, updateAccount } from "../../accounts/service";
+import { createAccount, createHandler, issueApiKey, removeHandler, updateAccount } from "../../accounts/service";
 import { errorResponses } from "../openapi-common";
 import { pushTargetProblem } from "../../capture/push/target";
 import type { Env } from "../../env";
@@ -13,6 +13,7 @@ import {
   AccountIdParam,
   AccountPatchSchema,
   HandlerCreateSchema,
+  HandlerIdParam,
 } from "./schema";
 
 /** Admin API (DESIGN §6): `Authorization: Bearer <ADMIN_TOKEN>`; absent token = disabled. */
@@ -117,4 +118,24 @@ adminRoutes.openapi(
     },
   }),
   async (c) => c.json(await createHandler(c.env.DB, c.req.valid("param").id, c.req.valid("json")), 201),
+);
+
+adminRoutes.openapi(
+  createRoute({
+    method: "delete",
+    path: "/accounts/{id}/handlers/{handlerId}",
+    tags: ["admin"],
+    security,
+    summary: "Remove a claims handler: no login from now on, open board sessions end at once",
+    request: { params: HandlerIdParam },
+    responses: {
+      204: { description: "Removed (or removed before); their notes keep their name." },
+      ...errorResponses,
+    },
+  }),
+  async (c) => {
+    const { id, handlerId } = c.req.valid("param");
+    await removeHandler(c.env.DB, id, handlerId);
+    return c.body(null, 204);
+  },
 );

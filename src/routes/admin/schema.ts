@@ -61,3 +61,5 @@ export const HandlerCreateSchema = z
   .openapi("HandlerCreate");
 
 export const AccountIdParam = z.object({ id: z.string().uuid() });
+
+export const HandlerIdParam = z.object({ id: z.string().uuid(), handlerId: z.string().uuid() });

@@ -1,0 +1,1 @@
+ALTER TABLE `handlers` ADD `removed_at` integer;
