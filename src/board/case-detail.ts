@@ -1,3 +1,4 @@
+import type { CheckReason } from "../capture/checks/types";
 import { findAccount, findHandlerNames } from "../accounts/repository";
 import type { Db } from "../db/client";
 import type { CaptureResult, CommunicationMode } from "../db/schema";
@@ -17,7 +18,7 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export interface CheckView {
   name: CheckName;
   status: CheckStatus;
-  reasons: { code: string; message: string }[];
+  reasons: CheckReason[];
   /** The measured numbers behind the decision, flattened to label/value pairs. */
   evidence: { key: string; value: string }[];
 }

@@ -43,6 +43,18 @@ describe("the case page shows the case, its sessions, scenes, photos with every 
     expect(html).toContain("Noch kein Push");
   });
 
+  it("says why a check failed in the handler's language, with the values measured", async () => {
+    const s = await loginAs();
+    const c = await apiCase(s.apiKey, { scenes: [{ description: "Front" }] });
+    const photo = asCanvasJpeg(bytesOf(dune), 960);
+    const shot = await sendShot(c.token, photo.jpeg, photo, { scenePosition: 1, cameraLabel: "OBS Virtual Camera" });
+    expect(shot.status, await shot.clone().text()).toBe(201);
+    const page = (lang: string) => boardGet(s, `/board/cases/${c.ticketId}?lang=${lang}`).then((r) => r.text());
+    expect(await page("de")).toContain("Die Kamera meldet sich als „OBS Virtual Camera“, eine virtuelle Kamera");
+    expect(await page("en")).toContain("The camera reports itself as &quot;OBS Virtual Camera&quot;, a virtual camera");
+    expect(await page("pl")).toContain("Kamera przedstawia się jako „OBS Virtual Camera”, kamera wirtualna");
+  });
+
   it("serves the photo and a PNG thumbnail only to a handler of the case's account", async () => {
     const s = await loginAs();
     const other = await loginAs();

@@ -1,5 +1,6 @@
 import type { ImageBytesInfo } from "./image-bytes";
 import { fromReasons, type CheckReason, type CheckResult } from "./types";
+import { checkReason } from "./reason-texts";
 
 /** Device and camera labels the page reported (attestation). */
 export interface CameraAttestation {
@@ -53,51 +54,28 @@ export function checkCameraIntegrity(att: CameraAttestation, facts: CameraFacts)
   const reasons: CheckReason[] = [];
   const label = att.cameraLabel.toLowerCase();
   const virtual = VIRTUAL_CAMERAS.find((name) => label.includes(name));
-  if (virtual)
-    reasons.push({
-      code: "virtual_camera",
-      message: `The camera reports itself as "${att.cameraLabel}", a virtual camera that can feed any picture.`,
-    });
-  if (att.declaredSha256 !== facts.sha256)
-    reasons.push({
-      code: "hash_mismatch",
-      message:
-        "The uploaded image is not the one the page photographed: its hash differs from the one recorded at capture.",
-    });
+  if (virtual) reasons.push(checkReason("virtual_camera", { label: att.cameraLabel }));
+  if (att.declaredSha256 !== facts.sha256) reasons.push(checkReason("hash_mismatch"));
   const { width, height } = facts.info;
   const matchesTrack =
     (width === att.trackWidth && height === att.trackHeight) ||
     (width === att.trackHeight && height === att.trackWidth);
   if (!matchesTrack)
-    reasons.push({
-      code: "resolution_mismatch",
-      message: `The image is ${width}×${height} but the camera stream was ${att.trackWidth}×${att.trackHeight}.`,
-    });
+    reasons.push(
+      checkReason("resolution_mismatch", { width, height, trackWidth: att.trackWidth, trackHeight: att.trackHeight }),
+    );
   if (Math.max(width, height) > MAX_SIDE || Math.min(width, height) < MIN_SIDE)
-    reasons.push({
-      code: "impossible_resolution",
-      message: `A live camera frame of ${width}×${height} is not plausible.`,
-    });
+    reasons.push(checkReason("impossible_resolution", { width, height }));
   // Browsers' canvas encoders embed their output colour profile (Chromium: ICC); nothing else.
   const foreign = facts.info.metadataSegments.filter((name) => name !== "ICC");
   if (foreign.length > 0) {
-    reasons.push({
-      code: "editing_traces",
-      message: `The image carries ${foreign.join(", ")} data${facts.info.softwareHints.length ? ` naming ${facts.info.softwareHints.join(", ")}` : ""}; a frame taken by the page has none, so it was made or edited elsewhere.`,
-    });
+    const software = facts.info.softwareHints.length ? ` (${facts.info.softwareHints.join(", ")})` : "";
+    reasons.push(checkReason("editing_traces", { data: `${foreign.join(", ")}${software}` }));
   }
-  if (facts.earlier.some((p) => p.sha256 === facts.sha256))
-    reasons.push({ code: "duplicate_file", message: "The same image file was already sent in this session." });
-  else if (facts.earlier.some((p) => p.frameDigest === facts.frameDigest))
-    reasons.push({
-      code: "identical_frame",
-      message: "This frame is pixel-identical to an earlier shot; a live camera never delivers the same frame twice.",
-    });
+  if (facts.earlier.some((p) => p.sha256 === facts.sha256)) reasons.push(checkReason("duplicate_file"));
+  else if (facts.earlier.some((p) => p.frameDigest === facts.frameDigest)) reasons.push(checkReason("identical_frame"));
   if (att.capturedAt < facts.nonceIssuedAt - SKEW_MS || att.capturedAt > facts.receivedAt + SKEW_MS) {
-    reasons.push({
-      code: "capture_time",
-      message: "The recorded capture time lies outside the moment the shot was requested.",
-    });
+    reasons.push(checkReason("capture_time"));
   }
   return fromReasons(reasons, {
     cameraLabel: att.cameraLabel,

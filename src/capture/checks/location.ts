@@ -1,4 +1,5 @@
 import { fromReasons, type CheckReason, type CheckResult } from "./types";
+import { checkReason } from "./reason-texts";
 
 /** A browser position (Geolocation API). */
 export interface Position {
@@ -41,7 +42,7 @@ export function checkLocation(
   if (!position)
     return {
       status: "unknown",
-      reasons: [{ code: "no_position", message: "The policyholder did not share a position." }],
+      reasons: [checkReason("no_position")],
       evidence,
     };
   const reasons: CheckReason[] = [...spoofSigns(position)];
@@ -49,10 +50,7 @@ export function checkLocation(
     const km = distanceKm(position, network);
     evidence.networkDistanceKm = Math.round(km);
     if (km > LOCATION_LIMITS.maxNetworkDistanceKm + position.accuracy / 1000) {
-      reasons.push({
-        code: "far_from_network",
-        message: `The phone reports a position ${Math.round(km)} km from where its internet connection is located.`,
-      });
+      reasons.push(checkReason("far_from_network", { km: Math.round(km) }));
     }
   }
   for (const other of earlier) {
@@ -62,10 +60,7 @@ export function checkLocation(
       km > LOCATION_LIMITS.minMoveKm + (position.accuracy + other.accuracy) / 1000 &&
       km / hours > LOCATION_LIMITS.maxSpeedKmh
     ) {
-      reasons.push({
-        code: "impossible_move",
-        message: `Between two shots the position jumped ${Math.round(km)} km in ${Math.round(hours * 60)} min.`,
-      });
+      reasons.push(checkReason("impossible_move", { km: Math.round(km), minutes: Math.round(hours * 60) }));
       break;
     }
   }
@@ -75,24 +70,13 @@ export function checkLocation(
 function spoofSigns(p: Position): CheckReason[] {
   const reasons: CheckReason[] = [];
   const valid = Math.abs(p.latitude) <= 90 && Math.abs(p.longitude) <= 180 && Number.isFinite(p.accuracy);
-  if (!valid) return [{ code: "invalid_position", message: "The reported position is not a valid coordinate." }];
-  if (p.accuracy <= 0)
-    reasons.push({
-      code: "perfect_accuracy",
-      message: "The position claims perfect accuracy, which no real receiver gives: typical of mocked locations.",
-    });
+  if (!valid) return [checkReason("invalid_position")];
+  if (p.accuracy <= 0) reasons.push(checkReason("perfect_accuracy"));
   if (p.accuracy > LOCATION_LIMITS.maxAccuracyM)
-    reasons.push({
-      code: "too_inaccurate",
-      message: `The position is only accurate to ${Math.round(p.accuracy / 1000)} km.`,
-    });
-  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01)
-    reasons.push({ code: "null_island", message: "The position is 0°, 0° — a default value, not a real fix." });
+    reasons.push(checkReason("too_inaccurate", { km: Math.round(p.accuracy / 1000) }));
+  if (Math.abs(p.latitude) < 0.01 && Math.abs(p.longitude) < 0.01) reasons.push(checkReason("null_island"));
   else if (Number.isInteger(p.latitude) && Number.isInteger(p.longitude))
-    reasons.push({
-      code: "round_coordinates",
-      message: "The coordinates are whole degrees, as typed in rather than measured.",
-    });
+    reasons.push(checkReason("round_coordinates"));
   return reasons;
 }
 

@@ -1,6 +1,7 @@
 import { powerSpectrum2d } from "./fft";
 import type { RecaptureDetector, RecaptureVerdict } from "./recapture-check";
 import type { CheckReason, RgbaImage } from "./types";
+import { checkReason } from "./reason-texts";
 
 /**
  * Thresholds, calibrated on the real photos of shared/data (negatives) and on simulated
@@ -34,16 +35,10 @@ export const classicalRecapture: RecaptureDetector = {
     const chromaDetailRatio = round(detailEnergy(chroma, n) / Math.max(1e-6, detailEnergy(luma, n)));
     const cues: CheckReason[] = [];
     if (lumaPeaks.count >= RECAPTURE_LIMITS.minLumaPeaks) {
-      cues.push({
-        code: "periodic_pattern",
-        message: `A regular fine pattern (moiré or a pixel grid) runs through the picture: ${lumaPeaks.count} isolated frequency peaks where a natural scene shows none.`,
-      });
+      cues.push(checkReason("periodic_pattern", { peaks: lumaPeaks.count }));
     }
     if (chromaPeaks.count >= RECAPTURE_LIMITS.minChromaPeaks) {
-      cues.push({
-        code: "colour_moire",
-        message: `Colour fringes repeat in a regular pattern (${chromaPeaks.count} colour frequency peaks), typical of a screen's red/green/blue sub-pixels.`,
-      });
+      cues.push(checkReason("colour_moire", { peaks: chromaPeaks.count }));
     }
     const score = Math.min(
       1,

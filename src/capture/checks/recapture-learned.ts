@@ -2,6 +2,7 @@ import { detectRecapture } from "../../scanner/ml/recapture-inference";
 import { RECAPTURE_THRESHOLDS } from "../../scanner/ml/thresholds";
 import type { RecaptureDetector, RecaptureVerdict } from "./recapture-check";
 import type { RgbaImage } from "./types";
+import { checkReason } from "./reason-texts";
 
 /**
  * The learned recapture model (models/recapture.md) behind the capture check's interface, on the
@@ -17,14 +18,7 @@ export const learnedRecapture: RecaptureDetector = {
     return {
       recaptured,
       score: Math.round(probability * 1000) / 1000,
-      cues: recaptured
-        ? [
-            {
-              code: "model_screen",
-              message: `The recapture model rates this as a photo of a screen or printout (${Math.round(probability * 100)} %).`,
-            },
-          ]
-        : [],
+      cues: recaptured ? [checkReason("model_screen", { percent: Math.round(probability * 100) })] : [],
       evidence: { model: result.model, patches: result.patches.length, flatPatches: result.flat.length },
     };
   },

@@ -1,5 +1,6 @@
 import { luma } from "./pixels";
 import { fromReasons, type CheckReason, type CheckResult, type RgbaImage } from "./types";
+import { checkReason } from "./reason-texts";
 
 /**
  * Thresholds on the ≤512 px overview. Calibrated on the real photos of shared/data (all pass)
@@ -22,14 +23,13 @@ export const SCENE_LIMITS = {
 export function checkSceneQuality(overview: RgbaImage): CheckResult {
   const m = sceneMeasures(overview);
   const reasons: CheckReason[] = [];
-  if (m.sharpness < SCENE_LIMITS.minSharpness)
-    reasons.push({ code: "blurry", message: "The photo is blurred: no sharp edges were found." });
+  if (m.sharpness < SCENE_LIMITS.minSharpness) reasons.push(checkReason("blurry"));
   if (m.meanLuma < SCENE_LIMITS.minMeanLuma || m.darkShare > SCENE_LIMITS.maxClipped)
-    reasons.push({ code: "too_dark", message: "The photo is too dark." });
+    reasons.push(checkReason("too_dark"));
   if (m.meanLuma > SCENE_LIMITS.maxMeanLuma || m.brightShare > SCENE_LIMITS.maxClipped)
-    reasons.push({ code: "too_bright", message: "The photo is overexposed." });
+    reasons.push(checkReason("too_bright"));
   if (m.contrast < SCENE_LIMITS.minContrast || m.edgeShare < SCENE_LIMITS.minEdgeShare)
-    reasons.push({ code: "no_content", message: "The photo shows too little: it is nearly uniform." });
+    reasons.push(checkReason("no_content"));
   return fromReasons(reasons, m);
 }
 

@@ -1,10 +1,12 @@
 /** Outcome of one automatic check on one photo. `unknown`: the check had nothing to judge by. */
 export type CheckStatus = "pass" | "fail" | "unknown";
 
-/** A reason in plain words (English for the record; `code` is what pages translate). */
+/** A reason in plain words (English for the record; pages translate `code` with `params`: reason-texts.ts). */
 export interface CheckReason {
   code: string;
   message: string;
+  /** The values in the text (sizes, distances, counts); absent in records older than them. */
+  params?: Record<string, string | number>;
 }
 
 /** What every check reports; stored per photo in `capture_photos.checks`. */

@@ -1,7 +1,8 @@
+import { fill } from "../../lib/fill";
 import type { BoardColumn, BoardList, CaseCard } from "../../board/cases-list";
 import { captureResults, type CaseStatus } from "../../db/schema";
 import { html, raw, type RawHtml } from "../html";
-import { BOARD_MESSAGES, fill, formatDate, label, type BoardLanguage, type BoardMessages } from "./i18n";
+import { BOARD_MESSAGES, formatDate, label, type BoardLanguage, type BoardMessages } from "./i18n";
 
 /** The board's query as the handler typed it (strings, for links and the form). */
 export interface BoardParams {

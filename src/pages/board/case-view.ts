@@ -1,8 +1,10 @@
+import { reasonText } from "../../capture/checks/reason-texts";
+import { fill } from "../../lib/fill";
 import { HANDLER_DECISIONS, NOTE_MAX_LENGTH } from "../../board/actions";
 import type { CaseDetail, PhotoView } from "../../board/case-detail";
 import { html, raw, type RawHtml } from "../html";
 import type { BoardHandler } from "./handler-context";
-import { BOARD_MESSAGES, fill, formatDate, label, type BoardLanguage, type BoardMessages } from "./i18n";
+import { BOARD_MESSAGES, formatDate, label, type BoardLanguage, type BoardMessages } from "./i18n";
 import { csrfField } from "./layout";
 
 /** What the page says above the case after an action: done, refused because the case changed, or bad input. */
@@ -82,7 +84,7 @@ function photoHtml(lang: BoardLanguage, m: BoardMessages, caseId: string, p: Pho
     (
       check,
     ) => html`<tr class="check-${check.status}" data-check="${check.name}"><th scope="row">${label(m, `check_${check.name}`)}</th>
-<td><span class="badge check-${check.status}">${label(m, `status_${check.status}`)}</span>${check.reasons.length > 0 ? html`<ul class="reasons">${check.reasons.map((r) => html`<li>${r.message}</li>`)}</ul>` : ""}</td>
+<td><span class="badge check-${check.status}">${label(m, `status_${check.status}`)}</span>${check.reasons.length > 0 ? html`<ul class="reasons">${check.reasons.map((r) => html`<li>${reasonText(lang, r)}</li>`)}</ul>` : ""}</td>
 <td>${check.evidence.length > 0 ? html`<details><summary>${m.evidence}</summary><dl class="evidence">${check.evidence.map((e) => html`<dt>${e.key}</dt><dd>${e.value}</dd>`)}</dl></details>` : "–"}</td></tr>`,
   )}</tbody></table>
 <h4>${m.attestation}</h4>

@@ -545,11 +545,6 @@ const pl: BoardMessages = {
 
 export const BOARD_MESSAGES: Record<BoardLanguage, BoardMessages> = { de, en, pl };
 
-/** `{name}` placeholders filled in; the result is plain text (escaped by the template). */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-}
-
 /** A translated message by dynamic key, or the key itself when there is no text for it (new event actions). */
 export function label(m: BoardMessages, key: string): string {
   return (m as Record<string, string>)[key] ?? key;

@@ -1,7 +1,8 @@
+import { fill } from "../../lib/fill";
 import { html, PAGE_HEADERS, raw, type RawHtml } from "../html";
 import { logoutForm } from "./auth-view";
 import type { BoardHandler } from "./handler-context";
-import { BOARD_LANGUAGES, BOARD_MESSAGES, fill, type BoardLanguage } from "./i18n";
+import { BOARD_LANGUAGES, BOARD_MESSAGES, type BoardLanguage } from "./i18n";
 
 /** Cache-busting version of board.css and board.js (change when either changes). */
 export const BOARD_ASSET_VERSION = "2";
