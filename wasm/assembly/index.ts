@@ -9,3 +9,4 @@ export { decodeMcuRow } from "./entropy";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
 export { pngUnfilterRows } from "./png-unfilter";
 export { areaDownscaleBand } from "./area-downscale";
+export { lumaDownscaleBand } from "./luma-downscale";

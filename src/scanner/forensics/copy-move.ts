@@ -8,8 +8,9 @@ import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-text
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { type CopyMoveCluster, searchCopyMove } from "../images/block-matching";
 import { type DecodeProduct, decoded } from "../images/file-decode";
-import { downscale, type GrayImage, lumaFromRgba } from "../images/gray";
+import { downscale, type GrayImage } from "../images/gray";
 import { isJpeg } from "../images/jpeg-markers";
+import { LumaDownscaler } from "../images/luma-downscale";
 import { isPng } from "../images/png-chunks";
 import { decodeSmallLuma } from "../images/thumbnail-compare";
 import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
@@ -96,7 +97,7 @@ const texts = {
 
 /**
  * The search picture from the file's shared decode: luma of every band, area-averaged to SEARCH_SIDE, as
- * `decodeSmallLuma` + `downscale` give it. Baseline JPEGs (the same strip decoder) and 8-bit PNGs
+ * `decodeSmallLuma` + `downscale` give it (the same values, streamed). Baseline JPEGs (the same strip decoder) and 8-bit PNGs
  * (lossless: the same samples as photon's); other PNG depths keep photon's conversion (decodeSmallLuma).
  */
 const searchPixels: DecodeProduct<GrayImage> = {
@@ -104,11 +105,9 @@ const searchPixels: DecodeProduct<GrayImage> = {
   kind: "pixels",
   sink(width, height, bytes) {
     if (width * height > FULL_DECODE_PIXELS || !(isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8))) return null;
-    const data = new Float32Array(width * height);
-    return {
-      add: (band) => data.set(lumaFromRgba(band.rgba, width, band.rows).data, band.y * width),
-      finish: () => downscale({ width, height, data }, SEARCH_SIDE),
-    };
+    // Streamed to SEARCH_SIDE (images/luma-downscale.ts): no full-size luma is held (16 MB at 4 MP).
+    const scaler = new LumaDownscaler(width, height, SEARCH_SIDE);
+    return { add: (band) => scaler.add(band), finish: () => scaler.finish() };
   },
 };
 

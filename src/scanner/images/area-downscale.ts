@@ -7,7 +7,7 @@
  * most the source's).
  */
 import type { RgbaBand, RgbaBandSource } from "./rgba-band";
-import { align16, kernels, scratch } from "./wasm-kernels";
+import { kernels, scratchRegions } from "./wasm-kernels";
 
 /** A whole RGBA picture as a source of a single band. */
 export function singleBand(image: { width: number; height: number; rgba: Uint8Array }): RgbaBandSource {
@@ -76,26 +76,24 @@ export class AreaDownscaler {
   /** The band through areaDownscaleBand: the band, column table, sums and counts copied in; finished rows and sums out. */
   private addInWasm(band: RgbaBand): void {
     const { width, outWidth, firstColumn, sums, counts } = this;
-    const bandBytes = align16(band.rows * width * 4);
-    const columnBytes = align16((outWidth + 1) * 4);
-    const sumBytes = align16(outWidth * 24);
-    const countBytes = align16(outWidth * 4);
-    const s = scratch(bandBytes + columnBytes + sumBytes + countBytes + 16 + (band.rows + 1) * outWidth * 4);
-    const at = { columns: s.base + bandBytes, sums: 0, counts: 0, state: 0, out: 0 };
-    at.sums = at.columns + columnBytes;
-    at.counts = at.sums + sumBytes;
-    at.state = at.counts + countBytes;
-    at.out = at.state + 16;
-    s.bytes.set(band.rgba.subarray(0, band.rows * width * 4), s.base);
-    new Uint32Array(s.buffer, at.columns, outWidth + 1).set(firstColumn);
-    const wasmSums = new Float64Array(s.buffer, at.sums, outWidth * 3);
-    const wasmCounts = new Uint32Array(s.buffer, at.counts, outWidth);
-    const state = new Int32Array(s.buffer, at.state, 1);
+    const { at, bytes, buffer } = scratchRegions({
+      band: band.rows * width * 4,
+      columns: (outWidth + 1) * 4,
+      sums: outWidth * 24,
+      counts: outWidth * 4,
+      state: 4,
+      out: (band.rows + 1) * outWidth * 4,
+    });
+    bytes.set(band.rgba.subarray(0, band.rows * width * 4), at.band);
+    new Uint32Array(buffer, at.columns, outWidth + 1).set(firstColumn);
+    const wasmSums = new Float64Array(buffer, at.sums, outWidth * 3);
+    const wasmCounts = new Uint32Array(buffer, at.counts, outWidth);
+    const state = new Int32Array(buffer, at.state, 1);
     wasmSums.set(sums);
     wasmCounts.set(counts);
     state[0] = this.outRow;
     const finished = kernels().areaDownscaleBand(
-      s.base,
+      at.band,
       width,
       band.rows,
       band.y,
@@ -108,7 +106,7 @@ export class AreaDownscaler {
       at.state,
       at.out,
     );
-    this.out.set(s.bytes.subarray(at.out, at.out + finished * outWidth * 4), this.outRow * outWidth * 4);
+    this.out.set(bytes.subarray(at.out, at.out + finished * outWidth * 4), this.outRow * outWidth * 4);
     this.outRow = state[0];
     sums.set(wasmSums);
     counts.set(wasmCounts);

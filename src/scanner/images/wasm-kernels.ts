@@ -58,6 +58,19 @@ interface KernelExports {
     state: number,
     out: number,
   ): number;
+  lumaDownscaleBand(
+    rgba: number,
+    width: number,
+    rows: number,
+    y: number,
+    outWidth: number,
+    outHeight: number,
+    firstColumn: number,
+    firstRow: number,
+    sums: number,
+    state: number,
+    out: number,
+  ): number;
   closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(
     lines: number,
@@ -89,6 +102,24 @@ export function scratch(bytes: number): { base: number; bytes: Uint8Array; buffe
   const base = k.scratch(bytes);
   const buffer = k.memory.buffer;
   return { base, bytes: new Uint8Array(buffer), buffer };
+}
+
+/**
+ * Consecutive 16-byte-aligned regions of the scratch area, sized by name: where each starts, with views on
+ * the memory as it is after growing (for calls whose inputs and outputs are several arrays).
+ */
+export function scratchRegions<K extends string>(
+  sizes: Record<K, number>,
+): { at: Record<K, number>; bytes: Uint8Array; buffer: ArrayBuffer } {
+  const names = Object.keys(sizes) as K[];
+  const s = scratch(names.reduce((total, name) => total + align16(sizes[name]), 0));
+  const at = {} as Record<K, number>;
+  let next = s.base;
+  for (const name of names) {
+    at[name] = next;
+    next += align16(sizes[name]);
+  }
+  return { at, bytes: s.bytes, buffer: s.buffer };
 }
 
 /** Copies the block pass's constants (the caller's cosine table and ELA quantiser) in, once. */

@@ -7,6 +7,7 @@ import { AreaDownscaler, areaDownscale, singleBand } from "../../../src/scanner/
 import { computeBlockMaps } from "../../../src/scanner/images/block-analysis";
 import { heatmapSize, renderHeatmapRgba } from "../../../src/scanner/images/heatmap";
 import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { LumaDownscaler } from "../../../src/scanner/images/luma-downscale";
 import { encodePng } from "../../../src/scanner/images/png-encode";
 import { pngChunks } from "../../../src/scanner/images/png-chunks";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
@@ -226,6 +227,51 @@ describe("area downscale: the wasm kernel gives the reference's pixels", () => {
     const scaler = new AreaDownscaler(3, 2, 6, 5);
     scaler.add({ y: 0, rows: 2, rgba: image.rgba });
     expect(scaler.finish()).toEqual(areaDownscale(singleBand(image), 6, 5, { reference: true }));
+  });
+});
+
+/** A photo's RGBA, decoded whole. */
+async function photoRgba(path: string): Promise<{ width: number; height: number; rgba: Uint8Array }> {
+  const decoder = JpegStripDecoder.open(await sharedFile(path));
+  if (typeof decoder === "string") throw new Error(decoder);
+  const rgba = new Uint8Array(decoder.width * decoder.height * 4);
+  for (let band = decoder.next(); band; band = decoder.next()) rgba.set(band.rgba, band.y * decoder.width * 4);
+  return { width: decoder.width, height: decoder.height, rgba };
+}
+
+function expectSameLuma(image: { width: number; height: number; rgba: Uint8Array }, maxSide: number): void {
+  const run = (rowsPerBand: number, reference: boolean) => {
+    const scaler = new LumaDownscaler(image.width, image.height, maxSide, { reference });
+    const source = bandsOf(image, rowsPerBand);
+    for (let band = source.next(); band; band = source.next()) scaler.add(band);
+    return scaler.finish();
+  };
+  const reference = run(16, true);
+  for (const rowsPerBand of [16, 5, image.height]) {
+    const wasm = run(rowsPerBand, false);
+    expect([wasm.width, wasm.height]).toEqual([reference.width, reference.height]);
+    let differing = 0;
+    for (let i = 0; i < wasm.data.length; i++) if (!Object.is(wasm.data[i], reference.data[i])) differing++;
+    expect(differing, `${image.width}×${image.height} to ${maxSide}, bands of ${rowsPerBand}`).toBe(0);
+  }
+}
+
+describe("luma downscale (copy-move's search picture): the wasm kernel gives gray.ts lumaFromRgba + downscale's values", () => {
+  it("on photos: leuvenA (751 → 640, a scale of 1.17) and ColdRipple (2560 → 640, 4)", async () => {
+    expectSameLuma(await photoRgba("photos/opencv-doc/leuvenA.jpg"), 640);
+    expectSameLuma(await photoRgba("photos/plasma-workspace-wallpapers/ColdRipple-2560x1600.jpg"), 640);
+  });
+
+  it("on noise at sizes that are not multiples of 8 or 16, and a picture that is not shrunk", () => {
+    for (const [w, h, side] of [
+      [641, 37, 640],
+      [33, 41, 16],
+      [1283, 9, 640],
+      [9, 1283, 100],
+      [17, 17, 3],
+      [63, 41, 64],
+    ])
+      expectSameLuma({ width: w, height: h, rgba: noise(w * h * 4, w + 7 * h) }, side);
   });
 });
 
