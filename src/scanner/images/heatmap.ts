@@ -73,6 +73,8 @@ export function heatmapSize(
 /** Nearest-neighbour resample of the base picture to exactly width×height. */
 function fitBase(base: GrayImage, width: number, height: number): GrayImage {
   const small = downscale(base, Math.max(width, height));
+  // Already the output's size (copy-move's heatmap of its search picture): the resample would copy it unchanged.
+  if (small.width === width && small.height === height) return small;
   const data = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
