@@ -32,6 +32,8 @@ const BAND_ROWS = 16;
 const MIN_INPUT_SLICE = 1024;
 const MAX_INPUT_SLICE = 16 * 1024;
 const TARGET_OUTPUT = 256 * 1024;
+/** Scanlines unfiltered per wasm call, in bytes (at least one row; 16 rows of a 6000 px RGB photo are 288 KB). */
+const WASM_UNFILTER_BYTES = 1 << 20;
 /** Largest width or height (JPEG's own limit; keeps one band of RGBA ≤ 4 MB). */
 const MAX_SIDE = 65_535;
 
@@ -156,36 +158,39 @@ export class PngStripDecoder implements RgbaBandSource {
 
   /**
    * The band's scanlines read into the kernels' scratch area behind the previous row, unfiltered there
-   * in one call, converted to RGBA from there. Errors as the reference raises them: a bad filter type
-   * in a row before the data ran out is reported first.
+   * (at most WASM_UNFILTER_BYTES of rows per call, so very wide pictures do not grow wasm memory), converted
+   * to RGBA from there. Errors as the reference raises them: a bad filter type in a row before the data
+   * ran out is reported first.
    */
   private nextInWasm(y: number, rows: number, stride: number): RgbaBand {
     const length = this.scanline.length;
-    const s = scratch((rows + 1) * length);
-    s.bytes.set(this.previous, s.base);
-    let read = 0;
-    let readError: unknown = null;
-    for (; read < rows; read++) {
-      try {
-        this.readScanline(y + read);
-      } catch (error) {
-        readError = error;
-        break;
+    const perCall = Math.max(1, Math.floor(WASM_UNFILTER_BYTES / length) - 1);
+    for (let first = 0; first < rows; first += perCall) {
+      const count = Math.min(perCall, rows - first);
+      const s = scratch((count + 1) * length);
+      const line = (r: number) => s.bytes.subarray(s.base + r * length, s.base + (r + 1) * length);
+      s.bytes.set(this.previous, s.base);
+      let read = 0;
+      let readError: unknown = null;
+      for (; read < count; read++) {
+        try {
+          this.readScanline(y + first + read);
+        } catch (error) {
+          readError = error;
+          break;
+        }
+        s.bytes.set(this.scanline, s.base + (read + 1) * length);
+        this.filled = 0;
       }
-      s.bytes.set(this.scanline, s.base + (read + 1) * length);
-      this.filled = 0;
+      const badRow = kernels().pngUnfilterRows(s.base, length, read, this.filterStep);
+      const unfiltered = badRow < 0 ? read : badRow;
+      for (let r = 0; r < unfiltered; r++)
+        this.toRgba(line(r + 1), this.rgba.subarray((first + r) * stride, (first + r + 1) * stride));
+      if (badRow >= 0)
+        throw new PngDataError(`unknown filter type ${line(badRow + 1)[0]} in row ${y + first + badRow + 1}`);
+      if (readError) throw readError;
+      this.previous.set(line(count));
     }
-    const badRow = kernels().pngUnfilterRows(s.base, length, read, this.filterStep);
-    const unfiltered = badRow < 0 ? read : badRow;
-    for (let r = 0; r < unfiltered; r++)
-      this.toRgba(
-        s.bytes.subarray(s.base + (r + 1) * length, s.base + (r + 2) * length),
-        this.rgba.subarray(r * stride, (r + 1) * stride),
-      );
-    if (badRow >= 0)
-      throw new PngDataError(`unknown filter type ${s.bytes[s.base + (badRow + 1) * length]} in row ${y + badRow + 1}`);
-    if (readError) throw readError;
-    this.previous.set(s.bytes.subarray(s.base + rows * length, s.base + (rows + 1) * length));
     this.row += rows;
     return { y, rows, rgba: this.rgba.subarray(0, rows * stride) };
   }

@@ -152,6 +152,16 @@ describe("PNG unfiltering: the wasm kernel gives the reference's rows", () => {
       /^PngDataError: the image data ends in row (2\d|3[01]) /,
     );
   });
+
+  it("with rows too wide for one call (20 000 px RGBA 16-bit: 5 rows per call), a bad filter and a cut in later calls", () => {
+    const wide = expectSameDecode(craftedPng(20_000, 20, 6, 16, FILTER_CYCLE));
+    expect(typeof wide === "string" ? wide : wide.error).toBeNull();
+    expect(expectSameDecode(craftedPng(20_000, 20, 6, 16, (y) => (y === 12 ? 9 : FILTER_CYCLE(y))))).toMatchObject({
+      error: "PngDataError: unknown filter type 9 in row 13",
+    });
+    const cut = expectSameDecode(craftedPng(20_000, 20, 6, 16, FILTER_CYCLE, 0.6));
+    expect(typeof cut !== "string" && cut.error).toMatch(/^PngDataError: the image data ends in row 1[0-3] /);
+  });
 });
 
 /** Every row of the picture, as bands of the given height. */
