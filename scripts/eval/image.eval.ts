@@ -27,6 +27,7 @@ import {
 } from "../../src/scanner/forensics/jpeg-structure";
 import { DQ_MIN_FREQUENCIES, DQ_THRESHOLDS } from "../../src/scanner/forensics/jpeg-dq";
 import { GHOST_THRESHOLDS } from "../../src/scanner/forensics/jpeg-ghost";
+import { GRID_REST_SCORE, GRID_THRESHOLDS } from "../../src/scanner/forensics/jpeg-grid";
 import { DATE_GAP_MINUTES } from "../../src/scanner/forensics/metadata";
 import { NOISE_THRESHOLDS } from "../../src/scanner/forensics/noise";
 import { FUSION_SCALES, FUSION_THRESHOLDS } from "../../src/scanner/forensics/region-fusion";
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
   ].join("\n");
   console.log(heldOutTable);
   const located: string[] = [];
-  for (const d of ["ela", "noise", "jpeg-dq", "jpeg-ghost", "region-fusion", "copy-move"]) {
+  for (const d of ["ela", "noise", "jpeg-dq", "jpeg-ghost", "jpeg-grid", "region-fusion", "copy-move"]) {
     const hits = outcomes.filter(
       (o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region,
     );
@@ -344,6 +345,7 @@ noise (against blocks of the same texture) block score ${NOISE_THRESHOLDS.blockS
 double quantisation (≥ ${DQ_MIN_FREQUENCIES} fitted frequencies) block score ${DQ_THRESHOLDS.blockScore}, region ≥ ${DQ_THRESHOLDS.minShare * 100} % / ${DQ_THRESHOLDS.minBlocks} blocks with mean ≥ ${DQ_THRESHOLDS.minMeanScore}, Red ≥ ${DQ_THRESHOLDS.redScore};
 fusion: two families at ≥ ${FUSION_THRESHOLDS.blockScore} of their own block scores (ELA's other direction at −${FUSION_SCALES.elaLow}), region ≥ ${FUSION_THRESHOLDS.minShare * 100} % / ${FUSION_THRESHOLDS.minBlocks} blocks, Red ≥ ${FUSION_THRESHOLDS.redScore};
 JPEG ghosts block score ${GHOST_THRESHOLDS.blockScore}, region ≥ ${GHOST_THRESHOLDS.minShare * 100} % / ${GHOST_THRESHOLDS.minBlocks} blocks with mean ≥ ${GHOST_THRESHOLDS.minMeanScore}, Red ≥ ${GHOST_THRESHOLDS.redScore};
+earlier JPEG grid (window score, a neighbour on the same offset) block score ${GRID_THRESHOLDS.blockScore}, region ≥ ${GRID_THRESHOLDS.minShare * 100} % / ${GRID_THRESHOLDS.minBlocks} blocks with mean ≥ ${GRID_THRESHOLDS.minMeanScore}, Red ≥ ${GRID_THRESHOLDS.redScore}, not when the rest of the picture scores ≥ ${GRID_REST_SCORE} on the same grid;
 copy-move ≥ ${COPY_MOVE_MIN_PAIRS} pairs (Red ≥ ${COPY_MOVE_RED_PAIRS}); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
 EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD} (a crop when a window of the preview matches ≥ ${THUMBNAIL_CROP_CORRELATION}); date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)
 

@@ -258,6 +258,22 @@ export const findingCodes = {
     levels: NOT_ASSESSED,
     meaning: "The JPEG ghost map could not be made.",
   },
+  JPEG_GRID_REGION: {
+    detector: "jpeg-grid",
+    levels: YELLOW_OR_RED,
+    meaning:
+      "An area carries the 8×8 grid of an earlier JPEG save at another offset than the rest (pasted from another JPEG).",
+  },
+  JPEG_GRID_UNIFORM: {
+    detector: "jpeg-grid",
+    levels: GREEN,
+    meaning: "No area carries an earlier JPEG grid of its own.",
+  },
+  JPEG_GRID_NOT_ASSESSED: {
+    detector: "jpeg-grid",
+    levels: NOT_ASSESSED,
+    meaning: "The grid of earlier JPEG saves could not be checked.",
+  },
 
   // Pixel detectors.
   ELA_REGION: {

@@ -3,6 +3,7 @@ import { copyMoveAnalyzer } from "./copy-move";
 import { elaAnalyzer } from "./ela";
 import { jpegDqAnalyzer } from "./jpeg-dq";
 import { jpegGhostAnalyzer } from "./jpeg-ghost";
+import { jpegGridAnalyzer } from "./jpeg-grid";
 import { jpegStructureAnalyzer } from "./jpeg-structure";
 import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
@@ -16,6 +17,7 @@ export const imageAnalyzers = [
   noiseAnalyzer,
   jpegDqAnalyzer,
   jpegGhostAnalyzer,
+  jpegGridAnalyzer,
   // After ELA, noise, DQ and ghosts: it combines their maps (computed once per file).
   regionFusionAnalyzer,
   copyMoveAnalyzer,

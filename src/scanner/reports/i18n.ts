@@ -231,6 +231,7 @@ const de: ReportTexts = {
     "copy-move": "Kopieren-Verschieben-Erkennung",
     "jpeg-dq": "Doppelte JPEG-Quantisierung (Lokalisierung)",
     "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
+    "jpeg-grid": "Raster früherer JPEG-Speicherungen (nicht ausgerichtete doppelte Kompression)",
     "region-fusion": "Kombinierte Prüfung (ELA, Rauschen und JPEG-Koeffizienten am selben Ort)",
     "image-pages": "HEIC-, TIFF-Seiten: als Bild dekodiert und wie Fotos geprüft",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
@@ -258,6 +259,8 @@ const de: ReportTexts = {
       "Nur bei zweimal auf demselben Raster gespeicherten JPEGs; progressive oder beschädigte Dateien nicht beurteilbar.",
     "jpeg-ghost":
       "Nur wenn die Bereiche verschiedene Speicherketten hatten; progressive oder beschädigte Dateien nicht beurteilbar.",
+    "jpeg-grid":
+      "Nur bei früher grob gespeicherten eingefügten Inhalten (Qualität unter etwa 90); flache Flächen und beschädigte Dateien nicht beurteilbar.",
     "region-fusion":
       "Keine eigene Messung: fasst die Karten der anderen Verfahren zusammen; glatte Wände können ELA und Rauschen gemeinsam täuschen.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
@@ -381,6 +384,7 @@ const en: ReportTexts = {
     "copy-move": "Copy-move detection",
     "jpeg-dq": "Double JPEG quantisation (localised)",
     "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
+    "jpeg-grid": "Grid of earlier JPEG saves (non-aligned double compression)",
     "region-fusion": "Combined check (ELA, noise and JPEG coefficients at the same place)",
     "image-pages": "HEIC and TIFF pages: decoded to pictures and checked like photos",
     provenance: "Provenance (C2PA, AI labels)",
@@ -404,6 +408,8 @@ const en: ReportTexts = {
     "jpeg-dq": "Only for JPEGs saved twice on the same grid; progressive or damaged files cannot be judged.",
     "jpeg-ghost":
       "Only where areas went through different chains of saves; progressive or damaged files cannot be judged.",
+    "jpeg-grid":
+      "Only content saved coarsely before (quality below about 90) and pasted off the grid; flat areas and damaged files cannot be judged.",
     "region-fusion":
       "No measurement of its own: combines the other methods' maps; plain walls can mislead ELA and noise together.",
     provenance: "Missing provenance data is the normal case and not a finding.",
@@ -528,6 +534,7 @@ const pl: ReportTexts = {
     "copy-move": "Wykrywanie kopiuj-przesuń",
     "jpeg-dq": "Podwójna kwantyzacja JPEG (lokalizacja)",
     "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
+    "jpeg-grid": "Siatka wcześniejszych zapisów JPEG (niewyrównana podwójna kompresja)",
     "region-fusion": "Łączna kontrola (ELA, szum i współczynniki JPEG w tym samym miejscu)",
     "image-pages": "Strony HEIC i TIFF: dekodowane do obrazów i sprawdzane jak zdjęcia",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
@@ -552,6 +559,8 @@ const pl: ReportTexts = {
       "Tylko dla plików JPEG zapisanych dwukrotnie na tej samej siatce; pliki progresywne lub uszkodzone nie są oceniane.",
     "jpeg-ghost":
       "Tylko gdy obszary przeszły różne łańcuchy zapisów; pliki progresywne lub uszkodzone nie są oceniane.",
+    "jpeg-grid":
+      "Tylko treść wcześniej zapisana z silną kompresją (jakość poniżej około 90) i wklejona poza siatką; płaskich miejsc i uszkodzonych plików nie da się ocenić.",
     "region-fusion":
       "Brak własnego pomiaru: łączy mapy pozostałych metod; gładkie ściany mogą wspólnie zmylić ELA i analizę szumu.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",

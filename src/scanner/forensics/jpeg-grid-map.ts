@@ -1,0 +1,380 @@
+/**
+ * Where the 8×8 grid of an earlier JPEG save sits, window by window (non-aligned double JPEG compression:
+ * Bianchi & Piva 2012, "integer periodicity maps"; Li, Yuan & Yu 2009, "block artifact grid"). A JPEG
+ * save rounds each 8×8 block's DC coefficient (its pixel sum / 8) to a multiple of the DC step. Content
+ * that was saved as JPEG before, on a grid shifted by (dx, dy) against the picture's own grid, still has
+ * pixel sums over the 8×8 squares of *that* grid close to multiples of 8 × its DC step, after the last save.
+ * So per 8×8 cell of the picture's grid the sums of the 64 squares starting at each offset (dx, dy) inside
+ * it are measured (box sums over two rows of blocks, from the decoded luminance), and each is turned into a
+ * phase on the lattice of every candidate step (a point on the unit circle); summed over a window, the
+ * phases of the offset and step of an earlier grid line up, the others cancel. A window's score is how far
+ * the best offset's alignment stands above the median of all offsets (× √cells, so ≈ a z-score).
+ *
+ * The picture's own grid and its neighbours (offsets 0, 1 and 7 in both directions) are not candidates:
+ * the last save itself lines them up. Neither are offsets and steps whose lattice the last save's own DC
+ * step produces in flat blocks (a square over flat blocks sums their rounded DC values), nor steps no
+ * coarser than the last save's DC step, nor, after a coarse last save, offsets along one axis (see
+ * MAX_DC_STEP_ONE_AXIS).
+ *
+ * Streaming: one luminance block at a time in decoding order (the file's shared coefficient pass, or its
+ * own), four block rows of pixels, three rows of tiles of phase sums; the result is one score, offset and
+ * step per tile of TILE × TILE cells (≈ 23 500 tiles for 24 MP).
+ */
+import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "../images/file-decode";
+import { decodeLumaCoefficients, readsCoefficients } from "../images/jpeg-coefficients";
+import { idctBlockToBytes } from "../images/jpeg-idct";
+import { isJpeg } from "../images/jpeg-markers";
+
+/** DC steps of the earlier save that are looked for (finer ones drown in the last save's rounding). */
+export const GRID_STEPS = [4, 5, 6, 8, 10, 12, 16] as const;
+/** Cells (8×8 blocks) per tile side; a window is the 3 × 3 tiles around one (96 × 96 px). */
+export const GRID_TILE = 4;
+/** A window needs this many judged cells (not flat) for a score. */
+const MIN_WINDOW_CELLS = 48;
+/** Cells whose 64 square sums span less than this are flat: every offset would line up there. */
+const FLAT_RANGE = 32;
+/** Larger pictures are refused like the other coefficient checks (the tiles are small, the pass is not). */
+export const MAX_GRID_PIXELS = 50_000_000;
+
+const near = (d: number) => d === 0 || d === 1 || d === 7;
+/** Candidate offsets dy * 8 + dx: every one but the picture's own grid and its neighbours (55). */
+export const GRID_SHIFTS = Array.from({ length: 64 }, (_, s) => s).filter((s) => !(near(s >> 3) && near(s & 7)));
+const SHIFTS = GRID_SHIFTS.length;
+const STEPS = GRID_STEPS.length;
+const PAIRS = SHIFTS * STEPS;
+
+/** Largest 8×8 pixel sum. */
+const MAX_SUM = 64 * 255;
+let phaseTables: Float32Array[] | null = null;
+/**
+ * cos, sin (interleaved) of each possible square sum on the lattice of each step (the DC coefficient is
+ * (sum − 8192) / 8).
+ */
+function phases(): Float32Array[] {
+  phaseTables ??= GRID_STEPS.map((q) => {
+    const table = new Float32Array(2 * (MAX_SUM + 1));
+    for (let s = 0; s <= MAX_SUM; s++) {
+      const a = (2 * Math.PI * (s - 8192)) / (8 * q);
+      table[2 * s] = Math.cos(a);
+      table[2 * s + 1] = Math.sin(a);
+    }
+    return table;
+  });
+  return phaseTables;
+}
+
+/**
+ * Offsets on the picture's grid along one axis (dx = 0 or dy = 0) are judged only when the last save was fine
+ * (DC step ≤ 3, quality ≳ 90): the squares then cover whole block columns or rows, whose sums a coarse last
+ * save reduces to a few rounded low-frequency values, a lattice of its own (coarse camera originals and
+ * web pictures, docs/forensics.md "Earlier JPEG grids").
+ */
+const MAX_DC_STEP_ONE_AXIS = 3;
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * Offset/step pairs the last save lines up by itself: over flat blocks a square's sum is a sum of their
+ * rounded DC values weighted by the areas it covers, a lattice of lastDcStep × gcd(areas) / 8.
+ */
+function allowedPairs(lastDcStep: number): Uint8Array {
+  const allowed = new Uint8Array(PAIRS);
+  GRID_SHIFTS.forEach((s, i) => {
+    const dy = s >> 3;
+    const dx = s & 7;
+    const areas = [(8 - dx) * (8 - dy), dx * (8 - dy), (8 - dx) * dy, dx * dy].filter((a) => a > 0);
+    const g = areas.reduce(gcd);
+    GRID_STEPS.forEach((q, k) => {
+      const flatLattice = (lastDcStep * g) % (32 * q) === 0;
+      const alongOneAxis = (dx === 0 || dy === 0) && lastDcStep > MAX_DC_STEP_ONE_AXIS;
+      // A lattice no coarser than the last save's own DC step drowns in its rounding (coarse web pictures).
+      const drowned = q <= lastDcStep;
+      allowed[k * SHIFTS + i] = flatLattice || alongOneAxis || drowned ? 0 : 1;
+    });
+  });
+  return allowed;
+}
+
+/** One tile per TILE × TILE cells: the best window's score, offset index (into GRID_SHIFTS) and step index. */
+export interface GridTiles {
+  width: number;
+  height: number;
+  blocksWide: number;
+  blocksHigh: number;
+  tilesWide: number;
+  tilesHigh: number;
+  /** Score of the window centred on the tile (NaN: too few judged cells). */
+  score: Float32Array;
+  shift: Uint8Array;
+  step: Uint8Array;
+  /** The tile's own phase sum (re, im) at its window's best offset and step, and its judged cells. */
+  tileSum: Float64Array;
+  tileCells: Int32Array;
+  /** Phase sums of the whole picture (pair k * GRID_SHIFTS.length + s: re, im), its judged cells, each step's median alignment. */
+  pictureSum: Float64Array;
+  pictureCells: number;
+  pictureMedian: Float64Array;
+  /** The whole picture as one window: an earlier grid of the picture as a whole (score, offset, step). */
+  picture: { score: number; shift: number; step: number };
+}
+
+/** Median alignment over the allowed offsets of each step. */
+function medians(acc: Float64Array, cells: number, allowed: Uint8Array, scratch: Float64Array): Float64Array {
+  const out = new Float64Array(STEPS);
+  for (let k = 0; k < STEPS; k++) {
+    let n = 0;
+    for (let s = 0; s < SHIFTS; s++) {
+      const p = k * SHIFTS + s;
+      if (allowed[p]) scratch[n++] = Math.hypot(acc[2 * p], acc[2 * p + 1]) / Math.max(1, cells);
+    }
+    out[k] = n ? scratch.subarray(0, n).sort()[n >> 1] : 0;
+  }
+  return out;
+}
+
+/** Best offset/step of summed phases over `cells` judged cells: (best alignment − median) × √cells. */
+function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Array, scratch: Float64Array) {
+  let best = { score: Number.NaN, shift: 0, step: 0 };
+  if (cells < 1) return best;
+  for (let k = 0; k < STEPS; k++) {
+    let n = 0;
+    let top = -1;
+    let topShift = 0;
+    for (let s = 0; s < SHIFTS; s++) {
+      const p = k * SHIFTS + s;
+      if (!allowed[p]) continue;
+      const c = Math.hypot(acc[at + 2 * p], acc[at + 2 * p + 1]) / cells;
+      scratch[n++] = c;
+      if (c > top) {
+        top = c;
+        topShift = s;
+      }
+    }
+    if (n < 8) continue;
+    const sorted = scratch.subarray(0, n).sort();
+    const score = (top - sorted[n >> 1]) * Math.sqrt(cells);
+    if (!(score <= best.score)) best = { score, shift: topShift, step: k };
+  }
+  return best;
+}
+
+/** The streaming measurement, fed one luminance block at a time in decoding order. */
+export function gridSink(
+  width: number,
+  height: number,
+  table: Uint16Array,
+): Required<Pick<DecodeSink<GridTiles>, "block" | "finish">> {
+  const blocksWide = Math.ceil(width / 8);
+  const blocksHigh = Math.ceil(height / 8);
+  const rowWidth = blocksWide * 8;
+  const tilesWide = Math.ceil(blocksWide / GRID_TILE);
+  const tilesHigh = Math.ceil(blocksHigh / GRID_TILE);
+  const allowed = allowedPairs(table[0]);
+  const tables = phases();
+  // Four block rows of pixels (a 2×2-sampled MCU row delivers two at once; a cell row needs the one below).
+  const pixels = new Uint8Array(4 * 8 * rowWidth);
+  const rowIn = new Int32Array(4).fill(-1);
+  const filled = new Int32Array(4);
+  const columnSums = new Int32Array(rowWidth);
+  const boxSums = new Int32Array(rowWidth);
+  const squares = new Int32Array(blocksWide * 64);
+  /** One cell's sums at the candidate offsets, × 2 (an index into the interleaved phase tables). */
+  const cellSums = new Int32Array(SHIFTS);
+  // Three rows of tiles of phase sums (a window spans the tile rows above and below), judged cells per tile.
+  const tileStride = PAIRS * 2;
+  const acc = Array.from({ length: 3 }, () => new Float32Array(tilesWide * tileStride));
+  const cells = Array.from({ length: 3 }, () => new Int32Array(tilesWide));
+  const picture = new Float64Array(tileStride);
+  let pictureCells = 0;
+  const score = new Float32Array(tilesWide * tilesHigh).fill(Number.NaN);
+  const shift = new Uint8Array(tilesWide * tilesHigh);
+  const step = new Uint8Array(tilesWide * tilesHigh);
+  // The tile's own phase sum at its window's best offset and step: what an area of tiles takes from the rest.
+  const tileSum = new Float64Array(tilesWide * tilesHigh * 2);
+  const tileCells = new Int32Array(tilesWide * tilesHigh);
+  const window = new Float64Array(tileStride);
+  const scratch = new Float64Array(SHIFTS);
+  let nextCellRow = 0;
+
+  const complete = (row: number) => rowIn[row & 3] === row && filled[row & 3] === blocksWide;
+
+  /** Square sums of the 64 offsets in every cell of block row `r` (needs rows r and r + 1). */
+  function measureCellRow(r: number): void {
+    const top = (r & 3) * 8 * rowWidth;
+    const below = ((r + 1) & 3) * 8 * rowWidth;
+    const line = (y: number) => (y < 8 ? top + y * rowWidth : below + (y - 8) * rowWidth);
+    columnSums.fill(0);
+    for (let y = 0; y < 8; y++) {
+      const at = line(y);
+      for (let x = 0; x < rowWidth; x++) columnSums[x] += pixels[at + x];
+    }
+    for (let dy = 0; dy < 8; dy++) {
+      if (dy > 0) {
+        const out = line(dy - 1);
+        const inn = line(dy + 7);
+        for (let x = 0; x < rowWidth; x++) columnSums[x] += pixels[inn + x] - pixels[out + x];
+      }
+      let run = 0;
+      for (let x = 0; x < 8; x++) run += columnSums[x];
+      for (let x = 0; x + 8 <= rowWidth; x++) {
+        boxSums[x] = run;
+        if (x + 8 < rowWidth) run += columnSums[x + 8] - columnSums[x];
+      }
+      for (let j = 0; j + 1 < blocksWide; j++)
+        for (let dx = 0; dx < 8; dx++) squares[j * 64 + dy * 8 + dx] = boxSums[j * 8 + dx];
+    }
+  }
+
+  /** Adds the phases of every judged cell of block row `r` to its tile. */
+  function addCellRow(r: number): void {
+    const slot = Math.floor(r / GRID_TILE) % 3;
+    const a = acc[slot];
+    for (let j = 0; j + 1 < blocksWide; j++) {
+      const base = j * 64;
+      let lo = MAX_SUM;
+      let hi = 0;
+      for (let k = 0; k < 64; k++) {
+        const v = squares[base + k];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      if (hi - lo < FLAT_RANGE) continue;
+      const tile = Math.floor(j / GRID_TILE);
+      cells[slot][tile]++;
+      for (let s = 0; s < SHIFTS; s++) cellSums[s] = squares[base + GRID_SHIFTS[s]] << 1;
+      let p = tile * tileStride;
+      for (let k = 0; k < STEPS; k++) {
+        const table = tables[k];
+        for (let s = 0; s < SHIFTS; s++, p += 2) {
+          const i = cellSums[s];
+          a[p] += table[i];
+          a[p + 1] += table[i + 1];
+        }
+      }
+    }
+  }
+
+  /** Scores the windows centred on tile row `t` (tile rows t − 1..t + 1 held, the missing ones absent). */
+  function scoreTileRow(t: number): void {
+    for (let c = 0; c < tilesWide; c++) {
+      window.fill(0);
+      let n = 0;
+      for (let u = Math.max(0, t - 1); u <= Math.min(tilesHigh - 1, t + 1); u++)
+        for (let v = Math.max(0, c - 1); v <= Math.min(tilesWide - 1, c + 1); v++) {
+          const a = acc[u % 3];
+          const at = v * tileStride;
+          for (let p = 0; p < tileStride; p++) window[p] += a[at + p];
+          n += cells[u % 3][v];
+        }
+      if (n < MIN_WINDOW_CELLS) continue;
+      const best = bestPair(window, 0, n, allowed, scratch);
+      const i = t * tilesWide + c;
+      score[i] = best.score;
+      shift[i] = best.shift;
+      step[i] = best.step;
+      const own = c * tileStride + 2 * (best.step * SHIFTS + best.shift);
+      tileSum[2 * i] = acc[t % 3][own];
+      tileSum[2 * i + 1] = acc[t % 3][own + 1];
+      tileCells[i] = cells[t % 3][c];
+    }
+  }
+
+  /** A tile row is complete: into the picture's sums, the row above it can be scored, its slot is reused later. */
+  function closeTileRow(t: number): void {
+    const a = acc[t % 3];
+    for (let p = 0; p < a.length; p++) picture[p % tileStride] += a[p];
+    for (const n of cells[t % 3]) pictureCells += n;
+    if (t >= 1) scoreTileRow(t - 1);
+    const reuse = (t + 1) % 3;
+    acc[reuse].fill(0);
+    cells[reuse].fill(0);
+  }
+
+  function processCellRow(r: number): void {
+    measureCellRow(r);
+    addCellRow(r);
+    if ((r + 1) % GRID_TILE === 0) closeTileRow(Math.floor(r / GRID_TILE));
+  }
+
+  return {
+    block(row, col, q) {
+      if (row >= blocksHigh || col >= blocksWide) return;
+      const slot = row & 3;
+      if (rowIn[slot] !== row) {
+        rowIn[slot] = row;
+        filled[slot] = 0;
+      }
+      idctBlockToBytes(q, table, pixels, slot * 8 * rowWidth + col * 8, rowWidth);
+      filled[slot]++;
+      while (nextCellRow + 1 < blocksHigh && complete(nextCellRow) && complete(nextCellRow + 1))
+        processCellRow(nextCellRow++);
+    },
+    finish() {
+      // The last cell row has no row below; its tile row (if not closed yet) and the last one are scored now.
+      const lastTileRow = Math.floor((blocksHigh - 2) / GRID_TILE);
+      if ((blocksHigh - 1) % GRID_TILE !== 0 && blocksHigh >= 2) closeTileRow(lastTileRow);
+      if (lastTileRow >= 0) scoreTileRow(lastTileRow);
+      const whole = bestPair(picture, 0, pictureCells, allowed, scratch);
+      return {
+        width,
+        height,
+        blocksWide,
+        blocksHigh,
+        tilesWide,
+        tilesHigh,
+        score,
+        shift,
+        step,
+        tileSum,
+        tileCells,
+        pictureSum: picture,
+        pictureCells,
+        pictureMedian: medians(picture, pictureCells, allowed, scratch),
+        picture: whole,
+      };
+    },
+  };
+}
+
+/** The grid measurement as a product of the file's shared coefficient pass (baseline and progressive JPEGs). */
+export const gridTilesProduct: DecodeProduct<GridTiles> = {
+  id: "jpeg-grid-tiles",
+  kind: "coefficients",
+  cached: true,
+  sink(width, height, bytes) {
+    const { table } = lumaFrameOf(bytes);
+    if (!table || width * height > MAX_GRID_PIXELS) return null;
+    return gridSink(width, height, table);
+  },
+};
+
+export type GridTilesResult =
+  | { ok: true; tiles: GridTiles }
+  | {
+      ok: false;
+      kind: "not-jpeg" | "other-coding" | "damaged" | "too-large";
+      reason: string;
+      tooLarge?: { width: number; height: number; maxPixels: number };
+    };
+
+/** The grid tiles of a JPEG: from the shared pass when planned, else from a pass of its own. */
+export async function gridTiles(bytes: Uint8Array): Promise<GridTilesResult> {
+  if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
+  const { frame, table } = lumaFrameOf(bytes);
+  if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
+  if (!readsCoefficients(frame))
+    return { ok: false, kind: "other-coding", reason: "neither baseline nor Huffman progressive" };
+  if (frame.width * frame.height > MAX_GRID_PIXELS)
+    return {
+      ok: false,
+      kind: "too-large",
+      reason: `image too large for the grid analysis (${frame.width} × ${frame.height})`,
+      tooLarge: { width: frame.width, height: frame.height, maxPixels: MAX_GRID_PIXELS },
+    };
+  const shared = await decoded(bytes, gridTilesProduct);
+  if (shared) return { ok: true, tiles: shared };
+  const sink = gridSink(frame.width, frame.height, table);
+  const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
+  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
+  return { ok: true, tiles: sink.finish() };
+}
