@@ -45,15 +45,15 @@ export const gridTexts = {
   region: (a: { dx: number; dy: number; score: number; share: number }): FindingText => ({
     en: {
       title: "Area saved as JPEG before on a shifted grid",
-      explanation: `A JPEG is stored in squares of 8 × 8 pixels, and every save leaves its mark on the brightness of those squares. One area (${a.share} % of the picture) still carries the squares of an earlier save that lay ${a.dx} pixels to the right and ${a.dy} pixels lower than those of the picture (strength ${a.score.toFixed(1)}); the rest of the picture does not. That area was saved as JPEG before and then placed off the picture's grid: typically pasted in from another photo. The heatmap shows it in red.`,
+      explanation: `A JPEG is stored in squares of 8 × 8 pixels, and every save leaves its mark on the brightness of those squares. One area (${a.share} % of the picture) still carries the squares of an earlier save that lay ${a.dx} px to the right and ${a.dy} px lower than those of the picture (strength ${a.score.toFixed(1)}); the rest of the picture does not. That area was saved as JPEG before and then placed off the picture's grid: typically pasted in from another photo. The heatmap shows it in red.`,
     },
     de: {
       title: "Bereich, der schon einmal auf einem verschobenen Raster als JPEG gespeichert wurde",
-      explanation: `Ein JPEG wird in Quadraten von 8 × 8 Pixeln gespeichert, und jede Speicherung hinterlässt Spuren in der Helligkeit dieser Quadrate. Ein Bereich (${comma(String(a.share))} % des Bildes) trägt noch die Quadrate einer früheren Speicherung, die ${a.dx} Pixel weiter rechts und ${a.dy} Pixel tiefer lagen als die des Bildes (Stärke ${comma(a.score.toFixed(1))}); das übrige Bild nicht. Dieser Bereich wurde schon einmal als JPEG gespeichert und dann gegen das Raster des Bildes versetzt eingefügt: typischerweise aus einem anderen Foto. Die Heatmap zeigt ihn rot.`,
+      explanation: `Ein JPEG wird in Quadraten von 8 × 8 Pixeln gespeichert, und jede Speicherung hinterlässt Spuren in der Helligkeit dieser Quadrate. Ein Bereich (${comma(String(a.share))} % des Bildes) trägt noch die Quadrate einer früheren Speicherung, die ${a.dx} px weiter rechts und ${a.dy} px tiefer lagen als die des Bildes (Stärke ${comma(a.score.toFixed(1))}); das übrige Bild nicht. Dieser Bereich wurde schon einmal als JPEG gespeichert und dann gegen das Raster des Bildes versetzt eingefügt: typischerweise aus einem anderen Foto. Die Heatmap zeigt ihn rot.`,
     },
     pl: {
       title: "Obszar zapisany wcześniej jako JPEG na przesuniętej siatce",
-      explanation: `Plik JPEG jest zapisywany w kwadratach 8 × 8 pikseli, a każdy zapis zostawia ślad w jasności tych kwadratów. Jeden obszar (${comma(String(a.share))} % zdjęcia) nadal nosi kwadraty wcześniejszego zapisu, położone o ${a.dx} pikseli dalej w prawo i o ${a.dy} pikseli niżej niż kwadraty zdjęcia (siła ${comma(a.score.toFixed(1))}); reszta zdjęcia ich nie ma. Ten obszar był już zapisany jako JPEG, a potem umieszczony poza siatką zdjęcia: zwykle wklejony z innego zdjęcia. Mapa cieplna pokazuje go na czerwono.`,
+      explanation: `Plik JPEG jest zapisywany w kwadratach 8 × 8 pikseli, a każdy zapis zostawia ślad w jasności tych kwadratów. Jeden obszar (${comma(String(a.share))} % zdjęcia) nadal nosi kwadraty wcześniejszego zapisu, położone o ${a.dx} px dalej w prawo i o ${a.dy} px niżej niż kwadraty zdjęcia (siła ${comma(a.score.toFixed(1))}); reszta zdjęcia ich nie ma. Ten obszar był już zapisany jako JPEG, a potem umieszczony poza siatką zdjęcia: zwykle wklejony z innego zdjęcia. Mapa cieplna pokazuje go na czerwono.`,
     },
   }),
   uniform: (judged: number): FindingText => ({

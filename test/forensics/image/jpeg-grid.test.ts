@@ -27,7 +27,7 @@ describe("JPEG_GRID_REGION: an area carrying an earlier JPEG grid at another off
     expect(["Yellow", "Red"]).toContain(f.level);
     expect(overlaps(f, truth)).toBe(true);
     expect(f.evidence.earlierGrid).toMatchObject({ dx: 3, dy: 5 });
-    expect(f.explanation).toContain("3 pixels to the right and 5 pixels lower");
+    expect(f.explanation).toContain("3 px to the right and 5 px lower");
     const png = r.attachments?.[0];
     expect(png).toMatchObject({ category: "heatmaps", name: "splice-shifted.jpg.grid.png", contentType: "image/png" });
     expect([...(png?.bytes.subarray(1, 4) ?? [])]).toEqual([0x50, 0x4e, 0x47]);
@@ -37,8 +37,8 @@ describe("JPEG_GRID_REGION: an area carrying an earlier JPEG grid at another off
     const bytes = await generatedFile("grid/splice-shifted.jpg");
     const de = (await run("s.jpg", bytes, "de")).findings[0];
     const pl = (await run("s.jpg", bytes, "pl")).findings[0];
-    expect(de.explanation).toContain("3 Pixel weiter rechts und 5 Pixel tiefer");
-    expect(pl.explanation).toContain("o 3 pikseli dalej w prawo i o 5 pikseli niżej");
+    expect(de.explanation).toContain("3 px weiter rechts und 5 px tiefer");
+    expect(pl.explanation).toContain("o 3 px dalej w prawo i o 5 px niżej");
     for (const f of [de, pl]) expect(`${f.title} ${f.explanation}`).not.toMatch(/\b(the|area|grid|save|pasted)\b/);
   });
 });
