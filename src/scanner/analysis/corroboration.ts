@@ -2,13 +2,16 @@ import { finding } from "../finding";
 import type { FindingCode } from "../finding-codes";
 import type { Finding, Language } from "../types";
 
-/** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients) and the region each names. */
+/** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients, earlier JPEG grids) and the region each names. */
 const REGION_CODES = new Set<FindingCode>([
   "ELA_REGION",
   "NOISE_REGION",
   "COPY_MOVE_FOUND",
   "JPEG_DQ_REGION",
   "JPEG_GHOST_REGION",
+  // An earlier save's grid off the last one's: read from pixel sums at shifted offsets, not from the
+  // last save's quantisation that DQ and ghosts measure.
+  "JPEG_GRID_REGION",
 ]);
 /**
  * Codes that read the same evidence: double quantisation and JPEG ghosts both measure the first save's
@@ -82,6 +85,11 @@ const NAMES: Record<string, Record<Language, string>> = {
     pl: "analiza podwójnej kwantyzacji",
   },
   JPEG_GHOST_REGION: { de: "JPEG-Geister-Analyse", en: "JPEG ghost analysis", pl: "analiza duchów JPEG" },
+  JPEG_GRID_REGION: {
+    de: "Analyse früherer JPEG-Raster",
+    en: "earlier JPEG grid analysis",
+    pl: "analiza wcześniejszych siatek JPEG",
+  },
 };
 
 function texts(first: string, second: string, box: Box) {
