@@ -24,17 +24,10 @@ describe("two independent detectors on one region count more than either alone (
   });
 
   it("an earlier JPEG grid off the last save's counts apart from the quantisation maps", () => {
-    const [f] = corroboratedRegions(
-      [
-        region("JPEG_GHOST_REGION", "Yellow", { x: 40, y: 40, width: 120, height: 120 }),
-        region("JPEG_GRID_REGION", "Yellow", { x: 48, y: 48, width: 96, height: 96 }),
-      ],
-      "pl",
-    );
-    expect(f).toMatchObject({
-      code: "REGION_CORROBORATED",
-      evidence: { detectors: ["JPEG_GHOST_REGION", "JPEG_GRID_REGION"] },
-    });
+    const ghost = region("JPEG_GHOST_REGION", "Yellow", { x: 40, y: 40, width: 120, height: 120 });
+    const grid = region("JPEG_GRID_REGION", "Yellow", { x: 48, y: 48, width: 96, height: 96 });
+    const [f] = corroboratedRegions([ghost, grid], "pl");
+    expect(f?.evidence).toMatchObject({ detectors: ["JPEG_GHOST_REGION", "JPEG_GRID_REGION"] });
     expect(f.explanation).toContain("analiza duchów JPEG i analiza wcześniejszych siatek JPEG");
   });
 
