@@ -118,6 +118,9 @@ export interface GridTiles {
   picture: { score: number; shift: number; step: number };
 }
 
+/** |re + i·im| (Math.hypot guards against overflow these sums cannot reach, at several times the cost). */
+const magnitude = (re: number, im: number) => Math.sqrt(re * re + im * im);
+
 /** Median alignment over the allowed offsets of each step. */
 function medians(acc: Float64Array, cells: number, allowed: Uint8Array, scratch: Float64Array): Float64Array {
   const out = new Float64Array(STEPS);
@@ -125,7 +128,7 @@ function medians(acc: Float64Array, cells: number, allowed: Uint8Array, scratch:
     let n = 0;
     for (let s = 0; s < SHIFTS; s++) {
       const p = k * SHIFTS + s;
-      if (allowed[p]) scratch[n++] = Math.hypot(acc[2 * p], acc[2 * p + 1]) / Math.max(1, cells);
+      if (allowed[p]) scratch[n++] = magnitude(acc[2 * p], acc[2 * p + 1]) / Math.max(1, cells);
     }
     out[k] = n ? scratch.subarray(0, n).sort()[n >> 1] : 0;
   }
@@ -143,7 +146,7 @@ function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Ar
     for (let s = 0; s < SHIFTS; s++) {
       const p = k * SHIFTS + s;
       if (!allowed[p]) continue;
-      const c = Math.hypot(acc[at + 2 * p], acc[at + 2 * p + 1]) / cells;
+      const c = magnitude(acc[at + 2 * p], acc[at + 2 * p + 1]) / cells;
       scratch[n++] = c;
       if (c > top) {
         top = c;
@@ -193,6 +196,7 @@ export function gridSink(
   const tileSum = new Float64Array(tilesWide * tilesHigh * 2);
   const tileCells = new Int32Array(tilesWide * tilesHigh);
   const window = new Float64Array(tileStride);
+  const columns = Array.from({ length: 3 }, () => new Float64Array(tileStride));
   const scratch = new Float64Array(SHIFTS);
   let nextCellRow = 0;
 
@@ -254,18 +258,35 @@ export function gridSink(
     }
   }
 
-  /** Scores the windows centred on tile row `t` (tile rows t − 1..t + 1 held, the missing ones absent). */
+  /** Column `v`'s sums over tile rows t − 1..t + 1 (the missing ones absent) into `out`; its judged cells. */
+  function columnOfTiles(t: number, v: number, out: Float64Array): number {
+    out.fill(0);
+    let n = 0;
+    for (let u = Math.max(0, t - 1); u <= Math.min(tilesHigh - 1, t + 1); u++) {
+      const a = acc[u % 3];
+      const at = v * tileStride;
+      for (let p = 0; p < tileStride; p++) out[p] += a[at + p];
+      n += cells[u % 3][v];
+    }
+    return n;
+  }
+
+  /**
+   * Scores the windows centred on tile row `t`: each window is the sum of three columns of three tiles,
+   * held in a ring of three, so every column is summed once per row instead of once per window.
+   */
   function scoreTileRow(t: number): void {
+    const columnCells = [0, 0, 0];
+    for (let v = 0; v < Math.min(2, tilesWide); v++) columnCells[v % 3] = columnOfTiles(t, v, columns[v % 3]);
     for (let c = 0; c < tilesWide; c++) {
+      if (c + 1 < tilesWide && c >= 1) columnCells[(c + 1) % 3] = columnOfTiles(t, c + 1, columns[(c + 1) % 3]);
       window.fill(0);
       let n = 0;
-      for (let u = Math.max(0, t - 1); u <= Math.min(tilesHigh - 1, t + 1); u++)
-        for (let v = Math.max(0, c - 1); v <= Math.min(tilesWide - 1, c + 1); v++) {
-          const a = acc[u % 3];
-          const at = v * tileStride;
-          for (let p = 0; p < tileStride; p++) window[p] += a[at + p];
-          n += cells[u % 3][v];
-        }
+      for (let v = Math.max(0, c - 1); v <= Math.min(tilesWide - 1, c + 1); v++) {
+        const column = columns[v % 3];
+        for (let p = 0; p < tileStride; p++) window[p] += column[p];
+        n += columnCells[v % 3];
+      }
       if (n < MIN_WINDOW_CELLS) continue;
       const best = bestPair(window, 0, n, allowed, scratch);
       const i = t * tilesWide + c;
