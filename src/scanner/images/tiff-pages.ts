@@ -74,6 +74,15 @@ export function readTiffPages(bytes: Uint8Array): TiffPages {
   return { ok: true, pages, morePages: offset !== 0 };
 }
 
+/** The tags of the first IFD of a TIFF structure (a TIFF file, or the EXIF block of a JPEG); null when malformed. */
+export function firstIfdTags(bytes: Uint8Array): TiffTags | null {
+  if (!isTiff(bytes)) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const le = bytes[0] === 0x49;
+  const offset = view.getUint32(4, le);
+  return offset + 2 <= bytes.length ? (readIfd(view, offset, le)?.tags ?? null) : null;
+}
+
 function readIfd(view: DataView, offset: number, le: boolean): { tags: TiffTags; next: number } | null {
   const count = view.getUint16(offset, le);
   const end = offset + 2 + count * 12;
