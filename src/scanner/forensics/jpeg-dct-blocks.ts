@@ -6,10 +6,14 @@
  * in the DCT domain: the JPEG DCT is orthonormal, so the coefficient error is the pixel error before
  * rounding). A 24 MP photo holds ≈ 375 000 blocks × ((DQ_FREQUENCIES + GHOST_QUALITIES.length) × 2 + 2) bytes ≈ 26 MB.
  */
-import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "../images/file-decode";
-import { decodeLumaCoefficients, readsCoefficients } from "../images/jpeg-coefficients";
+import {
+  type CoefficientFailure,
+  coefficientProduct,
+  coefficientProductOf,
+  type CoefficientSink,
+} from "../images/file-decode";
 import { idctBlockToBytes } from "../images/jpeg-idct";
-import { isJpeg, ZIGZAG } from "../images/jpeg-markers";
+import { ZIGZAG } from "../images/jpeg-markers";
 import { STANDARD_LUMA, scaledTable } from "../images/quant-tables";
 
 /** Zig-zag positions 1..DQ_FREQUENCIES (the low and middle AC frequencies) are modelled. */
@@ -41,15 +45,7 @@ export interface DctBlocks {
   high: Uint8Array;
 }
 
-/** Why the coefficients were not read: the kind (for the finding's text) and the technical reason (evidence). */
-export type DctBlocksFailure = {
-  ok: false;
-  kind: "not-jpeg" | "other-coding" | "damaged" | "too-large";
-  reason: string;
-  tooLarge?: { width: number; height: number; maxPixels: number };
-};
-
-export type DctBlocksResult = { ok: true; blocks: DctBlocks } | DctBlocksFailure;
+export type DctBlocksResult = { ok: true; blocks: DctBlocks } | CoefficientFailure;
 
 const ghostTables = GHOST_QUALITIES.map((q) => Float64Array.from(scaledTable(STANDARD_LUMA, q)));
 /** 1 / step of each ghost table (a multiplication is cheaper than a division, ≈ 10⁸ of them at 24 MP). */
@@ -78,38 +74,12 @@ function ghostErrors(positions: Uint8Array, values: Float64Array, count: number,
 export const ghostValue = (stored: number) => stored / GHOST_SCALE;
 
 async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
-  if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
-  const { frame, table } = lumaFrameOf(bytes);
-  if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
-  // Lossless, arithmetic-coded or hierarchical files (rare): their coefficients are not decoded.
-  if (!readsCoefficients(frame))
-    return {
-      ok: false,
-      kind: "other-coding",
-      reason: "neither baseline nor Huffman progressive: coefficients not decoded",
-    };
-  if (frame.width * frame.height > MAX_DCT_BLOCK_PIXELS)
-    return {
-      ok: false,
-      kind: "too-large",
-      reason: `image too large for the coefficient analysis (${frame.width} × ${frame.height})`,
-      tooLarge: { width: frame.width, height: frame.height, maxPixels: MAX_DCT_BLOCK_PIXELS },
-    };
-  // The file's shared coefficient pass when it could build them (images/file-decode.ts; not damaged).
-  const shared = await decoded(bytes, dctBlockStatistics);
-  if (shared) return { ok: true, blocks: shared };
-  const sink = statisticsSink(frame.width, frame.height, table);
-  const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
-  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
-  return { ok: true, blocks: sink.finish() };
+  const built = await coefficientProduct(bytes, dctBlockStatistics);
+  return built.ok ? { ok: true, blocks: built.value } : built;
 }
 
 /** The per-block statistics, fed one luminance block at a time in decoding order. */
-function statisticsSink(
-  width: number,
-  height: number,
-  table: Uint16Array,
-): Required<Pick<DecodeSink<DctBlocks>, "block" | "finish">> {
+function statisticsSink(width: number, height: number, table: Uint16Array): CoefficientSink<DctBlocks> {
   const blocksWide = Math.ceil(width / 8);
   const blocksHigh = Math.ceil(height / 8);
   const n = blocksWide * blocksHigh;
@@ -154,16 +124,12 @@ function statisticsSink(
 }
 
 /** The statistics as a product of the file's shared Huffman pass (baseline and progressive JPEGs within MAX_DCT_BLOCK_PIXELS). */
-export const dctBlockStatistics: DecodeProduct<DctBlocks> = {
-  id: "dct-block-statistics",
-  kind: "coefficients",
-  cached: true,
-  sink(width, height, bytes) {
-    const { table } = lumaFrameOf(bytes);
-    if (!table || width * height > MAX_DCT_BLOCK_PIXELS) return null;
-    return statisticsSink(width, height, table);
-  },
-};
+export const dctBlockStatistics = coefficientProductOf(
+  "dct-block-statistics",
+  "coefficient analysis",
+  MAX_DCT_BLOCK_PIXELS,
+  statisticsSink,
+);
 
 const cache = new WeakMap<Uint8Array, Promise<DctBlocksResult>>();
 

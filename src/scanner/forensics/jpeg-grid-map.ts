@@ -20,10 +20,13 @@
  * own), four block rows of pixels, three rows of tiles of phase sums; the result is one score, offset and
  * step per tile of TILE × TILE cells (≈ 23 500 tiles for 24 MP).
  */
-import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "../images/file-decode";
-import { decodeLumaCoefficients, readsCoefficients } from "../images/jpeg-coefficients";
+import {
+  type CoefficientFailure,
+  coefficientProduct,
+  coefficientProductOf,
+  type CoefficientSink,
+} from "../images/file-decode";
 import { idctBlockToBytes } from "../images/jpeg-idct";
-import { isJpeg } from "../images/jpeg-markers";
 
 /** DC steps of the earlier save that are looked for (finer ones drown in the last save's rounding). */
 export const GRID_STEPS = [4, 5, 6, 8, 10, 12, 16] as const;
@@ -162,11 +165,7 @@ function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Ar
 }
 
 /** The streaming measurement, fed one luminance block at a time in decoding order. */
-export function gridSink(
-  width: number,
-  height: number,
-  table: Uint16Array,
-): Required<Pick<DecodeSink<GridTiles>, "block" | "finish">> {
+export function gridSink(width: number, height: number, table: Uint16Array): CoefficientSink<GridTiles> {
   const blocksWide = Math.ceil(width / 8);
   const blocksHigh = Math.ceil(height / 8);
   const rowWidth = blocksWide * 8;
@@ -358,44 +357,12 @@ export function gridSink(
 }
 
 /** The grid measurement as a product of the file's shared coefficient pass (baseline and progressive JPEGs). */
-export const gridTilesProduct: DecodeProduct<GridTiles> = {
-  id: "jpeg-grid-tiles",
-  kind: "coefficients",
-  cached: true,
-  sink(width, height, bytes) {
-    const { table } = lumaFrameOf(bytes);
-    if (!table || width * height > MAX_GRID_PIXELS) return null;
-    return gridSink(width, height, table);
-  },
-};
+export const gridTilesProduct = coefficientProductOf("jpeg-grid-tiles", "grid analysis", MAX_GRID_PIXELS, gridSink);
 
-export type GridTilesResult =
-  | { ok: true; tiles: GridTiles }
-  | {
-      ok: false;
-      kind: "not-jpeg" | "other-coding" | "damaged" | "too-large";
-      reason: string;
-      tooLarge?: { width: number; height: number; maxPixels: number };
-    };
+export type GridTilesResult = { ok: true; tiles: GridTiles } | CoefficientFailure;
 
 /** The grid tiles of a JPEG: from the shared pass when planned, else from a pass of its own. */
 export async function gridTiles(bytes: Uint8Array): Promise<GridTilesResult> {
-  if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
-  const { frame, table } = lumaFrameOf(bytes);
-  if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
-  if (!readsCoefficients(frame))
-    return { ok: false, kind: "other-coding", reason: "neither baseline nor Huffman progressive" };
-  if (frame.width * frame.height > MAX_GRID_PIXELS)
-    return {
-      ok: false,
-      kind: "too-large",
-      reason: `image too large for the grid analysis (${frame.width} × ${frame.height})`,
-      tooLarge: { width: frame.width, height: frame.height, maxPixels: MAX_GRID_PIXELS },
-    };
-  const shared = await decoded(bytes, gridTilesProduct);
-  if (shared) return { ok: true, tiles: shared };
-  const sink = gridSink(frame.width, frame.height, table);
-  const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
-  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
-  return { ok: true, tiles: sink.finish() };
+  const built = await coefficientProduct(bytes, gridTilesProduct);
+  return built.ok ? { ok: true, tiles: built.value } : built;
 }

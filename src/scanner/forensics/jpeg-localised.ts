@@ -7,7 +7,8 @@ import type { FindingCode } from "../finding-codes";
 import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanContext, ScanFile } from "../types";
 import { imageTooLargeText } from "./budget-texts";
-import { dctBlocks, dctBlockStatistics, type DctBlocks, type DctBlocksFailure } from "./jpeg-dct-blocks";
+import { dctBlocks, dctBlockStatistics, type DctBlocks } from "./jpeg-dct-blocks";
+import type { CoefficientFailure } from "../images/file-decode";
 import type { NotAssessedReason } from "./jpeg-localised-texts";
 import { judgeRegions, MIN_REGION_BLOCKS, type RegionThresholds, type RegionVerdict } from "./region-map";
 
@@ -34,7 +35,7 @@ function notAssessed(
   code: FindingCode,
   check: { de: string; en: string; pl: string },
   text: (why: NotAssessedReason) => FindingText,
-  failure: DctBlocksFailure | { kind: "small" | "damaged"; reason: string; tooLarge?: undefined },
+  failure: CoefficientFailure | { kind: "small" | "damaged"; reason: string; tooLarge?: undefined },
 ): Finding {
   const body = failure.tooLarge
     ? imageTooLargeText(check, failure.tooLarge)

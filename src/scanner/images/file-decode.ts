@@ -177,3 +177,77 @@ async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promi
   if (result.error) return none;
   return sinks.map((s) => (s ? s.finish() : null));
 }
+
+/** Why a coefficient product was not built: the kind (for the finding's text) and the technical reason (evidence). */
+export type CoefficientFailure = {
+  ok: false;
+  kind: "not-jpeg" | "other-coding" | "damaged" | "too-large";
+  reason: string;
+  tooLarge?: { width: number; height: number; maxPixels: number };
+};
+
+/** A sink of luminance blocks. */
+export type CoefficientSink<T> = Required<Pick<DecodeSink<T>, "block" | "finish">>;
+
+/** A cached product of the luminance coefficients, read with the file's luminance quantisation table. */
+export interface CoefficientProduct<T> extends DecodeProduct<T> {
+  /** Larger pictures are refused (`too-large`): the per-block arrays would not fit. */
+  readonly maxPixels: number;
+  /** Names the analysis in a refusal's reason. */
+  readonly what: string;
+}
+
+/** The coefficient product `id`: `sink` gets the picture's size and luminance table, pictures over `maxPixels` get none. */
+export function coefficientProductOf<T>(
+  id: string,
+  what: string,
+  maxPixels: number,
+  sink: (width: number, height: number, table: Uint16Array) => CoefficientSink<T>,
+): CoefficientProduct<T> {
+  return {
+    id,
+    what,
+    maxPixels,
+    kind: "coefficients",
+    cached: true,
+    sink(width, height, bytes) {
+      const { table } = lumaFrameOf(bytes);
+      return table && width * height <= maxPixels ? sink(width, height, table) : null;
+    },
+  };
+}
+
+/**
+ * A coefficient product of one JPEG: from the file's shared pass when it was planned, else from a pass of
+ * its own; or why there is none.
+ */
+export async function coefficientProduct<T>(
+  bytes: Uint8Array,
+  product: CoefficientProduct<T>,
+): Promise<{ ok: true; value: T } | CoefficientFailure> {
+  const { maxPixels, what } = product;
+  if (!isJpeg(bytes)) return { ok: false, kind: "not-jpeg", reason: "not a JPEG" };
+  const { frame, table } = lumaFrameOf(bytes);
+  if (!frame || !table) return { ok: false, kind: "damaged", reason: "no frame header or quantisation table" };
+  // Lossless, arithmetic-coded or hierarchical files (rare): their coefficients are not decoded.
+  if (!readsCoefficients(frame))
+    return {
+      ok: false,
+      kind: "other-coding",
+      reason: "neither baseline nor Huffman progressive: coefficients not decoded",
+    };
+  if (frame.width * frame.height > maxPixels)
+    return {
+      ok: false,
+      kind: "too-large",
+      reason: `image too large for the ${what} (${frame.width} × ${frame.height})`,
+      tooLarge: { width: frame.width, height: frame.height, maxPixels },
+    };
+  const shared = await decoded(bytes, product);
+  if (shared) return { ok: true, value: shared };
+  const sink = product.sink(frame.width, frame.height, bytes);
+  if (!sink?.block) return { ok: false, kind: "damaged", reason: "no quantisation table" };
+  const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
+  if (result.error) return { ok: false, kind: "damaged", reason: result.error };
+  return { ok: true, value: sink.finish() };
+}
