@@ -32,4 +32,11 @@ page "$shared/photos/opencv-doc/board.jpg" 100 100 192 144 3
 tiffcp "$work/1.tif" "$work/2.tif" "$work/3.tif" "$out/pages.tiff"
 exiftool -q -overwrite_original -tagsFromFile "$photo" -exif:all "$out/pages.tiff"
 
+# Small WebP and HEIC whose only trace of editing is XMP (CreatorTool, as Photoshop writes it): the
+# WebP "XMP " chunk and the HEIF XMP item, which exifr does not read by itself.
+cwebp -quiet -q 85 -resize 64 48 "$photo" -o "$out/xmp-edited.webp"
+dwebp -quiet "$out/xmp-edited.webp" -o "$work/small.png"
+heif-enc -q 50 "$work/small.png" -o "$out/xmp-edited.heic" >/dev/null
+exiftool -q -overwrite_original -XMP-xmp:CreatorTool="Adobe Photoshop 25.0 (Windows)" "$out/xmp-edited.webp" "$out/xmp-edited.heic"
+
 ls -l "$out"

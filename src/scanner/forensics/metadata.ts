@@ -244,7 +244,8 @@ export const metadataAnalyzer: Analyzer = {
   id: "metadata",
   // 1.1: a vendor block's make/model (Canon CIFF) counts as camera metadata; vendor capture times (CIFF, APP12, Reconyx) are checked.
   // 1.2: a later ModifyDate and a picture scaled down as a whole are Green notes (issue 17, "Levels").
-  version: "1.2.0",
+  // 1.3: the XMP of WebP files ("XMP " chunk) and HEIF files (XMP item) is read.
+  version: "1.3.0",
   // A decoded TIFF page or HEIC picture has no metadata of its own: its parent's is checked.
   appliesTo: (file: ScanFile) => ["jpeg", "png", "webp", "heic", "tiff"].includes(file.kind) && !file.decodedFrom,
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {

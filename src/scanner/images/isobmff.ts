@@ -45,12 +45,8 @@ function childBoxes(view: DataView, from: number, to: number): Box[] {
   return boxes;
 }
 
-/**
- * The Exif item of a HEIF file as a TIFF stream (ISO/IEC 23008-12 A.2.1: a 4-byte offset to the TIFF
- * header, then the data), or null. Read here because exifr ignores the iloc `base_offset` that
- * libheif writes (heif-enc, GIMP and other libheif-based converters), and then finds no EXIF at all.
- */
-export function heifExif(bytes: Uint8Array): Uint8Array | null {
+/** The bytes of the first item `matches` picks (by item type and, for "mime" items, content type), or null. */
+function heifItem(bytes: Uint8Array, matches: (type: string, contentType: string) => boolean): Uint8Array | null {
   try {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const meta = childBoxes(view, 0, bytes.length).find((b) => b.type === "meta");
@@ -58,18 +54,40 @@ export function heifExif(bytes: Uint8Array): Uint8Array | null {
     const inside = childBoxes(view, meta.start + 4, meta.end);
     const iinf = inside.find((b) => b.type === "iinf");
     const iloc = inside.find((b) => b.type === "iloc");
-    const id = iinf ? exifItemId(view, iinf) : null;
+    const id = iinf ? itemId(view, iinf, matches) : null;
     const extent = id !== null && iloc ? itemExtent(view, iloc, id) : null;
-    if (!extent || extent.offset + extent.length > bytes.length || extent.length < 8) return null;
-    const item = bytes.subarray(extent.offset, extent.offset + extent.length);
-    const skip = 4 + new DataView(item.buffer, item.byteOffset, 4).getUint32(0);
-    return skip < item.length ? item.subarray(skip) : null;
+    if (!extent || extent.offset + extent.length > bytes.length) return null;
+    return bytes.subarray(extent.offset, extent.offset + extent.length);
   } catch {
-    return null; // a box that lies about its size: no EXIF rather than a failed analysis
+    return null; // a box that lies about its size: no item rather than a failed analysis
   }
 }
 
-function exifItemId(view: DataView, iinf: Box): number | null {
+/**
+ * The Exif item of a HEIF file as a TIFF stream (ISO/IEC 23008-12 A.2.1: a 4-byte offset to the TIFF
+ * header, then the data), or null. Read here because exifr ignores the iloc `base_offset` that
+ * libheif writes (heif-enc, GIMP and other libheif-based converters), and then finds no EXIF at all.
+ */
+export function heifExif(bytes: Uint8Array): Uint8Array | null {
+  const item = heifItem(bytes, (type) => type === "Exif");
+  if (!item || item.length < 8) return null;
+  const skip = 4 + new DataView(item.buffer, item.byteOffset, 4).getUint32(0);
+  return skip < item.length ? item.subarray(skip) : null;
+}
+
+/** The XMP packet of a HEIF file (a "mime" item of content type application/rdf+xml), which exifr does not read. */
+export function heifXmp(bytes: Uint8Array): Uint8Array | null {
+  return heifItem(bytes, (type, contentType) => type === "mime" && contentType === "application/rdf+xml");
+}
+
+/** A NUL-terminated string at `at` (within `end`) and the position after its NUL. */
+function cString(view: DataView, at: number, end: number): { text: string; next: number } {
+  let text = "";
+  while (at < end && view.getUint8(at) !== 0) text += String.fromCharCode(view.getUint8(at++));
+  return { text, next: at + 1 };
+}
+
+function itemId(view: DataView, iinf: Box, matches: (type: string, contentType: string) => boolean): number | null {
   const version = view.getUint8(iinf.start);
   const entries = childBoxes(view, iinf.start + 4 + (version === 0 ? 2 : 4), iinf.end);
   for (const infe of entries) {
@@ -79,7 +97,10 @@ function exifItemId(view: DataView, iinf: Box): number | null {
     const idSize = infeVersion === 3 ? 4 : 2;
     const at = infe.start + 4;
     const type = String.fromCharCode(...new Uint8Array(view.buffer, view.byteOffset + at + idSize + 2, 4));
-    if (type === "Exif") return idSize === 4 ? view.getUint32(at) : view.getUint16(at);
+    // infe v2/v3: item_ID, item_protection_index, item_type, item_name, then for "mime" the content type.
+    const name = cString(view, at + idSize + 6, infe.end);
+    const contentType = type === "mime" ? cString(view, name.next, infe.end).text : "";
+    if (matches(type, contentType)) return idSize === 4 ? view.getUint32(at) : view.getUint16(at);
   }
   return null;
 }

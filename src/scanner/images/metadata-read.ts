@@ -1,15 +1,15 @@
 /**
  * Reads an image's metadata with exifr (EXIF/TIFF, GPS, XMP, IPTC, ICC, JFIF, IHDR) plus PNG text
- * chunks and WebP's EXIF chunk, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0,
+ * chunks, WebP's EXIF and XMP chunks and a HEIF file's XMP item, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0,
  * HEIF ispe, WebP VP8/VP8L/VP8X) and the camera fields of vendor blocks exifr does not read (vendor/).
  */
-import exifr from "exifr";
-import { heifExif, heifSize, isHeif } from "./isobmff";
+import exifr, { sidecar } from "exifr";
+import { heifExif, heifSize, heifXmp, isHeif } from "./isobmff";
 import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
 import { declaredSize } from "./pixel-budget";
 import { isPng, pngSize, pngTextChunks } from "./png-chunks";
 import { readVendorCameraFields, type VendorCameraFields } from "./vendor/vendor-camera-fields";
-import { isWebp, webpExif } from "./webp-chunks";
+import { isWebp, webpChunk, webpExif } from "./webp-chunks";
 
 /** exifr's output with mergeOutput:false: one record per block. */
 export type MetadataBlocks = Record<string, Record<string, unknown> | undefined>;
@@ -102,6 +102,7 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     const source = isWebp(bytes) ? webpExif(bytes) : bytes;
     if (source) blocks = ((await exifr.parse(source, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
     if (isHeif(bytes)) blocks = await withHeifExif(bytes, blocks);
+    blocks = await withContainerXmp(bytes, blocks);
   } catch (e) {
     parseError = e instanceof Error ? e.message : String(e);
   }
@@ -131,6 +132,15 @@ async function withHeifExif(bytes: Uint8Array, blocks: MetadataBlocks): Promise<
   if (!tiff) return blocks;
   const { errors: _errors, ...rest } = blocks;
   return { ...rest, ...(((await exifr.parse(tiff, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {}) };
+}
+
+/** XMP that exifr does not find: WebP's "XMP " chunk and a HEIF file's XMP item, parsed as exifr parses an XMP sidecar. */
+async function withContainerXmp(bytes: Uint8Array, blocks: MetadataBlocks): Promise<MetadataBlocks> {
+  if (blocks.xmp) return blocks;
+  const packet = isWebp(bytes) ? webpChunk(bytes, "XMP ") : isHeif(bytes) ? heifXmp(bytes) : null;
+  if (!packet) return blocks;
+  const xmp = (await sidecar(packet, EXIFR_OPTIONS, "xmp")) as MetadataBlocks | undefined;
+  return { ...blocks, ...xmp };
 }
 
 /** A string-valued tag from the first block that has it. */

@@ -257,6 +257,29 @@ describe("vendor blocks exifr does not read: values as exiftool prints them, onl
   });
 });
 
+const formatFixtures = import.meta.glob("../../fixtures/formats/xmp-edited.*", {
+  query: "?url&inline",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+
+const formatFixture = (name: string) => {
+  const url = formatFixtures[`../../fixtures/formats/${name}`];
+  return Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+};
+
+describe("XMP of WebP and HEIC files reaches the metadata checks", () => {
+  // scripts/datagen/formats.sh: 64 × 48 pictures whose only metadata is XMP naming Photoshop.
+  for (const name of ["xmp-edited.webp", "xmp-edited.heic"]) {
+    it(`${name}: the editor in XMP CreatorTool is Yellow`, async () => {
+      const result = await metadataAnalyzer.analyze(scanFile(name, formatFixture(name)), context());
+      const editor = result.findings.find((f) => f.code === "META_EDITING_SOFTWARE");
+      expect(editor?.level).toBe("Yellow");
+      expect(editor?.evidence).toMatchObject({ field: "CreatorTool", value: "Adobe Photoshop 25.0 (Windows)" });
+    });
+  }
+});
+
 /** The file with EXIF ExifImageWidth (tag 0xA002, SHORT or LONG, count 1) set to `width`, found in the APP1 TIFF block. */
 function withExifImageWidth(jpeg: Uint8Array, width: number): Uint8Array {
   const out = jpeg.slice();
