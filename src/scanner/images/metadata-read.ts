@@ -3,7 +3,7 @@
  * chunks, WebP's EXIF and XMP chunks and a HEIF file's XMP item, the pixel size from the container itself (JPEG SOF, PNG IHDR, TIFF IFD0,
  * HEIF ispe, WebP VP8/VP8L/VP8X) and the camera fields of vendor blocks exifr does not read (vendor/).
  */
-import exifr, { sidecar } from "exifr";
+import exifr, * as exifrExports from "exifr";
 import { heifExif, heifSize, heifXmp, isHeif } from "./isobmff";
 import { appSegments, isJpeg, parseJpegStructure } from "./jpeg-markers";
 import { declaredSize } from "./pixel-budget";
@@ -135,6 +135,9 @@ async function withHeifExif(bytes: Uint8Array, blocks: MetadataBlocks): Promise<
 }
 
 /** XMP that exifr does not find: WebP's "XMP " chunk and a HEIF file's XMP item, parsed as exifr parses an XMP sidecar. */
+/** exifr's sidecar parser: a named export of its ES module (workerd), a property of its UMD default (Node). */
+const sidecar = exifrExports.sidecar ?? exifr.sidecar;
+
 async function withContainerXmp(bytes: Uint8Array, blocks: MetadataBlocks): Promise<MetadataBlocks> {
   if (blocks.xmp) return blocks;
   const packet = isWebp(bytes) ? webpChunk(bytes, "XMP ") : isHeif(bytes) ? heifXmp(bytes) : null;
