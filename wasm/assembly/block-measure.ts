@@ -144,7 +144,7 @@ function inverseDct(input: usize, out: usize): void {
 }
 
 /** JavaScript's Math.round (halves toward +∞) on both lanes. */
-@inline function jsRound(x: v128): v128 {
+@inline export function jsRound(x: v128): v128 {
   const c = f64x2.ceil(x);
   const over = f64x2.gt(f64x2.sub(c, f64x2.splat(0.5)), x);
   return f64x2.sub(c, v128.and(over, f64x2.splat(1)));

@@ -10,3 +10,5 @@ export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
 export { pngUnfilterRows } from "./png-unfilter";
 export { areaDownscaleBand } from "./area-downscale";
 export { lumaDownscaleBand } from "./luma-downscale";
+export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
+export { gridTileRow, setGridConstants } from "./grid-phases";

@@ -14,7 +14,9 @@ import {
 } from "../images/file-decode";
 import { idctBlockToBytes } from "../images/jpeg-idct";
 import { ZIGZAG } from "../images/jpeg-markers";
+import { LumaBlockRows } from "../images/luma-block-rows";
 import { STANDARD_LUMA, scaledTable } from "../images/quant-tables";
+import { ensureConstants, kernels, scratchRegions } from "../images/wasm-kernels";
 
 /** Zig-zag positions 1..DQ_FREQUENCIES (the low and middle AC frequencies) are modelled. */
 export const DQ_FREQUENCIES = 20;
@@ -78,49 +80,118 @@ async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   return built.ok ? { ok: true, blocks: built.value } : built;
 }
 
-/** The per-block statistics, fed one luminance block at a time in decoding order. */
-function statisticsSink(width: number, height: number, table: Uint16Array): CoefficientSink<DctBlocks> {
+/** The ghost tables and the zig-zag order into the wasm kernel's static memory (once per isolate). */
+function ensureStatisticsConstants(): void {
+  const tableBytes = GHOST_QUALITIES.length * 64 * 8;
+  ensureConstants("dct-statistics", 2 * tableBytes + 64, (s) => {
+    ghostTables.forEach((t, q) => new Float64Array(s.buffer, s.base + q * 512, 64).set(t));
+    ghostInverse.forEach((t, q) => new Float64Array(s.buffer, s.base + tableBytes + q * 512, 64).set(t));
+    s.bytes.set(ZIGZAG.subarray(1, 1 + DQ_FREQUENCIES), s.base + 2 * tableBytes);
+    kernels().setDctStatisticsConstants(s.base, s.base + tableBytes, s.base + 2 * tableBytes);
+  });
+}
+
+/**
+ * The per-block statistics, fed one luminance block at a time in decoding order: gathered into block
+ * rows for the wasm kernel (wasm/assembly/dct-statistics.ts), or measured block by block by the
+ * JavaScript reference (`reference`; the tests compare both).
+ */
+export function statisticsSink(
+  width: number,
+  height: number,
+  table: Uint16Array,
+  options: { reference?: boolean } = {},
+): CoefficientSink<DctBlocks> {
   const blocksWide = Math.ceil(width / 8);
   const blocksHigh = Math.ceil(height / 8);
   const n = blocksWide * blocksHigh;
   const bins = 2 * DQ_RANGE + 1;
-  const coefficients = new Int16Array(n * DQ_FREQUENCIES);
-  const histograms = new Int32Array(DQ_FREQUENCIES * bins);
-  const ghost = new Uint16Array(n * GHOST_QUALITIES.length);
-  const low = new Uint8Array(n);
-  const high = new Uint8Array(n);
-  const positions = new Uint8Array(64);
-  const values = new Float64Array(64);
-  const samples = new Uint8Array(64);
+  const blocks: DctBlocks = {
+    width,
+    height,
+    blocksWide,
+    blocksHigh,
+    table,
+    coefficients: new Int16Array(n * DQ_FREQUENCIES),
+    histograms: new Int32Array(DQ_FREQUENCIES * bins),
+    ghost: new Uint16Array(n * GHOST_QUALITIES.length),
+    low: new Uint8Array(n),
+    high: new Uint8Array(n),
+  };
+  const measure = options.reference ? referenceBlock(blocks) : wasmRows(blocks);
   return {
     block(row, col, q) {
       // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
-      if (row >= blocksHigh || col >= blocksWide) return;
-      const i = row * blocksWide + col;
-      for (let f = 0; f < DQ_FREQUENCIES; f++) {
-        const v = q[ZIGZAG[f + 1]];
-        coefficients[i * DQ_FREQUENCIES + f] = v;
-        if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
-      }
-      let count = 0;
-      for (let k = 0; k < 64; k++)
-        if (q[k] !== 0) {
-          positions[count] = k;
-          values[count++] = q[k] * table[k];
-        }
-      idctBlockToBytes(q, table, samples, 0, 8);
-      let lo = 255;
-      let hi = 0;
-      for (let k = 0; k < 64; k++) {
-        lo = Math.min(lo, samples[k]);
-        hi = Math.max(hi, samples[k]);
-      }
-      low[i] = lo;
-      high[i] = hi;
-      ghostErrors(positions, values, count, ghost, i * GHOST_QUALITIES.length);
+      if (row < blocksHigh && col < blocksWide) measure(row, col, q);
     },
-    finish: () => ({ width, height, blocksWide, blocksHigh, table, coefficients, histograms, ghost, low, high }),
+    finish: () => blocks,
   };
+}
+
+/** The JavaScript reference: one block at a time. */
+function referenceBlock(blocks: DctBlocks): (row: number, col: number, q: Int16Array) => void {
+  const { blocksWide, table, coefficients, histograms, ghost, low, high } = blocks;
+  const bins = 2 * DQ_RANGE + 1;
+  const positions = new Uint8Array(64);
+  const values = new Float64Array(64);
+  const samples = new Uint8Array(64);
+  return (row, col, q) => {
+    const i = row * blocksWide + col;
+    for (let f = 0; f < DQ_FREQUENCIES; f++) {
+      const v = q[ZIGZAG[f + 1]];
+      coefficients[i * DQ_FREQUENCIES + f] = v;
+      if (v >= -DQ_RANGE && v <= DQ_RANGE) histograms[f * bins + v + DQ_RANGE]++;
+    }
+    let count = 0;
+    for (let k = 0; k < 64; k++)
+      if (q[k] !== 0) {
+        positions[count] = k;
+        values[count++] = q[k] * table[k];
+      }
+    idctBlockToBytes(q, table, samples, 0, 8);
+    let lo = 255;
+    let hi = 0;
+    for (let k = 0; k < 64; k++) {
+      lo = Math.min(lo, samples[k]);
+      hi = Math.max(hi, samples[k]);
+    }
+    low[i] = lo;
+    high[i] = hi;
+    ghostErrors(positions, values, count, ghost, i * GHOST_QUALITIES.length);
+  };
+}
+
+/**
+ * Blocks gathered into rows (a ring of 4: at most two rows are in progress), each complete row measured
+ * by one wasm call; the row's results are copied out at once (the scratch area is the next caller's).
+ */
+function wasmRows(blocks: DctBlocks): (row: number, col: number, q: Int16Array) => void {
+  ensureStatisticsConstants();
+  const { blocksWide: n, table } = blocks;
+  const qualities = GHOST_QUALITIES.length;
+  const histogramLength = blocks.histograms.length;
+  const rows = new LumaBlockRows(n, 4, (row) => {
+    const s = scratchRegions({
+      table: 128,
+      coefficients: n * 128,
+      frequencies: n * DQ_FREQUENCIES * 2,
+      ghost: n * qualities * 2,
+      low: n,
+      high: n,
+      histograms: histogramLength * 4,
+    });
+    const { at, buffer } = s;
+    new Uint16Array(buffer, at.table, 64).set(table);
+    new Int16Array(buffer, at.coefficients, n * 64).set(rows.row(row));
+    kernels().dctStatisticsRow(n, at.coefficients, at.table, at.frequencies, at.ghost, at.low, at.high, at.histograms);
+    blocks.coefficients.set(new Int16Array(buffer, at.frequencies, n * DQ_FREQUENCIES), row * n * DQ_FREQUENCIES);
+    blocks.ghost.set(new Uint16Array(buffer, at.ghost, n * qualities), row * n * qualities);
+    blocks.low.set(s.bytes.subarray(at.low, at.low + n), row * n);
+    blocks.high.set(s.bytes.subarray(at.high, at.high + n), row * n);
+    const counts = new Int32Array(buffer, at.histograms, histogramLength);
+    for (let i = 0; i < histogramLength; i++) blocks.histograms[i] += counts[i];
+  });
+  return (row, col, q) => rows.add(row, col, q);
 }
 
 /** The statistics as a product of the file's shared Huffman pass (baseline and progressive JPEGs within MAX_DCT_BLOCK_PIXELS). */

@@ -17,8 +17,9 @@
  * MAX_DC_STEP_ONE_AXIS).
  *
  * Streaming: one luminance block at a time in decoding order (the file's shared coefficient pass, or its
- * own), four block rows of pixels, three rows of tiles of phase sums; the result is one score, offset and
- * step per tile of TILE × TILE cells (≈ 23 500 tiles for 24 MP).
+ * own), measured a row of tiles at a time by a wasm kernel (jpeg-grid-phases.ts: a tile row's block rows and
+ * the one below), three rows of tiles of phase sums; the result is one score, offset and step per tile of
+ * TILE × TILE cells (≈ 23 500 tiles for 24 MP).
  */
 import {
   type CoefficientFailure,
@@ -26,45 +27,26 @@ import {
   coefficientProductOf,
   type CoefficientSink,
 } from "../images/file-decode";
-import { idctBlockToBytes } from "../images/jpeg-idct";
+import {
+  GRID_SHIFTS,
+  GRID_STEPS,
+  GRID_TILE,
+  type PhaseSums,
+  referencePhaseSums,
+  TILE_STRIDE,
+  wasmPhaseSums,
+} from "./jpeg-grid-phases";
 
-/** DC steps of the earlier save that are looked for (finer ones drown in the last save's rounding). */
-export const GRID_STEPS = [4, 5, 6, 8, 10, 12, 16] as const;
-/** Cells (8×8 blocks) per tile side; a window is the 3 × 3 tiles around one (96 × 96 px). */
-export const GRID_TILE = 4;
+export { GRID_SHIFTS, GRID_STEPS, GRID_TILE };
+
 /** A window needs this many judged cells (not flat) for a score. */
 const MIN_WINDOW_CELLS = 48;
-/** Cells whose 64 square sums span less than this are flat: every offset would line up there. */
-const FLAT_RANGE = 32;
 /** Larger pictures are refused like the other coefficient checks (the tiles are small, the pass is not). */
 export const MAX_GRID_PIXELS = 50_000_000;
 
-const near = (d: number) => d === 0 || d === 1 || d === 7;
-/** Candidate offsets dy * 8 + dx: every one but the picture's own grid and its neighbours (55). */
-export const GRID_SHIFTS = Array.from({ length: 64 }, (_, s) => s).filter((s) => !(near(s >> 3) && near(s & 7)));
 const SHIFTS = GRID_SHIFTS.length;
 const STEPS = GRID_STEPS.length;
 const PAIRS = SHIFTS * STEPS;
-
-/** Largest 8×8 pixel sum. */
-const MAX_SUM = 64 * 255;
-let phaseTables: Float32Array[] | null = null;
-/**
- * cos, sin (interleaved) of each possible square sum on the lattice of each step (the DC coefficient is
- * (sum − 8192) / 8).
- */
-function phases(): Float32Array[] {
-  phaseTables ??= GRID_STEPS.map((q) => {
-    const table = new Float32Array(2 * (MAX_SUM + 1));
-    for (let s = 0; s <= MAX_SUM; s++) {
-      const a = (2 * Math.PI * (s - 8192)) / (8 * q);
-      table[2 * s] = Math.cos(a);
-      table[2 * s + 1] = Math.sin(a);
-    }
-    return table;
-  });
-  return phaseTables;
-}
 
 /**
  * Offsets on the picture's grid along one axis (dx = 0 or dy = 0) are judged only when the last save was fine
@@ -164,26 +146,23 @@ function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Ar
   return best;
 }
 
-/** The streaming measurement, fed one luminance block at a time in decoding order. */
-export function gridSink(width: number, height: number, table: Uint16Array): CoefficientSink<GridTiles> {
+/**
+ * The streaming measurement, fed one luminance block at a time in decoding order: the phase sums by the
+ * wasm kernel, or by the JavaScript reference (`reference`; the tests compare both), then the windows scored.
+ */
+export function gridSink(
+  width: number,
+  height: number,
+  table: Uint16Array,
+  options: { reference?: boolean } = {},
+): CoefficientSink<GridTiles> {
   const blocksWide = Math.ceil(width / 8);
   const blocksHigh = Math.ceil(height / 8);
-  const rowWidth = blocksWide * 8;
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
   const tilesHigh = Math.ceil(blocksHigh / GRID_TILE);
   const allowed = allowedPairs(table[0]);
-  const tables = phases();
-  // Four block rows of pixels (a 2×2-sampled MCU row delivers two at once; a cell row needs the one below).
-  const pixels = new Uint8Array(4 * 8 * rowWidth);
-  const rowIn = new Int32Array(4).fill(-1);
-  const filled = new Int32Array(4);
-  const columnSums = new Int32Array(rowWidth);
-  const boxSums = new Int32Array(rowWidth);
-  const squares = new Int32Array(blocksWide * 64);
-  /** One cell's sums at the candidate offsets, × 2 (an index into the interleaved phase tables). */
-  const cellSums = new Int32Array(SHIFTS);
   // Three rows of tiles of phase sums (a window spans the tile rows above and below), judged cells per tile.
-  const tileStride = PAIRS * 2;
+  const tileStride = TILE_STRIDE;
   const acc = Array.from({ length: 3 }, () => new Float32Array(tilesWide * tileStride));
   const cells = Array.from({ length: 3 }, () => new Int32Array(tilesWide));
   const picture = new Float64Array(tileStride);
@@ -197,65 +176,6 @@ export function gridSink(width: number, height: number, table: Uint16Array): Coe
   const window = new Float64Array(tileStride);
   const columns = Array.from({ length: 3 }, () => new Float64Array(tileStride));
   const scratch = new Float64Array(SHIFTS);
-  let nextCellRow = 0;
-
-  const complete = (row: number) => rowIn[row & 3] === row && filled[row & 3] === blocksWide;
-
-  /** Square sums of the 64 offsets in every cell of block row `r` (needs rows r and r + 1). */
-  function measureCellRow(r: number): void {
-    const top = (r & 3) * 8 * rowWidth;
-    const below = ((r + 1) & 3) * 8 * rowWidth;
-    const line = (y: number) => (y < 8 ? top + y * rowWidth : below + (y - 8) * rowWidth);
-    columnSums.fill(0);
-    for (let y = 0; y < 8; y++) {
-      const at = line(y);
-      for (let x = 0; x < rowWidth; x++) columnSums[x] += pixels[at + x];
-    }
-    for (let dy = 0; dy < 8; dy++) {
-      if (dy > 0) {
-        const out = line(dy - 1);
-        const inn = line(dy + 7);
-        for (let x = 0; x < rowWidth; x++) columnSums[x] += pixels[inn + x] - pixels[out + x];
-      }
-      let run = 0;
-      for (let x = 0; x < 8; x++) run += columnSums[x];
-      for (let x = 0; x + 8 <= rowWidth; x++) {
-        boxSums[x] = run;
-        if (x + 8 < rowWidth) run += columnSums[x + 8] - columnSums[x];
-      }
-      for (let j = 0; j + 1 < blocksWide; j++)
-        for (let dx = 0; dx < 8; dx++) squares[j * 64 + dy * 8 + dx] = boxSums[j * 8 + dx];
-    }
-  }
-
-  /** Adds the phases of every judged cell of block row `r` to its tile. */
-  function addCellRow(r: number): void {
-    const slot = Math.floor(r / GRID_TILE) % 3;
-    const a = acc[slot];
-    for (let j = 0; j + 1 < blocksWide; j++) {
-      const base = j * 64;
-      let lo = MAX_SUM;
-      let hi = 0;
-      for (let k = 0; k < 64; k++) {
-        const v = squares[base + k];
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-      if (hi - lo < FLAT_RANGE) continue;
-      const tile = Math.floor(j / GRID_TILE);
-      cells[slot][tile]++;
-      for (let s = 0; s < SHIFTS; s++) cellSums[s] = squares[base + GRID_SHIFTS[s]] << 1;
-      let p = tile * tileStride;
-      for (let k = 0; k < STEPS; k++) {
-        const table = tables[k];
-        for (let s = 0; s < SHIFTS; s++, p += 2) {
-          const i = cellSums[s];
-          a[p] += table[i];
-          a[p + 1] += table[i + 1];
-        }
-      }
-    }
-  }
 
   /** Column `v`'s sums over tile rows t − 1..t + 1 (the missing ones absent) into `out`; its judged cells. */
   function columnOfTiles(t: number, v: number, out: Float64Array): number {
@@ -310,24 +230,11 @@ export function gridSink(width: number, height: number, table: Uint16Array): Coe
     cells[reuse].fill(0);
   }
 
-  function processCellRow(r: number): void {
-    measureCellRow(r);
-    addCellRow(r);
-    if ((r + 1) % GRID_TILE === 0) closeTileRow(Math.floor(r / GRID_TILE));
-  }
-
+  const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, closeTileRow };
+  const feed = options.reference ? referencePhaseSums(sums) : wasmPhaseSums(sums);
   return {
     block(row, col, q) {
-      if (row >= blocksHigh || col >= blocksWide) return;
-      const slot = row & 3;
-      if (rowIn[slot] !== row) {
-        rowIn[slot] = row;
-        filled[slot] = 0;
-      }
-      idctBlockToBytes(q, table, pixels, slot * 8 * rowWidth + col * 8, rowWidth);
-      filled[slot]++;
-      while (nextCellRow + 1 < blocksHigh && complete(nextCellRow) && complete(nextCellRow + 1))
-        processCellRow(nextCellRow++);
+      if (row < blocksHigh && col < blocksWide) feed(row, col, q);
     },
     finish() {
       // The last cell row has no row below; its tile row (if not closed yet) and the last one are scored now.

@@ -71,6 +71,29 @@ interface KernelExports {
     state: number,
     out: number,
   ): number;
+  setDctStatisticsConstants(steps: number, inverse: number, zigzag: number): void;
+  dctStatisticsRow(
+    count: number,
+    coefficients: number,
+    table: number,
+    frequencies: number,
+    ghost: number,
+    low: number,
+    high: number,
+    histograms: number,
+  ): void;
+  setGridConstants(phases: number, shifts: number): void;
+  gridTileRow(
+    coefficients: number,
+    blockRows: number,
+    blocksWide: number,
+    table: number,
+    lines: number,
+    columns: number,
+    squares: number,
+    sums: number,
+    cells: number,
+  ): void;
   closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(
     lines: number,
@@ -85,7 +108,8 @@ interface KernelExports {
 }
 
 let instance: KernelExports | null = null;
-let blockConstantsSet = false;
+/** Kernels whose constants this isolate's instance holds already. */
+const constantsSet = new Set<string>();
 
 /** The kernels of this isolate (instantiated on first use). */
 export function kernels(): KernelExports {
@@ -122,14 +146,23 @@ export function scratchRegions<K extends string>(
   return { at, bytes: s.bytes, buffer: s.buffer };
 }
 
+/**
+ * Copies a kernel's constants (tables built by its JavaScript reference) into the module's static memory,
+ * once per isolate: `copy` writes them into the scratch area (`bytes` long) and calls the kernel's setter.
+ */
+export function ensureConstants(name: string, bytes: number, copy: (s: ReturnType<typeof scratch>) => void): void {
+  if (constantsSet.has(name)) return;
+  copy(scratch(bytes));
+  constantsSet.add(name);
+}
+
 /** Copies the block pass's constants (the caller's cosine table and ELA quantiser) in, once. */
 export function ensureBlockConstants(cos: Float64Array, elaTable: Uint16Array): void {
-  if (blockConstantsSet) return;
-  const s = scratch(1024);
-  new Float64Array(s.buffer, s.base, 64).set(cos);
-  new Float64Array(s.buffer, s.base + 512, 64).set(elaTable);
-  kernels().setBlockConstants(s.base, s.base + 512);
-  blockConstantsSet = true;
+  ensureConstants("block", 1024, (s) => {
+    new Float64Array(s.buffer, s.base, 64).set(cos);
+    new Float64Array(s.buffer, s.base + 512, 64).set(elaTable);
+    kernels().setBlockConstants(s.base, s.base + 512);
+  });
 }
 
 /** Upsampling kinds as wasm/assembly/color.ts numbers them. */

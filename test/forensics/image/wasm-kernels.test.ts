@@ -1,4 +1,4 @@
-import { crop, PhotonImage } from "@cf-wasm/photon";
+import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import kernelsModule from "#wasm-kernels";
 import { relativeToPeers } from "../../../src/scanner/images/anomaly";
@@ -12,6 +12,7 @@ import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { decodeSmallLuma } from "../../../src/scanner/images/thumbnail-compare";
 import { kernels } from "../../../src/scanner/images/wasm-kernels";
+import { croppedJpeg } from "./cropped-jpeg";
 import { generatedFile, sharedFile } from "./fixtures";
 
 // The AssemblyScript sources as text (Vite `?raw`), keyed by path: what scripts/build-wasm.mjs digests.
@@ -103,18 +104,6 @@ async function mapsDiffer(bytes: Uint8Array): Promise<{ source: string; differen
 }
 
 const SAME = { mean: 0, activity: 0, ela: 0, noise: 0, clipped: 0, preview: 0 };
-
-/** A baseline JPEG (photon's encoder) of the w × h top-left corner of a photo. */
-async function croppedJpeg(width: number, height: number): Promise<Uint8Array> {
-  const image = PhotonImage.new_from_byteslice(await sharedFile("photos/opencv-doc/leuvenA.jpg"));
-  const part = crop(image, 100, 100, 100 + width, 100 + height);
-  try {
-    return part.get_bytes_jpeg(90);
-  } finally {
-    part.free();
-    image.free();
-  }
-}
 
 const PHOTOS = [
   { what: "4:2:0 phone photo, 751 × 563 (leuvenA)", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg") },
