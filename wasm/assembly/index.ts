@@ -12,3 +12,4 @@ export { areaDownscaleBand } from "./area-downscale";
 export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
+export { gridScoreTileRow } from "./grid-score";

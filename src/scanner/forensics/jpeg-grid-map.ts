@@ -27,6 +27,7 @@ import {
   coefficientProductOf,
   type CoefficientSink,
 } from "../images/file-decode";
+import { kernels, scratchRegions } from "../images/wasm-kernels";
 import {
   GRID_SHIFTS,
   GRID_STEPS,
@@ -206,25 +207,69 @@ export function gridSink(
         for (let p = 0; p < tileStride; p++) window[p] += column[p];
         n += columnCells[v % 3];
       }
-      if (n < MIN_WINDOW_CELLS) continue;
-      const best = bestPair(window, 0, n, allowed, scratch);
-      const i = t * tilesWide + c;
-      score[i] = best.score;
-      shift[i] = best.shift;
-      step[i] = best.step;
-      const own = c * tileStride + 2 * (best.step * SHIFTS + best.shift);
-      tileSum[2 * i] = acc[t % 3][own];
-      tileSum[2 * i + 1] = acc[t % 3][own + 1];
-      tileCells[i] = cells[t % 3][c];
+      if (n >= MIN_WINDOW_CELLS) storeTile(t, c, bestPair(window, 0, n, allowed, scratch));
     }
+  }
+
+  /** The same scores by the wasm kernel (wasm/assembly/grid-score.ts): the tile rows t − 1..t + 1 copied in. */
+  function scoreTileRowWasm(t: number): void {
+    const first = Math.max(0, t - 1);
+    const rows = Math.min(tilesHigh - 1, t + 1) - first + 1;
+    const s = scratchRegions({
+      sums: rows * tilesWide * tileStride * 4,
+      cells: rows * tilesWide * 4,
+      allowed: PAIRS,
+      windowCells: tilesWide * 4,
+      score: tilesWide * 8,
+      shift: tilesWide,
+      step: tilesWide,
+    });
+    const { at, buffer, bytes } = s;
+    for (let u = 0; u < rows; u++) {
+      new Float32Array(buffer, at.sums + u * tilesWide * tileStride * 4, tilesWide * tileStride).set(
+        acc[(first + u) % 3],
+      );
+      new Int32Array(buffer, at.cells + u * tilesWide * 4, tilesWide).set(cells[(first + u) % 3]);
+    }
+    bytes.set(allowed, at.allowed);
+    kernels().gridScoreTileRow(
+      at.sums,
+      at.cells,
+      rows,
+      tilesWide,
+      at.allowed,
+      MIN_WINDOW_CELLS,
+      at.windowCells,
+      at.score,
+      at.shift,
+      at.step,
+    );
+    const windowCells = new Int32Array(buffer, at.windowCells, tilesWide);
+    const scores = new Float64Array(buffer, at.score, tilesWide);
+    for (let c = 0; c < tilesWide; c++)
+      if (windowCells[c] >= MIN_WINDOW_CELLS)
+        storeTile(t, c, { score: scores[c], shift: bytes[at.shift + c], step: bytes[at.step + c] });
+  }
+
+  /** Tile (t, c)'s window result, and the tile's own phase sum at its best offset and step. */
+  function storeTile(t: number, c: number, best: { score: number; shift: number; step: number }): void {
+    const i = t * tilesWide + c;
+    score[i] = best.score;
+    shift[i] = best.shift;
+    step[i] = best.step;
+    const own = c * tileStride + 2 * (best.step * SHIFTS + best.shift);
+    tileSum[2 * i] = acc[t % 3][own];
+    tileSum[2 * i + 1] = acc[t % 3][own + 1];
+    tileCells[i] = cells[t % 3][c];
   }
 
   /** A tile row is complete: into the picture's sums, the row above it can be scored, its slot is reused later. */
   function closeTileRow(t: number): void {
     const a = acc[t % 3];
-    for (let p = 0; p < a.length; p++) picture[p % tileStride] += a[p];
+    for (let tile = 0; tile < a.length; tile += tileStride)
+      for (let p = 0; p < tileStride; p++) picture[p] += a[tile + p];
     for (const n of cells[t % 3]) pictureCells += n;
-    if (t >= 1) scoreTileRow(t - 1);
+    if (t >= 1) scoreRow(t - 1);
     const reuse = (t + 1) % 3;
     acc[reuse].fill(0);
     cells[reuse].fill(0);
@@ -232,6 +277,7 @@ export function gridSink(
 
   const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, closeTileRow };
   const feed = options.reference ? referencePhaseSums(sums) : wasmPhaseSums(sums);
+  const scoreRow = options.reference ? scoreTileRow : scoreTileRowWasm;
   return {
     block(row, col, q) {
       if (row < blocksHigh && col < blocksWide) feed(row, col, q);
@@ -240,7 +286,7 @@ export function gridSink(
       // The last cell row has no row below; its tile row (if not closed yet) and the last one are scored now.
       const lastTileRow = Math.floor((blocksHigh - 2) / GRID_TILE);
       if ((blocksHigh - 1) % GRID_TILE !== 0 && blocksHigh >= 2) closeTileRow(lastTileRow);
-      if (lastTileRow >= 0) scoreTileRow(lastTileRow);
+      if (lastTileRow >= 0) scoreRow(lastTileRow);
       const whole = bestPair(picture, 0, pictureCells, allowed, scratch);
       return {
         width,

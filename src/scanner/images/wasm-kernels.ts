@@ -94,6 +94,18 @@ interface KernelExports {
     sums: number,
     cells: number,
   ): void;
+  gridScoreTileRow(
+    sums: number,
+    cells: number,
+    rows: number,
+    tilesWide: number,
+    allowed: number,
+    minCells: number,
+    windowCells: number,
+    score: number,
+    shift: number,
+    step: number,
+  ): void;
   closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(
     lines: number,

@@ -1,6 +1,6 @@
-// The coefficient kernels of the localised JPEG detectors (wasm/assembly/dct-statistics.ts,
-// wasm/assembly/grid-phases.ts; docs/wasm.md) against their JavaScript references: the same luminance
-// blocks fed to both sinks give the same values (Object.is per value: every f32/f64, every stored ghost error).
+// The coefficient kernels of the localised JPEG detectors (wasm/assembly/dct-statistics.ts, grid-phases.ts,
+// grid-score.ts; docs/wasm.md) against their JavaScript references: the same luminance blocks fed to both
+// sinks give the same values (Object.is per value: every f32/f64, every stored ghost error).
 import { describe, expect, it } from "vitest";
 import { type DctBlocks, statisticsSink } from "../../../src/scanner/forensics/jpeg-dct-blocks";
 import { type GridTiles, gridSink } from "../../../src/scanner/forensics/jpeg-grid-map";
