@@ -14,13 +14,13 @@ const FREQUENCIES: i32 = 20;
 const RANGE: i32 = 64;
 const BINS: i32 = 2 * RANGE + 1;
 const QUALITIES: i32 = 13;
-/** Qualities per position, padded to whole f64x2 pairs (the padding lane has step 1 and is not stored). */
-const PADDED: i32 = 14;
+/** Qualities per position, padded to two passes of four f64x2 (the padding lanes have step 1 and are not stored). */
+const PADDED: i32 = 16;
 const POSITION_BYTES: usize = <usize>PADDED * 8;
 
 /** Ghost steps and their inverses by natural position: STEPS[k * PADDED + q] (the caller's tables). */
-const STEPS = memory.data(64 * 14 * 8, 16);
-const INVERSE = memory.data(64 * 14 * 8, 16);
+const STEPS = memory.data(64 * 16 * 8, 16);
+const INVERSE = memory.data(64 * 16 * 8, 16);
 /** Natural position of zig-zag index f + 1, f < FREQUENCIES. */
 const ZIGZAG = memory.data(32, 16);
 
@@ -59,29 +59,39 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
 }
 
 @inline function storePair(e: v128, out: usize, pair: i32): void {
-  store<u16>(out + <usize>pair * 4, stored(f64x2.extract_lane(e, 0)));
+  if (pair * 2 < QUALITIES) store<u16>(out + <usize>pair * 4, stored(f64x2.extract_lane(e, 0)));
   if (pair * 2 + 1 < QUALITIES) store<u16>(out + <usize>pair * 4 + 2, stored(f64x2.extract_lane(e, 1)));
 }
 
 /** The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`. */
 function ghostErrors(q: usize, table: usize, out: usize): void {
   let n = 0;
+  // Written at the next place whether zero or not (no jump on the data); only non-zero ones advance it.
   for (let k = 0; k < 64; k++) {
     const v = load<i16>(q + <usize>k * 2);
-    if (v != 0) {
-      store<i32>(POSITIONS + <usize>n * 4, k * <i32>POSITION_BYTES);
-      store<f64>(VALUES + <usize>n * 8, <f64>v * <f64>load<u16>(table + <usize>k * 2));
-      n++;
-    }
+    store<i32>(POSITIONS + <usize>n * 4, k * <i32>POSITION_BYTES);
+    store<f64>(VALUES + <usize>n * 8, <f64>v * <f64>load<u16>(table + <usize>k * 2));
+    n += <i32>(v != 0);
   }
-  // Per lane pair, the reference's sum over the non-zero coefficients in their order.
-  for (let pair = 0; pair < PADDED / 2; pair++) {
-    let e = f64x2.splat(0);
+  // Per lane, the reference's sum over the non-zero coefficients in their order; four lane pairs at a
+  // time (independent sums keep the processor busy while each addition waits for the previous one).
+  for (let pair = 0; pair < PADDED / 2; pair += 4) {
+    let e0 = f64x2.splat(0);
+    let e1 = e0;
+    let e2 = e0;
+    let e3 = e0;
     for (let j = 0; j < n; j++) {
       const c = f64x2.splat(load<f64>(VALUES + <usize>j * 8));
-      e = f64x2.add(e, squaredError(c, <usize>load<i32>(POSITIONS + <usize>j * 4), <usize>pair));
+      const row = <usize>load<i32>(POSITIONS + <usize>j * 4);
+      e0 = f64x2.add(e0, squaredError(c, row, <usize>pair));
+      e1 = f64x2.add(e1, squaredError(c, row, <usize>pair + 1));
+      e2 = f64x2.add(e2, squaredError(c, row, <usize>pair + 2));
+      e3 = f64x2.add(e3, squaredError(c, row, <usize>pair + 3));
     }
-    storePair(e, out, pair);
+    storePair(e0, out, pair);
+    storePair(e1, out, pair + 1);
+    storePair(e2, out, pair + 2);
+    storePair(e3, out, pair + 3);
   }
 }
 

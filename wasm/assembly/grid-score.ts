@@ -2,9 +2,9 @@
 // jpeg-grid-map.ts `gridSink` (its scoreTileRow, columnOfTiles and bestPair) is the JavaScript
 // reference. Per tile column the f32 phase sums of the tile rows above, at and below are summed in f64
 // (from 0, rows top down), per window the three columns (from 0, left to right), two values per
-// f64x2; per step the alignments |sum| / cells of the allowed offsets, the best and the median (the
-// middle value after sorting: a selection gives the same value). The same f64 operations in the same
-// order as the reference, so the scores are bit-identical.
+// f64x2: the reference's operations in its order. Per step the alignments |sum| / cells of the allowed
+// offsets, the best and the median (the middle value after sorting: a selection gives the same value;
+// bestPair says why they can be taken from the squared sums), so the scores are bit-identical.
 
 const SHIFTS: i32 = 55;
 const STEPS: i32 = 7;
@@ -19,6 +19,9 @@ const COLUMNS = memory.data(3 * 770 * 8, 16);
 const COLUMN_CELLS = memory.data(3 * 4, 16);
 const WINDOW = memory.data(770 * 8, 16);
 const ALIGNMENTS = memory.data(55 * 8, 16);
+const SQUARES = memory.data(385 * 8, 16);
+/** Two buffers of a smaller and a larger side each (the median's passes). */
+const SIDES = memory.data(4 * 56 * 8, 16);
 
 /** Column `v` of the `rows` tile rows at `sums` summed into ring slot v % 3; its judged cells. */
 function sumColumn(sums: usize, cells: usize, rows: i32, tilesWide: i32, v: i32): void {
@@ -37,61 +40,99 @@ function sumColumn(sums: usize, cells: usize, rows: i32, tilesWide: i32, v: i32)
   store<i32>(COLUMN_CELLS + <usize>(v % 3) * 4, n);
 }
 
-/** The (n >> 1)-th smallest of the `n` f64 at ALIGNMENTS (reordered): the reference's sorted[n >> 1]. */
+/**
+ * The (n >> 1)-th smallest of the `n` f64 at ALIGNMENTS: the reference's sorted[n >> 1]. Quickselect
+ * without jumps on the data: each pass writes every value to both the smaller and the larger side and
+ * advances the side it belongs to (two halves of one of two buffers, used in turn), and continues on
+ * the side that holds the wanted rank, or ends on the pivot when the rank falls among its equals.
+ */
 function median(n: i32): f64 {
-  const k = n >> 1;
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const pivot = load<f64>(ALIGNMENTS + <usize>((lo + hi) >> 1) * 8);
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (load<f64>(ALIGNMENTS + <usize>i * 8) < pivot) i++;
-      while (load<f64>(ALIGNMENTS + <usize>j * 8) > pivot) j--;
-      if (i <= j) {
-        const a = load<f64>(ALIGNMENTS + <usize>i * 8);
-        store<f64>(ALIGNMENTS + <usize>i * 8, load<f64>(ALIGNMENTS + <usize>j * 8));
-        store<f64>(ALIGNMENTS + <usize>j * 8, a);
-        i++;
-        j--;
-      }
+  let k = n >> 1;
+  let from = ALIGNMENTS;
+  let len = n;
+  let into = SIDES;
+  let pivot: f64 = 0;
+  for (;;) {
+    pivot = load<f64>(from + <usize>(len >> 1) * 8);
+    const larger = into + 56 * 8;
+    let smaller = 0;
+    let greater = 0;
+    for (let i = 0; i < len; i++) {
+      const x = load<f64>(from + <usize>i * 8);
+      store<f64>(into + <usize>smaller * 8, x);
+      store<f64>(larger + <usize>greater * 8, x);
+      smaller += <i32>(x < pivot);
+      greater += <i32>(x > pivot);
     }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
+    const equal = len - smaller - greater;
+    if (k >= smaller && k < smaller + equal) break;
+    if (k < smaller) {
+      from = into;
+      len = smaller;
+    } else {
+      from = larger;
+      len = greater;
+      k -= smaller + equal;
+    }
+    into = into == SIDES ? SIDES + 2 * 56 * 8 : SIDES;
   }
-  return load<f64>(ALIGNMENTS + <usize>k * 8);
+  return pivot;
+}
+
+/** re² + im² of every pair of the window into SQUARES, two pairs per f64x2. */
+function squaredSums(): void {
+  for (let p = 0; p < PAIRS - 1; p += 2) {
+    const a = v128.load(WINDOW + <usize>p * 16);
+    const b = v128.load(WINDOW + <usize>p * 16, 16);
+    const re = i64x2.shuffle(a, b, 0, 2);
+    const im = i64x2.shuffle(a, b, 1, 3);
+    v128.store(SQUARES + <usize>p * 8, f64x2.add(f64x2.mul(re, re), f64x2.mul(im, im)));
+  }
+  const re = load<f64>(WINDOW + <usize>(PAIRS - 1) * 16);
+  const im = load<f64>(WINDOW + <usize>(PAIRS - 1) * 16, 8);
+  store<f64>(SQUARES + <usize>(PAIRS - 1) * 8, re * re + im * im);
 }
 
 /**
  * The best offset/step of the window (WINDOW, over `cells` judged cells; `allowed` PAIRS u8): the
  * reference's bestPair, score (f64) at `score`, offset and step (u8) at `shift`, `step`.
+ *
+ * The reference's alignment of a pair is √(re² + im²) / cells, a non-decreasing function of re² + im²
+ * (a correctly rounded square root and division), so the best and the median alignment are that
+ * function of the largest and the median squared sum: only those two are taken to alignments. The
+ * reference keeps the first offset whose alignment is the largest; an earlier offset with a slightly
+ * smaller squared sum can round to the same alignment, so the offsets whose squared sum is within
+ * 10⁻⁹ of the largest are looked at in order.
  */
 function bestPair(cells: i32, allowed: usize, score: usize, shift: usize, step: usize): void {
   let best = NaN;
   let bestShift = 0;
   let bestStep = 0;
   const count = <f64>cells;
+  squaredSums();
   for (let k = 0; k < STEPS; k++) {
     let n = 0;
-    let top: f64 = -1;
-    let topShift = 0;
+    let largest: f64 = -1;
     for (let s = 0; s < SHIFTS; s++) {
       const p = k * SHIFTS + s;
       if (!load<u8>(allowed + <usize>p)) continue;
-      const re = load<f64>(WINDOW + <usize>p * 16);
-      const im = load<f64>(WINDOW + <usize>p * 16, 8);
-      const c = Math.sqrt(re * re + im * im) / count;
+      const c = load<f64>(SQUARES + <usize>p * 8);
       store<f64>(ALIGNMENTS + <usize>n * 8, c);
       n++;
-      if (c > top) {
-        top = c;
-        topShift = s;
-      }
+      largest = max(largest, c);
     }
     if (n < 8) continue;
-    const value = (top - median(n)) * Math.sqrt(count);
+    const top = Math.sqrt(largest) / count;
+    let topShift = 0;
+    for (let s = 0; s < SHIFTS; s++) {
+      const p = k * SHIFTS + s;
+      const c = load<f64>(SQUARES + <usize>p * 8);
+      if (load<u8>(allowed + <usize>p) && c >= largest * (1 - 1e-9) && Math.sqrt(c) / count == top) {
+        topShift = s;
+        break;
+      }
+    }
+    const value = (top - Math.sqrt(median(n)) / count) * Math.sqrt(count);
     if (!(value <= best)) {
       best = value;
       bestShift = topShift;
