@@ -121,8 +121,11 @@ function medians(acc: Float64Array, cells: number, allowed: Uint8Array, scratch:
   return out;
 }
 
-/** Best offset/step of summed phases over `cells` judged cells: (best alignment − median) × √cells. */
-function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Array, scratch: Float64Array) {
+/**
+ * Best offset/step of summed phases over `cells` judged cells: (best alignment − median) × √cells (exported
+ * for the wasm kernel's test).
+ */
+export function bestPair(acc: Float64Array, at: number, cells: number, allowed: Uint8Array, scratch: Float64Array) {
   let best = { score: Number.NaN, shift: 0, step: 0 };
   if (cells < 1) return best;
   for (let k = 0; k < STEPS; k++) {

@@ -3,9 +3,16 @@
 // sinks give the same values (Object.is per value: every f32/f64, every stored ghost error).
 import { describe, expect, it } from "vitest";
 import { type DctBlocks, statisticsSink } from "../../../src/scanner/forensics/jpeg-dct-blocks";
-import { type GridTiles, gridSink } from "../../../src/scanner/forensics/jpeg-grid-map";
+import {
+  bestPair,
+  GRID_SHIFTS,
+  GRID_STEPS,
+  type GridTiles,
+  gridSink,
+} from "../../../src/scanner/forensics/jpeg-grid-map";
 import { decodeLumaCoefficients } from "../../../src/scanner/images/jpeg-coefficients";
 import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
+import { kernels, scratchRegions } from "../../../src/scanner/images/wasm-kernels";
 import { croppedJpeg } from "./cropped-jpeg";
 import { generatedFile, sharedFile } from "./fixtures";
 
@@ -98,5 +105,63 @@ describe("DCT-block statistics (jpeg-dq, jpeg-ghost) and jpeg-grid's phase sums:
 
   it("at sizes that are not multiples of 8, 16 or a tile (1 × 1 … 137 × 71)", async () => {
     for (const [w, h] of SIZES) expect((await differences(await croppedJpeg(w, h))).out, `${w} × ${h}`).toEqual(SAME);
+  });
+});
+
+const PAIRS = GRID_SHIFTS.length * GRID_STEPS.length;
+
+/** A generator of the same numbers on every run. */
+function numbers(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** One tile's window scored by the kernel (one tile row of one tile: the window is that tile's sums). */
+function kernelBest(sums: Float32Array, cells: number, allowed: Uint8Array) {
+  const s = scratchRegions({
+    sums: sums.length * 4,
+    cells: 4,
+    allowed: PAIRS,
+    windowCells: 4,
+    score: 8,
+    shift: 1,
+    step: 1,
+  });
+  new Float32Array(s.buffer, s.at.sums, sums.length).set(sums);
+  new Int32Array(s.buffer, s.at.cells, 1)[0] = cells;
+  s.bytes.set(allowed, s.at.allowed);
+  const { at } = s;
+  kernels().gridScoreTileRow(at.sums, at.cells, 1, 1, at.allowed, 1, at.windowCells, at.score, at.shift, at.step);
+  return { score: new Float64Array(s.buffer, at.score, 1)[0], shift: s.bytes[at.shift], step: s.bytes[at.step] };
+}
+
+describe("jpeg-grid's window scores on crafted sums: the kernel picks the reference's offset, step and score", () => {
+  it("with equal sums, sums one float step apart, zeros and small integers (ties the photos hardly have)", () => {
+    const random = numbers(7);
+    const crafted: Array<(i: number, base: Float32Array) => number> = [
+      () => (random() - 0.5) * 50,
+      (_, base) => base[Math.floor(random() * 4)],
+      (_, base) => {
+        const near = new Float32Array([base[Math.floor(random() * 3)]]);
+        new Int32Array(near.buffer)[0] += Math.floor(random() * 3) - 1;
+        return near[0];
+      },
+      () => (random() < 0.3 ? 0 : Math.round((random() - 0.5) * 8)),
+    ];
+    let differing = 0;
+    for (let trial = 0; trial < 800; trial++) {
+      const base = Float32Array.from({ length: 4 }, () => (random() - 0.5) * 100);
+      const sums = Float32Array.from({ length: 2 * PAIRS }, (_, i) => crafted[trial % 4](i, base));
+      const allowed = Uint8Array.from({ length: PAIRS }, () => (random() < 0.85 ? 1 : 0));
+      const cells = 1 + Math.floor(random() * 60);
+      const reference = bestPair(Float64Array.from(sums), 0, cells, allowed, new Float64Array(GRID_SHIFTS.length));
+      const wasm = kernelBest(sums, cells, allowed);
+      if (!Object.is(wasm.score, reference.score) || wasm.shift !== reference.shift || wasm.step !== reference.step)
+        differing++;
+    }
+    expect(differing).toBe(0);
   });
 });
