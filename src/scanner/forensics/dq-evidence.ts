@@ -15,23 +15,26 @@
  */
 import { DQ_MIN_GAIN_PER_1000, type FrequencyFit, singleCompressionPmf } from "./double-quantisation";
 
-/** A frequency is read when double quantisation explains it this much better (nats per 1000 values)… */
-const MIN_GAIN_PER_1000 = DQ_MIN_GAIN_PER_1000 / 2;
-/** …and it has this many non-zero values. */
-const MIN_FREQUENCY_VALUES = 500;
-/**
- * Bins with fewer values (observed, or expected once) say nothing: their ratio is noise. A bin the first save
- * left empty would be the strongest evidence, but counted (as one value) it flagged one more generated re-save.
- */
-const MIN_BIN_COUNT = 20;
-/** Log ratios are clamped to ±log(CLAMP): one odd coefficient must not decide a block. */
-const LLR_CLAMP = Math.log(20);
-/** Blocks touching black or white (≤ this or ≥ 255 − this) are not judged: clipping breaks the lattice. */
-const CLIP_MARGIN = 10;
-/** Blocks are compared with blocks of similar contrast (darkest to brightest pixel), in this many groups. */
-const CONTRAST_GROUPS = 10;
-/** Window radius in blocks (9 × 9 blocks, 72 × 72 px). */
-const RADIUS = 4;
+/** The map's settings (chosen on the eval's first generated set: docs/forensics.md, "Double quantisation"). */
+const EVIDENCE = {
+  /** A frequency is read when double quantisation explains it this much better (nats per 1000 values)… */
+  minGainPer1000: DQ_MIN_GAIN_PER_1000 / 2,
+  /** …and it has this many non-zero values. */
+  minFrequencyValues: 500,
+  /**
+   * Bins with fewer values (observed, or expected once) say nothing: their ratio is noise. A bin the first save
+   * left empty would be the strongest evidence, but counted (as one value) it flagged one more generated re-save.
+   */
+  minBinCount: 20,
+  /** Log ratios are clamped to ±this: one odd coefficient must not decide a block. */
+  clamp: Math.log(20),
+  /** Blocks touching black or white (≤ this or ≥ 255 − this) are not judged: clipping breaks the lattice. */
+  clipMargin: 10,
+  /** Blocks are compared with blocks of similar contrast (darkest to brightest pixel), in this many groups. */
+  contrastGroups: 10,
+  /** Window radius in blocks (9 × 9 blocks, 72 × 72 px). */
+  radius: 4,
+};
 
 /** Log ratio once/twice of each value −range..range of one frequency (0: says nothing). */
 export interface FrequencyRatios {
@@ -47,14 +50,14 @@ export function histogramRatios(
 ): FrequencyRatios[] {
   const bins = 2 * range + 1;
   return fits.flatMap((fit, index) => {
-    if (fit.count < MIN_FREQUENCY_VALUES || (fit.gain / fit.count) * 1000 <= MIN_GAIN_PER_1000) return [];
+    if (fit.count < EVIDENCE.minFrequencyValues || (fit.gain / fit.count) * 1000 <= EVIDENCE.minGainPer1000) return [];
     const h = histograms.subarray(index * bins, (index + 1) * bins);
     const once = singleCompressionPmf(h, fit.q2, range);
     const llr = new Float32Array(bins);
     for (let i = 0; i < bins; i++) {
-      if (i === range || h[i] < MIN_BIN_COUNT || once[i] * fit.count < MIN_BIN_COUNT) continue;
+      if (i === range || h[i] < EVIDENCE.minBinCount || once[i] * fit.count < EVIDENCE.minBinCount) continue;
       const ratio = Math.log(once[i]) - Math.log(h[i] / fit.count);
-      llr[i] = Math.max(-LLR_CLAMP, Math.min(LLR_CLAMP, ratio));
+      llr[i] = Math.max(-EVIDENCE.clamp, Math.min(EVIDENCE.clamp, ratio));
     }
     return [{ index, llr }];
   });
@@ -78,7 +81,7 @@ function blockSums(input: DqEvidenceInput, ratios: readonly FrequencyRatios[]) {
   const squares = new Float32Array(n);
   const values = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    if (input.low[i] < CLIP_MARGIN || input.high[i] > 255 - CLIP_MARGIN) continue;
+    if (input.low[i] < EVIDENCE.clipMargin || input.high[i] > 255 - EVIDENCE.clipMargin) continue;
     for (const { index, llr } of ratios) {
       const v = input.coefficients[i * input.frequencies + index];
       if (v === 0 || v < -input.range || v > input.range) continue;
@@ -105,7 +108,7 @@ function centreByContrast(input: DqEvidenceInput, sum: Float32Array, squares: Fl
   const order = new Uint32Array(judged);
   for (let i = 0; i < n; i++) if (values[i]) order[starts[input.high[i] - input.low[i]]++] = i;
   const variance = new Float32Array(n);
-  const per = Math.max(1, Math.ceil(judged / CONTRAST_GROUPS));
+  const per = Math.max(1, Math.ceil(judged / EVIDENCE.contrastGroups));
   for (let from = 0; from < judged; from += per) {
     const group = order.subarray(from, Math.min(judged, from + per));
     let s = 0;
@@ -144,7 +147,7 @@ export function dqEvidenceMap(input: DqEvidenceInput, ratios: readonly Frequency
       let s = 0;
       let v = 0;
       let j = 0;
-      for (let xx = Math.max(0, x - RADIUS); xx <= Math.min(w - 1, x + RADIUS); xx++) {
+      for (let xx = Math.max(0, x - EVIDENCE.radius); xx <= Math.min(w - 1, x + EVIDENCE.radius); xx++) {
         const i = y * w + xx;
         if (!values[i]) continue;
         s += sum[i];
@@ -157,8 +160,8 @@ export function dqEvidenceMap(input: DqEvidenceInput, ratios: readonly Frequency
     }
   const map = new Float32Array(w * h).fill(Number.NaN);
   for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - RADIUS);
-    const y1 = Math.min(h - 1, y + RADIUS);
+    const y0 = Math.max(0, y - EVIDENCE.radius);
+    const y1 = Math.min(h - 1, y + EVIDENCE.radius);
     for (let x = 0; x < w; x++) {
       let s = 0;
       let v = 0;
@@ -168,7 +171,7 @@ export function dqEvidenceMap(input: DqEvidenceInput, ratios: readonly Frequency
         v += rowVariance[yy * w + x];
         j += rowJudged[yy * w + x];
       }
-      const all = (y1 - y0 + 1) * (Math.min(w - 1, x + RADIUS) - Math.max(0, x - RADIUS) + 1);
+      const all = (y1 - y0 + 1) * (Math.min(w - 1, x + EVIDENCE.radius) - Math.max(0, x - EVIDENCE.radius) + 1);
       if (3 * j >= all && v > 0) map[y * w + x] = s / Math.sqrt(v);
     }
   }
