@@ -3,9 +3,8 @@
  * block-grained analysis of JPEG artifacts"). A coefficient quantised first with step q1 and, after
  * decoding, again with step q2 lands on the q2 grid in a pattern: some values collect several q1 steps,
  * others none. Its histogram is the single-compression histogram times that periodic multiplicity.
- * Per frequency we fit (q1, share α of double-quantised blocks) to the histogram; every block's value
- * then has a likelihood under "quantised once" (edited or pasted here, or off the grid) and "quantised
- * twice" (untouched since the first save), whose ratio gives the per-block map.
+ * Per frequency we fit (q1, share α of double-quantised blocks) to the histogram: the fit says whether the
+ * picture was saved as JPEG before (the per-block map is dq-evidence.ts).
  */
 
 /**
@@ -141,6 +140,11 @@ function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
   return Math.exp((a + b) / 2);
 }
 
+/** The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram, quantised with q2. */
+export function singleCompressionPmf(h: ArrayLike<number>, q2: number, range: number): Float64Array {
+  return nonZero(singlePmf(q2, fitLambda(h, q2, range), range), range);
+}
+
 /** Mixture share of double-quantised values (EM) and the mixture's log-likelihood. */
 function fitAlpha(h: ArrayLike<number>, pd: Float64Array, ps: Float64Array, range: number): [number, number] {
   let alpha = 0.5;
@@ -191,94 +195,6 @@ export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): F
 
 /** A frequency counts when double quantisation explains it this much better (nats per 1000 coefficients)… */
 export const DQ_MIN_GAIN_PER_1000 = 8;
-
-/** Blocks need this many non-zero coefficients in the fitted frequencies to be judged. */
-const MIN_VALUES_PER_BLOCK = 3;
-/** Blocks touching black or white (≤ this or ≥ 255 − this) are not judged: clipping breaks the lattice. */
-const CLIP_MARGIN = 10;
-/** Blocks are compared with blocks of similar contrast (darkest to brightest pixel), in this many groups. */
-const PEER_GROUPS = 10;
-/** Smoothing radius (blocks) of the map. */
-const RADIUS = 2;
-
-export interface DqInput {
-  blocksWide: number;
-  blocksHigh: number;
-  /** Quantised values, DQ frequencies per block (see jpeg-dct-blocks.ts). */
-  coefficients: Int16Array;
-  frequencies: number;
-  range: number;
-  low: Uint8Array;
-  high: Uint8Array;
-}
-
-/**
- * Per-block map: how much more a block's values fit "quantised once" than "quantised twice", as a
- * robust z-score against blocks of similar contrast (sharp edges fit worse everywhere), summed over a (2·RADIUS+1)² window and divided by
- * √(judged blocks) (NaN = not judged). High = this area lacks the double quantisation of the rest.
- */
-export function dqMap(input: DqInput, fits: readonly { index: number; fit: FrequencyFit }[]): Float32Array {
-  const { blocksWide: w, blocksHigh: h, coefficients, frequencies, range } = input;
-  const n = w * h;
-  const sum = new Float32Array(n);
-  const values = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if (input.low[i] < CLIP_MARGIN || input.high[i] > 255 - CLIP_MARGIN) continue;
-    for (const { index, fit } of fits) {
-      const v = coefficients[i * frequencies + index];
-      if (v === 0 || v < -range || v > range) continue;
-      sum[i] += fit.llr[v + range];
-      values[i]++;
-    }
-  }
-  const contrast = new Uint8Array(n);
-  for (let i = 0; i < n; i++) contrast[i] = input.high[i] - input.low[i];
-  const z = peerScores(sum, values, contrast);
-  const map = new Float32Array(n).fill(Number.NaN);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      let judged = 0;
-      let all = 0;
-      for (let yy = Math.max(0, y - RADIUS); yy <= Math.min(h - 1, y + RADIUS); yy++)
-        for (let xx = Math.max(0, x - RADIUS); xx <= Math.min(w - 1, x + RADIUS); xx++) {
-          all++;
-          const v = z[yy * w + xx];
-          if (Number.isNaN(v)) continue;
-          s += v;
-          judged++;
-        }
-      if (judged >= all / 3) map[y * w + x] = s / Math.sqrt(judged);
-    }
-  return map;
-}
-
-/** Mean log ratio of each judged block as a robust z-score within its group of blocks of similar contrast. */
-function peerScores(sum: Float32Array, values: Uint8Array, covariate: Uint8Array): Float32Array {
-  const z = new Float32Array(sum.length).fill(Number.NaN);
-  const byCovariate: number[][] = [];
-  for (let i = 0; i < sum.length; i++) {
-    if (values[i] < MIN_VALUES_PER_BLOCK) continue;
-    (byCovariate[covariate[i]] ??= []).push(i);
-  }
-  const ordered = byCovariate.flatMap((ids) => ids ?? []);
-  const per = Math.ceil(ordered.length / PEER_GROUPS);
-  for (let g = 0; g * per < ordered.length; g++) {
-    const members = ordered.slice(g * per, (g + 1) * per);
-    const means = Float64Array.from(members, (i) => sum[i] / values[i]);
-    const median = medianOf(Float64Array.from(means));
-    const mad = Math.max(0.05, 1.4826 * medianOf(means.map((m) => Math.abs(m - median))));
-    members.forEach((i, k) => {
-      z[i] = (means[k] - median) / mad;
-    });
-  }
-  return z;
-}
-
-function medianOf(v: Float64Array): number {
-  v.sort();
-  return v[v.length >> 1];
-}
 
 /** Frequencies whose histograms show double quantisation (the others say nothing per block). */
 export function informativeFits(fits: readonly FrequencyFit[]): { index: number; fit: FrequencyFit }[] {

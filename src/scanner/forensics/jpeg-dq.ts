@@ -2,15 +2,16 @@
  * Aligned double-JPEG-compression localisation (Lin et al. 2009; Bianchi & Piva 2012): when a JPEG is
  * decoded and saved again as JPEG on the same 8×8 grid, every coefficient that went through both saves
  * keeps a periodic pattern of the first quantisation step. Per frequency the first step is fitted to the
- * histogram (double-quantisation.ts); each block then says how much better "quantised once" explains its
- * values than "quantised twice". An area pasted in (its own grid is off this one), moved, blurred or
+ * histogram (double-quantisation.ts: was the picture saved as JPEG before?); each area then says how much
+ * better "quantised once" explains its values than the picture's own histogram (dq-evidence.ts). An area pasted in (its own grid is off this one), moved, blurred or
  * re-toned between the two saves has lost the pattern and stands out. A file without double
  * quantisation has nothing to localise (Green note); arithmetic-coded, lossless, damaged or non-JPEG files are `-`.
  */
 import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { dqMap, type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
+import { dqEvidenceMap, histogramRatios } from "./dq-evidence";
+import { type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
 import { type DctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
 import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
@@ -20,10 +21,10 @@ import { heatmapAttachment } from "./region-map";
 export const DQ_MIN_FREQUENCIES = 3;
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Double quantisation"). */
 export const DQ_THRESHOLDS: LocalisedThresholds = {
-  blockScore: 4,
+  blockScore: 3,
   minShare: 0.003,
   minBlocks: 24,
-  minMeanScore: 8,
+  minMeanScore: 6,
   redScore: 20,
   maxShare: 0.5,
 };
@@ -50,14 +51,17 @@ export const dqAnalysis = oncePerBlocks((b: DctBlocks): DqAnalysis => {
   const scores =
     used.length < DQ_MIN_FREQUENCIES
       ? null
-      : dqMap({ ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE, low: b.low, high: b.high }, used);
+      : dqEvidenceMap(
+          { ...b, frequencies: DQ_FREQUENCIES, range: DQ_RANGE },
+          histogramRatios(b.histograms, fits, DQ_RANGE),
+        );
   return { fits, used, scores };
 });
 
 export const jpegDqAnalyzer: Analyzer = localisedAnalyzer({
   id: "jpeg-dq",
-  // 1.1: progressive JPEGs are read too (1.0: `-`).
-  version: "1.1.0",
+  // 1.2: the map from the picture's own histograms over 9 × 9 blocks (dq-evidence.ts). 1.1: progressive JPEGs are read too (1.0: `-`).
+  version: "1.2.0",
   notAssessed: { code: "JPEG_DQ_NOT_ASSESSED", check: localisedChecks.dq, text: dqTexts.notAssessed },
   judge({ blocks: b, base }, file: ScanFile, ctx: ScanContext): AnalyzerResult {
     const { fits, used, scores } = dqAnalysis(b);

@@ -17,7 +17,7 @@ import type { Analyzer, ScanFile } from "../types";
 import { blockRegionAnalyzer } from "./block-region-check";
 import { ELA_THRESHOLDS, elaScores } from "./ela";
 import { dctBlocks, dctBlockStatistics } from "./jpeg-dct-blocks";
-import { DQ_THRESHOLDS, dqAnalysis } from "./jpeg-dq";
+import { dqAnalysis } from "./jpeg-dq";
 import { GHOST_THRESHOLDS, ghostOf } from "./jpeg-ghost";
 import { NOISE_THRESHOLDS, noiseScores } from "./noise";
 import type { RegionThresholds } from "./region-map";
@@ -40,12 +40,16 @@ export interface FusionScales {
   ghost: number;
 }
 
-/** The detectors' own block thresholds; ELA's other direction at 2^1.5 ≈ 2.8× less than its peers. */
+/**
+ * The detectors' own block thresholds; ELA's other direction at 2^1.5 ≈ 2.8× less than its peers. Double
+ * quantisation at 8, not its block score 3: its map is a z-score over 9 × 9 blocks (jpeg-dq 1.2), whose noise
+ * reaches 70 % of 3 on flat areas of untouched re-saves (scale 5: two more generated re-saves, 8: none).
+ */
 export const FUSION_SCALES: FusionScales = {
   ela: ELA_THRESHOLDS.blockScore,
   elaLow: 1.5,
   noise: NOISE_THRESHOLDS.blockScore,
-  dq: DQ_THRESHOLDS.blockScore,
+  dq: 8,
   ghost: GHOST_THRESHOLDS.blockScore,
 };
 
@@ -217,7 +221,8 @@ const texts = {
 
 export const regionFusionAnalyzer: Analyzer = blockRegionAnalyzer({
   id: "region-fusion",
-  version: "1.0.0",
+  // 1.1: the double-quantisation map of jpeg-dq 1.2, taken at 8 (FUSION_SCALES).
+  version: "1.1.0",
   name: { de: "Kombinierte Prüfung", en: "Combined check", pl: "Łączna kontrola" },
   codes: { notAssessed: "FUSION_NOT_ASSESSED", region: "FUSION_REGION", uniform: "FUSION_UNIFORM" },
   thresholds: FUSION_THRESHOLDS,
