@@ -43,6 +43,8 @@ interface KernelExports {
   deflateBound(length: number): number;
   zlibDeflate(input: number, length: number, output: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
+  crc32(data: number, length: number, previous: number): number;
+  heatmapRow(src: number, srcX: number, cellX: number, cells: number, y: number, width: number, out: number): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
     rgba: number,
