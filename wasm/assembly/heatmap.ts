@@ -1,8 +1,8 @@
 // Heatmap overlay rows, written straight into a PNG's scanlines: src/scanner/images/heatmap.ts
 // (renderPixels) is the JavaScript reference, step for step in f64: the base sample (f32) × 0.55,
 // blended with its cell's colour, or the grey hatching where the cell is not judged; each byte as
-// JavaScript stores a number into a Uint8Array (truncated, modulo 256). The per-cell colours come
-// from the reference's own ramp, so the pixels are the same.
+// JavaScript stores a number into a Uint8Array (truncated, modulo 256). The per-cell colours are the
+// reference's ramp (heatmap.ts `ramp`) with Math.round's rounding, so the pixels are the same.
 
 /** JavaScript's ToUint8 for the values drawn here (finite or NaN, far below 2^31): NaN → 0. */
 @inline function toUint8(v: f64): u8 {
@@ -40,5 +40,46 @@ export function heatmapRow(
       store<u8>(p, toUint8(k + load<f64>(cell, 16)), 1);
       store<u8>(p, toUint8(k + load<f64>(cell, 24)), 2);
     }
+  }
+}
+
+/** JavaScript's Math.round (half-way up; NaN stays NaN) for the finite values of the ramp. */
+@inline function jsRound(v: f64): f64 {
+  const down = Math.floor(v);
+  return v - down >= 0.5 ? down + 1 : down;
+}
+
+/**
+ * The colours of `count` cells of one grid row into `cells` (heatmapRow's layout): from each cell's score
+ * (f32) and whether it is judged (u8): 1 − opacity, then R, G, B × opacity; −1 for a cell not judged.
+ */
+export function heatmapCells(scores: usize, reliable: usize, count: i32, cells: usize): void {
+  for (let i = 0; i < count; i++) {
+    const cell = cells + (<usize>i << 5);
+    if (!load<u8>(reliable + <usize>i)) {
+      store<f64>(cell, -1);
+      continue;
+    }
+    const score = <f64>load<f32>(scores + (<usize>i << 2));
+    const s = min(1.0, max(0.0, score));
+    let r: f64;
+    let g: f64;
+    let b: f64;
+    if (s < 0.5) {
+      const u = s / 0.5;
+      r = jsRound(40 + 215 * u);
+      g = jsRound(80 + 175 * u);
+      b = jsRound(220 * (1 - u));
+    } else {
+      const u = (s - 0.5) / 0.5;
+      r = 255;
+      g = jsRound(255 * (1 - u));
+      b = 0;
+    }
+    const a = 0.2 + 0.6 * min(1.0, score);
+    store<f64>(cell, 1 - a);
+    store<f64>(cell, r * a, 8);
+    store<f64>(cell, g * a, 16);
+    store<f64>(cell, b * a, 24);
   }
 }

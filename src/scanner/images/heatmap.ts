@@ -73,9 +73,6 @@ function drawLine(
   }
 }
 
-/** A judged cell's opacity over the base picture. */
-const cellOpacity = (score: number): number => 0.2 + 0.6 * Math.min(1, score);
-
 /** Output size: the picture's own size, shrunk so the longer side is at most `maxSide`. */
 export function heatmapSize(
   imageWidth: number,
@@ -141,7 +138,11 @@ function renderPixels(
       for (let gx = 0; gx < grid.width; gx++) {
         if (!grid.reliable[row + gx]) continue;
         const score = grid.scores[row + gx];
-        colour.set([...ramp(score), cellOpacity(score)], gx * 4);
+        const [r, g, b] = ramp(score);
+        colour[gx * 4] = r;
+        colour[gx * 4 + 1] = g;
+        colour[gx * 4 + 2] = b;
+        colour[gx * 4 + 3] = 0.2 + 0.6 * Math.min(1, score);
       }
       colourRow = row;
     }
@@ -176,7 +177,7 @@ export function renderHeatmapPng(
 ): Uint8Array {
   const { width, height } = size;
   const small = downscale(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + align16(grid.width * 32) + small.width * 4;
+  const extra = 2 * align16(width * 4) + align16(grid.width * 37) + 16 + small.width * 4;
   const png = encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, grid, size, target);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -200,35 +201,27 @@ function renderRowsWasm(
   const srcXAt = target.extra;
   const cellXAt = srcXAt + align16(width * 4);
   const cellsAt = cellXAt + align16(width * 4);
-  const sourceAt = cellsAt + align16(grid.width * 32);
+  const scoresAt = cellsAt + grid.width * 32;
+  const reliableAt = scoresAt + grid.width * 4;
+  const sourceAt = align16(reliableAt + grid.width);
   const srcX = new Int32Array(target.buffer, srcXAt, width);
   const cellX = new Int32Array(target.buffer, cellXAt, width);
   for (let x = 0; x < width; x++) {
     srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
     cellX[x] = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
   }
-  // Per cell of the grid row in use: 1 − opacity (−1: not judged, hatched), then R, G, B × opacity.
-  const cells = new Float64Array(target.buffer, cellsAt, grid.width * 4);
+  // The grid row in use, whose cell colours the kernel works out (heatmapCells: the ramp, as renderPixels).
+  const rowScores = new Float32Array(target.buffer, scoresAt, grid.width);
+  const rowReliable = new Uint8Array(target.buffer, reliableAt, grid.width);
   const source = new Float32Array(target.buffer, sourceAt, small.width);
   let cellRow = -1;
   let sourceRow = -1;
   for (let y = 0; y < height; y++) {
     const row = Math.min(grid.height - 1, Math.floor((y * grid.height) / height)) * grid.width;
     if (row !== cellRow) {
-      for (let gx = 0; gx < grid.width; gx++) {
-        if (!grid.reliable[row + gx]) {
-          cells[gx * 4] = -1;
-          continue;
-        }
-        const score = grid.scores[row + gx];
-        const [r, g, b] = ramp(score);
-        const a = cellOpacity(score);
-        const c = gx * 4;
-        cells[c] = 1 - a;
-        cells[c + 1] = r * a;
-        cells[c + 2] = g * a;
-        cells[c + 3] = b * a;
-      }
+      rowScores.set(grid.scores.subarray(row, row + grid.width));
+      rowReliable.set(grid.reliable.subarray(row, row + grid.width));
+      k.heatmapCells(scoresAt, reliableAt, grid.width, cellsAt);
       cellRow = row;
     }
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));

@@ -124,7 +124,7 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       ]);
   });
 
-  it("every cell not judged (hatched), every cell judged at the ramp's ends", () => {
+  it("every cell not judged (hatched), every cell judged at the ramp's ends, its middle and its half-way roundings", () => {
     const base = randomBase(64, 48, 5);
     const grid = (score: number, reliable: number) => ({
       width: 8,
@@ -137,6 +137,10 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       [0, 1],
       [1, 1],
       [Number.NaN, 1],
+      // 0.25: 40 + 215 × 0.5 = 147.5 and 80 + 175 × 0.5 = 167.5; 0.75: 255 × 0.5 = 127.5 (Math.round: up).
+      [0.25, 1],
+      [0.5, 1],
+      [0.75, 1],
     ])
       expectSameHeatmap(base, grid(score, reliable), { width: 67, height: 45 });
   });
