@@ -2,7 +2,8 @@
  * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter "Up" per row, zlib) for heatmaps, thumbnails
  * and images pdf.js decoded. Not photon, so that rendering does not grow the wasm heap (which never
  * shrinks inside an isolate). The filter and deflate run in the SIMD kernels (wasm/assembly/deflate.ts:
- * greedy matching as zlib's fastest level, ≈ 3× fflate's level 1 on a heatmap, files of the same size);
+ * greedy matching as zlib's fastest level, ≈ 3× fflate's level 1 on a heatmap, files of about the same size);
+ * heatmaps are rendered straight into the kernels' scratch area (`encodePngRows`, heatmap.ts);
  * fflate's level 1 is the reference, and what encodes pictures too large for the kernels' scratch memory.
  */
 import { Zlib, zlibSync } from "fflate";
