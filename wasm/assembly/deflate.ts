@@ -14,8 +14,11 @@ const MAX_MATCH: i32 = 258;
 const MAX_CHAIN: i32 = 4;
 /** A match this long ends the search (longer ones are rare and cost more to look for). */
 const NICE_MATCH: i32 = 64;
-/** Matches up to this length have every position inserted in the hash chains; longer ones only their first. */
-const MAX_INSERT: i32 = 8;
+/**
+ * Matches up to this length have every position inserted in the hash chains; longer ones only their first.
+ * 4 as zlib's level 1 (`max_insert_length`): on a photo's heatmaps 14 % less time than 8, 4 % more bytes.
+ */
+const MAX_INSERT: i32 = 4;
 const BLOCK_SYMBOLS: i32 = 16384;
 const STORED_MAX: i32 = 65535;
 
@@ -272,6 +275,53 @@ function writeStored(from: usize, length: i32, final: bool): void {
   } while (at < length);
 }
 
+/**
+ * The block's symbols through its literal/length and distance codes: the hot loop of writeBlock, with the
+ * bit writer's state in locals (globals live in memory) and a flush after each code and its extra bits
+ * (at most 20 + 28 bits behind fewer than 32), so the bits are the same as putBits would write.
+ */
+function writeSymbols(count: i32): void {
+  let o = out;
+  let buffer = bitBuffer;
+  let n = bitCount;
+  for (let i = 0; i < count; i++) {
+    const sym = load<u32>(SYMBOLS + (<usize>i << 2));
+    const distance = <i32>(sym >> 8);
+    if (distance === 0) {
+      buffer |= <u64>load<u16>(LIT_CODE + (<usize>sym << 1)) << <u64>n;
+      n += <i32>load<u8>(LIT_LEN + <usize>sym);
+    } else {
+      const lc = <i32>load<u8>(LENGTH_CODE + <usize>(sym & 0xff));
+      const ls = <usize>(257 + lc);
+      buffer |= <u64>load<u16>(LIT_CODE + (ls << 1)) << <u64>n;
+      n += <i32>load<u8>(LIT_LEN + ls);
+      // The length's extra bits (0 when the code has none: the length is then its base).
+      buffer |= <u64>((sym & 0xff) + 3 - <u32>unchecked(LENGTH_BASE[lc])) << <u64>n;
+      n += <i32>unchecked(LENGTH_EXTRA[lc]);
+      if (n >= 32) {
+        store<u32>(o, <u32>buffer);
+        o += 4;
+        buffer >>= 32;
+        n -= 32;
+      }
+      const dc = distanceCode(distance);
+      buffer |= <u64>load<u16>(DIST_CODE + (<usize>dc << 1)) << <u64>n;
+      n += <i32>load<u8>(DIST_LEN + <usize>dc);
+      buffer |= <u64>(distance - <i32>unchecked(DIST_BASE[dc])) << <u64>n;
+      n += <i32>unchecked(DIST_EXTRA[dc]);
+    }
+    if (n >= 32) {
+      store<u32>(o, <u32>buffer);
+      o += 4;
+      buffer >>= 32;
+      n -= 32;
+    }
+  }
+  out = o;
+  bitBuffer = buffer;
+  bitCount = n;
+}
+
 /** Writes the block of `count` symbols covering input bytes [from, from + length): dynamic Huffman, or stored when smaller. */
 function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
   store<u32>(LIT_FREQ + (256 << 2), 1);
@@ -320,23 +370,7 @@ function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
     const extra = clExtraBits(s);
     if (extra) putBits(op >> 8, extra);
   }
-  for (let i = 0; i < count; i++) {
-    const sym = load<u32>(SYMBOLS + (<usize>i << 2));
-    const distance = <i32>(sym >> 8);
-    if (distance === 0) {
-      putBits(load<u16>(LIT_CODE + (<usize>sym << 1)), load<u8>(LIT_LEN + <usize>sym));
-      continue;
-    }
-    const lc = <i32>load<u8>(LENGTH_CODE + <usize>(sym & 0xff));
-    const ls = 257 + lc;
-    putBits(load<u16>(LIT_CODE + (<usize>ls << 1)), load<u8>(LIT_LEN + <usize>ls));
-    const le = <i32>unchecked(LENGTH_EXTRA[lc]);
-    if (le) putBits((sym & 0xff) + 3 - <u32>unchecked(LENGTH_BASE[lc]), le);
-    const dc = distanceCode(distance);
-    putBits(load<u16>(DIST_CODE + (<usize>dc << 1)), load<u8>(DIST_LEN + <usize>dc));
-    const de = <i32>unchecked(DIST_EXTRA[dc]);
-    if (de) putBits(<u32>(distance - <i32>unchecked(DIST_BASE[dc])), de);
-  }
+  writeSymbols(count);
   putBits(load<u16>(LIT_CODE + (256 << 1)), load<u8>(LIT_LEN + 256));
 }
 
@@ -361,13 +395,38 @@ export function deflateBound(length: i32): i32 {
   return length + 5 * (length / STORED_MAX + length / (BLOCK_SYMBOLS / 2) + 2) + 2 + 4 + 512;
 }
 
-/** Adler-32 of `length` bytes (RFC 1950). */
+/** Byte weights 16 … 1 of a 16-byte chunk in Adler-32's second sum (low and high halves). */
+const WEIGHTS_LOW = i16x8(16, 15, 14, 13, 12, 11, 10, 9);
+const WEIGHTS_HIGH = i16x8(8, 7, 6, 5, 4, 3, 2, 1);
+
+@inline function sumLanes(v: v128): u64 {
+  return <u64>i32x4.extract_lane(v, 0) + <u64>i32x4.extract_lane(v, 1) + <u64>i32x4.extract_lane(v, 2) + <u64>i32x4.extract_lane(v, 3);
+}
+
+/**
+ * Adler-32 of `length` bytes (RFC 1950), 16 bytes per step: after a chunk b0 … b15, a grows by their sum
+ * and b by 16·a (before the chunk) plus Σ (16 − i)·bi; both are reduced modulo 65 521 every 5 552 bytes
+ * as zlib does (the lane sums stay far below 2³²), so the value is the byte-by-byte one.
+ */
 function adler32(input: usize, length: i32): u32 {
-  let a: u32 = 1;
-  let b: u32 = 0;
+  let a: u64 = 1;
+  let b: u64 = 0;
   let i = 0;
   while (i < length) {
     const end = min(length, i + 5552);
+    let sums = i32x4.splat(0);
+    let before = i32x4.splat(0);
+    let weighted = i32x4.splat(0);
+    const chunks = (end - i) >> 4;
+    for (let c = 0; c < chunks; c++, i += 16) {
+      const v = v128.load(input + <usize>i);
+      before = i32x4.add(before, sums);
+      sums = i32x4.add(sums, i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(v)));
+      weighted = i32x4.add(weighted, i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_u(v), WEIGHTS_LOW));
+      weighted = i32x4.add(weighted, i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_u(v), WEIGHTS_HIGH));
+    }
+    b += <u64>(chunks << 4) * a + 16 * sumLanes(before) + sumLanes(weighted);
+    a += sumLanes(sums);
     for (; i < end; i++) {
       a += load<u8>(input + <usize>i);
       b += a;
@@ -375,7 +434,7 @@ function adler32(input: usize, length: i32): u32 {
     a %= 65521;
     b %= 65521;
   }
-  return (b << 16) | a;
+  return <u32>((b << 16) | a);
 }
 
 /** zlib stream of `length` bytes at `input`, written at `output` (room: deflateBound); returns its length. */

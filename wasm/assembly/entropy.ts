@@ -127,7 +127,7 @@ function restart(): bool {
 }
 
 /** The next symbol, NO_SYMBOL for an index outside the table's symbols, -1 for an unknown code. */
-function decodeSymbol(t: usize): i32 {
+@inline function decodeSymbol(t: usize): i32 {
   const entry = <i32>load<u16>(t + (<usize>peek(9) << 1));
   if (entry) {
     skip(entry >> 8);

@@ -13,3 +13,5 @@ export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gridScoreTileRow } from "./grid-score";
+export { heatmapCells, heatmapRow } from "./heatmap";
+export { crc32 } from "./crc32";

@@ -4,7 +4,8 @@
  * hatched in grey instead of being coloured as clean or suspicious. Output is PNG.
  */
 import { downscale, type GrayImage } from "./gray";
-import { encodePng } from "./png-encode";
+import { encodePng, encodePngRows, type PngRowsTarget } from "./png-encode";
+import { align16, kernels } from "./wasm-kernels";
 
 /** Default longest side of a heatmap PNG. */
 export const HEATMAP_MAX_SIDE = 1024;
@@ -38,7 +39,19 @@ export function ramp(t: number): [number, number, number] {
   return [255, Math.round(255 * (1 - u)), 0];
 }
 
-function drawLine(pixels: Uint8Array, w: number, h: number, line: OverlayLine, channels: number): void {
+/**
+ * Draws a 3 px wide cyan segment. `rowBytes` and `first`: where row y's first pixel is (`first + y × rowBytes`;
+ * in a PNG's scanlines, behind the filter byte).
+ */
+function drawLine(
+  pixels: Uint8Array,
+  w: number,
+  h: number,
+  line: OverlayLine,
+  channels: number,
+  rowBytes = w * channels,
+  first = 0,
+): void {
   const x1 = line.x1 * (w - 1);
   const y1 = line.y1 * (h - 1);
   const x2 = line.x2 * (w - 1);
@@ -52,7 +65,7 @@ function drawLine(pixels: Uint8Array, w: number, h: number, line: OverlayLine, c
         const xx = x + dx;
         const yy = y + dy;
         if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const p = (yy * w + xx) * channels;
+        const p = first + yy * rowBytes + xx * channels;
         pixels[p] = 0;
         pixels[p + 1] = 255;
         pixels[p + 2] = 255;
@@ -86,8 +99,8 @@ function fitBase(base: GrayImage, width: number, height: number): GrayImage {
 }
 
 /**
- * Renders the overlay as RGBA (exposed for tests; `renderHeatmapPng` encodes it). `size` is the
- * output size (see heatmapSize); the base is usually a reduced copy and is resampled to it.
+ * Renders the overlay as RGBA in JavaScript: the reference of `renderHeatmapPng`'s kernel (the tests compare
+ * both). `size` is the output size (see heatmapSize); the base is usually a reduced copy and is resampled to it.
  */
 export function renderHeatmapRgba(
   base: GrayImage,
@@ -155,12 +168,67 @@ function renderPixels(
   return out;
 }
 
-/** PNG bytes of the overlay (RGB). */
+/** PNG bytes of the overlay (RGB): rendered by the heatmap kernel into the PNG's rows, or (too large for it) by renderPixels. */
 export function renderHeatmapPng(
   base: GrayImage,
   grid: ScoreGrid,
   size: { width: number; height: number },
   lines: OverlayLine[] = [],
 ): Uint8Array {
-  return encodePng(renderPixels(base, grid, size, lines, 3), size.width, size.height, 3);
+  const { width, height } = size;
+  const small = downscale(base, Math.max(width, height));
+  const extra = 2 * align16(width * 4) + align16(grid.width * 37) + 16 + small.width * 4;
+  const png = encodePngRows(width, height, 3, extra, (target) => {
+    renderRowsWasm(small, grid, size, target);
+    for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
+  });
+  return png ?? encodePng(renderPixels(base, grid, size, lines, 3), width, height, 3);
+}
+
+/**
+ * renderPixels' RGB rows by the heatmap kernel (wasm/assembly/heatmap.ts), one row per call, straight into
+ * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, which the
+ * kernel does through per-column tables; the cell colours are worked out here per grid row, as there.
+ */
+function renderRowsWasm(
+  small: GrayImage,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  target: PngRowsTarget,
+): void {
+  const { width, height } = size;
+  const k = kernels();
+  const srcXAt = target.extra;
+  const cellXAt = srcXAt + align16(width * 4);
+  const cellsAt = cellXAt + align16(width * 4);
+  const scoresAt = cellsAt + grid.width * 32;
+  const reliableAt = scoresAt + grid.width * 4;
+  const sourceAt = align16(reliableAt + grid.width);
+  const srcX = new Int32Array(target.buffer, srcXAt, width);
+  const cellX = new Int32Array(target.buffer, cellXAt, width);
+  for (let x = 0; x < width; x++) {
+    srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
+    cellX[x] = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
+  }
+  // The grid row in use, whose cell colours the kernel works out (heatmapCells: the ramp, as renderPixels).
+  const rowScores = new Float32Array(target.buffer, scoresAt, grid.width);
+  const rowReliable = new Uint8Array(target.buffer, reliableAt, grid.width);
+  const source = new Float32Array(target.buffer, sourceAt, small.width);
+  let cellRow = -1;
+  let sourceRow = -1;
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(grid.height - 1, Math.floor((y * grid.height) / height)) * grid.width;
+    if (row !== cellRow) {
+      rowScores.set(grid.scores.subarray(row, row + grid.width));
+      rowReliable.set(grid.reliable.subarray(row, row + grid.width));
+      k.heatmapCells(scoresAt, reliableAt, grid.width, cellsAt);
+      cellRow = row;
+    }
+    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+    if (sy !== sourceRow) {
+      source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
+      sourceRow = sy;
+    }
+    k.heatmapRow(sourceAt, srcXAt, cellXAt, cellsAt, y, width, target.rows + y * target.lineBytes + 1);
+  }
 }

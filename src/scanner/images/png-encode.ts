@@ -2,7 +2,8 @@
  * Minimal PNG encoder (8-bit grey, RGB or RGBA, filter "Up" per row, zlib) for heatmaps, thumbnails
  * and images pdf.js decoded. Not photon, so that rendering does not grow the wasm heap (which never
  * shrinks inside an isolate). The filter and deflate run in the SIMD kernels (wasm/assembly/deflate.ts:
- * greedy matching as zlib's fastest level, ≈ 3× fflate's level 1 on a heatmap, files of the same size);
+ * greedy matching as zlib's fastest level, ≈ 3× fflate's level 1 on a heatmap, files of about the same size);
+ * heatmaps are rendered straight into the kernels' scratch area (`encodePngRows`, heatmap.ts);
  * fflate's level 1 is the reference, and what encodes pictures too large for the kernels' scratch memory.
  */
 import { Zlib, zlibSync } from "fflate";
@@ -11,6 +12,10 @@ import { align16, kernels, scratch } from "./wasm-kernels";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const COLOR_TYPE = { 1: 0, 3: 2, 4: 6 } as const;
+const IDAT_TYPE = new Uint8Array([0x49, 0x44, 0x41, 0x54]);
+/** CRC of the chunk type "IDAT", where the chunk's CRC over its data starts. */
+const IDAT_TYPE_CRC = crc32(IDAT_TYPE);
+const IEND = chunk("IEND", new Uint8Array(0));
 /**
  * Largest filtered picture deflated in wasm memory (a 1024 × 1024 RGB heatmap is 3.1 MB): the scratch
  * area, which never shrinks, then holds at most ≈ 6.5 MB (the filtered rows and the zlib stream).
@@ -31,9 +36,13 @@ export function encodePng(
   const stride = width * channels;
   // Filter "Up" on every row (the first row's "up" is zeros, the same as no filter): runs of equal
   // rows become zeros, which deflate packs smaller.
-  if (options.reference || (stride + 1) * height > WASM_DEFLATE_MAX_BYTES)
-    return assemble(width, height, channels, zlibSync(filterUp(pixels, stride, height), { level: 1 }));
-  return deflateInWasm(pixels, stride, height, (idat) => assemble(width, height, channels, idat));
+  const copied = options.reference
+    ? null
+    : encodePngRows(width, height, channels, 0, (target) => {
+        for (let y = 0; y < height; y++)
+          target.bytes.set(pixels.subarray(y * stride, (y + 1) * stride), target.rows + y * target.lineBytes + 1);
+      });
+  return copied ?? assemble(width, height, channels, zlibSync(filterUp(pixels, stride, height), { level: 1 }));
 }
 
 /** The rows behind their filter bytes, each minus the row above (JavaScript reference of pngFilterUp). */
@@ -49,25 +58,42 @@ function filterUp(pixels: Uint8Array | Uint8ClampedArray, stride: number, height
   return raw;
 }
 
+/** Where `encodePngRows`' caller writes the picture in the kernels' scratch area (addresses into `bytes`). */
+export interface PngRowsTarget {
+  bytes: Uint8Array;
+  buffer: ArrayBuffer;
+  /** Row y's first pixel byte is at rows + y × lineBytes + 1 (behind its filter byte). */
+  rows: number;
+  lineBytes: number;
+  /** Start of the `extraBytes` the caller asked for, its own (behind the rows and the zlib stream's room). */
+  extra: number;
+}
+
 /**
- * The rows copied behind their filter bytes into the kernels' scratch area, filtered and deflated
- * there; `use` gets the zlib stream as a view of wasm memory (valid until the next kernel call).
+ * PNG bytes (filter Up, deflated in wasm) of rows that `fill` writes straight into the kernels' scratch
+ * area, so no copy of the picture is made in JavaScript; null when the filtered rows are over
+ * WASM_DEFLATE_MAX_BYTES (the caller then encodes its pixels with encodePng, which uses fflate).
  */
-function deflateInWasm<T>(
-  pixels: Uint8Array | Uint8ClampedArray,
-  stride: number,
+export function encodePngRows(
+  width: number,
   height: number,
-  use: (zlib: Uint8Array) => T,
-): T {
-  const k = kernels();
+  channels: 1 | 3 | 4,
+  extraBytes: number,
+  fill: (target: PngRowsTarget) => void,
+): Uint8Array | null {
+  const stride = width * channels;
   const rawLength = (stride + 1) * height;
+  if (rawLength > WASM_DEFLATE_MAX_BYTES) return null;
+  const k = kernels();
   const at = align16(rawLength);
-  const s = scratch(at + k.deflateBound(rawLength));
-  for (let y = 0; y < height; y++)
-    s.bytes.set(pixels.subarray(y * stride, (y + 1) * stride), s.base + y * (stride + 1) + 1);
+  const extra = align16(at + k.deflateBound(rawLength));
+  const s = scratch(extra + extraBytes);
+  fill({ bytes: s.bytes, buffer: s.buffer, rows: s.base, lineBytes: stride + 1, extra: s.base + extra });
   k.pngFilterUp(s.base, stride, height);
   const length = k.zlibDeflate(s.base, rawLength, s.base + at);
-  return use(new Uint8Array(s.buffer, s.base + at, length));
+  // The chunk's CRC over the stream where it lies (the kernel's value is the reference's, unsigned).
+  const idatCrc = k.crc32(s.base + at, length, IDAT_TYPE_CRC) >>> 0;
+  return assemble(width, height, channels, new Uint8Array(s.buffer, s.base + at, length), idatCrc);
 }
 
 /**
@@ -108,23 +134,18 @@ export class PngRowWriter {
     const length = this.parts.reduce((n, p) => n + p.length, 0);
     const out = new Uint8Array(SIGNATURE.length + 25 + 12 + length + 12);
     out.set(SIGNATURE);
-    const ihdr = new Uint8Array(13);
-    const view = new DataView(ihdr.buffer);
-    view.setUint32(0, this.width);
-    view.setUint32(4, this.height);
-    ihdr.set([8, COLOR_TYPE[4], 0, 0, 0], 8);
-    out.set(chunk("IHDR", ihdr), SIGNATURE.length);
+    out.set(ihdrChunk(this.width, this.height, 4), SIGNATURE.length);
     const idat = SIGNATURE.length + 25;
     const head = new DataView(out.buffer);
     head.setUint32(idat, length);
-    out.set([0x49, 0x44, 0x41, 0x54], idat + 4); // "IDAT"
+    out.set(IDAT_TYPE, idat + 4);
     let at = idat + 8;
     for (const part of this.parts.splice(0)) {
       out.set(part, at);
       at += part.length;
     }
     head.setUint32(at, crc32(out.subarray(idat + 4, at)));
-    out.set(chunk("IEND", new Uint8Array(0)), at + 4);
+    out.set(IEND, at + 4);
     return out;
   }
 }
@@ -136,20 +157,35 @@ export function encodeRgbaPngStreamed(rgba: Uint8Array, width: number, height: n
   return writer.finish();
 }
 
-function assemble(width: number, height: number, channels: 1 | 3 | 4, idat: Uint8Array): Uint8Array {
+/** The IHDR chunk: size, 8 bits per sample, the colour type of `channels`, no interlacing. */
+function ihdrChunk(width: number, height: number, channels: 1 | 3 | 4): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([8, COLOR_TYPE[channels], 0, 0, 0], 8);
-  const chunks = [chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(SIGNATURE.length + chunks.reduce((n, c) => n + c.length, 0));
+  return chunk("IHDR", ihdr);
+}
+
+/** The PNG file: signature, IHDR, one IDAT (`idat` copied once; its CRC computed unless given), IEND. */
+function assemble(
+  width: number,
+  height: number,
+  channels: 1 | 3 | 4,
+  idat: Uint8Array,
+  idatCrc = crc32(idat, IDAT_TYPE_CRC),
+): Uint8Array {
+  const head = ihdrChunk(width, height, channels);
+  const at = SIGNATURE.length + head.length;
+  const out = new Uint8Array(at + 12 + idat.length + IEND.length);
   out.set(SIGNATURE);
-  let at = SIGNATURE.length;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
+  out.set(head, SIGNATURE.length);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(at, idat.length);
+  out.set(IDAT_TYPE, at + 4);
+  out.set(idat, at + 8);
+  outView.setUint32(at + 8 + idat.length, idatCrc);
+  out.set(IEND, at + 12 + idat.length);
   return out;
 }
 

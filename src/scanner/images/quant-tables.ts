@@ -35,10 +35,23 @@ export interface QualityEstimate {
   meanAbsDiff: number;
 }
 
+/** The 100 scaled tables of each base, made once per isolate on first use (not for every file's tables). */
+const scaledTables = new WeakMap<Uint16Array, Uint16Array[]>();
+
+function scaledTablesOf(base: Uint16Array): Uint16Array[] {
+  let tables = scaledTables.get(base);
+  if (!tables) {
+    tables = Array.from({ length: 100 }, (_, i) => scaledTable(base, i + 1));
+    scaledTables.set(base, tables);
+  }
+  return tables;
+}
+
 export function estimateQuality(table: Uint16Array, base: Uint16Array = STANDARD_LUMA): QualityEstimate {
   let best: QualityEstimate = { quality: 50, exactStandard: false, meanAbsDiff: Infinity };
+  const standard = scaledTablesOf(base);
   for (let q = 1; q <= 100; q++) {
-    const std = scaledTable(base, q);
+    const std = standard[q - 1];
     let diff = 0;
     for (let i = 0; i < 64; i++) diff += Math.abs(std[i] - table[i]);
     const mad = diff / 64;
