@@ -28,6 +28,8 @@ const CHAIN_STEPS = 8;
 /** Shifts with fewer votes than this are not grown; at most this many shifts are grown. */
 const MIN_VOTES = 8;
 const GROWN_SHIFTS = 6;
+/** Far blocks with the same hash that a copied block may have (its source, and a chance coincidence). */
+const MAX_TWINS = 2;
 /** Pixels along the shift at which a genuine copied block must differ from itself. */
 const ALONG = 3;
 
@@ -193,10 +195,11 @@ function hashGroups(hashes: Uint32Array): { order: Int32Array; sorted: Uint32Arr
 
 /**
  * Pairs every block with the later blocks of the same hash (at most CHAIN_STEPS of them: many equal
- * blocks are a repetitive texture, not a copy), keeping pairs at least MIN_SHIFT apart whose cell means match.
+ * blocks are a repetitive texture, not a copy), keeping pairs at least MIN_SHIFT apart whose cell means
+ * match; counts each block's far twins on the way (up to CHAIN_STEPS later ones, and the earlier ones that reached it).
  */
 function candidatePairs(g: Grid): Candidates {
-  const { hashes, gw, cw, cells, offsets } = g;
+  const { hashes, gw, cw, cells, offsets, twins } = g;
   const { order, sorted, start } = hashGroups(hashes);
   let first = new Int32Array(1024);
   let shift = new Int32Array(1024);
@@ -215,6 +218,8 @@ function candidatePairs(g: Grid): Candidates {
         const dx = qx - px;
         const dy = qy - py;
         if (dx * dx + dy * dy < MIN_SHIFT * MIN_SHIFT) continue;
+        twins[p] = Math.min(255, twins[p] + 1);
+        twins[q] = Math.min(255, twins[q] + 1);
         if (blockDistance(cells, offsets, py * cw + px, qy * cw + qx) > MATCH_TOLERANCE) continue;
         if (count === first.length) {
           first = grow(first);
@@ -240,6 +245,8 @@ interface Grid {
   gh: number;
   offsets: Int32Array;
   hashes: Uint32Array;
+  /** Per block position: how many blocks at least MIN_SHIFT away have its hash (counted up to 255; see candidatePairs). */
+  twins: Uint8Array;
 }
 
 /**
@@ -251,7 +258,10 @@ function copiedPair(g: Grid, x: number, y: number, dx: number, dy: number, ux: n
   const tx = x + dx;
   const ty = y + dy;
   if (tx < 0 || ty < 0 || tx >= g.gw || ty >= g.gh) return false;
-  if (!g.hashes[y * g.gw + x] || !g.hashes[ty * g.gw + tx]) return false;
+  const s = y * g.gw + x;
+  const t = ty * g.gw + tx;
+  // A block whose hash recurs at several places is a repeating pattern: a copy has one twin.
+  if (!g.hashes[s] || !g.hashes[t] || g.twins[s] > MAX_TWINS || g.twins[t] > MAX_TWINS) return false;
   const a = y * g.cw + x;
   const b = ty * g.cw + tx;
   if (blockDistance(g.cells, g.offsets, a, b) > MATCH_TOLERANCE) return false;
@@ -332,7 +342,7 @@ export function searchCopyMove(img: GrayImage, options: { reference?: boolean } 
       judged[i] = 1;
       blocksCompared++;
     }
-  const grid: Grid = { cells, cw, gw, gh, offsets, hashes };
+  const grid: Grid = { cells, cw, gw, gh, offsets, hashes, twins: new Uint8Array(gw * gh) };
   const seen = new Uint8Array(gw * gh);
   const areas = strongestShifts(candidatePairs(grid)).map(({ key, seeds }) => {
     const dy = Math.floor(key / 65536);
