@@ -58,29 +58,30 @@ export interface CopyMoveSearch {
   areas: CopiedArea[];
 }
 
-/** Means of every 4×4 cell at every pixel position: (width − 3) × (height − 3) values. */
+/**
+ * Means of every 4×4 cell at every pixel position: (width − 3) × (height − 3) values. Running sums
+ * along each row, and down each column over the last four rows' sums (a ring of four rows: no second picture-sized array).
+ */
 function cellMeans(img: GrayImage): { data: Float32Array; width: number } {
   const cw = img.width - CELL + 1;
   const ch = img.height - CELL + 1;
-  const rows = new Float32Array(img.height * cw);
+  const ring = new Float64Array(CELL * cw);
+  const columns = new Float64Array(cw);
+  const data = new Float32Array(cw * ch);
   for (let y = 0; y < img.height; y++) {
     const line = y * img.width;
+    const row = (y % CELL) * cw;
     let s = 0;
-    for (let x = 0; x < CELL; x++) s += img.data[line + x];
-    rows[y * cw] = s;
-    for (let x = 1; x < cw; x++) {
-      s += img.data[line + x + CELL - 1] - img.data[line + x - 1];
-      rows[y * cw + x] = s;
+    for (let x = 0; x < CELL - 1; x++) s += img.data[line + x];
+    for (let x = 0; x < cw; x++) {
+      s += img.data[line + x + CELL - 1];
+      columns[x] += s - ring[row + x];
+      ring[row + x] = s;
+      s -= img.data[line + x];
     }
-  }
-  const data = new Float32Array(cw * ch);
-  for (let x = 0; x < cw; x++) {
-    let s = 0;
-    for (let y = 0; y < CELL; y++) s += rows[y * cw + x];
-    data[x] = s / (CELL * CELL);
-    for (let y = 1; y < ch; y++) {
-      s += rows[(y + CELL - 1) * cw + x] - rows[(y - 1) * cw + x];
-      data[y * cw + x] = s / (CELL * CELL);
+    if (y >= CELL - 1) {
+      const out = (y - CELL + 1) * cw;
+      for (let x = 0; x < cw; x++) data[out + x] = columns[x] / (CELL * CELL);
     }
   }
   return { data, width: cw };
