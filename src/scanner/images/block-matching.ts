@@ -266,15 +266,18 @@ function copiedPair(g: Grid, x: number, y: number, dx: number, dy: number, ux: n
   const a = y * g.cw + x;
   const b = ty * g.cw + tx;
   if (blockDistance(g.cells, g.offsets, a, b) > MATCH_TOLERANCE) return false;
-  const differs = (px: number, py: number, other: number, limit: number) =>
-    px < 0 || py < 0 || px >= g.gw || py >= g.gh || blockDistance(g.cells, g.offsets, py * g.cw + px, other) > limit;
-  const along = 2 * MATCH_TOLERANCE;
   return (
-    differs(x + ux, y + uy, a, along) &&
-    differs(x - ux, y - uy, a, along) &&
-    differs(x - dx, y - dy, a, along) &&
-    differs(tx + dx, ty + dy, b, along)
+    differs(g, x + ux, y + uy, a) &&
+    differs(g, x - ux, y - uy, a) &&
+    differs(g, x - dx, y - dy, a) &&
+    differs(g, tx + dx, ty + dy, b)
   );
+}
+
+/** Whether the block at (x, y) is outside the grid or differs from the one at cell index `other` by more than twice the tolerance. */
+function differs(g: Grid, x: number, y: number, other: number): boolean {
+  if (x < 0 || y < 0 || x >= g.gw || y >= g.gh) return true;
+  return blockDistance(g.cells, g.offsets, y * g.cw + x, other) > 2 * MATCH_TOLERANCE;
 }
 
 /** The largest 4-connected area of copied pairs for shift (dx, dy), grown from the candidate pairs' first blocks. */
