@@ -29,8 +29,28 @@ const REDUCED_SEARCH_PIXELS = 500_000;
 /** Up to this size the picture is decoded for the search (else the 1/4-scale preview is used). */
 const FULL_DECODE_PIXELS = 4_000_000;
 const MAX_LINES = 40;
+/** Block positions a copied area must span across and down (with the 16 px block: at least 31 × 31 px). */
+const MIN_SPAN = 16;
 /** Heatmap cell side (pixels of the searched picture). */
 const HEATMAP_CELL = 4;
+
+/**
+ * Whether the area's blocks span fewer than MIN_SPAN positions across or down: a strip (a line of text,
+ * a border, a ruled row of a form repeated on a rendered document), not an area pasted over something.
+ */
+export function isStrip(area: CopiedArea): boolean {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < area.blocks.length; i += 2) {
+    x0 = Math.min(x0, area.blocks[i]);
+    x1 = Math.max(x1, area.blocks[i]);
+    y0 = Math.min(y0, area.blocks[i + 1]);
+    y1 = Math.max(y1, area.blocks[i + 1]);
+  }
+  return x1 - x0 + 1 < MIN_SPAN || y1 - y0 + 1 < MIN_SPAN;
+}
 
 /** The longer side of the searched picture for a width × height one. */
 function searchSide(width: number, height: number): number {
@@ -187,7 +207,7 @@ export const copyMoveAnalyzer: Analyzer = {
     const search = searchCopyMove(img);
     const scale = maps.width / img.width;
     const top = search.areas[0] ?? null;
-    const found = top && top.blocks.length / 2 >= COPY_MOVE_MIN_BLOCKS ? top : null;
+    const found = search.areas.find((a) => a.blocks.length / 2 >= COPY_MOVE_MIN_BLOCKS && !isStrip(a)) ?? null;
     const lines: OverlayLine[] = [];
     const step = 2 * Math.max(1, Math.floor((found?.blocks.length ?? 0) / 2 / MAX_LINES));
     for (let i = 0; found && i < found.blocks.length; i += step) {

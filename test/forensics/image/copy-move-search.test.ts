@@ -3,7 +3,7 @@
  * found at its shift, on the copy and on its source; repeating patterns and smooth shading are not copies.
  */
 import { describe, expect, it } from "vitest";
-import { COPY_MOVE_MIN_BLOCKS } from "../../../src/scanner/forensics/copy-move";
+import { COPY_MOVE_MIN_BLOCKS, isStrip } from "../../../src/scanner/forensics/copy-move";
 import { BLOCK, searchCopyMove } from "../../../src/scanner/images/block-matching";
 import type { GrayImage } from "../../../src/scanner/images/gray";
 
@@ -78,5 +78,15 @@ describe("copy-move search", () => {
     const search = searchCopyMove({ width: 300, height: 200, data });
     expect(search.blocksCompared).toBe(0);
     expect(search.areas).toEqual([]);
+  });
+
+  it("a strip copied (a 300 × 20 line, as a text line or form row repeats on a rendered document) is found but is not an area pasted over something", () => {
+    const img = withCopy(texture(400, 300, 11), 40, 30, 300, 20, 60, 200);
+    const [area] = searchCopyMove(img).areas;
+    expect([area.dx, area.dy]).toEqual([20, 170]);
+    expect(area.blocks.length / 2).toBeGreaterThanOrEqual(COPY_MOVE_MIN_BLOCKS);
+    expect(isStrip(area)).toBe(true);
+    const [square] = searchCopyMove(withCopy(texture(400, 300, 11), 40, 30, 60, 60, 260, 200)).areas;
+    expect(isStrip(square)).toBe(false);
   });
 });
