@@ -1,7 +1,7 @@
 /**
- * Copy-move detector: searches a reduced copy of the picture (the 1/4-scale block-analysis
- * preview, at most 512 px) for areas that appear twice (images/block-matching). Matched pairs are
- * drawn as cyan lines on the heatmap; flat areas, which match anything, are hatched.
+ * Copy-move detector: searches the picture (at full resolution up to 1 MP, else reduced) for areas that
+ * appear twice at one shift (images/block-matching). Both places are marked on the heatmap and joined by
+ * cyan lines; blocks without detail, which match anything, are hatched.
  */
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";

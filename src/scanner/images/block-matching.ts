@@ -37,7 +37,7 @@ const ALONG = 3;
 export interface CopiedArea {
   dx: number;
   dy: number;
-  /** Block positions x, y (interleaved) of the area at its first place; the copy is at + (dx, dy). */
+  /** Block positions x, y (interleaved) of the area at its earlier place in reading order; the other place is at + (dx, dy). */
   blocks: Int32Array;
   /** Candidate pairs that voted for this shift. */
   votes: number;
