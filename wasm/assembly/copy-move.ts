@@ -1,120 +1,62 @@
-// Block descriptions of the copy-move search: src/scanner/images/block-matching.ts `features` is
-// the JavaScript reference. For each overlapping 8×8 block of one grid row: the pixel standard
-// deviation (sums in the reference's order, the pixels are not integers here), and for blocks
-// that are not flat the first 16 zig-zag coefficients of the forward DCT of dct.ts, halved. Only
-// the DCT terms those 16 need are computed, each with the reference's operations in its order, so
-// the values are bit-identical.
-import { COS, COST } from "./block-measure";
+// Block hashes of the copy-move search: src/scanner/images/block-matching.ts `blockHashes` is the
+// JavaScript reference. For each 16×16 block position of some rows: its 16 cell means (4×4 cells,
+// 4 px apart in the cell-mean array), their unevenness (sums, squares and ramp moments in f64, in the
+// reference's order, two positions per f64x2) and, for blocks with detail, a hash of the cell means
+// quantised by 8 (Σ q·multiplier in wrapping i32, then mixed). Bit-identical to the reference.
 
-const BLOCK = memory.data(64 * 8, 16);
-/** Row pass: ROWS[y*8+u] = Σx COS[u*8+x]·block[y*8+x], for u < 6 (the 16 zig-zag terms use u ≤ 5). */
-const ROWS = memory.data(64 * 8, 16);
-/** Column pass (natural order, only the entries below are written). */
-const OUT = memory.data(64 * 8, 16);
-/** Zig-zag positions 0–15 in natural order (jpeg-markers.ts ZIGZAG). */
-const ZIGZAG16: StaticArray<i32> = [0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5];
+/** Odd multipliers of the 16 quantised cells (block-matching.ts HASH_MULTIPLIERS). */
+const MULTIPLIERS: StaticArray<i32> = [
+  0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09, 0x1b873593,
+  0xcc9e2d51, 0xe6546b65, 0x7feb352d, 0x846ca68b, 0x2c1b3c6d, 0x297a2d39, 0x5bd1e995,
+];
 
-@inline function at(base: usize, i: i32): usize {
-  return base + <usize>i * 8;
-}
-
-/** OUT[v*8+u..u+1] = Σy COS[v*8+y]·ROWS[y*8+u..u+1] (dct.ts forwardDct's column pass, two u at a time). */
-@inline function column(v: i32, u: i32): void {
-  let s = f64x2.splat(0);
-  for (let y = 0; y < 8; y++)
-    s = f64x2.add(s, f64x2.mul(f64x2.splat(load<f64>(at(COS, v * 8 + y))), v128.load(at(ROWS, y * 8 + u))));
-  v128.store(at(OUT, v * 8 + u), s);
+@inline function mix(h: i32): u32 {
+  h ^= <i32>(<u32>h >> 16);
+  h = h * 0x45d9f3b;
+  h ^= <i32>(<u32>h >> 16);
+  return <u32>h == 0 ? 1 : <u32>h;
 }
 
 /**
- * One grid row: blocks at x = g·stride (g < count) of 8 lines of `width` f32 samples at `lines`.
- * Writes judged[g] (1 = not flat) and, for each judged block in order, 16 f32 features at `features`
- * and their 16 i32 sort keys (block-matching.ts: Math.round(feature / 4)) at `keys`.
- * Returns how many blocks were judged. Needs setBlockConstants first.
+ * Hashes of `rows` rows of `count` block positions. `cells` holds rows + 12 rows of `cw` f32 cell
+ * means (and 8 readable bytes after them); out[y·count + x] (u32) is 0 when the block's unevenness²·16
+ * (the residual sum of squares around the best plane) is below `minResidual`. Returns how many blocks had detail.
  */
-export function copyMoveRow(
-  lines: usize,
-  width: i32,
-  count: i32,
-  stride: i32,
-  minStd: f64,
-  features: usize,
-  judged: usize,
-  keys: usize,
-): i32 {
-  let n = 0;
-  for (let g = 0; g < count; g++) {
-    const x0 = g * stride;
-    let sum: f64 = 0;
-    let sq: f64 = 0;
-    for (let y = 0; y < 8; y++)
-      for (let x = 0; x < 8; x++) {
-        const v = <f64>load<f32>(lines + (<usize>(y * width + x0 + x) << 2));
-        store<f64>(at(BLOCK, y * 8 + x), v - 128);
-        sum += v;
-        sq += v * v;
+export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, minResidual: f64, out: usize): i32 {
+  let judged = 0;
+  const row = <usize>cw << 2;
+  const step = f64x2.splat(0.125);
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < count; x += 2) {
+      let sum = f64x2.splat(0);
+      let sq = f64x2.splat(0);
+      let sx = f64x2.splat(0);
+      let sy = f64x2.splat(0);
+      let h = i32x4.splat(0);
+      for (let i = 0; i < 16; i++) {
+        const at = cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2);
+        const v = f64x2.promote_low_f32x4(v128.load64_zero(at));
+        sum = f64x2.add(sum, v);
+        sq = f64x2.add(sq, f64x2.mul(v, v));
+        sx = f64x2.add(sx, f64x2.mul(v, f64x2.splat(<f64>(i & 3) - 1.5)));
+        sy = f64x2.add(sy, f64x2.mul(v, f64x2.splat(<f64>(i >> 2) - 1.5)));
+        const q = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v, step)));
+        h = i32x4.add(h, i32x4.mul(q, i32x4.splat(unchecked(MULTIPLIERS[i]))));
       }
-    const mean = sum / 64;
-    const std = Math.sqrt(Math.max(0, sq / 64 - mean * mean));
-    if (std < minStd) {
-      store<u8>(judged + <usize>g, 0);
-      continue;
-    }
-    store<u8>(judged + <usize>g, 1);
-    for (let y = 0; y < 8; y++)
-      for (let u = 0; u < 6; u += 2) {
-        let s = f64x2.splat(0);
-        for (let x = 0; x < 8; x++)
-          s = f64x2.add(s, f64x2.mul(v128.load(at(COST, x * 8 + u)), f64x2.splat(load<f64>(at(BLOCK, y * 8 + x)))));
-        v128.store(at(ROWS, y * 8 + u), s);
+      const residual = f64x2.sub(
+        f64x2.sub(sq, f64x2.div(f64x2.mul(sum, sum), f64x2.splat(16))),
+        f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
+      );
+      const o = out + (<usize>(y * count + x) << 2);
+      const r0 = f64x2.extract_lane(residual, 0);
+      const h0: u32 = r0 >= minResidual ? mix(i32x4.extract_lane(h, 0)) : 0;
+      store<u32>(o, h0);
+      if (h0) judged++;
+      if (x + 1 < count) {
+        const h1: u32 = f64x2.extract_lane(residual, 1) >= minResidual ? mix(i32x4.extract_lane(h, 1)) : 0;
+        store<u32>(o + 4, h1);
+        if (h1) judged++;
       }
-    column(0, 0);
-    column(0, 2);
-    column(0, 4);
-    column(1, 0);
-    column(1, 2);
-    column(2, 0);
-    column(2, 2);
-    column(3, 0);
-    column(4, 0);
-    const out = features + <usize>n * 64;
-    const key = keys + <usize>n * 64;
-    for (let k = 0; k < 16; k++) {
-      const feature = <f32>(load<f64>(at(OUT, unchecked(ZIGZAG16[k]))) / 2);
-      store<f32>(out + <usize>k * 4, feature);
-      // The sort key Math.round(feature / 4): x + 0.5 is exact for an f32 / 4 of magnitude ≥ 0.25, and
-      // below that floor gives 0 as Math.round does (−0 and 0 are the same i32).
-      store<i32>(key + <usize>k * 4, <i32>Math.floor(<f64>feature / 4 + 0.5));
     }
-    n++;
-  }
-  return n;
-}
-
-/**
- * Candidate pairs of the copy-move search: block-matching.ts `closePairs` is the reference, with its
- * arithmetic (f64 differences of the f32 features, squared and summed in order, stopping once over
- * the limit). `feat` holds `count` blocks × 16 f32 in sorted order; for every block a < `first`
- * and each of the next `ahead` blocks b, (a, b) is written to `out` (two i32) when the squared
- * distance is at most `limit`. Returns how many pairs.
- */
-export function closeFeaturePairs(feat: usize, count: i32, first: i32, ahead: i32, limit: f64, out: usize): i32 {
-  let n = 0;
-  for (let a = 0; a < first; a++) {
-    const fa = feat + <usize>a * 64;
-    const last = min(count, a + 1 + ahead);
-    for (let b = a + 1; b < last; b++) {
-      const fb = feat + <usize>b * 64;
-      let d2: f64 = 0;
-      for (let k = 0; k < 16 && d2 <= limit; k++) {
-        const d = <f64>load<f32>(fa + (<usize>k << 2)) - <f64>load<f32>(fb + (<usize>k << 2));
-        d2 += d * d;
-      }
-      if (d2 > limit) continue;
-      store<i32>(out + (<usize>n << 3), a);
-      store<i32>(out + (<usize>n << 3) + 4, b);
-      n++;
-    }
-  }
-  return n;
+  return judged;
 }

@@ -1,12 +1,12 @@
 /**
- * Copy-move detector: searches a reduced copy of the picture (the 1/4-scale block-analysis
- * preview, at most 512 px) for areas that appear twice (images/block-matching). Matched pairs are
- * drawn as cyan lines on the heatmap; flat areas, which match anything, are hatched.
+ * Copy-move detector: searches the picture (at full resolution up to 1 MP, else reduced) for areas that
+ * appear twice at one shift (images/block-matching). Both places are marked on the heatmap and joined by
+ * cyan lines; blocks without detail, which match anything, are hatched.
  */
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
-import { type CopyMoveCluster, searchCopyMove } from "../images/block-matching";
+import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
 import { type DecodeProduct, decoded } from "../images/file-decode";
 import { downscale, type GrayImage } from "../images/gray";
 import { isJpeg } from "../images/jpeg-markers";
@@ -16,38 +16,94 @@ import { decodeSmallLuma } from "../images/thumbnail-compare";
 import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
-/** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"). */
-export const COPY_MOVE_MIN_PAIRS = 40;
-export const COPY_MOVE_RED_PAIRS = 100;
-const SEARCH_SIDE = 640;
-/** Up to this size the picture is decoded at full resolution for the search (else the 1/4-scale preview is used). */
+/** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"): copied block positions. */
+export const COPY_MOVE_MIN_BLOCKS = 400;
+export const COPY_MOVE_RED_BLOCKS = 1600;
+/** Pictures up to this size are searched at full resolution, where a copy's shift is a whole pixel. */
+export const FULL_SEARCH_PIXELS = 1_000_000;
+/**
+ * Larger pictures are area-averaged down to this size: the shift becomes fractional there and copies
+ * match only where they survive the reduction, so the search is kept small (its cost grows with the pixels).
+ */
+const REDUCED_SEARCH_PIXELS = 500_000;
+/** Up to this size the picture is decoded for the search (else the 1/4-scale preview is used). */
 const FULL_DECODE_PIXELS = 4_000_000;
 const MAX_LINES = 40;
+/** Block positions a copied area must span across and down (with the 16 px block: at least 31 × 31 px). */
+const MIN_SPAN = 16;
+/** Heatmap cell side (pixels of the searched picture). */
+const HEATMAP_CELL = 4;
 
-/** The top shift group with its near neighbours (JPEG jitter splits a shift over adjacent groups). */
-function strongestShift(clusters: CopyMoveCluster[]): CopyMoveCluster | null {
-  const top = clusters[0];
-  if (!top) return null;
-  const pairs = clusters
-    .filter((c) => Math.abs(c.dx - top.dx) <= 3 && Math.abs(c.dy - top.dy) <= 3)
-    .flatMap((c) => c.pairs);
-  return { dx: top.dx, dy: top.dy, pairs };
+/**
+ * Whether the area's blocks span fewer than MIN_SPAN positions across or down: a strip (a line of text,
+ * a border, a ruled row of a form repeated on a rendered document), not an area pasted over something.
+ */
+export function isStrip(area: CopiedArea): boolean {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < area.blocks.length; i += 2) {
+    x0 = Math.min(x0, area.blocks[i]);
+    x1 = Math.max(x1, area.blocks[i]);
+    y0 = Math.min(y0, area.blocks[i + 1]);
+    y1 = Math.max(y1, area.blocks[i + 1]);
+  }
+  return x1 - x0 + 1 < MIN_SPAN || y1 - y0 + 1 < MIN_SPAN;
 }
 
-function bbox(
-  points: { x: number; y: number }[],
-  scale: number,
-): { x: number; y: number; width: number; height: number } {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
+/** The longer side of the searched picture for a width × height one. */
+function searchSide(width: number, height: number): number {
+  const side = Math.max(width, height);
+  const pixels = width * height;
+  return pixels <= FULL_SEARCH_PIXELS ? side : Math.floor(side * Math.sqrt(REDUCED_SEARCH_PIXELS / pixels));
+}
+
+/** Bounding box (in file pixels) of the 16×16 blocks at `blocks` (x, y interleaved) moved by (dx, dy). */
+function bbox(blocks: Int32Array, dx: number, dy: number, scale: number) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < blocks.length; i += 2) {
+    x0 = Math.min(x0, blocks[i] + dx);
+    y0 = Math.min(y0, blocks[i + 1] + dy);
+    x1 = Math.max(x1, blocks[i] + dx + BLOCK);
+    y1 = Math.max(y1, blocks[i + 1] + dy + BLOCK);
+  }
   return {
-    x: Math.round(x * scale),
-    y: Math.round(y * scale),
-    width: Math.round((Math.max(...xs) - x + 8) * scale),
-    height: Math.round((Math.max(...ys) - y + 8) * scale),
+    x: Math.round(x0 * scale),
+    y: Math.round(y0 * scale),
+    width: Math.round((x1 - x0) * scale),
+    height: Math.round((y1 - y0) * scale),
   };
+}
+
+/** Heatmap grid of HEATMAP_CELL cells: 1 under the blocks of both places, judged where a block with detail starts. */
+function heatmapGrid(search: CopyMoveSearch, area: CopiedArea | null) {
+  const width = Math.ceil(search.width / HEATMAP_CELL);
+  const height = Math.ceil(search.height / HEATMAP_CELL);
+  const scores = new Float32Array(width * height);
+  const reliable = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const bx = x * HEATMAP_CELL;
+      const by = y * HEATMAP_CELL;
+      if (bx < search.gw && by < search.gh) reliable[y * width + x] = search.judged[by * search.gw + bx];
+    }
+  const cellsPerBlock = BLOCK / HEATMAP_CELL;
+  for (let i = 0; area && i < area.blocks.length; i += 2)
+    for (const [x, y] of [
+      [area.blocks[i], area.blocks[i + 1]],
+      [area.blocks[i] + area.dx, area.blocks[i + 1] + area.dy],
+    ]) {
+      const cx = Math.floor(x / HEATMAP_CELL);
+      const cy = Math.floor(y / HEATMAP_CELL);
+      for (let j = 0; j < cellsPerBlock; j++)
+        for (let k = 0; k < cellsPerBlock; k++)
+          if (cx + k < width && cy + j < height) scores[(cy + j) * width + cx + k] = 1;
+    }
+  return { width, height, scores, reliable };
 }
 
 const texts = {
@@ -65,18 +121,18 @@ const texts = {
       explanation: `Nie można było przeszukać zdjęcia pod kątem powielonych obszarów (${why.pl}).`,
     },
   }),
-  found: (a: { pairs: number; dx: number; dy: number }): FindingText => ({
+  found: (a: { width: number; height: number; dx: number; dy: number }): FindingText => ({
     en: {
       title: "Area copied within the picture",
-      explanation: `${a.pairs} small patches appear a second time, all shifted by the same ${a.dx} px across and ${a.dy} px down. This is the trace of an area copied and pasted inside the picture (for example to hide or duplicate damage). The heatmap connects the copies with lines.`,
+      explanation: `An area of about ${a.width} × ${a.height} px appears a second time, shifted by ${a.dx} px across and ${a.dy} px down, and the repetition is not explained by a regular pattern. This is the trace of an area copied and pasted inside the picture (for example to hide or duplicate damage). The heatmap marks both places and connects them with lines.`,
     },
     de: {
       title: "Bereich innerhalb des Bildes kopiert",
-      explanation: `${a.pairs} kleine Ausschnitte kommen ein zweites Mal vor, alle um dieselben ${a.dx} px nach rechts und ${a.dy} px nach unten verschoben. Das ist die Spur eines innerhalb des Bildes kopierten und eingefügten Bereichs (etwa um Schäden zu verdecken oder zu verdoppeln). Die Heatmap verbindet die Kopien mit Linien.`,
+      explanation: `Ein Bereich von etwa ${a.width} × ${a.height} px kommt ein zweites Mal vor, um ${a.dx} px nach rechts und ${a.dy} px nach unten verschoben, und die Wiederholung erklärt sich nicht durch ein regelmäßiges Muster. Das ist die Spur eines innerhalb des Bildes kopierten und eingefügten Bereichs (etwa um Schäden zu verdecken oder zu verdoppeln). Die Heatmap markiert beide Stellen und verbindet sie mit Linien.`,
     },
     pl: {
       title: "Obszar skopiowany w obrębie zdjęcia",
-      explanation: `${a.pairs} małych fragmentów występuje drugi raz, wszystkie przesunięte o te same ${a.dx} px w poziomie i ${a.dy} px w pionie. To ślad obszaru skopiowanego i wklejonego w obrębie zdjęcia (np. aby ukryć lub powielić szkodę). Mapa cieplna łączy kopie liniami.`,
+      explanation: `Obszar o wielkości około ${a.width} × ${a.height} px występuje drugi raz, przesunięty o ${a.dx} px w poziomie i ${a.dy} px w pionie, a tego powtórzenia nie tłumaczy regularny wzór. To ślad obszaru skopiowanego i wklejonego w obrębie zdjęcia (np. aby ukryć lub powielić szkodę). Mapa cieplna zaznacza oba miejsca i łączy je liniami.`,
     },
   }),
   none: (judged: number): FindingText => ({
@@ -96,24 +152,25 @@ const texts = {
 };
 
 /**
- * The search picture from the file's shared decode: luma of every band, area-averaged to SEARCH_SIDE, as
- * `decodeSmallLuma` + `downscale` give it (the same values, streamed). Baseline JPEGs (the same strip decoder) and 8-bit PNGs
- * (lossless: the same samples as photon's); other PNG depths keep photon's conversion (decodeSmallLuma).
+ * The search picture from the file's shared decode: luma of every band, area-averaged to at most
+ * the search size (searchSide), as `decodeSmallLuma` + `downscale` give it (the same values, streamed). Baseline JPEGs
+ * (the same strip decoder) and 8-bit PNGs (lossless: the same samples as photon's); other PNG depths
+ * keep photon's conversion (decodeSmallLuma).
  */
 const searchPixels: DecodeProduct<GrayImage> = {
   id: "copy-move-luma",
   kind: "pixels",
   sink(width, height, bytes) {
     if (width * height > FULL_DECODE_PIXELS || !(isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8))) return null;
-    // Streamed to SEARCH_SIDE (images/luma-downscale.ts): no full-size luma is held (16 MB at 4 MP).
-    const scaler = new LumaDownscaler(width, height, SEARCH_SIDE);
+    // Streamed (images/luma-downscale.ts): above FULL_SEARCH_PIXELS no full-size luma is held (16 MB at 4 MP).
+    const scaler = new LumaDownscaler(width, height, searchSide(width, height));
     return { add: (band) => scaler.add(band), finish: () => scaler.finish() };
   },
 };
 
 export const copyMoveAnalyzer: Analyzer = {
   id: "copy-move",
-  version: "1.0.0",
+  version: "2.0.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   reads: [...blockMapProducts, searchPixels],
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
@@ -130,12 +187,13 @@ export const copyMoveAnalyzer: Analyzer = {
       };
     }
     const maps = result.maps;
-    // The shared decode's search picture (already at SEARCH_SIDE) when it was built, else decoded here.
+    // The shared decode's search picture (already reduced) when it was built, else decoded here.
     const full =
       maps.width * maps.height <= FULL_DECODE_PIXELS
         ? ((await decoded(file.bytes, searchPixels)) ?? decodeSmallLuma(file.bytes, FULL_DECODE_PIXELS))
         : null;
-    const img = downscale(full ?? maps.preview, SEARCH_SIDE);
+    const source = full ?? maps.preview;
+    const img = downscale(source, searchSide(source.width, source.height));
     if (img.width < 32 || img.height < 32)
       return {
         assessed: false,
@@ -146,49 +204,34 @@ export const copyMoveAnalyzer: Analyzer = {
           }),
         ],
       };
-    const stride = img.width * img.height <= 120_000 ? 1 : 2;
-    const search = searchCopyMove(img, stride);
+    const search = searchCopyMove(img);
     const scale = maps.width / img.width;
-    const shift = strongestShift(search.clusters);
-    const judgedShare = search.judged.reduce((a, b) => a + b, 0) / Math.max(1, search.judged.length);
-    const found = shift && shift.pairs.length >= COPY_MOVE_MIN_PAIRS ? shift : null;
-    // Heatmap grid: stride-grid cells; matched blocks score 1, flat blocks are not judged.
-    const gw = Math.floor((img.width - 8) / stride) + 1;
-    const gh = Math.floor((img.height - 8) / stride) + 1;
-    const scores = new Float32Array(gw * gh);
+    const top = search.areas[0] ?? null;
+    const found = search.areas.find((a) => a.blocks.length / 2 >= COPY_MOVE_MIN_BLOCKS && !isStrip(a)) ?? null;
     const lines: OverlayLine[] = [];
-    for (const p of found?.pairs ?? []) {
-      for (const [x, y] of [
-        [p.sx, p.sy],
-        [p.tx, p.ty],
-      ])
-        scores[Math.floor(y / stride) * gw + Math.floor(x / stride)] = 1;
-    }
-    const step = Math.max(1, Math.floor((found?.pairs.length ?? 0) / MAX_LINES));
-    for (let i = 0; found && i < found.pairs.length; i += step) {
-      const p = found.pairs[i];
+    const step = 2 * Math.max(1, Math.floor((found?.blocks.length ?? 0) / 2 / MAX_LINES));
+    for (let i = 0; found && i < found.blocks.length; i += step) {
+      const [x, y] = [found.blocks[i] + BLOCK / 2, found.blocks[i + 1] + BLOCK / 2];
       lines.push({
-        x1: (p.sx + 4) / img.width,
-        y1: (p.sy + 4) / img.height,
-        x2: (p.tx + 4) / img.width,
-        y2: (p.ty + 4) / img.height,
+        x1: x / img.width,
+        y1: y / img.height,
+        x2: (x + found.dx) / img.width,
+        y2: (y + found.dy) / img.height,
       });
     }
-    // At the size of the picture searched (≤ SEARCH_SIDE): every pixel and cell it has, nothing upscaled.
-    const png = renderHeatmapPng(
-      img,
-      { width: gw, height: gh, scores, reliable: search.judged },
-      heatmapSize(img.width, img.height),
-      lines,
-    );
+    // At the size of the picture searched: every pixel it has, nothing upscaled.
+    const png = renderHeatmapPng(img, heatmapGrid(search, found), heatmapSize(img.width, img.height), lines);
     const attachments = [
       { category: "heatmaps" as const, name: `${file.name}.copy-move.png`, contentType: "image/png", bytes: png },
     ];
+    const judgedShare = search.blocksCompared / Math.max(1, search.gw * search.gh);
     const evidence: Record<string, unknown> = {
+      searchedWidth: img.width,
+      searchedHeight: img.height,
       blocksCompared: search.blocksCompared,
       judgedShare: Number(judgedShare.toFixed(3)),
-      minPairs: COPY_MOVE_MIN_PAIRS,
-      strongestShiftPairs: shift?.pairs.length ?? 0,
+      minBlocks: COPY_MOVE_MIN_BLOCKS,
+      largestAreaBlocks: (top?.blocks.length ?? 0) / 2,
     };
     if (!found)
       return {
@@ -200,23 +243,24 @@ export const copyMoveAnalyzer: Analyzer = {
       };
     const dx = Math.round(found.dx * scale);
     const dy = Math.round(found.dy * scale);
+    const region = bbox(found.blocks, found.dx, found.dy, scale);
     Object.assign(evidence, {
-      pairs: found.pairs.length,
+      blocks: found.blocks.length / 2,
       shift: { dx, dy },
-      source: bbox(
-        found.pairs.map((p) => ({ x: p.sx, y: p.sy })),
-        scale,
-      ),
-      region: bbox(
-        found.pairs.map((p) => ({ x: p.tx, y: p.ty })),
-        scale,
-      ),
+      source: bbox(found.blocks, 0, 0, scale),
+      region,
     });
-    const level = found.pairs.length >= COPY_MOVE_RED_PAIRS ? "Red" : "Yellow";
+    const level = found.blocks.length / 2 >= COPY_MOVE_RED_BLOCKS ? "Red" : "Yellow";
     return {
       assessed: true,
       findings: [
-        finding(ctx.language, "COPY_MOVE_FOUND", level, texts.found({ pairs: found.pairs.length, dx, dy }), evidence),
+        finding(
+          ctx.language,
+          "COPY_MOVE_FOUND",
+          level,
+          texts.found({ width: region.width, height: region.height, dx, dy }),
+          evidence,
+        ),
       ],
       attachments,
     };

@@ -1,313 +1,358 @@
 /**
- * Copy-move search by block matching (Fridrich et al. 2003 style): every overlapping 8×8 block of
- * a reduced greyscale picture is described by its low-frequency DCT coefficients (robust to JPEG
- * re-compression and slight noise), blocks are sorted by that description, near-identical
- * neighbours in the sorted list are paired, and pairs are grouped by their shift vector. A
- * copied area yields many pairs with the same shift; natural repetition rarely does.
+ * Copy-move search by block matching (Fridrich et al. 2003; Christlein et al. 2012 for the
+ * same-shift region check). Every 16×16 block at every pixel position is described by the means of
+ * its 4×4 cells (16 values; the means average JPEG re-compression noise away, ≈ 0.2–0.7 grey levels
+ * between a copy and its source at quality 80–95). Blocks whose coarsely quantised cells are equal
+ * (a hash) are candidate pairs; a pair votes for its exact shift. A pasted copy is an integer shift
+ * of a whole area, so its blocks pile onto one shift; for the strongest shifts the matching blocks
+ * are grown into connected areas, leaving out what natural repetition also explains (the block
+ * repeats a few pixels along the shift, or again one shift further: edges, gradients, tiles).
  */
-import { ELA_TABLE } from "./block-analysis";
-import { COS, forwardDct } from "./dct";
 import type { GrayImage } from "./gray";
-import { ZIGZAG } from "./jpeg-markers";
-import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
+import { kernels, scratchRegions } from "./wasm-kernels";
 
-const FEATURES = 16;
-/** Blocks flatter than this (standard deviation) match anything and are skipped. */
-export const MIN_BLOCK_STD = 10;
-/** Feature distance below which two blocks count as copies. */
-export const MATCH_DISTANCE = 6;
-/** Shifts shorter than this (in reduced pixels) are neighbours, not copies. */
-const MIN_SHIFT = 12;
-const COMPARE_AHEAD = 6;
-/** Largest mean pixel difference of a copied block pair (JPEG re-compression noise). */
-const MAX_PAIR_MAD = 5;
+/** Block side and cell side (pixels of the searched picture). */
+export const BLOCK = 16;
+const CELL = 4;
+const CELLS = (BLOCK / CELL) ** 2;
+/** Blocks whose cell means depart less than this from a plane (standard deviation, grey levels) match anything. */
+export const MIN_BLOCK_DETAIL = 3;
+/** Quantisation step of the cell means in the hash (grey levels). */
+const KEY_STEP = 8;
+/** Mean absolute difference of the cell means below which two blocks count as copies. */
+export const MATCH_TOLERANCE = 1.5;
+/** Shifts shorter than a block are neighbours, not copies. */
+const MIN_SHIFT = BLOCK;
+/** Later blocks of the same hash compared with each block. */
+const CHAIN_STEPS = 8;
+/** Shifts with fewer votes than this are not grown; at most this many shifts are grown. */
+const MIN_VOTES = 8;
+const GROWN_SHIFTS = 6;
+/** Far blocks with the same hash that a copied block may have (its source, and a chance coincidence). */
+const MAX_TWINS = 2;
+/** Pixels along the shift at which a genuine copied block must differ from itself. */
+const ALONG = 3;
 
-/** One group of block pairs sharing a shift vector. */
-export interface CopyMoveCluster {
+/** One area that appears again at (x + dx, y + dy): block positions (top-left corners) in the searched picture. */
+export interface CopiedArea {
   dx: number;
   dy: number;
-  pairs: { sx: number; sy: number; tx: number; ty: number }[];
+  /** Block positions x, y (interleaved) of the area at its earlier place in reading order; the other place is at + (dx, dy). */
+  blocks: Int32Array;
+  /** Candidate pairs that voted for this shift. */
+  votes: number;
 }
 
-/** Result of a search on a reduced picture (coordinates in that picture). */
+/** Result of a search (coordinates in the searched picture). */
 export interface CopyMoveSearch {
   width: number;
   height: number;
+  /** Blocks with enough detail to compare. */
   blocksCompared: number;
-  /** Mask of blocks that could be judged (not flat), per block position (stride grid). */
-  judged: Uint8Array;
-  stride: number;
-  clusters: CopyMoveCluster[];
-}
-
-interface BlockFeatures {
-  pos: Int32Array;
-  feat: Float32Array;
-  /** The sort keys, Math.round(feature / 4) (the wasm kernel writes them with the features). */
-  keys: Int32Array;
-  judged: Uint8Array;
+  /** Block positions per row and column (width − 15, height − 15). */
   gw: number;
   gh: number;
+  /** 1 where the block at that position had enough detail. */
+  judged: Uint8Array;
+  /** The largest area per grown shift, largest first. */
+  areas: CopiedArea[];
 }
 
-/** The same features from the wasm kernel (wasm/assembly/copy-move.ts), one grid row per call; bit-identical. */
-function featuresWasm(img: GrayImage, stride: number): BlockFeatures {
-  const gw = Math.floor((img.width - 8) / stride) + 1;
-  const gh = Math.floor((img.height - 8) / stride) + 1;
-  const capacity = Math.max(0, gw * gh);
-  const pos = new Int32Array(capacity * 2);
-  const feat = new Float32Array(capacity * FEATURES);
-  const keys = new Int32Array(capacity * FEATURES);
-  const judged = new Uint8Array(capacity);
-  if (capacity === 0) return { pos, feat, keys, judged, gw, gh };
-  ensureBlockConstants(COS, ELA_TABLE);
-  // The whole picture copied in once (≤ 1.2 MB at 640 × 480): each grid row's call reads its 8 lines there.
-  const pictureBytes = align16(img.width * img.height * 4);
-  const featureBytes = align16(gw * FEATURES * 4);
-  const judgedBytes = align16(gw);
-  const s = scratch(pictureBytes + 2 * featureBytes + judgedBytes);
-  new Float32Array(s.buffer, s.base, img.width * img.height).set(img.data);
-  const rowFeatures = new Float32Array(s.buffer, s.base + pictureBytes, gw * FEATURES);
-  const rowJudged = new Uint8Array(s.buffer, s.base + pictureBytes + featureBytes, gw);
-  const rowKeys = new Int32Array(s.buffer, s.base + pictureBytes + featureBytes + judgedBytes, gw * FEATURES);
-  let n = 0;
-  for (let gy = 0; gy < gh; gy++) {
-    const y0 = gy * stride;
-    const m = kernels().copyMoveRow(
-      s.base + y0 * img.width * 4,
-      img.width,
-      gw,
-      stride,
-      MIN_BLOCK_STD,
-      s.base + pictureBytes,
-      s.base + pictureBytes + featureBytes,
-      s.base + pictureBytes + featureBytes + judgedBytes,
-    );
-    feat.set(rowFeatures.subarray(0, m * FEATURES), n * FEATURES);
-    keys.set(rowKeys.subarray(0, m * FEATURES), n * FEATURES);
-    judged.set(rowJudged, gy * gw);
-    for (let gx = 0; gx < gw; gx++)
-      if (rowJudged[gx]) {
-        pos[n * 2] = gx * stride;
-        pos[n * 2 + 1] = y0;
-        n++;
-      }
+/**
+ * Means of every 4×4 cell at every pixel position: (width − 3) × (height − 3) values. Running sums
+ * along each row, and down each column over the last four rows' sums (a ring of four rows: no second picture-sized array).
+ */
+function cellMeans(img: GrayImage): { data: Float32Array; width: number } {
+  const cw = img.width - CELL + 1;
+  const ch = img.height - CELL + 1;
+  const ring = new Float64Array(CELL * cw);
+  const columns = new Float64Array(cw);
+  const data = new Float32Array(cw * ch);
+  for (let y = 0; y < img.height; y++) {
+    const line = y * img.width;
+    const row = (y % CELL) * cw;
+    let s = 0;
+    for (let x = 0; x < CELL - 1; x++) s += img.data[line + x];
+    for (let x = 0; x < cw; x++) {
+      s += img.data[line + x + CELL - 1];
+      columns[x] += s - ring[row + x];
+      ring[row + x] = s;
+      s -= img.data[line + x];
+    }
+    if (y >= CELL - 1) {
+      const out = (y - CELL + 1) * cw;
+      for (let x = 0; x < cw; x++) data[out + x] = columns[x] / (CELL * CELL);
+    }
   }
-  return {
-    pos: pos.subarray(0, n * 2),
-    feat: feat.subarray(0, n * FEATURES),
-    keys: keys.subarray(0, n * FEATURES),
-    judged,
-    gw,
-    gh,
-  };
+  return { data, width: cw };
 }
 
-/** The JavaScript reference of the block features (low-frequency DCT terms of every non-flat block). */
-function features(img: GrayImage, stride: number): BlockFeatures {
-  const gw = Math.floor((img.width - 8) / stride) + 1;
-  const gh = Math.floor((img.height - 8) / stride) + 1;
-  const capacity = Math.max(0, gw * gh);
-  const pos = new Int32Array(capacity * 2);
-  const feat = new Float32Array(capacity * FEATURES);
-  let n = 0;
-  const judged = new Uint8Array(capacity);
-  const block = new Float64Array(64);
-  const coef = new Float64Array(64);
-  for (let gy = 0; gy < gh; gy++)
-    for (let gx = 0; gx < gw; gx++) {
-      const x0 = gx * stride;
-      const y0 = gy * stride;
+/** Offsets of a block's 16 cells in the cell-mean array. */
+function cellOffsets(cw: number): Int32Array {
+  const offsets = new Int32Array(CELLS);
+  for (let i = 0; i < CELLS; i++) offsets[i] = Math.floor(i / 4) * CELL * cw + (i % 4) * CELL;
+  return offsets;
+}
+
+/** Mean absolute difference of the cell means of the blocks at cell indices a and b. */
+function blockDistance(cells: Float32Array, offsets: Int32Array, a: number, b: number): number {
+  let s = 0;
+  for (let i = 0; i < CELLS; i++) s += Math.abs(cells[a + offsets[i]] - cells[b + offsets[i]]);
+  return s / CELLS;
+}
+
+/** Cell coordinate (−1.5 … 1.5) of cell i across and down, and Σ coordinate² over the 16 cells. */
+const CELL_X = Float64Array.from({ length: CELLS }, (_, i) => (i % 4) - 1.5);
+const CELL_Y = Float64Array.from({ length: CELLS }, (_, i) => Math.floor(i / 4) - 1.5);
+const CELL_SQ = 20;
+/** A block has detail when the residual sum of squares of its cell means around their best plane reaches this. */
+const MIN_RESIDUAL = CELLS * MIN_BLOCK_DETAIL * MIN_BLOCK_DETAIL;
+/** Odd multipliers of the 16 quantised cell means in the hash (wasm/assembly/copy-move.ts MULTIPLIERS). */
+const HASH_MULTIPLIERS = Int32Array.from([
+  0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09, 0x1b873593,
+  0xcc9e2d51, 0xe6546b65, 0x7feb352d, 0x846ca68b, 0x2c1b3c6d, 0x297a2d39, 0x5bd1e995,
+]);
+
+/**
+ * The JavaScript reference of the block hashes: per block position, 0 when its cell means depart
+ * less than MIN_BLOCK_DETAIL from their best plane (a smooth shading or gradient matches at many
+ * places: a sky, the inside of a cup), else a hash of the cell means quantised by KEY_STEP.
+ */
+function blockHashes(cells: Float32Array, cw: number, gw: number, gh: number, offsets: Int32Array): Uint32Array {
+  const hashes = new Uint32Array(gw * gh);
+  for (let y = 0; y < gh; y++)
+    for (let x = 0; x < gw; x++) {
+      const at = y * cw + x;
       let sum = 0;
       let sq = 0;
-      for (let y = 0; y < 8; y++)
-        for (let x = 0; x < 8; x++) {
-          const v = img.data[(y0 + y) * img.width + x0 + x];
-          block[y * 8 + x] = v - 128;
-          sum += v;
-          sq += v * v;
-        }
-      const std = Math.sqrt(Math.max(0, sq / 64 - (sum / 64) ** 2));
-      if (std < MIN_BLOCK_STD) continue;
-      judged[gy * gw + gx] = 1;
-      forwardDct(block, coef);
-      pos[n * 2] = x0;
-      pos[n * 2 + 1] = y0;
-      for (let k = 0; k < FEATURES; k++) feat[n * FEATURES + k] = coef[ZIGZAG[k]] / 2;
-      n++;
-    }
-  const keys = new Int32Array(n * FEATURES);
-  for (let i = 0; i < keys.length; i++) keys[i] = Math.round(feat[i] / 4);
-  return { pos: pos.subarray(0, n * 2), feat: feat.subarray(0, n * FEATURES), keys, judged, gw, gh };
-}
-
-/** Mean absolute difference of the 8×8 blocks at (ax, ay) and (bx, by); Infinity if out of bounds. */
-function blockMad(img: GrayImage, ax: number, ay: number, bx: number, by: number): number {
-  if (bx < 0 || by < 0 || bx + 8 > img.width || by + 8 > img.height) return Infinity;
-  let s = 0;
-  for (let y = 0; y < 8; y++)
-    for (let x = 0; x < 8; x++)
-      s += Math.abs(img.data[(ay + y) * img.width + ax + x] - img.data[(by + y) * img.width + bx + x]);
-  return s / 64;
-}
-
-/** Pixel check of a candidate pair: the copy must be close, and the block must not simply repeat along the shift (edges, gradients). */
-function isGenuinePair(img: GrayImage, sx: number, sy: number, tx: number, ty: number): boolean {
-  const pair = blockMad(img, sx, sy, tx, ty);
-  if (pair > MAX_PAIR_MAD) return false;
-  const len = Math.hypot(tx - sx, ty - sy);
-  const ux = Math.round(((tx - sx) / len) * 3);
-  const uy = Math.round(((ty - sy) / len) * 3);
-  const along = Math.min(blockMad(img, sx, sy, sx + ux, sy + uy), blockMad(img, sx, sy, sx - ux, sy - uy));
-  return along > 2 * pair + 2;
-}
-
-/** Block indices in the lexicographic order of their keys, ties in index order (a stable sort). */
-function comparedOrder(keys: Int32Array, n: number): Uint32Array {
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  return order.sort(byKeysFrom(keys, 0));
-}
-
-/** Compares two blocks by their keys from position `first` on. */
-function byKeysFrom(keys: Int32Array, first: number): (a: number, b: number) => number {
-  return (a, b) => {
-    for (let k = first; k < FEATURES; k++) {
-      const d = keys[a * FEATURES + k] - keys[b * FEATURES + k];
-      if (d) return d;
-    }
-    return 0;
-  };
-}
-
-/**
- * The same order as `comparedOrder` without a comparator call per comparison (most of copy-move's fixed
- * cost on a small picture): the leading keys and the index are packed into one exact integer (≤ 2^53)
- * per block and sorted natively; only runs with equal leading keys are finished by the comparator on
- * the remaining keys (a run is already in index order, and that sort is stable).
- */
-function packedOrder(keys: Int32Array, n: number): Uint32Array {
-  let max = 0;
-  for (let i = 0; i < keys.length; i++) max = Math.max(max, Math.abs(keys[i]));
-  const radix = 2 * max + 1;
-  const slots = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
-  let lead = 0;
-  let span = 1;
-  while (lead < FEATURES && span * radix * slots <= Number.MAX_SAFE_INTEGER) {
-    span *= radix;
-    lead++;
-  }
-  const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let v = 0;
-    for (let k = 0; k < lead; k++) v = v * radix + keys[i * FEATURES + k] + max;
-    packed[i] = v * slots + i;
-  }
-  packed.sort();
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = packed[i] % slots;
-  if (lead === FEATURES) return order;
-  const rest = byKeysFrom(keys, lead);
-  for (let start = 0, i = 1; i <= n; i++) {
-    if (i < n && Math.floor(packed[i] / slots) === Math.floor(packed[start] / slots)) continue;
-    if (i - start > 1) order.subarray(start, i).sort(rest);
-    start = i;
-  }
-  return order;
-}
-
-const MATCH_LIMIT = MATCH_DISTANCE * MATCH_DISTANCE;
-
-/**
- * Candidate pairs (a, b), a < b ≤ a + COMPARE_AHEAD, of blocks in sorted order whose features are
- * within MATCH_DISTANCE; the sum stops once over the limit (its terms are never negative).
- */
-function closePairs(feat: Float32Array, n: number): Int32Array {
-  const pairs: number[] = [];
-  for (let a = 0; a < n; a++)
-    for (let b = a + 1; b < Math.min(n, a + 1 + COMPARE_AHEAD); b++) {
-      let d2 = 0;
-      for (let k = 0; k < FEATURES && d2 <= MATCH_LIMIT; k++) {
-        const d = feat[a * FEATURES + k] - feat[b * FEATURES + k];
-        d2 += d * d;
+      let sx = 0;
+      let sy = 0;
+      let h = 0;
+      for (let i = 0; i < CELLS; i++) {
+        const v = cells[at + offsets[i]];
+        sum += v;
+        sq += v * v;
+        sx += v * CELL_X[i];
+        sy += v * CELL_Y[i];
+        h = (h + Math.imul(Math.floor(v * (1 / KEY_STEP)), HASH_MULTIPLIERS[i])) | 0;
       }
-      if (d2 <= MATCH_LIMIT) pairs.push(a, b);
+      if (sq - (sum * sum) / CELLS - (sx * sx + sy * sy) / CELL_SQ < MIN_RESIDUAL) continue;
+      h ^= h >>> 16;
+      h = Math.imul(h, 0x45d9f3b);
+      h ^= h >>> 16;
+      hashes[y * gw + x] = h >>> 0 || 1;
     }
-  return Int32Array.from(pairs);
+  return hashes;
 }
 
-/** Blocks per call of the wasm kernel (its scratch: ≈ 0.5 MB). */
-const PAIR_CHUNK = 4096;
+/** Block rows per call of the wasm kernel (its scratch: (rows + 12) rows of cell means and rows of hashes). */
+const HASH_ROWS = 32;
 
-/** The same pairs from the wasm kernel (wasm/assembly/copy-move.ts closeFeaturePairs), chunk by chunk. */
-function closePairsWasm(feat: Float32Array, n: number): Int32Array {
-  const out: Int32Array[] = [];
-  const featureBytes = align16((PAIR_CHUNK + COMPARE_AHEAD) * FEATURES * 4);
-  const s = scratch(featureBytes + PAIR_CHUNK * COMPARE_AHEAD * 8);
-  for (let start = 0; start < n; start += PAIR_CHUNK) {
-    const first = Math.min(PAIR_CHUNK, n - start);
-    const count = Math.min(n - start, first + COMPARE_AHEAD);
-    new Float32Array(s.buffer, s.base, count * FEATURES).set(
-      feat.subarray(start * FEATURES, (start + count) * FEATURES),
-    );
-    const found = kernels().closeFeaturePairs(s.base, count, first, COMPARE_AHEAD, MATCH_LIMIT, s.base + featureBytes);
-    const pairs = new Int32Array(s.buffer, s.base + featureBytes, found * 2).slice();
-    for (let i = 0; i < pairs.length; i++) pairs[i] += start;
-    out.push(pairs);
+/** The same hashes from the wasm kernel (wasm/assembly/copy-move.ts copyMoveHashRows), HASH_ROWS rows per call. */
+function blockHashesWasm(cells: Float32Array, cw: number, gw: number, gh: number): Uint32Array {
+  const hashes = new Uint32Array(gw * gh);
+  for (let y0 = 0; y0 < gh; y0 += HASH_ROWS) {
+    const rows = Math.min(HASH_ROWS, gh - y0);
+    const cellCount = (rows + BLOCK - CELL) * cw;
+    const { at, buffer } = scratchRegions({ cells: cellCount * 4 + 8, out: rows * gw * 4 });
+    new Float32Array(buffer, at.cells, cellCount).set(cells.subarray(y0 * cw, y0 * cw + cellCount));
+    kernels().copyMoveHashRows(at.cells, cw, gw, rows, MIN_RESIDUAL, at.out);
+    hashes.set(new Uint32Array(buffer, at.out, rows * gw), y0 * gw);
   }
-  const all = new Int32Array(out.reduce((total, p) => total + p.length, 0));
-  let at = 0;
-  for (const p of out) {
-    all.set(p, at);
-    at += p.length;
+  return hashes;
+}
+
+/** Candidate pairs: block positions p < q (scan order) with equal hashes and matching cells, and their shift keys. */
+interface Candidates {
+  first: Int32Array;
+  shift: Int32Array;
+  count: number;
+}
+
+/** Shift key of (dx, dy), dy ≥ 0 (the later block in scan order minus the earlier). */
+const shiftKey = (dx: number, dy: number) => dy * 65536 + dx + 32768;
+
+/** Positions with a hash and their hashes, grouped by the hash's top bits (a counting sort; scan order within a group). */
+function hashGroups(hashes: Uint32Array): { order: Int32Array; sorted: Uint32Array; start: Int32Array } {
+  let n = 0;
+  for (let i = 0; i < hashes.length; i++) if (hashes[i]) n++;
+  // About 4–8 blocks per group, in a count table that stays in the cache.
+  const shift = 32 - Math.min(18, Math.max(8, Math.ceil(Math.log2(n / 4 + 1))));
+  const start = new Int32Array(2 ** (32 - shift) + 1);
+  for (let i = 0; i < hashes.length; i++) if (hashes[i]) start[(hashes[i] >>> shift) + 1]++;
+  for (let b = 1; b < start.length; b++) start[b] += start[b - 1];
+  const fill = start.slice(0, start.length - 1);
+  const order = new Int32Array(n);
+  const sorted = new Uint32Array(n);
+  for (let i = 0; i < hashes.length; i++) {
+    const h = hashes[i];
+    if (!h) continue;
+    const at = fill[h >>> shift]++;
+    order[at] = i;
+    sorted[at] = h;
   }
-  return all;
+  return { order, sorted, start };
 }
 
 /**
- * Searches `img` for copied areas. `{ reference: true }` computes the block features with the
- * JavaScript reference instead of the wasm kernel and sorts with the plain comparator instead of the
- * packed keys (same values, same order; the tests compare both).
+ * Pairs every block with the later blocks of the same hash (at most CHAIN_STEPS of them: many equal
+ * blocks are a repetitive texture, not a copy), keeping pairs at least MIN_SHIFT apart whose cell means
+ * match; counts each block's far twins on the way (up to CHAIN_STEPS later ones, and the earlier ones that reached it).
  */
-export function searchCopyMove(img: GrayImage, stride: number, options: { reference?: boolean } = {}): CopyMoveSearch {
-  const { pos, feat, keys, judged } = options.reference ? features(img, stride) : featuresWasm(img, stride);
-  const n = pos.length / 2;
-  const order = options.reference ? comparedOrder(keys, n) : packedOrder(keys, n);
-  // Features and positions in the sorted order (the pairs compare each block with the next few).
-  const sortedFeat = new Float32Array(n * FEATURES);
-  const sortedPos = new Int32Array(n * 2);
-  for (let oi = 0; oi < n; oi++) {
-    const i = order[oi];
-    for (let k = 0; k < FEATURES; k++) sortedFeat[oi * FEATURES + k] = feat[i * FEATURES + k];
-    sortedPos[oi * 2] = pos[i * 2];
-    sortedPos[oi * 2 + 1] = pos[i * 2 + 1];
-  }
-  const candidates = options.reference ? closePairs(sortedFeat, n) : closePairsWasm(sortedFeat, n);
-  const clusters = new Map<string, CopyMoveCluster>();
-  for (let c = 0; c < candidates.length; c += 2) {
-    let [s, t] = [candidates[c], candidates[c + 1]];
-    let dx = sortedPos[t * 2] - sortedPos[s * 2];
-    let dy = sortedPos[t * 2 + 1] - sortedPos[s * 2 + 1];
-    if (Math.hypot(dx, dy) < MIN_SHIFT) continue;
-    if (dx < 0 || (dx === 0 && dy < 0)) {
-      [s, t] = [t, s];
-      dx = -dx;
-      dy = -dy;
+function candidatePairs(g: Grid): Candidates {
+  const { hashes, gw, cw, cells, offsets, twins } = g;
+  const { order, sorted, start } = hashGroups(hashes);
+  let first = new Int32Array(1024);
+  let shift = new Int32Array(1024);
+  let count = 0;
+  for (let b = 0; b + 1 < start.length; b++)
+    for (let i = start[b]; i < start[b + 1]; i++) {
+      for (let j = i + 1, partners = 0; j < start[b + 1] && partners < CHAIN_STEPS; j++) {
+        if (sorted[j] !== sorted[i]) continue;
+        partners++;
+        const p = order[i];
+        const px = p % gw;
+        const py = (p - px) / gw;
+        const q = order[j];
+        const qx = q % gw;
+        const qy = (q - qx) / gw;
+        const dx = qx - px;
+        const dy = qy - py;
+        if (dx * dx + dy * dy < MIN_SHIFT * MIN_SHIFT) continue;
+        twins[p] = Math.min(255, twins[p] + 1);
+        twins[q] = Math.min(255, twins[q] + 1);
+        if (blockDistance(cells, offsets, py * cw + px, qy * cw + qx) > MATCH_TOLERANCE) continue;
+        if (count === first.length) {
+          first = grow(first);
+          shift = grow(shift);
+        }
+        first[count] = p;
+        shift[count++] = shiftKey(dx, dy);
+      }
     }
-    const [sx, sy, tx, ty] = [sortedPos[s * 2], sortedPos[s * 2 + 1], sortedPos[t * 2], sortedPos[t * 2 + 1]];
-    if (!isGenuinePair(img, sx, sy, tx, ty)) continue;
-    // Quantise the shift so JPEG jitter of a pixel or two still lands in one group.
-    const k = `${Math.round(dx / 2)},${Math.round(dy / 2)}`;
-    let group = clusters.get(k);
-    if (!group) clusters.set(k, (group = { dx, dy, pairs: [] }));
-    group.pairs.push({ sx, sy, tx, ty });
+  return { first, shift, count };
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+interface Grid {
+  cells: Float32Array;
+  cw: number;
+  gw: number;
+  gh: number;
+  offsets: Int32Array;
+  hashes: Uint32Array;
+  /** Per block position: how many blocks at least MIN_SHIFT away have its hash (counted up to 255; see candidatePairs). */
+  twins: Uint8Array;
+}
+
+/**
+ * Whether the block at (x, y) and its copy at (x + dx, y + dy) count as a copied pair: both have
+ * detail, they match, the block does not match itself ALONG pixels along the shift (a straight edge
+ * or a gradient), and neither repeats one shift further (a periodic texture: tiles, windows, fences).
+ */
+function copiedPair(g: Grid, x: number, y: number, dx: number, dy: number, ux: number, uy: number): boolean {
+  const tx = x + dx;
+  const ty = y + dy;
+  if (tx < 0 || ty < 0 || tx >= g.gw || ty >= g.gh) return false;
+  const s = y * g.gw + x;
+  const t = ty * g.gw + tx;
+  // A block whose hash recurs at several places is a repeating pattern: a copy has one twin.
+  if (!g.hashes[s] || !g.hashes[t] || g.twins[s] > MAX_TWINS || g.twins[t] > MAX_TWINS) return false;
+  const a = y * g.cw + x;
+  const b = ty * g.cw + tx;
+  if (blockDistance(g.cells, g.offsets, a, b) > MATCH_TOLERANCE) return false;
+  return (
+    differs(g, x + ux, y + uy, a) &&
+    differs(g, x - ux, y - uy, a) &&
+    differs(g, x - dx, y - dy, a) &&
+    differs(g, tx + dx, ty + dy, b)
+  );
+}
+
+/** Whether the block at (x, y) is outside the grid or differs from the one at cell index `other` by more than twice the tolerance. */
+function differs(g: Grid, x: number, y: number, other: number): boolean {
+  if (x < 0 || y < 0 || x >= g.gw || y >= g.gh) return true;
+  return blockDistance(g.cells, g.offsets, y * g.cw + x, other) > 2 * MATCH_TOLERANCE;
+}
+
+/** The largest 4-connected area of copied pairs for shift (dx, dy), grown from the candidate pairs' first blocks. */
+function grownArea(g: Grid, dx: number, dy: number, seeds: number[], seen: Uint8Array): Int32Array {
+  seen.fill(0);
+  const len = Math.hypot(dx, dy);
+  const ux = Math.round((dx / len) * ALONG);
+  const uy = Math.round((dy / len) * ALONG);
+  let best = new Int32Array(0);
+  const stack: number[] = [];
+  const area: number[] = [];
+  for (const seed of seeds) {
+    if (seen[seed]) continue;
+    seen[seed] = 1;
+    if (!copiedPair(g, seed % g.gw, Math.floor(seed / g.gw), dx, dy, ux, uy)) continue;
+    area.length = 0;
+    stack.push(seed);
+    while (stack.length) {
+      const q = stack.pop() as number;
+      const qx = q % g.gw;
+      const qy = (q - qx) / g.gw;
+      area.push(qx, qy);
+      for (let k = 0; k < 4; k++) {
+        const nx = qx + (k === 0 ? 1 : k === 1 ? -1 : 0);
+        const ny = qy + (k === 2 ? 1 : k === 3 ? -1 : 0);
+        if (nx < 0 || ny < 0 || nx >= g.gw || ny >= g.gh || seen[ny * g.gw + nx]) continue;
+        seen[ny * g.gw + nx] = 1;
+        if (copiedPair(g, nx, ny, dx, dy, ux, uy)) stack.push(ny * g.gw + nx);
+      }
+    }
+    if (area.length > best.length) best = Int32Array.from(area);
   }
-  return {
-    width: img.width,
-    height: img.height,
-    blocksCompared: n,
-    judged,
-    stride,
-    clusters: [...clusters.values()].sort((x, y) => y.pairs.length - x.pairs.length),
-  };
+  return best;
+}
+
+/** The GROWN_SHIFTS shift keys with most votes (at least MIN_VOTES), ties by key, each with its pairs' first blocks. */
+function strongestShifts(c: Candidates): { key: number; seeds: number[] }[] {
+  const votes = new Map<number, number[]>();
+  for (let i = 0; i < c.count; i++) {
+    const seeds = votes.get(c.shift[i]);
+    if (seeds) seeds.push(c.first[i]);
+    else votes.set(c.shift[i], [c.first[i]]);
+  }
+  return [...votes.entries()]
+    .filter(([, seeds]) => seeds.length >= MIN_VOTES)
+    .sort((a, b) => b[1].length - a[1].length || a[0] - b[0])
+    .slice(0, GROWN_SHIFTS)
+    .map(([key, seeds]) => ({ key, seeds }));
+}
+
+/**
+ * Searches `img` for areas that appear twice at one integer shift. `{ reference: true }` computes
+ * the block hashes with the JavaScript reference instead of the wasm kernel (the same values; the tests compare both).
+ */
+export function searchCopyMove(img: GrayImage, options: { reference?: boolean } = {}): CopyMoveSearch {
+  const gw = Math.max(0, img.width - BLOCK + 1);
+  const gh = Math.max(0, img.height - BLOCK + 1);
+  const judged = new Uint8Array(gw * gh);
+  if (!gw || !gh) return { width: img.width, height: img.height, blocksCompared: 0, gw, gh, judged, areas: [] };
+  const { data: cells, width: cw } = cellMeans(img);
+  const offsets = cellOffsets(cw);
+  const hashes = options.reference ? blockHashes(cells, cw, gw, gh, offsets) : blockHashesWasm(cells, cw, gw, gh);
+  let blocksCompared = 0;
+  for (let i = 0; i < hashes.length; i++)
+    if (hashes[i]) {
+      judged[i] = 1;
+      blocksCompared++;
+    }
+  const grid: Grid = { cells, cw, gw, gh, offsets, hashes, twins: new Uint8Array(gw * gh) };
+  const seen = new Uint8Array(gw * gh);
+  const areas = strongestShifts(candidatePairs(grid)).map(({ key, seeds }) => {
+    const dy = Math.floor(key / 65536);
+    const dx = key - dy * 65536 - 32768;
+    return { dx, dy, blocks: grownArea(grid, dx, dy, seeds, seen), votes: seeds.length };
+  });
+  areas.sort((a, b) => b.blocks.length - a.blocks.length);
+  return { width: img.width, height: img.height, blocksCompared, gw, gh, judged, areas };
 }

@@ -109,17 +109,7 @@ interface KernelExports {
     shift: number,
     step: number,
   ): void;
-  closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
-  copyMoveRow(
-    lines: number,
-    width: number,
-    count: number,
-    stride: number,
-    minStd: number,
-    features: number,
-    judged: number,
-    keys: number,
-  ): number;
+  copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
 }
 
 let instance: KernelExports | null = null;
