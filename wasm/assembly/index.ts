@@ -13,3 +13,4 @@ export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gridScoreTileRow } from "./grid-score";
+export { ghostNormalisedRow } from "./ghost-map";

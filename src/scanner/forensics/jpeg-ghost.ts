@@ -8,7 +8,7 @@
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type GhostVerdict, ghostVerdict } from "./ghost-map";
-import { type DctBlocks, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
+import { type DctBlocks, GHOST_QUALITIES, GHOST_SCALE } from "./jpeg-dct-blocks";
 import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
@@ -32,7 +32,7 @@ export const ghostOf = oncePerBlocks(
         blocksHigh: b.blocksHigh,
         errors: b.ghost,
         qualities: GHOST_QUALITIES,
-        value: ghostValue,
+        scale: GHOST_SCALE,
       },
       GHOST_THRESHOLDS.blockScore,
       GHOST_THRESHOLDS.maxShare,

@@ -106,6 +106,16 @@ interface KernelExports {
     shift: number,
     step: number,
   ): void;
+  ghostNormalisedRow(
+    errors: number,
+    rows: number,
+    width: number,
+    qualities: number,
+    scale: number,
+    sums: number,
+    window: number,
+    out: number,
+  ): void;
   closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(
     lines: number,
