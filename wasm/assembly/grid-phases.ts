@@ -122,11 +122,25 @@ function accumulate(judged: i32, out: usize): void {
 }
 
 /**
+ * The tile row's sums added to the picture's (PAIRS × (cos, sin) f64 at `picture`): tile by tile, as
+ * the reference's closeTileRow adds them (f32 promoted, one f64 addition each).
+ */
+function addToPicture(sums: usize, tilesWide: i32, picture: usize): void {
+  for (let t = 0; t < tilesWide; t++) {
+    const tile = sums + <usize>t * TILE_BYTES;
+    for (let p = 0; p < PAIRS; p++) {
+      const at = picture + <usize>p * 16;
+      v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(v128.load64_zero(tile + <usize>p * 8))));
+    }
+  }
+}
+
+/**
  * One tile row: `blockRows` block rows of coefficients (64 i16 per block, `blocksWide` per row; the tile
  * row's cell rows and the block row below the last), dequantised with `table` (64 u16). Scratch:
  * `lines` (blockRows × 8 lines of blocksWide × 8 bytes), `columns` (blocksWide × 8 i16), `squares`
  * (blockRows − 1 rows of blocksWide × 64 i16). Out: per tile TILE_BYTES of sums at `sums`, judged
- * cells (i32) at `cells`.
+ * cells (i32) at `cells`, and the sums added to the picture's at `picture`.
  */
 export function gridTileRow(
   coefficients: usize,
@@ -138,6 +152,7 @@ export function gridTileRow(
   squares: usize,
   sums: usize,
   cells: usize,
+  picture: usize,
 ): void {
   const rowWidth = blocksWide * 8;
   for (let r = 0; r < blockRows; r++)
@@ -166,4 +181,5 @@ export function gridTileRow(
     store<i32>(cells + <usize>t * 4, judged);
     accumulate(judged, sums + <usize>t * TILE_BYTES);
   }
+  addToPicture(sums, tilesWide, picture);
 }

@@ -93,6 +93,7 @@ interface KernelExports {
     squares: number,
     sums: number,
     cells: number,
+    picture: number,
   ): void;
   gridScoreTileRow(
     sums: number,
