@@ -25,9 +25,6 @@ const INVERSE = memory.data(64 * 16 * 8, 16);
 const ZIGZAG = memory.data(32, 16);
 
 const PIXELS = memory.data(64, 16);
-/** The block's non-zero coefficients: position, quantised value. */
-const POSITIONS = memory.data(64 * 4, 16);
-const VALUES = memory.data(64 * 4, 16);
 
 /**
  * Quantised values −LOOKUP..LOOKUP have their squared errors looked up: per position k and value v, the
@@ -111,37 +108,47 @@ function addComputed(k: i32, v: i32, table: usize): void {
   }
 }
 
-/** The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`. */
-function ghostErrors(q: usize, table: usize, out: usize): void {
-  let n = 0;
-  // Written at the next place whether zero or not (no jump on the data); only non-zero ones advance it.
-  for (let k = 0; k < 64; k++) {
-    const v = <i32>load<i16>(q + <usize>k * 2);
-    store<i32>(POSITIONS + <usize>n * 4, k);
-    store<i32>(VALUES + <usize>n * 4, v);
-    n += <i32>(v != 0);
+/** The block's squared errors (16 lanes) so far: i32 from the lookups, f64 at COMPUTED from the others. */
+let e0 = i32x4.splat(0);
+let e1 = e0;
+let e2 = e0;
+let e3 = e0;
+let computed = false;
+
+/** Coefficient k of value v (not zero) into the block's squared errors. */
+@inline function addCoefficient(k: i32, v: i32, table: usize): void {
+  if (v < -LOOKUP || v > LOOKUP) {
+    if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
+    computed = true;
+    addComputed(k, v, table);
+    return;
   }
-  let e0 = i32x4.splat(0);
-  let e1 = e0;
-  let e2 = e0;
-  let e3 = e0;
-  let computed = false;
-  for (let j = 0; j < n; j++) {
-    const k = load<i32>(POSITIONS + <usize>j * 4);
-    const v = load<i32>(VALUES + <usize>j * 4);
-    if (v < -LOOKUP || v > LOOKUP) {
-      if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
-      computed = true;
-      addComputed(k, v, table);
-      continue;
+  const row = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
+  const a = v128.load(row);
+  const b = v128.load(row, 16);
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(a));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(a));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(b));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(b));
+}
+
+/**
+ * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
+ * non-zero coefficients found eight at a time (a bit mask of the non-zero lanes).
+ */
+function ghostErrors(q: usize, table: usize, out: usize): void {
+  e0 = i32x4.splat(0);
+  e1 = e0;
+  e2 = e0;
+  e3 = e0;
+  computed = false;
+  for (let g = 0; g < 8; g++) {
+    let mask = i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0)));
+    while (mask) {
+      const k = g * 8 + <i32>ctz(mask);
+      mask &= mask - 1;
+      addCoefficient(k, <i32>load<i16>(q + <usize>k * 2), table);
     }
-    const row = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-    const a = v128.load(row);
-    const b = v128.load(row, 16);
-    e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(a));
-    e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(a));
-    e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(b));
-    e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(b));
   }
   v128.store(LOOKED_UP, e0);
   v128.store(LOOKED_UP, e1, 16);
