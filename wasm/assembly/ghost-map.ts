@@ -15,6 +15,12 @@ const NORMALISED_MAX: f64 = 254;
 const MAX_QUALITIES: i32 = 16;
 const LOCAL = memory.data(MAX_QUALITIES * 8, 16);
 
+/** One more position of quality q holding `value`. */
+@inline function tally(counts: usize, q: i32, value: u8): void {
+  const at = counts + (<usize>q * 256 + <usize>value) * 4;
+  store<i32>(at, load<i32>(at) + 1);
+}
+
 /** The window's rows of stored errors summed into `sums` (i32), eight values at a time. */
 function columnSums(errors: usize, rows: i32, n: i32, sums: usize): void {
   let k = 0;
@@ -61,7 +67,8 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
  * One block row of the maps: `rows` (1–3) block rows of errors at `errors` (the window's rows, each
  * `width` × `qualities` u16, position-major), `scale` their unit. Scratch: `sums` and `window`
  * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` planes of `width` bytes at `out`
- * (plane q = the row of quality q's map).
+ * (plane q = the row of quality q's map) and, per quality, how many of the row's positions hold each
+ * byte value (256 i32 per quality at `counts`).
  */
 export function ghostNormalisedRow(
   errors: usize,
@@ -72,8 +79,10 @@ export function ghostNormalisedRow(
   sums: usize,
   window: usize,
   out: usize,
+  counts: usize,
 ): void {
   const n = width * qualities;
+  memory.fill(counts, 0, <usize>qualities * 1024);
   columnSums(errors, rows, n, sums);
   rowWindows(sums, n, qualities, window);
   // s / scale is exact (a power of two), and so is s · (1 / scale): the same value, without a division.
@@ -96,7 +105,10 @@ export function ghostNormalisedRow(
     const high = max(f64x2.extract_lane(hi, 0), f64x2.extract_lane(hi, 1));
     const row = out + <usize>x;
     if (high < MIN_SPREAD) {
-      for (let q = 0; q < qualities; q++) store<u8>(row + <usize>(q * width), FLAT);
+      for (let q = 0; q < qualities; q++) {
+        store<u8>(row + <usize>(q * width), FLAT);
+        tally(counts, q, FLAT);
+      }
       continue;
     }
     const from = f64x2.splat(low);
@@ -106,8 +118,14 @@ export function ghostNormalisedRow(
       const r = jsRound(f64x2.div(f64x2.mul(f64x2.splat(NORMALISED_MAX), f64x2.sub(v, from)), range));
       // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0.
       const bytes = i32x4.trunc_sat_f64x2_s_zero(v128.and(r, f64x2.eq(r, r)));
-      store<u8>(row + <usize>(2 * p * width), <u8>i32x4.extract_lane(bytes, 0));
-      if (2 * p + 1 < qualities) store<u8>(row + <usize>((2 * p + 1) * width), <u8>i32x4.extract_lane(bytes, 1));
+      const first = <u8>i32x4.extract_lane(bytes, 0);
+      store<u8>(row + <usize>(2 * p * width), first);
+      tally(counts, 2 * p, first);
+      if (2 * p + 1 < qualities) {
+        const second = <u8>i32x4.extract_lane(bytes, 1);
+        store<u8>(row + <usize>((2 * p + 1) * width), second);
+        tally(counts, 2 * p + 1, second);
+      }
     }
   }
 }

@@ -42,15 +42,23 @@ export interface GhostVerdict {
 export const FLAT = 255;
 export const NORMALISED_MAX = 254;
 
+/** The normalised maps and, per quality, how many positions hold each value (FLAT included). */
+export interface NormalisedGhosts {
+  maps: Uint8Array[];
+  counts: Float64Array[];
+}
+
 /**
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
  * and quality (0–NORMALISED_MAX; FLAT = not judged): 13 float maps of a 24 MP photo would take 20 MB.
- * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows copied in.
+ * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows
+ * copied in; it also counts each row's values.
  */
-export function normalisedGhosts(input: GhostInput): Uint8Array[] {
+export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
   const { blocksWide: w, blocksHigh: h, errors, qualities, scale } = input;
   const nq = qualities.length;
   const maps = qualities.map(() => new Uint8Array(w * h));
+  const counts = qualities.map(() => new Float64Array(FLAT + 1));
   const rowLength = w * nq;
   for (let y = 0; y < h; y++) {
     const top = Math.max(0, y - RADIUS);
@@ -61,13 +69,18 @@ export function normalisedGhosts(input: GhostInput): Uint8Array[] {
       sums: rowLength * 4,
       window: rowLength * 4 + 16,
       out: rowLength,
+      counts: nq * 1024,
     });
     const window = errors.subarray(top * rowLength, (bottom + 1) * rowLength);
     new Uint16Array(s.buffer, s.at.errors, window.length).set(window);
-    kernels().ghostNormalisedRow(s.at.errors, rows, w, nq, scale, s.at.sums, s.at.window, s.at.out);
-    for (let q = 0; q < nq; q++) maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
+    kernels().ghostNormalisedRow(s.at.errors, rows, w, nq, scale, s.at.sums, s.at.window, s.at.out, s.at.counts);
+    const rowCounts = new Int32Array(s.buffer, s.at.counts, nq * 256);
+    for (let q = 0; q < nq; q++) {
+      maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
+      for (let v = 0; v <= FLAT; v++) counts[q][v] += rowCounts[q * 256 + v];
+    }
   }
-  return maps;
+  return { maps, counts };
 }
 
 /** The value below which `rank` of the counted values lie (values are the indices of `counts`). */
@@ -88,18 +101,6 @@ export function madOfCounts(counts: Float64Array, judged: number, median: number
   const deviations = new Float64Array(FLAT);
   for (let v = 0; v < FLAT; v++) deviations[Math.abs(v - median)] += counts[v];
   return Math.max(MIN_MAD, (1.4826 * quantileOfCounts(deviations, judged / 2)) / NORMALISED_MAX);
-}
-
-/** A normalised map's judged positions: their count and how many hold each value 0–NORMALISED_MAX. */
-function valueCounts(map: Uint8Array): { counts: Float64Array; judged: number } {
-  const counts = new Float64Array(FLAT);
-  let judged = 0;
-  for (let i = 0; i < map.length; i++)
-    if (map[i] !== FLAT) {
-      counts[map[i]]++;
-      judged++;
-    }
-  return { counts, judged };
 }
 
 /** The robust z-score of every byte value (f32, as a map of them stores it; NaN for FLAT) in one direction. */
@@ -144,7 +145,8 @@ function topRegion(
     stack[top++] = j;
   };
   for (let start = 0; start < map.length; start++) {
-    if (seen[start] || !above[map[start]]) continue;
+    // Few positions are above the threshold: that test first.
+    if (!above[map[start]] || seen[start]) continue;
     // Bounding box (x0, y0, x1, y1), size and score sum of the region growing from `start`.
     const box = [w, h, 0, 0];
     let count = 0;
@@ -187,12 +189,13 @@ function anyAbove(counts: Float64Array, table: Float32Array, threshold: number):
  */
 export function ghostVerdict(input: GhostInput, blockScore: number, maxShare: number): GhostVerdict {
   const { blocksWide: w, blocksHigh: h } = input;
-  const maps = normalisedGhosts(input);
+  const { maps, counts: valueCounts } = normalisedGhosts(input);
   const space = { seen: new Uint8Array(w * h), stack: new Int32Array(w * h) };
   let best: { q: number; direction: 1 | -1; table: Float32Array; region: AnomalyRegion } | null = null;
   let bestWeight = 0;
   for (let q = 0; q < maps.length; q++) {
-    const { counts, judged } = valueCounts(maps[q]);
+    const counts = valueCounts[q].subarray(0, FLAT);
+    const judged = maps[q].length - valueCounts[q][FLAT];
     // Fewer judged positions: the reference's map is all NaN, no region.
     if (judged < 16) continue;
     for (const direction of [1, -1] as const) {

@@ -116,6 +116,7 @@ interface KernelExports {
     sums: number,
     window: number,
     out: number,
+    counts: number,
   ): void;
   closeFeaturePairs(feat: number, count: number, first: number, ahead: number, limit: number, out: number): number;
   copyMoveRow(

@@ -23,10 +23,18 @@ function differing(a: ArrayLike<number>, b: ArrayLike<number>): number {
 function differences(input: GhostInput) {
   const fast = ghostVerdict(input, blockScore, maxShare);
   const reference = referenceGhostVerdict(input, blockScore, maxShare);
-  const normalised = normalisedGhosts(input);
+  const { maps, counts } = normalisedGhosts(input);
   const referenceNormalised = referenceNormalisedGhosts(input);
+  // The kernel's count of each byte value per quality, against counting the reference's bytes.
+  const referenceCounts = referenceNormalised.map((map) => {
+    const c = new Float64Array(256);
+    for (const v of map) c[v]++;
+    return c;
+  });
   return {
-    normalised: normalised.reduce((n, map, q) => n + differing(map, referenceNormalised[q]), 0),
+    normalised:
+      maps.reduce((n, map, q) => n + differing(map, referenceNormalised[q]), 0) +
+      counts.reduce((n, c, q) => n + differing(c, referenceCounts[q]), 0),
     map: differing(fast.map, reference.map),
     choice:
       JSON.stringify([fast.quality, fast.direction, fast.region]) ===
