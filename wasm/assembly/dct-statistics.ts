@@ -25,9 +25,21 @@ const INVERSE = memory.data(64 * 16 * 8, 16);
 const ZIGZAG = memory.data(32, 16);
 
 const PIXELS = memory.data(64, 16);
-/** The block's non-zero coefficients: byte offset of their position's row in STEPS, dequantised value. */
-const POSITIONS = memory.data(64 * 4, 16);
-const VALUES = memory.data(64 * 8, 16);
+
+/**
+ * Quantised values −LOOKUP..LOOKUP have their squared errors looked up: per position k and value v, the
+ * PADDED errors (c − step·round(c / step))² of c = v · table[k] as u16 (integers ≤ 127², exact), built
+ * by the reference's operations for the luminance table at BUILT_FOR. Every error is an integer, so
+ * their sums are exact in any order: the reference's f64 sums over the block.
+ */
+const LOOKUP: i32 = 64;
+const VALUES_PER_POSITION: i32 = 2 * LOOKUP + 1;
+const SQUARED = memory.data(64 * (2 * 64 + 1) * 16 * 2, 16);
+const BUILT_FOR = memory.data(128, 16);
+let built = false;
+/** Per lane (quality), the block's summed squared errors: i32 from the lookups, f64 from the others. */
+const LOOKED_UP = memory.data(16 * 4, 16);
+const COMPUTED = memory.data(16 * 8, 16);
 
 /**
  * Copies the caller's tables in: `steps` and `inverse` QUALITIES × 64 f64 (quality-major, natural order),
@@ -42,6 +54,7 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
       store<f64>(INVERSE + to, q < QUALITIES ? load<f64>(inverse + from) : 1);
     }
   memory.copy(ZIGZAG, zigzag, FREQUENCIES);
+  built = false;
 }
 
 /** (c − step·round(c / step))² for the qualities of lane pair `pair`. */
@@ -58,40 +71,93 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
   return <u16>min<f64>(65535, c - 0.5 > x ? c - 1 : c);
 }
 
-@inline function storePair(e: v128, out: usize, pair: i32): void {
-  if (pair * 2 < QUALITIES) store<u16>(out + <usize>pair * 4, stored(f64x2.extract_lane(e, 0)));
-  if (pair * 2 + 1 < QUALITIES) store<u16>(out + <usize>pair * 4 + 2, stored(f64x2.extract_lane(e, 1)));
+/** The squared errors of every looked-up value at every position for the luminance table `table` (64 u16). */
+function buildSquared(table: usize): void {
+  for (let k = 0; k < 64; k++) {
+    const row = <usize>k * POSITION_BYTES;
+    const step = <f64>load<u16>(table + <usize>k * 2);
+    for (let v = -LOOKUP; v <= LOOKUP; v++) {
+      const c = f64x2.splat(<f64>v * step);
+      const out = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
+      for (let pair = 0; pair < PADDED / 2; pair++) {
+        const e = squaredError(c, row, <usize>pair);
+        store<u16>(out + <usize>pair * 4, <u16>f64x2.extract_lane(e, 0));
+        store<u16>(out + <usize>pair * 4 + 2, <u16>f64x2.extract_lane(e, 1));
+      }
+    }
+  }
+  memory.copy(BUILT_FOR, table, 128);
+  built = true;
 }
 
-/** The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`. */
-function ghostErrors(q: usize, table: usize, out: usize): void {
-  let n = 0;
-  // Written at the next place whether zero or not (no jump on the data); only non-zero ones advance it.
-  for (let k = 0; k < 64; k++) {
-    const v = load<i16>(q + <usize>k * 2);
-    store<i32>(POSITIONS + <usize>n * 4, k * <i32>POSITION_BYTES);
-    store<f64>(VALUES + <usize>n * 8, <f64>v * <f64>load<u16>(table + <usize>k * 2));
-    n += <i32>(v != 0);
+/** Whether the squared errors were built for `table` (a file's luminance table; files may take turns). */
+function builtFor(table: usize): bool {
+  if (!built) return false;
+  let same = v128.and(i16x8.eq(v128.load(table), v128.load(BUILT_FOR)), v128.splat<i32>(-1));
+  for (let at: usize = 16; at < 128; at += 16) same = v128.and(same, i16x8.eq(v128.load(table + at), v128.load(BUILT_FOR + at)));
+  return i8x16.all_true(same);
+}
+
+/** The coefficient at position k with value v (beyond the lookup): its squared errors added to COMPUTED. */
+function addComputed(k: i32, v: i32, table: usize): void {
+  const c = f64x2.splat(<f64>v * <f64>load<u16>(table + <usize>k * 2));
+  const row = <usize>k * POSITION_BYTES;
+  for (let pair = 0; pair < PADDED / 2; pair++) {
+    const at = COMPUTED + <usize>pair * 16;
+    v128.store(at, f64x2.add(v128.load(at), squaredError(c, row, <usize>pair)));
   }
-  // Per lane, the reference's sum over the non-zero coefficients in their order; four lane pairs at a
-  // time (independent sums keep the processor busy while each addition waits for the previous one).
-  for (let pair = 0; pair < PADDED / 2; pair += 4) {
-    let e0 = f64x2.splat(0);
-    let e1 = e0;
-    let e2 = e0;
-    let e3 = e0;
-    for (let j = 0; j < n; j++) {
-      const c = f64x2.splat(load<f64>(VALUES + <usize>j * 8));
-      const row = <usize>load<i32>(POSITIONS + <usize>j * 4);
-      e0 = f64x2.add(e0, squaredError(c, row, <usize>pair));
-      e1 = f64x2.add(e1, squaredError(c, row, <usize>pair + 1));
-      e2 = f64x2.add(e2, squaredError(c, row, <usize>pair + 2));
-      e3 = f64x2.add(e3, squaredError(c, row, <usize>pair + 3));
+}
+
+/** The block's squared errors (16 lanes) so far: i32 from the lookups, f64 at COMPUTED from the others. */
+let e0 = i32x4.splat(0);
+let e1 = e0;
+let e2 = e0;
+let e3 = e0;
+let computed = false;
+
+/** Coefficient k of value v (not zero) into the block's squared errors. */
+@inline function addCoefficient(k: i32, v: i32, table: usize): void {
+  if (v < -LOOKUP || v > LOOKUP) {
+    if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
+    computed = true;
+    addComputed(k, v, table);
+    return;
+  }
+  const row = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
+  const a = v128.load(row);
+  const b = v128.load(row, 16);
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(a));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(a));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(b));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(b));
+}
+
+/**
+ * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
+ * non-zero coefficients found eight at a time (a bit mask of the non-zero lanes).
+ */
+function ghostErrors(q: usize, table: usize, out: usize): void {
+  e0 = i32x4.splat(0);
+  e1 = e0;
+  e2 = e0;
+  e3 = e0;
+  computed = false;
+  for (let g = 0; g < 8; g++) {
+    let mask = i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0)));
+    while (mask) {
+      const k = g * 8 + <i32>ctz(mask);
+      mask &= mask - 1;
+      addCoefficient(k, <i32>load<i16>(q + <usize>k * 2), table);
     }
-    storePair(e0, out, pair);
-    storePair(e1, out, pair + 1);
-    storePair(e2, out, pair + 2);
-    storePair(e3, out, pair + 3);
+  }
+  v128.store(LOOKED_UP, e0);
+  v128.store(LOOKED_UP, e1, 16);
+  v128.store(LOOKED_UP, e2, 32);
+  v128.store(LOOKED_UP, e3, 48);
+  for (let i = 0; i < QUALITIES; i++) {
+    let e = <f64>load<i32>(LOOKED_UP + <usize>i * 4);
+    if (computed) e += load<f64>(COMPUTED + <usize>i * 8);
+    store<u16>(out + <usize>i * 2, stored(e));
   }
 }
 
@@ -124,6 +190,7 @@ export function dctStatisticsRow(
   histograms: usize,
 ): void {
   memory.fill(histograms, 0, <usize>(FREQUENCIES * BINS * 4));
+  if (!builtFor(table)) buildSquared(table);
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
     for (let f = 0; f < FREQUENCIES; f++) {

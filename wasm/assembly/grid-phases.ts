@@ -23,9 +23,8 @@ const FLAT_RANGE: i32 = 32;
 const PHASES = memory.data(7 * (64 * 255 + 1) * 8, 16);
 /** Offset dy * 8 + dx of each candidate shift, × 2 (a byte offset into a cell's i16 square sums). */
 const SHIFT_AT = memory.data(55 * 4, 16);
-/** Per judged cell of one tile (at most TILE × TILE), the address of each pair's (cos, sin). */
-const ADDRESSES = memory.data(16 * 385 * 4, 16);
-const CELL_PHASES = memory.data(55 * 4, 16);
+/** Per judged cell of one tile (at most TILE × TILE), the address of each offset's (cos, sin) in the first table. */
+const CELL_PHASES = memory.data(16 * 55 * 4, 16);
 
 /** Copies the caller's tables in: STEPS tables of (cos, sin) f32 pairs, the SHIFTS offsets (i32). */
 export function setGridConstants(phases: usize, shifts: usize): void {
@@ -90,35 +89,61 @@ function isFlat(square: usize): bool {
   return spread(lo, hi) < FLAT_RANGE;
 }
 
-/** The address of each pair's (cos, sin) for the cell's square sums at `square`, into `out` (PAIRS u32). */
+/** The address of each offset's (cos, sin) in the first table for the cell's square sums at `square`, into `out`. */
 function cellAddresses(square: usize, out: usize): void {
   for (let s = 0; s < SHIFTS; s++) {
     const sum = <usize>load<u16>(square + <usize>load<i32>(SHIFT_AT + <usize>s * 4));
-    store<u32>(CELL_PHASES + <usize>s * 4, <u32>(PHASES + sum * 8));
-  }
-  for (let k = 0; k < STEPS; k++) {
-    const table = <u32>(<usize>k * TABLE_BYTES);
-    const row = out + <usize>(k * SHIFTS) * 4;
-    for (let s = 0; s < SHIFTS; s++)
-      store<u32>(row + <usize>s * 4, load<u32>(CELL_PHASES + <usize>s * 4) + table);
+    store<u32>(out + <usize>s * 4, <u32>(PHASES + sum * 8));
   }
 }
 
-/** The tile's sums (PAIRS × (cos, sin) f32 at `out`) over its `judged` cells in order, each from 0. */
+/**
+ * The tile's sums (PAIRS × (cos, sin) f32 at `out`) over its `judged` cells in order, each from 0; pair
+ * k * SHIFTS + s reads step k's table at the cell's address of offset s.
+ */
 function accumulate(judged: i32, out: usize): void {
+  let k = 0;
+  let s = 0;
   for (let p = 0; p + 1 < PAIRS; p += 2) {
+    const k1 = s + 1 == SHIFTS ? k + 1 : k;
+    const s1 = s + 1 == SHIFTS ? 0 : s + 1;
+    const first = CELL_PHASES + <usize>s * 4;
+    const second = CELL_PHASES + <usize>s1 * 4;
+    const table = <usize>k * TABLE_BYTES;
+    const table1 = <usize>k1 * TABLE_BYTES;
     let sum = f32x4.splat(0);
     for (let c = 0; c < judged; c++) {
-      const at = ADDRESSES + <usize>(c * PAIRS + p) * 4;
-      const phases = v128.load64_lane(<usize>load<u32>(at, 4), v128.load64_zero(<usize>load<u32>(at)), 1);
-      sum = f32x4.add(sum, phases);
+      const cell = <usize>(c * SHIFTS) * 4;
+      const a = <usize>load<u32>(first + cell) + table;
+      const b = <usize>load<u32>(second + cell) + table1;
+      sum = f32x4.add(sum, v128.load64_lane(b, v128.load64_zero(a), 1));
     }
     v128.store(out + <usize>p * 8, sum);
+    k = s1 + 1 == SHIFTS ? k1 + 1 : k1;
+    s = s1 + 1 == SHIFTS ? 0 : s1 + 1;
   }
+  // The last pair (PAIRS is odd): step k, offset s.
   let sum = f32x4.splat(0);
   for (let c = 0; c < judged; c++)
-    sum = f32x4.add(sum, v128.load64_zero(<usize>load<u32>(ADDRESSES + <usize>(c * PAIRS + PAIRS - 1) * 4)));
+    sum = f32x4.add(
+      sum,
+      v128.load64_zero(<usize>load<u32>(CELL_PHASES + <usize>(c * SHIFTS + s) * 4) + <usize>k * TABLE_BYTES),
+    );
   v128.store64_lane(out + <usize>(PAIRS - 1) * 8, sum, 0);
+}
+
+/**
+ * The tile row's sums added to the picture's (PAIRS × (cos, sin) f64 at `picture`): tile by tile, as
+ * the reference's closeTileRow adds them (f32 promoted, one f64 addition each).
+ */
+function addToPicture(sums: usize, tilesWide: i32, picture: usize): void {
+  for (let t = 0; t < tilesWide; t++) {
+    const tile = sums + <usize>t * TILE_BYTES;
+    for (let p = 0; p < PAIRS; p++) {
+      const at = picture + <usize>p * 16;
+      v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(v128.load64_zero(tile + <usize>p * 8))));
+    }
+  }
 }
 
 /**
@@ -126,7 +151,7 @@ function accumulate(judged: i32, out: usize): void {
  * row's cell rows and the block row below the last), dequantised with `table` (64 u16). Scratch:
  * `lines` (blockRows × 8 lines of blocksWide × 8 bytes), `columns` (blocksWide × 8 i16), `squares`
  * (blockRows − 1 rows of blocksWide × 64 i16). Out: per tile TILE_BYTES of sums at `sums`, judged
- * cells (i32) at `cells`.
+ * cells (i32) at `cells`, and the sums added to the picture's at `picture`.
  */
 export function gridTileRow(
   coefficients: usize,
@@ -138,6 +163,7 @@ export function gridTileRow(
   squares: usize,
   sums: usize,
   cells: usize,
+  picture: usize,
 ): void {
   const rowWidth = blocksWide * 8;
   for (let r = 0; r < blockRows; r++)
@@ -160,10 +186,11 @@ export function gridTileRow(
       for (let j = t * TILE; j < end; j++) {
         const square = squares + <usize>r * rowSquares + <usize>j * 128;
         if (isFlat(square)) continue;
-        cellAddresses(square, ADDRESSES + <usize>(judged * PAIRS) * 4);
+        cellAddresses(square, CELL_PHASES + <usize>(judged * SHIFTS) * 4);
         judged++;
       }
     store<i32>(cells + <usize>t * 4, judged);
     accumulate(judged, sums + <usize>t * TILE_BYTES);
   }
+  addToPicture(sums, tilesWide, picture);
 }

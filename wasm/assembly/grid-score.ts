@@ -79,6 +79,28 @@ function median(n: i32): f64 {
   return pivot;
 }
 
+/** How many of the `n` f64 at ALIGNMENTS are below `x`. */
+function countBelow(x: f64, n: i32): i32 {
+  let below = 0;
+  for (let i = 0; i < n; i++) below += <i32>(load<f64>(ALIGNMENTS + <usize>i * 8) < x);
+  return below;
+}
+
+/**
+ * Whether this step's score (top − √median / cells) · √cells is sure not to exceed `best` (then the
+ * reference keeps `best`, and the median need not be found). The floor is the squared sum at which the
+ * score would equal `best`; when at most n >> 1 values lie below it, the median is not below it, and as
+ * each operation of the score is correctly rounded and monotone, the score is at most the one computed at
+ * the floor, which is checked to be at most `best` with the same operations.
+ */
+function cannotBeat(top: f64, count: f64, n: i32, best: f64): bool {
+  if (best != best) return false;
+  const root = (top - best / Math.sqrt(count)) * count;
+  const floor = root > 0 ? root * root : 0;
+  if (!((top - Math.sqrt(floor) / count) * Math.sqrt(count) <= best)) return false;
+  return countBelow(floor, n) <= n >> 1;
+}
+
 /** re² + im² of every pair of the window into SQUARES, two pairs per f64x2. */
 function squaredSums(): void {
   for (let p = 0; p < PAIRS - 1; p += 2) {
@@ -123,6 +145,7 @@ function bestPair(cells: i32, allowed: usize, score: usize, shift: usize, step: 
     }
     if (n < 8) continue;
     const top = Math.sqrt(largest) / count;
+    if (cannotBeat(top, count, n, best)) continue;
     let topShift = 0;
     for (let s = 0; s < SHIFTS; s++) {
       const p = k * SHIFTS + s;

@@ -15,3 +15,4 @@ export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gridScoreTileRow } from "./grid-score";
 export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
+export { ghostNormalisedRow } from "./ghost-map";

@@ -5,6 +5,7 @@
  * changes more, each block is compared with blocks of similar texture (activity) in the same
  * picture; flat and clipped blocks are not judged (hatched in the heatmap).
  */
+import { oncePer } from "../../lib/once-per";
 import type { FindingText } from "../finding";
 import { blockChecks } from "./budget-texts";
 import { blockRegionAnalyzer } from "./block-region-check";
@@ -27,13 +28,16 @@ export const ELA_THRESHOLDS: RegionThresholds = {
   maxShare: 0.5,
 };
 
-/** Per-block ELA score (smoothed log2 ratio against texture peers; NaN = not judged). */
-export function elaScores(maps: BlockMaps): Float32Array {
+/**
+ * Per-block ELA score (smoothed log2 ratio against texture peers; NaN = not judged), once per file's
+ * maps: this check and the fusion (region-fusion.ts) read the same scores.
+ */
+export const elaScores = oncePer((maps: BlockMaps): Float32Array => {
   const reliable = new Uint8Array(maps.ela.length);
   for (let i = 0; i < reliable.length; i++)
     reliable[i] = !maps.clipped[i] && maps.activity[i] >= ELA_FLAT_ACTIVITY ? 1 : 0;
   return smoothGrid(relativeToPeers(maps.ela, maps.activity, reliable), maps.blocksWide, maps.blocksHigh, 2);
-}
+});
 
 const texts = {
   notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({

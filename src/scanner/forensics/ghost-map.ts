@@ -6,24 +6,27 @@
  * (jpeg-dct-blocks.ts), the differences are averaged over a small window and normalised per position
  * across the qualities (Farid's normalisation, so that busy and calm areas compare), and every quality's
  * map is compared with the picture's own typical value at that quality.
+ *
+ * Computed without a float map per quality: the window averages in wasm from integer sums of the stored
+ * errors (exact, so the same averages as summing the errors one by one: ghost-map-reference.ts, the
+ * reference), and a normalised map holds bytes 0–254, so its z-scores are a table of 255 values and its
+ * regions are searched on the bytes.
  */
-import { anomalyRegions, type AnomalyRegion } from "../images/anomaly";
+import type { AnomalyRegion } from "../images/anomaly";
+import { kernels, scratchRegions } from "../images/wasm-kernels";
 
 /** Window radius (blocks) of the averaging. */
-const RADIUS = 1;
+export const RADIUS = 1;
 /** Positions whose largest difference is below this (squared grey levels) are flat: not judged. */
-const MIN_SPREAD = 2;
-/** Robust spread floor of a normalised map. */
-const MIN_MAD = 0.02;
-
+export const MIN_SPREAD = 2;
 export interface GhostInput {
   blocksWide: number;
   blocksHigh: number;
-  /** Per block and quality, the re-compression error (see jpeg-dct-blocks.ts `ghost`). */
-  errors: ArrayLike<number>;
+  /** Per block and quality, the stored re-compression error (see jpeg-dct-blocks.ts `ghost`). */
+  errors: Uint16Array;
   qualities: readonly number[];
-  /** Converts a stored error into squared grey levels. */
-  value: (stored: number) => number;
+  /** Stored errors are in 1/scale squared grey levels; a power of two, so that sums of them stay exact. */
+  scale: number;
 }
 
 /** The quality whose ghost map has the most prominent region, that map and the region. */
@@ -36,65 +39,52 @@ export interface GhostVerdict {
 }
 
 /** Stored value of a flat position (not judged); others are 0–NORMALISED_MAX. */
-const FLAT = 255;
-const NORMALISED_MAX = 254;
+export const FLAT = 255;
+export const NORMALISED_MAX = 254;
+
+/** The normalised maps and, per quality, how many positions hold each value (FLAT included). */
+export interface NormalisedGhosts {
+  maps: Uint8Array[];
+  counts: Float64Array[];
+}
 
 /**
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
  * and quality (0–NORMALISED_MAX; FLAT = not judged): 13 float maps of a 24 MP photo would take 20 MB.
+ * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows
+ * copied in; it also counts each row's values.
  */
-export function normalisedGhosts(input: GhostInput): Uint8Array[] {
-  const { blocksWide: w, blocksHigh: h, errors, qualities } = input;
+export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
+  const { blocksWide: w, blocksHigh: h, errors, qualities, scale } = input;
   const nq = qualities.length;
-  const n = w * h;
-  const maps = qualities.map(() => new Uint8Array(n));
-  const local = new Float64Array(nq);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      local.fill(0);
-      let count = 0;
-      for (let yy = Math.max(0, y - RADIUS); yy <= Math.min(h - 1, y + RADIUS); yy++)
-        for (let xx = Math.max(0, x - RADIUS); xx <= Math.min(w - 1, x + RADIUS); xx++) {
-          const at = (yy * w + xx) * nq;
-          for (let q = 0; q < nq; q++) local[q] += input.value(errors[at + q]);
-          count++;
-        }
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let q = 0; q < nq; q++) {
-        local[q] /= count;
-        lo = Math.min(lo, local[q]);
-        hi = Math.max(hi, local[q]);
-      }
-      const i = y * w + x;
-      for (let q = 0; q < nq; q++)
-        maps[q][i] = hi < MIN_SPREAD ? FLAT : Math.round((NORMALISED_MAX * (local[q] - lo)) / (hi - lo));
+  const maps = qualities.map(() => new Uint8Array(w * h));
+  const counts = qualities.map(() => new Float64Array(FLAT + 1));
+  const rowLength = w * nq;
+  for (let y = 0; y < h; y++) {
+    const top = Math.max(0, y - RADIUS);
+    const bottom = Math.min(h - 1, y + RADIUS);
+    const rows = bottom - top + 1;
+    const s = scratchRegions({
+      errors: rows * rowLength * 2,
+      sums: rowLength * 4,
+      window: rowLength * 4 + 16,
+      out: rowLength,
+      counts: nq * 1024,
+    });
+    const window = errors.subarray(top * rowLength, (bottom + 1) * rowLength);
+    new Uint16Array(s.buffer, s.at.errors, window.length).set(window);
+    kernels().ghostNormalisedRow(s.at.errors, rows, w, nq, scale, s.at.sums, s.at.window, s.at.out, s.at.counts);
+    const rowCounts = new Int32Array(s.buffer, s.at.counts, nq * 256);
+    for (let q = 0; q < nq; q++) {
+      maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
+      for (let v = 0; v <= FLAT; v++) counts[q][v] += rowCounts[q * 256 + v];
     }
-  return maps;
-}
-
-/** Each quality's normalised map as robust z-scores against the picture's median at that quality (NaN = flat). */
-function standardised(map: Uint8Array, direction: 1 | -1): Float32Array {
-  const counts = new Float64Array(FLAT);
-  let judged = 0;
-  for (const v of map)
-    if (v !== FLAT) {
-      counts[v]++;
-      judged++;
-    }
-  const out = new Float32Array(map.length).fill(Number.NaN);
-  if (judged < 16) return out;
-  const median = quantileOfCounts(counts, judged / 2);
-  const deviations = new Float64Array(FLAT);
-  for (let v = 0; v < FLAT; v++) deviations[Math.abs(v - median)] += counts[v];
-  const mad = Math.max(MIN_MAD, (1.4826 * quantileOfCounts(deviations, judged / 2)) / NORMALISED_MAX);
-  for (let i = 0; i < map.length; i++)
-    if (map[i] !== FLAT) out[i] = (direction * (map[i] - median)) / NORMALISED_MAX / mad;
-  return out;
+  }
+  return { maps, counts };
 }
 
 /** The value below which `rank` of the counted values lie (values are the indices of `counts`). */
-function quantileOfCounts(counts: Float64Array, rank: number): number {
+export function quantileOfCounts(counts: Float64Array, rank: number): number {
   let seen = 0;
   for (let v = 0; v < counts.length; v++) {
     seen += counts[v];
@@ -103,31 +93,126 @@ function quantileOfCounts(counts: Float64Array, rank: number): number {
   return counts.length - 1;
 }
 
+/** Robust spread floor of a normalised map. */
+const MIN_MAD = 0.02;
+
+/** The robust spread (scaled median absolute deviation, floored) of counted values around `median`. */
+export function madOfCounts(counts: Float64Array, judged: number, median: number): number {
+  const deviations = new Float64Array(FLAT);
+  for (let v = 0; v < FLAT; v++) deviations[Math.abs(v - median)] += counts[v];
+  return Math.max(MIN_MAD, (1.4826 * quantileOfCounts(deviations, judged / 2)) / NORMALISED_MAX);
+}
+
+/** The robust z-score of every byte value (f32, as a map of them stores it; NaN for FLAT) in one direction. */
+function zScoreTable(counts: Float64Array, judged: number, direction: 1 | -1): Float32Array {
+  const median = quantileOfCounts(counts, judged / 2);
+  const mad = madOfCounts(counts, judged, median);
+  const table = new Float32Array(FLAT + 1);
+  for (let v = 0; v < FLAT; v++) table[v] = (direction * (v - median)) / NORMALISED_MAX / mad;
+  table[FLAT] = Number.NaN;
+  return table;
+}
+
+/** Reused arrays of the region search (one picture's size). */
+interface SearchSpace {
+  seen: Uint8Array;
+  stack: Int32Array;
+}
+
+/**
+ * The largest connected (4-neighbour) region of positions whose z-score exceeds `threshold` among those
+ * covering at most `maxShare` of the `judged` positions (the first found on equal size): anomalyRegions'
+ * search and its sums in its order, on the bytes through the table.
+ */
+function topRegion(
+  map: Uint8Array,
+  table: Float32Array,
+  w: number,
+  h: number,
+  judged: number,
+  threshold: number,
+  maxShare: number,
+  space: SearchSpace,
+): AnomalyRegion | null {
+  const above = Uint8Array.from(table, (v) => (v > threshold ? 1 : 0));
+  const { seen, stack } = space;
+  seen.fill(0);
+  let best: AnomalyRegion | null = null;
+  let top = 0;
+  const push = (j: number) => {
+    if (seen[j] || !above[map[j]]) return;
+    seen[j] = 1;
+    stack[top++] = j;
+  };
+  for (let start = 0; start < map.length; start++) {
+    // Few positions are above the threshold: that test first.
+    if (!above[map[start]] || seen[start]) continue;
+    // Bounding box (x0, y0, x1, y1), size and score sum of the region growing from `start`.
+    const box = [w, h, 0, 0];
+    let count = 0;
+    let sum = 0;
+    push(start);
+    while (top) {
+      const i = stack[--top];
+      const x = i % w;
+      const y = (i / w) | 0;
+      count++;
+      sum += table[map[i]];
+      box[0] = Math.min(box[0], x);
+      box[1] = Math.min(box[1], y);
+      box[2] = Math.max(box[2], x);
+      box[3] = Math.max(box[3], y);
+      // Neighbours in anomalyRegions' order: left, right, up, down.
+      if (x > 0) push(i - 1);
+      if (x < w - 1) push(i + 1);
+      if (y > 0) push(i - w);
+      if (y < h - 1) push(i + w);
+    }
+    const share = count / judged;
+    if (share <= maxShare && (!best || count > best.blocks)) {
+      const [x0, y0, x1, y1] = box;
+      best = { blocks: count, share, meanScore: sum / count, x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+    }
+  }
+  return best;
+}
+
+/** Whether any judged position reaches the threshold (most maps of one direction have none). */
+function anyAbove(counts: Float64Array, table: Float32Array, threshold: number): boolean {
+  for (let v = 0; v < FLAT; v++) if (counts[v] > 0 && table[v] > threshold) return true;
+  return false;
+}
+
 /**
  * The most prominent ghost region over all qualities and both directions (regions over `maxShare` of
  * the judged blocks are global, not local, and are skipped).
  */
 export function ghostVerdict(input: GhostInput, blockScore: number, maxShare: number): GhostVerdict {
-  const maps = normalisedGhosts(input);
-  let best: GhostVerdict = {
-    quality: input.qualities[0],
-    direction: 1,
-    map: new Float32Array(maps[0].length).fill(Number.NaN),
-    region: null,
-  };
+  const { blocksWide: w, blocksHigh: h } = input;
+  const { maps, counts: valueCounts } = normalisedGhosts(input);
+  const space = { seen: new Uint8Array(w * h), stack: new Int32Array(w * h) };
+  let best: { q: number; direction: 1 | -1; table: Float32Array; region: AnomalyRegion } | null = null;
   let bestWeight = 0;
-  maps.forEach((normalised, q) => {
+  for (let q = 0; q < maps.length; q++) {
+    const counts = valueCounts[q].subarray(0, FLAT);
+    const judged = maps[q].length - valueCounts[q][FLAT];
+    // Fewer judged positions: the reference's map is all NaN, no region.
+    if (judged < 16) continue;
     for (const direction of [1, -1] as const) {
-      const signed = standardised(normalised, direction);
-      const top = anomalyRegions(signed, input.blocksWide, input.blocksHigh, blockScore).find(
-        (r) => r.share <= maxShare,
-      );
+      const table = zScoreTable(counts, judged, direction);
+      if (!anyAbove(counts, table, blockScore)) continue;
+      const top = topRegion(maps[q], table, w, h, judged, blockScore, maxShare, space);
       const weight = top ? top.blocks * top.meanScore : 0;
       if (top && weight > bestWeight) {
         bestWeight = weight;
-        best = { quality: input.qualities[q], direction, map: signed, region: top };
+        best = { q, direction, table, region: top };
       }
     }
-  });
-  return best;
+  }
+  if (!best)
+    return { quality: input.qualities[0], direction: 1, map: new Float32Array(w * h).fill(Number.NaN), region: null };
+  const { q, direction, table, region } = best;
+  const map = new Float32Array(w * h);
+  for (let i = 0; i < map.length; i++) map[i] = table[maps[q][i]];
+  return { quality: input.qualities[q], direction, map, region };
 }

@@ -25,7 +25,7 @@ export const DQ_RANGE = 64;
 /** Re-compression qualities of the ghost maps (libjpeg-scaled standard tables). */
 export const GHOST_QUALITIES = [50, 60, 65, 70, 75, 80, 85, 88, 90, 92, 94, 96, 98] as const;
 /** Ghost errors are stored as Uint16 in units of 1/GHOST_SCALE of a squared grey level. */
-const GHOST_SCALE = 16;
+export const GHOST_SCALE = 16;
 /** Larger pictures are refused (`-`): the per-block arrays would grow past ≈ 25 MB. */
 export const MAX_DCT_BLOCK_PIXELS = 25_000_000;
 
@@ -71,9 +71,6 @@ function ghostErrors(positions: Uint8Array, values: Float64Array, count: number,
     out[at + q] = Math.min(65535, Math.round((e / 64) * GHOST_SCALE));
   }
 }
-
-/** Ghost error of a stored value in squared grey levels. */
-export const ghostValue = (stored: number) => stored / GHOST_SCALE;
 
 async function decode(bytes: Uint8Array): Promise<DctBlocksResult> {
   const built = await coefficientProduct(bytes, dctBlockStatistics);

@@ -7,13 +7,14 @@
  * re-toned between the two saves has lost the pattern and stands out. A file without double
  * quantisation has nothing to localise (Green note); arithmetic-coded, lossless, damaged or non-JPEG files are `-`.
  */
+import { oncePer } from "../../lib/once-per";
 import { finding } from "../finding";
 import { ZIGZAG } from "../images/jpeg-markers";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { dqEvidenceMap, histogramRatios } from "./dq-evidence";
 import { type FrequencyFit, fitFrequency, informativeFits } from "./double-quantisation";
 import { type DctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
 import { dqTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -45,7 +46,7 @@ export interface DqAnalysis {
 }
 
 /** The double-quantisation analysis of a file's coefficient blocks, once per file (this check and the fusion read it). */
-export const dqAnalysis = oncePerBlocks((b: DctBlocks): DqAnalysis => {
+export const dqAnalysis = oncePer((b: DctBlocks): DqAnalysis => {
   const fits = frequencyFits(b.histograms, b.table);
   const used = informativeFits(fits);
   const scores =

@@ -5,11 +5,12 @@
  * different chain of JPEG saves: pasted from another JPEG or edited after an earlier save.
  * Arithmetic-coded, lossless, damaged or non-JPEG files are `-`.
  */
+import { oncePer } from "../../lib/once-per";
 import { finding } from "../finding";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type GhostVerdict, ghostVerdict } from "./ghost-map";
-import { type DctBlocks, GHOST_QUALITIES, ghostValue } from "./jpeg-dct-blocks";
-import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer, oncePerBlocks } from "./jpeg-localised";
+import { type DctBlocks, GHOST_QUALITIES, GHOST_SCALE } from "./jpeg-dct-blocks";
+import { judgeLocalised, type LocalisedThresholds, localisedAnalyzer } from "./jpeg-localised";
 import { ghostTexts, localisedChecks } from "./jpeg-localised-texts";
 import { heatmapAttachment } from "./region-map";
 
@@ -24,7 +25,7 @@ export const GHOST_THRESHOLDS: LocalisedThresholds = {
 };
 
 /** The most prominent ghost map of a file's coefficient blocks, once per file (this check and the fusion read it). */
-export const ghostOf = oncePerBlocks(
+export const ghostOf = oncePer(
   (b: DctBlocks): GhostVerdict =>
     ghostVerdict(
       {
@@ -32,7 +33,7 @@ export const ghostOf = oncePerBlocks(
         blocksHigh: b.blocksHigh,
         errors: b.ghost,
         qualities: GHOST_QUALITIES,
-        value: ghostValue,
+        scale: GHOST_SCALE,
       },
       GHOST_THRESHOLDS.blockScore,
       GHOST_THRESHOLDS.maxShare,

@@ -266,11 +266,15 @@ export function gridSink(
     tileCells[i] = cells[t % 3][c];
   }
 
-  /** A tile row is complete: into the picture's sums, the row above it can be scored, its slot is reused later. */
+  /**
+   * A tile row is complete: into the picture's sums (by the wasm feed as it measured the row, here for
+   * the reference), the row above it can be scored, its slot is reused later.
+   */
   function closeTileRow(t: number): void {
     const a = acc[t % 3];
-    for (let tile = 0; tile < a.length; tile += tileStride)
-      for (let p = 0; p < tileStride; p++) picture[p] += a[tile + p];
+    if (options.reference)
+      for (let tile = 0; tile < a.length; tile += tileStride)
+        for (let p = 0; p < tileStride; p++) picture[p] += a[tile + p];
     for (const n of cells[t % 3]) pictureCells += n;
     if (t >= 1) scoreRow(t - 1);
     const reuse = (t + 1) % 3;
@@ -278,7 +282,7 @@ export function gridSink(
     cells[reuse].fill(0);
   }
 
-  const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, closeTileRow };
+  const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, picture, closeTileRow };
   const feed = options.reference ? referencePhaseSums(sums) : wasmPhaseSums(sums);
   const scoreRow = options.reference ? scoreTileRow : scoreTileRowWasm;
   return {

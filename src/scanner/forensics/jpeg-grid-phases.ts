@@ -54,6 +54,8 @@ export interface PhaseSums {
   acc: Float32Array[];
   /** Per slot: judged cells per tile. */
   cells: Int32Array[];
+  /** The picture's phase sums (f64 per value of a tile); the wasm feed adds each tile row as it measures it. */
+  picture: Float64Array;
   /** Tile row `t` has all its GRID_TILE cell rows (called before the next tile row is measured). */
   closeTileRow(t: number): void;
 }
@@ -168,7 +170,8 @@ function ensureGridConstants(): void {
 /**
  * The wasm kernel: blocks gathered into block rows (a ring of 8: a tile row's GRID_TILE + 1 rows while the
  * next MCU row may be arriving), each tile row measured by one call once its rows and the one below are
- * complete; its sums are copied out into their slot at once (the scratch area is the next caller's). The
+ * complete, which also adds them to the picture's sums (in tile row order, as the reference's closing
+ * does); its sums are copied out into their slot at once (the scratch area is the next caller's). The
  * last tile row may have fewer cell rows (its closing is left to the caller's finish, as the reference's).
  */
 export function wasmPhaseSums(out: PhaseSums): BlockFeed {
@@ -188,9 +191,11 @@ export function wasmPhaseSums(out: PhaseSums): BlockFeed {
       squares: (blockRows - 1) * rowBytes,
       sums: tilesWide * TILE_STRIDE * 4,
       cells: tilesWide * 4,
+      picture: TILE_STRIDE * 8,
     });
     const { at, buffer } = s;
     new Uint16Array(buffer, at.table, 64).set(table);
+    new Float64Array(buffer, at.picture, TILE_STRIDE).set(out.picture);
     for (let r = first; r <= last; r++)
       new Int16Array(buffer, at.coefficients + (r - first) * rowBytes, blocksWide * 64).set(rows.row(r));
     kernels().gridTileRow(
@@ -203,7 +208,9 @@ export function wasmPhaseSums(out: PhaseSums): BlockFeed {
       at.squares,
       at.sums,
       at.cells,
+      at.picture,
     );
+    out.picture.set(new Float64Array(buffer, at.picture, TILE_STRIDE));
     acc[t % 3].set(new Float32Array(buffer, at.sums, tilesWide * TILE_STRIDE));
     cells[t % 3].set(new Int32Array(buffer, at.cells, tilesWide));
     if (last === first + GRID_TILE) out.closeTileRow(t);

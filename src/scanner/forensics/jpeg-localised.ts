@@ -12,19 +12,6 @@ import type { CoefficientFailure } from "../images/file-decode";
 import type { NotAssessedReason } from "./jpeg-localised-texts";
 import { judgeRegions, MIN_REGION_BLOCKS, type RegionThresholds, type RegionVerdict } from "./region-map";
 
-/** `compute` once per file's coefficient blocks: the check and the fusion (region-fusion.ts) read the same result. */
-export function oncePerBlocks<T extends object>(compute: (b: DctBlocks) => T): (b: DctBlocks) => T {
-  const results = new WeakMap<DctBlocks, T>();
-  return (b) => {
-    let result = results.get(b);
-    if (!result) {
-      result = compute(b);
-      results.set(b, result);
-    }
-    return result;
-  };
-}
-
 /** Region thresholds plus the mean score a region needs to be reported at all. */
 export interface LocalisedThresholds extends RegionThresholds {
   minMeanScore: number;

@@ -5,6 +5,7 @@
  * upscaled pasted areas carry less noise. Blocks that are clipped, strongly textured (edges dominate the residual) or whose noise was removed entirely
  * by compression are not judged (hatched in the heatmap).
  */
+import { oncePer } from "../../lib/once-per";
 import type { FindingText } from "../finding";
 import { blockChecks } from "./budget-texts";
 import { blockRegionAnalyzer } from "./block-region-check";
@@ -35,9 +36,10 @@ export const NOISE_THRESHOLDS: RegionThresholds = {
  * high-pass residual holds fine texture as well as grain, so a smooth painted wall or a defocused
  * background next to equally bright stone or foliage reads as "less noise" although nothing was edited
  * (docs/forensics.md, "Noise"). Against blocks as smooth as itself, only an area whose grain was removed
- * (blur, smoothing, an upscaled paste) stands out.
+ * (blur, smoothing, an upscaled paste) stands out. Once per file's maps: this check and the fusion
+ * (region-fusion.ts) read the same scores.
  */
-export function noiseScores(maps: BlockMaps): Float32Array {
+export const noiseScores = oncePer((maps: BlockMaps): Float32Array => {
   const reliable = new Uint8Array(maps.noise.length);
   for (let i = 0; i < reliable.length; i++)
     reliable[i] =
@@ -47,7 +49,7 @@ export function noiseScores(maps: BlockMaps): Float32Array {
   // Missing noise is the signal (blur, smoothing, upscaled pastes); extra noise is mostly texture.
   for (let i = 0; i < smoothed.length; i++) smoothed[i] = -smoothed[i];
   return smoothed;
-}
+});
 
 const texts = {
   notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({

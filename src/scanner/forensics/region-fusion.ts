@@ -68,22 +68,31 @@ export const FUSION_THRESHOLDS: RegionThresholds = {
 
 export type Family = "ela" | "noise" | "jpeg";
 
-/** Each family's scaled score of block i (NaN = not judged). */
-function familyScores(m: FusionInput, s: FusionScales, i: number): [number, number, number] {
+/** Block i's scaled score of family 0 (ELA), 1 (noise) or 2 (JPEG coefficients); NaN = not judged. */
+function familyScore(m: FusionInput, s: FusionScales, i: number, family: number): number {
+  if (family === 0) return Math.max(m.ela[i] / s.ela, -m.ela[i] / s.elaLow);
+  if (family === 1) return m.noise[i] / s.noise;
   const dq = m.dq ? m.dq[i] / s.dq : Number.NaN;
   const ghost = m.ghost ? m.ghost[i] / s.ghost : Number.NaN;
-  const jpeg = Number.isNaN(dq) ? ghost : Number.isNaN(ghost) ? dq : Math.max(dq, ghost);
-  const ela = Math.max(m.ela[i] / s.ela, -m.ela[i] / s.elaLow);
-  return [ela, m.noise[i] / s.noise, jpeg];
+  return Number.isNaN(dq) ? ghost : Number.isNaN(ghost) ? dq : Math.max(dq, ghost);
 }
 
-/** The second-highest judged family score per block: what at least two independent families reach. */
+/** Each family's scaled score of block i (NaN = not judged). */
+function familyScores(m: FusionInput, s: FusionScales, i: number): [number, number, number] {
+  return [familyScore(m, s, i, 0), familyScore(m, s, i, 1), familyScore(m, s, i, 2)];
+}
+
+/**
+ * The second-highest judged family score per block: what at least two independent families reach (the
+ * families taken one by one, without an array per block: ≈ 375 000 blocks at 24 MP).
+ */
 export function fusedScores(m: FusionInput, s: FusionScales): Float32Array {
   const out = new Float32Array(m.ela.length).fill(Number.NaN);
   for (let i = 0; i < out.length; i++) {
     let first = Number.NEGATIVE_INFINITY;
     let second = Number.NEGATIVE_INFINITY;
-    for (const v of familyScores(m, s, i)) {
+    for (let family = 0; family < 3; family++) {
+      const v = familyScore(m, s, i, family);
       if (Number.isNaN(v)) continue;
       if (v > first) {
         second = first;

@@ -96,6 +96,7 @@ interface KernelExports {
     squares: number,
     sums: number,
     cells: number,
+    picture: number,
   ): void;
   gridScoreTileRow(
     sums: number,
@@ -110,6 +111,17 @@ interface KernelExports {
     step: number,
   ): void;
   copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
+  ghostNormalisedRow(
+    errors: number,
+    rows: number,
+    width: number,
+    qualities: number,
+    scale: number,
+    sums: number,
+    window: number,
+    out: number,
+    counts: number,
+  ): void;
 }
 
 let instance: KernelExports | null = null;

@@ -108,6 +108,44 @@ describe("DCT-block statistics (jpeg-dq, jpeg-ghost) and jpeg-grid's phase sums:
   });
 });
 
+/** The numbers of `numbers` below as a sink's input: crafted blocks of a picture `w` × `h` blocks. */
+function craftedBlocks(w: number, h: number, random: () => number): Int16Array[] {
+  return Array.from({ length: w * h }, () =>
+    Int16Array.from({ length: 64 }, (_, k) => {
+      const r = random();
+      // Mostly zeros and small values; some beyond the looked-up ±64, up to the 12-bit extremes.
+      if (r < 0.5) return 0;
+      if (r < 0.9) return Math.round((random() - 0.5) * (k === 0 ? 600 : 40));
+      if (r < 0.98) return Math.round((random() - 0.5) * 400);
+      return random() < 0.5 ? -2048 : 2047;
+    }),
+  );
+}
+
+describe("DCT-block statistics on crafted blocks: the kernel's ghost errors are the reference's", () => {
+  it("with values beyond ±64 up to ±2047, steps 1–255, and two files' blocks taking turns (different tables)", () => {
+    const random = numbers(11);
+    const tables = [
+      Uint16Array.from({ length: 64 }, () => 1 + Math.floor(random() * 255)),
+      Uint16Array.from({ length: 64 }, (_, k) => (k % 2 ? 2 : 255)),
+    ];
+    const [w, h] = [13, 5];
+    const files = tables.map((table) => ({
+      blocks: craftedBlocks(w, h, random),
+      sinks: [statisticsSink(w * 8, h * 8, table), statisticsSink(w * 8, h * 8, table, { reference: true })],
+    }));
+    // Row by row, the files in turn: each kernel call finds the other file's table was the last one used.
+    for (let row = 0; row < h; row++)
+      for (const { blocks, sinks } of files)
+        for (let col = 0; col < w; col++) for (const sink of sinks) sink.block(row, col, blocks[row * w + col]);
+    for (const { sinks } of files) {
+      const [wasm, reference] = sinks.map((s) => s.finish());
+      for (const f of STATISTICS) expect(differing(wasm[f], reference[f]), f).toBe(0);
+      expect(reference.ghost.some((g) => g > 0 && g < 65535)).toBe(true);
+    }
+  });
+});
+
 const PAIRS = GRID_SHIFTS.length * GRID_STEPS.length;
 
 /** A generator of the same numbers on every run. */
