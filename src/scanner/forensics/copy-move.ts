@@ -106,6 +106,18 @@ function heatmapGrid(search: CopyMoveSearch, area: CopiedArea | null) {
   return { width, height, scores, reliable };
 }
 
+/** A shift in words, by direction (a negative "to the right" reads as a mistake). */
+function shiftWords(dx: number, dy: number): { en: string; de: string; pl: string } {
+  const parts = (x: string, y: string, join: string) => [x, y].filter(Boolean).join(join);
+  const across = Math.abs(dx);
+  const down = Math.abs(dy);
+  return {
+    en: `by ${parts(dx ? `${across} px to the ${dx > 0 ? "right" : "left"}` : "", dy ? `${down} px ${dy > 0 ? "down" : "up"}` : "", " and ")}`,
+    de: `um ${parts(dx ? `${across} px nach ${dx > 0 ? "rechts" : "links"}` : "", dy ? `${down} px nach ${dy > 0 ? "unten" : "oben"}` : "", " und ")}`,
+    pl: `o ${parts(dx ? `${across} px w ${dx > 0 ? "prawo" : "lewo"}` : "", dy ? `${down} px w ${dy > 0 ? "dół" : "górę"}` : "", " i ")}`,
+  };
+}
+
 const texts = {
   notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
     en: {
@@ -121,20 +133,23 @@ const texts = {
       explanation: `Nie można było przeszukać zdjęcia pod kątem powielonych obszarów (${why.pl}).`,
     },
   }),
-  found: (a: { width: number; height: number; dx: number; dy: number }): FindingText => ({
-    en: {
-      title: "Area copied within the picture",
-      explanation: `An area of about ${a.width} × ${a.height} px appears a second time, shifted by ${a.dx} px across and ${a.dy} px down, and the repetition is not explained by a regular pattern. This is the trace of an area copied and pasted inside the picture (for example to hide or duplicate damage). The heatmap marks both places and connects them with lines.`,
-    },
-    de: {
-      title: "Bereich innerhalb des Bildes kopiert",
-      explanation: `Ein Bereich von etwa ${a.width} × ${a.height} px kommt ein zweites Mal vor, um ${a.dx} px nach rechts und ${a.dy} px nach unten verschoben, und die Wiederholung erklärt sich nicht durch ein regelmäßiges Muster. Das ist die Spur eines innerhalb des Bildes kopierten und eingefügten Bereichs (etwa um Schäden zu verdecken oder zu verdoppeln). Die Heatmap markiert beide Stellen und verbindet sie mit Linien.`,
-    },
-    pl: {
-      title: "Obszar skopiowany w obrębie zdjęcia",
-      explanation: `Obszar o wielkości około ${a.width} × ${a.height} px występuje drugi raz, przesunięty o ${a.dx} px w poziomie i ${a.dy} px w pionie, a tego powtórzenia nie tłumaczy regularny wzór. To ślad obszaru skopiowanego i wklejonego w obrębie zdjęcia (np. aby ukryć lub powielić szkodę). Mapa cieplna zaznacza oba miejsca i łączy je liniami.`,
-    },
-  }),
+  found: (a: { width: number; height: number; dx: number; dy: number }): FindingText => {
+    const shift = shiftWords(a.dx, a.dy);
+    return {
+      en: {
+        title: "Area copied within the picture",
+        explanation: `An area of about ${a.width} × ${a.height} px appears a second time, shifted ${shift.en}, and the repetition is not explained by a regular pattern. This is the trace of an area copied and pasted inside the picture (for example to hide or duplicate damage). The heatmap marks both places and connects them with lines.`,
+      },
+      de: {
+        title: "Bereich innerhalb des Bildes kopiert",
+        explanation: `Ein Bereich von etwa ${a.width} × ${a.height} px kommt ein zweites Mal vor, ${shift.de} verschoben, und die Wiederholung erklärt sich nicht durch ein regelmäßiges Muster. Das ist die Spur eines innerhalb des Bildes kopierten und eingefügten Bereichs (etwa um Schäden zu verdecken oder zu verdoppeln). Die Heatmap markiert beide Stellen und verbindet sie mit Linien.`,
+      },
+      pl: {
+        title: "Obszar skopiowany w obrębie zdjęcia",
+        explanation: `Obszar o wielkości około ${a.width} × ${a.height} px występuje drugi raz, przesunięty ${shift.pl}, a tego powtórzenia nie tłumaczy regularny wzór. To ślad obszaru skopiowanego i wklejonego w obrębie zdjęcia (np. aby ukryć lub powielić szkodę). Mapa cieplna zaznacza oba miejsca i łączy je liniami.`,
+      },
+    };
+  },
   none: (judged: number): FindingText => ({
     en: {
       title: "No copied areas found",

@@ -89,6 +89,20 @@ describe("copy-move", () => {
       expect(r.attachments?.[0].name).toBe(`${name}.jpg.copy-move.png`);
     });
 
+  it("names the shift by its direction in each language (leuvenA's copy lies up and to the right of its source)", async () => {
+    const c = cases.find((x) => x.file === "copymove/leuvenA.jpg")!;
+    const bytes = await generatedFile(c.file);
+    const said = async (language: "de" | "en" | "pl") =>
+      (await copyMoveAnalyzer.analyze(scanFile("leuvenA.jpg", bytes), context({ language }))).findings[0];
+    const en = await said("en");
+    const { dx, dy } = en.evidence.shift as { dx: number; dy: number };
+    expect(dx).toBeLessThan(0);
+    expect(dy).toBeGreaterThan(0);
+    expect(en.explanation).toContain(`shifted by ${-dx} px to the left and ${dy} px down`);
+    expect((await said("de")).explanation).toContain(`um ${-dx} px nach links und ${dy} px nach unten verschoben`);
+    expect((await said("pl")).explanation).toContain(`przesunięty o ${-dx} px w lewo i ${dy} px w dół`);
+  });
+
   it("a plain surface copied onto itself (Wood: under 1 % of its blocks have detail) leaves nothing to compare", async () => {
     const r = await copyMoveAnalyzer.analyze(scanFile("Wood.jpg", await generatedFile("copymove/Wood.jpg")), context());
     expect(r.findings[0].code).toBe("COPY_MOVE_NONE");
