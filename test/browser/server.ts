@@ -93,12 +93,20 @@ export async function startDevServer(): Promise<DevServer> {
   throw new Error(`wrangler dev did not start:\n${log.slice(-3000)}`);
 }
 
+/** Tries of a read that finds the database locked by the running server's write (SQLITE_BUSY: transient). */
+const BUSY_TRIES = 10;
+
 function queryD1<T>(persist: string, sql: string, env: NodeJS.ProcessEnv): T[] {
-  const out = spawnSync(
-    "npx",
-    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql],
-    { env, encoding: "utf8" },
-  );
-  if (out.status !== 0) throw new Error(`d1 execute failed: ${out.stderr || out.stdout}`);
-  return (JSON.parse(out.stdout) as { results: T[] }[])[0].results;
+  for (let attempt = 1; ; attempt++) {
+    const out = spawnSync(
+      "npx",
+      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--json", "--command", sql],
+      { env, encoding: "utf8" },
+    );
+    if (out.status === 0) return (JSON.parse(out.stdout) as { results: T[] }[])[0].results;
+    const message = out.stderr || out.stdout;
+    if (!message.includes("SQLITE_BUSY") || attempt === BUSY_TRIES) throw new Error(`d1 execute failed: ${message}`);
+    // Another process (the dev server) holds the write lock for a moment: wait and read again.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200 * attempt);
+  }
 }
