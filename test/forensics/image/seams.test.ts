@@ -68,7 +68,7 @@ describe("cut edges (seams)", () => {
       expect(overlaps((f.evidence as { region: Box }).region, c.region)).toBe(true);
       found.push(c.file);
     }
-    // Hard-edged rectangles in textured or flat surroundings; leuvenA's pasted patch blends in (score 0.43).
+    // Hard-edged rectangles in textured or flat surroundings; leuvenA's pasted patch blends in (its best rectangle is under 0.5).
     expect(found).toEqual(
       expect.arrayContaining([
         "splice/Dune.jpg",
