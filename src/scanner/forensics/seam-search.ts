@@ -12,6 +12,12 @@ import type { GrayImage } from "../images/gray";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
+/**
+ * From this share of pixels equal to their right-hand neighbour the picture was drawn by a computer (a rendered
+ * page, a screenshot, a diagram): its edges are one pixel sharp by nature, so cut edges say nothing there.
+ * Measured (docs/forensics.md, "Cut edges"): camera photos and their re-saves ≤ 0.48, rendered PDF pages ≥ 0.78.
+ */
+export const DRAWN_SHARE = 0.6;
 /** Shortest side of a rectangle, in pixels of the searched picture. */
 export const SEAM_MIN_SIDE = 64;
 /** A column or row is a candidate when a run of SEAM_MIN_SIDE pixels along it is at least this share steps. */
@@ -53,7 +59,7 @@ function stepCounts(img: GrayImage, rowStep: number): StepCounts {
     let cur = Math.abs(data[row + 2] - data[row + 1]);
     for (let k = 1; k < lines - 1; k++) {
       const next = Math.abs(data[row + k + 2] - data[row + k + 1]);
-      counts[here + k] = counts[above + k] + (cur - (prev > next ? prev : next) >= SEAM_STEP ? 1 : 0);
+      counts[here + k] = counts[above + k] + (cur - Math.max(prev, next) >= SEAM_STEP ? 1 : 0);
       prev = cur;
       cur = next;
     }
@@ -96,6 +102,17 @@ function transposedColumns(img: GrayImage, columnStep: number): GrayImage {
   for (let y = 0; y < height; y++)
     for (let j = 0; j < rows; j++) out[j * height + y] = data[y * width + j * columnStep];
   return { width: height, height: rows, data: out };
+}
+
+/** Share of pixels whose right-hand neighbour has exactly the same value. */
+export function equalNeighbourShare(img: GrayImage): number {
+  const { width, height, data } = img;
+  let equal = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x + 1 < width; x++) if (data[row + x] === data[row + x + 1]) equal++;
+  }
+  return equal / Math.max(1, (width - 1) * height);
 }
 
 /** The rectangle found, in pixels of the searched picture, and the share of its sides that are steps (the weakest side's). */

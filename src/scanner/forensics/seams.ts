@@ -11,7 +11,14 @@ import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { searchPicture, searchPixels } from "./copy-move";
-import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams } from "./seam-search";
+import {
+  DRAWN_SHARE,
+  equalNeighbourShare,
+  type SeamRectangle,
+  SEAM_MIN_SIDE,
+  SEAM_STEP,
+  searchSeams,
+} from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
 
 /**
@@ -66,6 +73,12 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     return notAssessed(ctx, seamTexts.notAssessed(blockCheckSkipped.tooSmall), {
       width: maps.width,
       height: maps.height,
+    });
+  const drawn = equalNeighbourShare(img);
+  if (drawn >= DRAWN_SHARE)
+    return notAssessed(ctx, seamTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), {
+      equalNeighbourShare: Number(drawn.toFixed(3)),
+      drawnShare: DRAWN_SHARE,
     });
   const found = searchSeams(img);
   const flagged = found && found.score >= SEAM_THRESHOLDS.yellow ? found : null;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GrayImage } from "../../../src/scanner/images/gray";
-import { searchSeams } from "../../../src/scanner/forensics/seam-search";
+import { DRAWN_SHARE, equalNeighbourShare, searchSeams } from "../../../src/scanner/forensics/seam-search";
+import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
 import { SEAM_THRESHOLDS, seamsAnalyzer } from "../../../src/scanner/forensics/seams";
 import manifest from "../../fixtures/generated/manifest.json";
 import { context, generatedFile, scanFile, sharedFile } from "./fixtures";
@@ -95,6 +96,20 @@ describe("cut edges (seams)", () => {
     expect(de.findings[0].title).toBe("Bereich mit harten Schnittkanten");
     const pl = await seamsAnalyzer.analyze(scanFile("w.jpg", bytes), context({ language: "pl" }));
     expect(pl.findings[0].title).toBe("Obszar otoczony ostrymi krawędziami cięcia");
+  });
+
+  it("a page drawn by a computer (a filled box on white) is not judged: its edges are sharp by nature", async () => {
+    const [width, height] = [300, 200];
+    const rgba = new Uint8Array(width * height * 4).fill(255);
+    for (let y = 50; y < 130; y++) for (let x = 40; x < 220; x++) rgba.set([30, 60, 160, 255], (y * width + x) * 4);
+    const r = await seamsAnalyzer.analyze(scanFile("page.png", encodeRgbaPngStreamed(rgba, width, height)), context());
+    expect(r.findings[0]).toMatchObject({ code: "SEAM_NOT_ASSESSED", level: "-" });
+    expect(r.findings[0].explanation).toContain("drawn by a computer");
+    // The box is a perfect rectangle of one-pixel steps: that is why such pictures are left out.
+    const gray = { width, height, data: Float32Array.from({ length: width * height }, (_, i) => rgba[i * 4]) };
+    expect(searchSeams(gray)?.score).toBe(1);
+    expect(equalNeighbourShare(gray)).toBeGreaterThanOrEqual(DRAWN_SHARE);
+    expect(equalNeighbourShare(texturedPicture(203, 157))).toBeLessThan(DRAWN_SHARE);
   });
 
   it("untouched camera photos with façades, signs and text stay Green", async () => {
