@@ -309,6 +309,14 @@ export const findingCodes = {
     levels: NOT_ASSESSED,
     meaning: "The copy-move search was not possible.",
   },
+  SEAM_RECTANGLE: {
+    detector: "seams",
+    levels: YELLOW_OR_RED,
+    meaning:
+      "A rectangle is framed on all four sides by one-pixel-sharp edges (pasted in or re-toned within a selection).",
+  },
+  SEAM_NONE: { detector: "seams", levels: GREEN, meaning: "No area framed by cut edges." },
+  SEAM_NOT_ASSESSED: { detector: "seams", levels: NOT_ASSESSED, meaning: "The cut-edge search was not possible." },
 
   // PDF versions (incremental updates).
   PDF_SINGLE_REVISION: { detector: "pdf-revisions", levels: GREEN, meaning: "The PDF has no later changes." },

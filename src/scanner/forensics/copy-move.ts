@@ -5,7 +5,7 @@
  */
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import { blockMapProducts, blockMaps } from "../images/block-analysis";
+import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
 import { type DecodeProduct, decoded } from "../images/file-decode";
 import { downscale, type GrayImage } from "../images/gray";
@@ -172,7 +172,7 @@ const texts = {
  * (the same strip decoder) and 8-bit PNGs (lossless: the same samples as photon's); other PNG depths
  * keep photon's conversion (decodeSmallLuma).
  */
-const searchPixels: DecodeProduct<GrayImage> = {
+export const searchPixels: DecodeProduct<GrayImage> = {
   id: "copy-move-luma",
   kind: "pixels",
   sink(width, height, bytes) {
@@ -182,6 +182,19 @@ const searchPixels: DecodeProduct<GrayImage> = {
     return { add: (band) => scaler.add(band), finish: () => scaler.finish() };
   },
 };
+
+/**
+ * The picture searched (also by the cut-edge search, seams.ts): the shared decode's luma (already reduced)
+ * when it was built, else decoded here; above FULL_DECODE_PIXELS the block maps' 1/4-scale preview.
+ */
+export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise<GrayImage> {
+  const full =
+    maps.width * maps.height <= FULL_DECODE_PIXELS
+      ? ((await decoded(bytes, searchPixels)) ?? decodeSmallLuma(bytes, FULL_DECODE_PIXELS))
+      : null;
+  const source = full ?? maps.preview;
+  return downscale(source, searchSide(source.width, source.height));
+}
 
 export const copyMoveAnalyzer: Analyzer = {
   id: "copy-move",
@@ -202,13 +215,7 @@ export const copyMoveAnalyzer: Analyzer = {
       };
     }
     const maps = result.maps;
-    // The shared decode's search picture (already reduced) when it was built, else decoded here.
-    const full =
-      maps.width * maps.height <= FULL_DECODE_PIXELS
-        ? ((await decoded(file.bytes, searchPixels)) ?? decodeSmallLuma(file.bytes, FULL_DECODE_PIXELS))
-        : null;
-    const source = full ?? maps.preview;
-    const img = downscale(source, searchSide(source.width, source.height));
+    const img = await searchPicture(file.bytes, maps);
     if (img.width < 32 || img.height < 32)
       return {
         assessed: false,

@@ -9,6 +9,7 @@ import { metadataAnalyzer } from "./metadata";
 import { noiseAnalyzer } from "./noise";
 import { provenanceAnalyzer } from "./provenance";
 import { regionFusionAnalyzer } from "./region-fusion";
+import { seamsAnalyzer } from "./seams";
 
 export const imageAnalyzers = [
   metadataAnalyzer,
@@ -21,5 +22,7 @@ export const imageAnalyzers = [
   // After ELA, noise, DQ and ghosts: it combines their maps (computed once per file).
   regionFusionAnalyzer,
   copyMoveAnalyzer,
+  // Reads copy-move's search picture (one decode for both).
+  seamsAnalyzer,
   provenanceAnalyzer,
 ];

@@ -165,6 +165,7 @@ const de: ReportTexts = {
     ela: "Fehlerniveau-Analyse (ELA)",
     noise: "Rauschanalyse",
     "copy-move": "Kopieren-Verschieben",
+    seams: "Schnittkanten",
     manipulation: "Manipulationsmodell",
     recapture: "Abfotografiert-Modell",
     dq: "Doppelte Quantisierung",
@@ -232,6 +233,7 @@ const de: ReportTexts = {
     "jpeg-dq": "Doppelte JPEG-Quantisierung (Lokalisierung)",
     "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
     "jpeg-grid": "Raster früherer JPEG-Speicherungen (nicht ausgerichtete doppelte Kompression)",
+    seams: "Schnittkanten (scharf umrahmte eingefügte oder nachbelichtete Rechtecke)",
     "region-fusion": "Kombinierte Prüfung (ELA, Rauschen und JPEG-Koeffizienten am selben Ort)",
     "image-pages": "HEIC-, TIFF-Seiten: als Bild dekodiert und wie Fotos geprüft",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
@@ -261,6 +263,8 @@ const de: ReportTexts = {
       "Nur wenn die Bereiche verschiedene Speicherketten hatten; progressive oder beschädigte Dateien nicht beurteilbar.",
     "jpeg-grid":
       "Nur bei früher grob gespeicherten eingefügten Inhalten (Qualität unter etwa 90); flache Flächen und beschädigte Dateien nicht beurteilbar.",
+    seams:
+      "Nur gerade, harte Kanten eines Rechtecks; weich auslaufende oder frei geformte Bearbeitungen und Einfügungen in flache Flächen nicht erkennbar; über 1 MP verkleinert geprüft.",
     "region-fusion":
       "Keine eigene Messung: fasst die Karten der anderen Verfahren zusammen; glatte Wände können ELA und Rauschen gemeinsam täuschen.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
@@ -318,6 +322,7 @@ const en: ReportTexts = {
     ela: "Error level analysis (ELA)",
     noise: "Noise analysis",
     "copy-move": "Copy-move",
+    seams: "Cut edges",
     manipulation: "Manipulation model",
     recapture: "Recapture model",
     dq: "Double quantisation",
@@ -385,6 +390,7 @@ const en: ReportTexts = {
     "jpeg-dq": "Double JPEG quantisation (localised)",
     "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
     "jpeg-grid": "Grid of earlier JPEG saves (non-aligned double compression)",
+    seams: "Cut edges (pasted or re-toned rectangles framed by sharp steps)",
     "region-fusion": "Combined check (ELA, noise and JPEG coefficients at the same place)",
     "image-pages": "HEIC and TIFF pages: decoded to pictures and checked like photos",
     provenance: "Provenance (C2PA, AI labels)",
@@ -410,6 +416,8 @@ const en: ReportTexts = {
       "Only where areas went through different chains of saves; progressive or damaged files cannot be judged.",
     "jpeg-grid":
       "Only content saved coarsely before (quality below about 90) and pasted off the grid; flat areas and damaged files cannot be judged.",
+    seams:
+      "Only straight, hard edges of a rectangle; soft (feathered) or free-form edits and pastes into flat areas are not seen; pictures above 1 MP are checked reduced.",
     "region-fusion":
       "No measurement of its own: combines the other methods' maps; plain walls can mislead ELA and noise together.",
     provenance: "Missing provenance data is the normal case and not a finding.",
@@ -468,6 +476,7 @@ const pl: ReportTexts = {
     ela: "Analiza poziomu błędu (ELA)",
     noise: "Analiza szumu",
     "copy-move": "Kopiuj-przesuń",
+    seams: "Krawędzie cięcia",
     manipulation: "Model manipulacji",
     recapture: "Model ponownego sfotografowania",
     dq: "Podwójna kwantyzacja",
@@ -535,6 +544,7 @@ const pl: ReportTexts = {
     "jpeg-dq": "Podwójna kwantyzacja JPEG (lokalizacja)",
     "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
     "jpeg-grid": "Siatka wcześniejszych zapisów JPEG (niewyrównana podwójna kompresja)",
+    seams: "Krawędzie cięcia (wklejone lub rozjaśnione prostokąty otoczone ostrymi skokami)",
     "region-fusion": "Łączna kontrola (ELA, szum i współczynniki JPEG w tym samym miejscu)",
     "image-pages": "Strony HEIC i TIFF: dekodowane do obrazów i sprawdzane jak zdjęcia",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
@@ -561,6 +571,8 @@ const pl: ReportTexts = {
       "Tylko gdy obszary przeszły różne łańcuchy zapisów; pliki progresywne lub uszkodzone nie są oceniane.",
     "jpeg-grid":
       "Tylko treść wcześniej zapisana z silną kompresją (jakość poniżej około 90) i wklejona poza siatką; płaskich miejsc i uszkodzonych plików nie da się ocenić.",
+    seams:
+      "Tylko proste, ostre krawędzie prostokąta; miękko wtapiane lub dowolnie kształtowane zmiany oraz wklejenia w płaskie miejsca niewidoczne; zdjęcia powyżej 1 MP sprawdzane po zmniejszeniu.",
     "region-fusion":
       "Brak własnego pomiaru: łączy mapy pozostałych metod; gładkie ściany mogą wspólnie zmylić ELA i analizę szumu.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",

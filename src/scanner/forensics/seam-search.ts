@@ -1,0 +1,158 @@
+/**
+ * Cut edges: the search behind the `seams` detector. An area pasted in, or whose tone was changed with a
+ * straight-edged selection, ends in a step one pixel wide along a straight line: the pixel values jump
+ * between two neighbouring columns (or rows) and not between the columns beside them. A camera never
+ * draws edges that sharp along whole lines, its lens and colour interpolation spread every edge over two
+ * or more pixels. The search marks every such one-pixel step (`SEAM_STEP` grey levels more than both
+ * neighbouring differences), keeps the columns and rows where they run along `SEAM_MIN_SIDE` pixels or more,
+ * and looks for the rectangle whose four sides are steps along most of their length. Natural straight
+ * edges (façades, signs, text) rarely close a rectangle of sharp steps on all four sides.
+ */
+import type { GrayImage } from "../images/gray";
+
+/** Grey levels by which a step must exceed both neighbouring differences. */
+export const SEAM_STEP = 4;
+/**
+ * From this share of pixels equal to their right-hand neighbour the picture was drawn by a computer (a rendered
+ * page, a screenshot, a diagram): its edges are one pixel sharp by nature, so cut edges say nothing there.
+ * Measured (docs/forensics.md, "Cut edges"): camera photos and their re-saves ≤ 0.48, rendered PDF pages ≥ 0.78.
+ */
+export const DRAWN_SHARE = 0.6;
+/** Shortest side of a rectangle, in pixels of the searched picture. */
+export const SEAM_MIN_SIDE = 64;
+/** A column or row is a candidate when a run of SEAM_MIN_SIDE pixels along it is at least this share steps. */
+const CANDIDATE_SHARE = 0.5;
+/** At most this many candidate columns and rows each (the strongest): the search is their pairs of pairs. */
+const CANDIDATES = 40;
+
+/**
+ * Steps are counted at every other position along each line: a pasted or re-toned area's edge runs along the
+ * whole side, so half the rows (columns) measure its share as well as all of them, at half the cost.
+ */
+const SAMPLE = 2;
+
+/**
+ * For each boundary between column k and k + 1 (k = 0 … width − 2), how many of the sampled rows above
+ * sample j hold a one-pixel step there: counts[j · lines + k] (prefix sums down the columns; sample j is
+ * row SAMPLE · j of the picture).
+ */
+interface StepCounts {
+  lines: number;
+  samples: number;
+  counts: Uint16Array;
+}
+
+/** Step counts of the picture's rows 0, `rowStep`, 2 · `rowStep`, … */
+function stepCounts(img: GrayImage, rowStep: number): StepCounts {
+  const { width, height, data } = img;
+  const lines = width - 1;
+  const samples = Math.ceil(height / rowStep);
+  const counts = new Uint16Array((samples + 1) * lines);
+  for (let j = 0; j < samples; j++) {
+    const row = j * rowStep * width;
+    const above = j * lines;
+    const here = above + lines;
+    counts[here] = counts[above];
+    counts[here + lines - 1] = counts[above + lines - 1];
+    // |p[k + 1] − p[k]| rolled along the row: each difference computed once.
+    let prev = Math.abs(data[row + 1] - data[row]);
+    let cur = Math.abs(data[row + 2] - data[row + 1]);
+    for (let k = 1; k < lines - 1; k++) {
+      const next = Math.abs(data[row + k + 2] - data[row + k + 1]);
+      counts[here + k] = counts[above + k] + (cur - Math.max(prev, next) >= SEAM_STEP ? 1 : 0);
+      prev = cur;
+      cur = next;
+    }
+  }
+  return { lines, samples, counts };
+}
+
+/** Share of the sampled positions a … b − 1 (picture pixels) along line k that are steps. */
+function support(s: StepCounts, k: number, a: number, b: number): number {
+  const from = Math.ceil(a / SAMPLE);
+  const to = Math.ceil(b / SAMPLE);
+  return (s.counts[to * s.lines + k] - s.counts[from * s.lines + k]) / (to - from);
+}
+
+/** The lines with the densest run of SEAM_MIN_SIDE pixels of steps (at least CANDIDATE_SHARE), in ascending order. */
+function candidates(s: StepCounts): number[] {
+  // The most steps in any run of the side's samples, per line (integer counts, one pass over the sums).
+  const run = SEAM_MIN_SIDE / SAMPLE;
+  const most = new Uint16Array(s.lines);
+  for (let j = 0; j + run <= s.samples; j++) {
+    const start = j * s.lines;
+    const end = (j + run) * s.lines;
+    for (let k = 0; k < s.lines; k++) {
+      const n = s.counts[end + k] - s.counts[start + k];
+      if (n > most[k]) most[k] = n;
+    }
+  }
+  const lines = Array.from(most.keys()).filter((k) => most[k] >= CANDIDATE_SHARE * run);
+  return lines
+    .sort((a, b) => most[b] - most[a] || a - b)
+    .slice(0, CANDIDATES)
+    .sort((a, b) => a - b);
+}
+
+/** The picture turned on its diagonal, every `columnStep`-th column only (they become its rows). */
+function transposedColumns(img: GrayImage, columnStep: number): GrayImage {
+  const { width, height, data } = img;
+  const rows = Math.ceil(width / columnStep);
+  const out = new Float32Array(rows * height);
+  for (let y = 0; y < height; y++)
+    for (let j = 0; j < rows; j++) out[j * height + y] = data[y * width + j * columnStep];
+  return { width: height, height: rows, data: out };
+}
+
+/** Share of pixels whose right-hand neighbour has exactly the same value. */
+export function equalNeighbourShare(img: GrayImage): number {
+  const { width, height, data } = img;
+  let equal = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x + 1 < width; x++) if (data[row + x] === data[row + x + 1]) equal++;
+  }
+  return equal / Math.max(1, (width - 1) * height);
+}
+
+/** The rectangle found, in pixels of the searched picture, and the share of its sides that are steps (the weakest side's). */
+export interface SeamRectangle {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 0–1: the weakest of the four sides' shares of one-pixel steps. */
+  score: number;
+}
+
+/** The best rectangle of one-pixel steps, or null when no four candidate lines close one. */
+export function searchSeams(img: GrayImage): SeamRectangle | null {
+  if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
+  const vertical = stepCounts(img, SAMPLE);
+  const horizontal = stepCounts(transposedColumns(img, SAMPLE), 1);
+  const xs = candidates(vertical);
+  const ys = candidates(horizontal);
+  let best: SeamRectangle | null = null;
+  let bestScore = 0;
+  // Sides are measured without the two pixels next to each corner (the crossing side's own step).
+  for (const y0 of ys)
+    for (const y1 of ys) {
+      if (y1 - y0 < SEAM_MIN_SIDE) continue;
+      for (const x0 of xs) {
+        const left = support(vertical, x0, y0 + 2, y1 - 1);
+        if (left <= bestScore) continue;
+        for (const x1 of xs) {
+          if (x1 - x0 < SEAM_MIN_SIDE) continue;
+          const right = support(vertical, x1, y0 + 2, y1 - 1);
+          if (right <= bestScore) continue;
+          const top = support(horizontal, y0, x0 + 2, x1 - 1);
+          if (top <= bestScore) continue;
+          const score = Math.min(left, right, top, support(horizontal, y1, x0 + 2, x1 - 1));
+          if (score <= bestScore) continue;
+          bestScore = score;
+          best = { x: x0 + 1, y: y0 + 1, width: x1 - x0, height: y1 - y0, score };
+        }
+      }
+    }
+  return best;
+}

@@ -1,0 +1,52 @@
+/** Plain-language texts (de/en/pl) of the cut-edge check (seams.ts). */
+import type { FindingText } from "../finding";
+
+const comma = (n: string) => n.replace(".", ",");
+
+/** The check's name (also for imageTooLargeText). */
+export const seamCheck = { de: "Schnittkanten", en: "Cut edges", pl: "Krawędzie cięcia" };
+
+export const seamTexts = {
+  /** Why a computer-made picture is not judged (for notAssessed). */
+  drawn: (percent: number) => ({
+    en: `the picture was drawn by a computer (${percent} % of its pixels equal their neighbour, as on a rendered page or a screenshot), so its edges are one pixel sharp by nature`,
+    de: `das Bild wurde von einem Computer gezeichnet (${percent} % seiner Pixel gleichen ihrem Nachbarn, wie bei einer gerenderten Seite oder einem Bildschirmfoto), daher sind seine Kanten von Natur aus ein Pixel scharf`,
+    pl: `obraz został narysowany przez komputer (${percent} % jego pikseli równa się sąsiadowi, jak na wyrenderowanej stronie lub zrzucie ekranu), więc jego krawędzie są z natury ostre na jeden piksel`,
+  }),
+  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
+    en: { title: "Cut edges not checked", explanation: `The check was not made: ${why.en}.` },
+    de: { title: "Schnittkanten nicht geprüft", explanation: `Die Prüfung wurde nicht durchgeführt: ${why.de}.` },
+    pl: { title: "Krawędzie cięcia niesprawdzone", explanation: `Kontroli nie przeprowadzono: ${why.pl}.` },
+  }),
+  region: (a: { share: number; width: number; height: number; percent: number }): FindingText => ({
+    en: {
+      title: "Area framed by cut edges",
+      explanation: `A rectangle of ${a.width} × ${a.height} px (${a.share} % of the picture) is framed on all four sides by edges one pixel sharp: along ${a.percent} % of each side the brightness jumps from one pixel to the next and nowhere beside it. A camera spreads every edge over two or more pixels; edges this sharp along straight lines arise when an area is pasted in or its brightness is changed within a selection. The heatmap shows the frame in red.`,
+    },
+    de: {
+      title: "Bereich mit harten Schnittkanten",
+      explanation: `Ein Rechteck von ${a.width} × ${a.height} px (${comma(String(a.share))} % des Bildes) ist an allen vier Seiten von Kanten umrahmt, die nur ein Pixel breit sind: auf ${a.percent} % jeder Seite springt die Helligkeit von einem Pixel zum nächsten und daneben nicht. Eine Kamera verteilt jede Kante auf zwei oder mehr Pixel; so scharfe Kanten entlang gerader Linien entstehen, wenn ein Bereich eingefügt oder seine Helligkeit innerhalb einer Auswahl verändert wird. Die Heatmap zeigt den Rahmen rot.`,
+    },
+    pl: {
+      title: "Obszar otoczony ostrymi krawędziami cięcia",
+      explanation: `Prostokąt ${a.width} × ${a.height} px (${comma(String(a.share))} % zdjęcia) jest ze wszystkich czterech stron otoczony krawędziami o szerokości jednego piksela: na ${a.percent} % każdego boku jasność skacze z jednego piksela na następny, a obok już nie. Aparat rozkłada każdą krawędź na dwa lub więcej pikseli; tak ostre krawędzie wzdłuż prostych linii powstają, gdy obszar zostaje wklejony albo jego jasność zostaje zmieniona w zaznaczeniu. Mapa cieplna pokazuje ramkę na czerwono.`,
+    },
+  }),
+  none: (): FindingText => ({
+    en: {
+      title: "No area framed by cut edges",
+      explanation:
+        "No rectangle of the picture is framed on all four sides by edges one pixel sharp, as a pasted area or a brightness change within a straight selection leaves them.",
+    },
+    de: {
+      title: "Kein Bereich mit harten Schnittkanten",
+      explanation:
+        "Kein Rechteck des Bildes ist an allen vier Seiten von ein Pixel breiten Kanten umrahmt, wie sie ein eingefügter Bereich oder eine Helligkeitsänderung in einer geraden Auswahl hinterlässt.",
+    },
+    pl: {
+      title: "Brak obszaru otoczonego krawędziami cięcia",
+      explanation:
+        "Żaden prostokąt zdjęcia nie jest ze wszystkich czterech stron otoczony krawędziami o szerokości jednego piksela, jakie zostawia wklejony obszar albo zmiana jasności w prostym zaznaczeniu.",
+    },
+  }),
+};

@@ -1,0 +1,131 @@
+/**
+ * Cut edges (issue 17): a rectangle framed on all four sides by one-pixel steps, as a pasted area or a
+ * brightness change within a straight-edged selection leaves it (seam-search.ts). It reads the picture
+ * copy-move searches (≤ 1 MP at full resolution; larger pictures area-averaged, which softens such edges).
+ * It does not see edits with soft (feathered) or free-form edges, nor pastes that blend into flat areas.
+ */
+import { finding } from "../finding";
+import { blockMapProducts, blockMaps } from "../images/block-analysis";
+import type { GrayImage } from "../images/gray";
+import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
+import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { searchPicture, searchPixels } from "./copy-move";
+import {
+  DRAWN_SHARE,
+  equalNeighbourShare,
+  type SeamRectangle,
+  SEAM_MIN_SIDE,
+  SEAM_STEP,
+  searchSeams,
+} from "./seam-search";
+import { seamCheck, seamTexts } from "./seams-texts";
+
+/**
+ * Calibrated on the seed-20261122 evaluation set only (docs/forensics.md, "Cut edges"): the weakest side of the
+ * rectangle must be a one-pixel step along ≥ 70 % of its length (the highest of the 121 untouched, camera-edited
+ * and re-saved files: 0.67, a downscaled camera photo); Red from 95 %.
+ */
+export const SEAM_THRESHOLDS = { yellow: 0.7, red: 0.95 };
+
+/** Heatmap cell side (pixels of the searched picture). */
+const CELL = 8;
+/**
+ * The heatmap at half the searched picture's size (a frame of 4 px cells): the frame is what it shows, and a
+ * full-size PNG cost as much CPU as the search itself (≈ 10 ms at 0.4 MP).
+ */
+const HEATMAP_SCALE = 0.5;
+
+/** The rectangle's frame, one cell wide, at its score; everything else 0. */
+function frameGrid(img: GrayImage, r: SeamRectangle | null) {
+  const width = Math.ceil(img.width / CELL);
+  const height = Math.ceil(img.height / CELL);
+  const scores = new Float32Array(width * height);
+  const reliable = new Uint8Array(width * height).fill(1);
+  if (r) {
+    const [x0, x1] = [Math.floor(r.x / CELL), Math.floor((r.x + r.width - 1) / CELL)];
+    const [y0, y1] = [Math.floor(r.y / CELL), Math.floor((r.y + r.height - 1) / CELL)];
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++) if (y === y0 || y === y1 || x === x0 || x === x1) scores[y * width + x] = r.score;
+  }
+  return { width, height, scores, reliable };
+}
+
+function notAssessed(
+  ctx: ScanContext,
+  text: ReturnType<typeof seamTexts.notAssessed>,
+  evidence: Record<string, unknown>,
+) {
+  return { assessed: false, findings: [finding(ctx.language, "SEAM_NOT_ASSESSED", "-", text, evidence)] };
+}
+
+async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+  const result = await blockMaps(file.bytes);
+  if (!result.ok) {
+    const text = result.tooLarge
+      ? imageTooLargeText(seamCheck, result.tooLarge)
+      : seamTexts.notAssessed(blockCheckSkipped.undecodable);
+    return notAssessed(ctx, text, { reason: result.reason, ...result.tooLarge });
+  }
+  const maps = result.maps;
+  const img = await searchPicture(file.bytes, maps);
+  if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4)
+    return notAssessed(ctx, seamTexts.notAssessed(blockCheckSkipped.tooSmall), {
+      width: maps.width,
+      height: maps.height,
+    });
+  const drawn = equalNeighbourShare(img);
+  if (drawn >= DRAWN_SHARE)
+    return notAssessed(ctx, seamTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), {
+      equalNeighbourShare: Number(drawn.toFixed(3)),
+      drawnShare: DRAWN_SHARE,
+    });
+  const found = searchSeams(img);
+  const flagged = found && found.score >= SEAM_THRESHOLDS.yellow ? found : null;
+  const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
+  const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
+  const attachments = [
+    { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
+  ];
+  const scale = maps.width / img.width;
+  const box = (r: SeamRectangle) => ({
+    x: Math.round(r.x * scale),
+    y: Math.round(r.y * scale),
+    width: Math.round(r.width * scale),
+    height: Math.round(r.height * scale),
+  });
+  const evidence: Record<string, unknown> = {
+    searchedWidth: img.width,
+    searchedHeight: img.height,
+    thresholds: { ...SEAM_THRESHOLDS, stepLevels: SEAM_STEP, minSide: SEAM_MIN_SIDE },
+    strongest: found ? { ...box(found), score: Number(found.score.toFixed(3)) } : null,
+  };
+  if (!flagged)
+    return {
+      assessed: true,
+      findings: [finding(ctx.language, "SEAM_NONE", "Green", seamTexts.none(), evidence)],
+      attachments,
+    };
+  const region = box(flagged);
+  const share = Number(((100 * region.width * region.height) / (maps.width * maps.height)).toFixed(1));
+  const text = seamTexts.region({
+    share,
+    width: region.width,
+    height: region.height,
+    percent: Math.floor(flagged.score * 100),
+  });
+  const level = flagged.score >= SEAM_THRESHOLDS.red ? "Red" : "Yellow";
+  return {
+    assessed: true,
+    findings: [finding(ctx.language, "SEAM_RECTANGLE", level, text, { ...evidence, region })],
+    attachments,
+  };
+}
+
+export const seamsAnalyzer: Analyzer = {
+  id: "seams",
+  version: "1.0.0",
+  appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
+  reads: [...blockMapProducts, searchPixels],
+  analyze,
+};
