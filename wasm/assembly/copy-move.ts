@@ -60,3 +60,136 @@ export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, m
     }
   return judged;
 }
+
+// Grouping and candidate pairs: block-matching.ts `hashGroups` and `candidatePairs` are the JavaScript
+// reference; the same groups, the same pairs in the same order, the same twin counts.
+
+/** Later blocks of the same hash compared with each block (block-matching.ts CHAIN_STEPS). */
+const CHAIN_STEPS: i32 = 8;
+/** Squared shortest shift of a copy (block-matching.ts MIN_SHIFT = 16). */
+const MIN_SHIFT_SQ: i32 = 256;
+/** Mean absolute difference of the cell means below which two blocks count as copies (block-matching.ts). */
+const MATCH_TOLERANCE: f64 = 1.5;
+
+/**
+ * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
+ * 32 − `shift` bits into `order` (positions) and `sorted` (hashes), scan order within a group. `ends`
+ * (2^(32 − shift) i32) receives each group's end: group g is [ends[g − 1] (0 for g = 0), ends[g]).
+ * `judged` (u8 per position) gets 1 where the hash is not 0.
+ */
+export function copyMoveGroups(
+  hashes: usize,
+  count: i32,
+  shift: i32,
+  ends: usize,
+  order: usize,
+  sorted: usize,
+  judged: usize,
+): void {
+  const groups = 1 << (32 - shift);
+  memory.fill(ends, 0, <usize>groups << 2);
+  for (let i = 0; i < count; i++) {
+    const h = load<u32>(hashes + (<usize>i << 2));
+    store<u8>(judged + <usize>i, h != 0 ? 1 : 0);
+    if (h == 0) continue;
+    const g = h >>> shift;
+    // Counted one group up: after the running sum, ends[g] is where group g starts.
+    if (g + 1 < <u32>groups) {
+      const at = ends + (<usize>(g + 1) << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+  }
+  for (let g = 1; g < groups; g++) {
+    const at = ends + (<usize>g << 2);
+    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+  }
+  for (let i = 0; i < count; i++) {
+    const h = load<u32>(hashes + (<usize>i << 2));
+    if (h == 0) continue;
+    const slot = ends + (<usize>(h >>> shift) << 2);
+    const at = load<i32>(slot);
+    store<i32>(slot, at + 1);
+    store<i32>(order + (<usize>at << 2), i);
+    store<u32>(sorted + (<usize>at << 2), h);
+  }
+}
+
+/**
+ * Mean absolute difference of the cell means of the blocks at cell indices a and b (cells (i >> 2)·4 rows
+ * and (i & 3)·4 columns from the block's corner), in f64 in the reference's order.
+ */
+@inline function blockDistance(cells: usize, row: usize, a: usize, b: usize): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < 16; i++) {
+    const off = ((<usize>(i >> 2) * 4 * row + (<usize>(i & 3) << 2)) << 2);
+    s += Math.abs(<f64>load<f32>(cells + (a << 2) + off) - <f64>load<f32>(cells + (b << 2) + off));
+  }
+  return s / 16;
+}
+
+/**
+ * Candidate pairs of the grouped positions (copyMoveGroups), from the group and index in `state`
+ * (two i32: group, index; both 0 at the start) on: each position with the later ones of its group
+ * that have its hash (at most CHAIN_STEPS), kept when at least 16 px apart and their cell means
+ * (f32, `cw` per row) match; `twins` (u8 per position) counts such far partners up to 255. Writes up
+ * to `capacity` (≥ CHAIN_STEPS) pairs to `first` (the earlier position) and `shifts` (dy·65536 + dx + 32768),
+ * stops before a position whose pairs might not fit and saves where it stopped in `state` (group = 2^(32 −
+ * shift) when done). Returns the number of pairs written.
+ */
+export function copyMovePairs(
+  cells: usize,
+  cw: i32,
+  gw: i32,
+  groups: i32,
+  ends: usize,
+  order: usize,
+  sorted: usize,
+  twins: usize,
+  state: usize,
+  capacity: i32,
+  first: usize,
+  shifts: usize,
+): i32 {
+  let count = 0;
+  let g = load<i32>(state);
+  let i = load<i32>(state, 4);
+  const row = <usize>cw;
+  for (; g < groups; g++) {
+    // Groups are consecutive: i already stands at group g's start.
+    const end = load<i32>(ends + (<usize>g << 2));
+    for (; i < end; i++) {
+      if (count + CHAIN_STEPS > capacity) {
+        store<i32>(state, g);
+        store<i32>(state, i, 4);
+        return count;
+      }
+      const h = load<u32>(sorted + (<usize>i << 2));
+      const p = load<i32>(order + (<usize>i << 2));
+      const px = p % gw;
+      const py = p / gw;
+      for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
+        if (load<u32>(sorted + (<usize>j << 2)) != h) continue;
+        partners++;
+        const q = load<i32>(order + (<usize>j << 2));
+        const qx = q % gw;
+        const qy = q / gw;
+        const dx = qx - px;
+        const dy = qy - py;
+        if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
+        const tp = twins + <usize>p;
+        if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
+        const tq = twins + <usize>q;
+        if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
+        const a = <usize>(py * cw + px);
+        const b = <usize>(qy * cw + qx);
+        if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
+        store<i32>(first + (<usize>count << 2), p);
+        store<i32>(shifts + (<usize>count << 2), dy * 65536 + dx + 32768);
+        count++;
+      }
+    }
+  }
+  store<i32>(state, groups);
+  store<i32>(state, 0, 4);
+  return count;
+}

@@ -111,6 +111,29 @@ interface KernelExports {
     step: number,
   ): void;
   copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
+  copyMoveGroups(
+    hashes: number,
+    count: number,
+    shift: number,
+    ends: number,
+    order: number,
+    sorted: number,
+    judged: number,
+  ): void;
+  copyMovePairs(
+    cells: number,
+    cw: number,
+    gw: number,
+    groups: number,
+    ends: number,
+    order: number,
+    sorted: number,
+    twins: number,
+    state: number,
+    capacity: number,
+    first: number,
+    shifts: number,
+  ): number;
   ghostNormalisedRow(
     errors: number,
     rows: number,
