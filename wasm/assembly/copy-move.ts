@@ -17,45 +17,78 @@ const MULTIPLIERS: StaticArray<i32> = [
   return <u32>h == 0 ? 1 : <u32>h;
 }
 
+/** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
+@inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
+  return f64x2.sub(
+    f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), // ÷ 16, exactly
+    f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
+  );
+}
+
 /**
- * Hashes of `rows` rows of `count` block positions. `cells` holds rows + 12 rows of `cw` f32 cell
- * means (and 8 readable bytes after them); out[y·count + x] (u32) is 0 when the block's unevenness²·16
- * (the residual sum of squares around the best plane) is below `minResidual`. Returns how many blocks had detail.
+ * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
+ * rows of `cw` f32 cell means (and 16 readable bytes after them); out[y·count + x] (u32) is 0 when the
+ * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
+ * Returns how many blocks had detail.
  */
 export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, minResidual: f64, out: usize): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
   const step = f64x2.splat(0.125);
   for (let y = 0; y < rows; y++)
-    for (let x = 0; x < count; x += 2) {
-      let sum = f64x2.splat(0);
-      let sq = f64x2.splat(0);
-      let sx = f64x2.splat(0);
-      let sy = f64x2.splat(0);
+    for (let x = 0; x < count; x += 4) {
+      // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
+      let sum0 = f64x2.splat(0);
+      let sum2 = f64x2.splat(0);
+      let sq0 = f64x2.splat(0);
+      let sq2 = f64x2.splat(0);
+      let sx0 = f64x2.splat(0);
+      let sx2 = f64x2.splat(0);
+      let sy0 = f64x2.splat(0);
+      let sy2 = f64x2.splat(0);
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const at = cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2);
-        const v = f64x2.promote_low_f32x4(v128.load64_zero(at));
-        sum = f64x2.add(sum, v);
-        sq = f64x2.add(sq, f64x2.mul(v, v));
-        sx = f64x2.add(sx, f64x2.mul(v, f64x2.splat(<f64>(i & 3) - 1.5)));
-        sy = f64x2.add(sy, f64x2.mul(v, f64x2.splat(<f64>(i >> 2) - 1.5)));
-        const q = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v, step)));
+        const four = v128.load(cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2));
+        const v0 = f64x2.promote_low_f32x4(four);
+        const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
+        const cx = f64x2.splat(<f64>(i & 3) - 1.5);
+        const cy = f64x2.splat(<f64>(i >> 2) - 1.5);
+        sum0 = f64x2.add(sum0, v0);
+        sum2 = f64x2.add(sum2, v2);
+        sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
+        sq2 = f64x2.add(sq2, f64x2.mul(v2, v2));
+        sx0 = f64x2.add(sx0, f64x2.mul(v0, cx));
+        sx2 = f64x2.add(sx2, f64x2.mul(v2, cx));
+        sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
+        sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
+        // floor(v / 8) in f64 as the reference, both halves into one i32x4.
+        const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v0, step)));
+        const q2 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v2, step)));
+        const q = i32x4.shuffle(q0, q2, 0, 1, 4, 5);
         h = i32x4.add(h, i32x4.mul(q, i32x4.splat(unchecked(MULTIPLIERS[i]))));
       }
-      const residual = f64x2.sub(
-        f64x2.sub(sq, f64x2.div(f64x2.mul(sum, sum), f64x2.splat(16))),
-        f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
-      );
+      const r0 = residual(sum0, sq0, sx0, sy0);
+      const r2 = residual(sum2, sq2, sx2, sy2);
       const o = out + (<usize>(y * count + x) << 2);
-      const r0 = f64x2.extract_lane(residual, 0);
-      const h0: u32 = r0 >= minResidual ? mix(i32x4.extract_lane(h, 0)) : 0;
-      store<u32>(o, h0);
-      if (h0) judged++;
-      if (x + 1 < count) {
-        const h1: u32 = f64x2.extract_lane(residual, 1) >= minResidual ? mix(i32x4.extract_lane(h, 1)) : 0;
-        store<u32>(o + 4, h1);
-        if (h1) judged++;
+      const lanes = min(4, count - x);
+      for (let lane = 0; lane < lanes; lane++) {
+        const r = lane == 0
+          ? f64x2.extract_lane(r0, 0)
+          : lane == 1
+            ? f64x2.extract_lane(r0, 1)
+            : lane == 2
+              ? f64x2.extract_lane(r2, 0)
+              : f64x2.extract_lane(r2, 1);
+        const hl = lane == 0
+          ? i32x4.extract_lane(h, 0)
+          : lane == 1
+            ? i32x4.extract_lane(h, 1)
+            : lane == 2
+              ? i32x4.extract_lane(h, 2)
+              : i32x4.extract_lane(h, 3);
+        const hash: u32 = r >= minResidual ? mix(hl) : 0;
+        store<u32>(o + (<usize>lane << 2), hash);
+        if (hash) judged++;
       }
     }
   return judged;

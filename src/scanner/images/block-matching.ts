@@ -349,8 +349,8 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const cellCount = cw * (img.height - CELL + 1);
   const positions = gw * gh;
   const k = kernels();
-  // Cell means with 8 readable bytes after them (the hash kernel reads two positions at a time).
-  const sizes = { cells: cellCount * 4 + 8, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
+  // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
+  const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
   const first = scratchRegions(sizes);
   cellMeans(img, new Float32Array(first.buffer, first.at.cells, cellCount));
   const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
