@@ -25,6 +25,14 @@ const MULTIPLIERS: StaticArray<i32> = [
   );
 }
 
+/** Stores lane `lane`'s hash (0 without detail) when the lane is one of the row's `lanes` left; 1 when it had detail. */
+@inline function storeHash(o: usize, lane: i32, lanes: i32, r: f64, h: i32, minResidual: f64): i32 {
+  if (lane >= lanes) return 0;
+  const hash: u32 = r >= minResidual ? mix(h) : 0;
+  store<u32>(o + (<usize>lane << 2), hash);
+  return hash != 0 ? 1 : 0;
+}
+
 /**
  * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
  * rows of `cw` f32 cell means (and 16 readable bytes after them); out[y·count + x] (u32) is 0 when the
@@ -70,26 +78,11 @@ export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, m
       const r0 = residual(sum0, sq0, sx0, sy0);
       const r2 = residual(sum2, sq2, sx2, sy2);
       const o = out + (<usize>(y * count + x) << 2);
-      const lanes = min(4, count - x);
-      for (let lane = 0; lane < lanes; lane++) {
-        const r = lane == 0
-          ? f64x2.extract_lane(r0, 0)
-          : lane == 1
-            ? f64x2.extract_lane(r0, 1)
-            : lane == 2
-              ? f64x2.extract_lane(r2, 0)
-              : f64x2.extract_lane(r2, 1);
-        const hl = lane == 0
-          ? i32x4.extract_lane(h, 0)
-          : lane == 1
-            ? i32x4.extract_lane(h, 1)
-            : lane == 2
-              ? i32x4.extract_lane(h, 2)
-              : i32x4.extract_lane(h, 3);
-        const hash: u32 = r >= minResidual ? mix(hl) : 0;
-        store<u32>(o + (<usize>lane << 2), hash);
-        if (hash) judged++;
-      }
+      const lanes = count - x;
+      judged += storeHash(o, 0, lanes, f64x2.extract_lane(r0, 0), i32x4.extract_lane(h, 0), minResidual);
+      judged += storeHash(o, 1, lanes, f64x2.extract_lane(r0, 1), i32x4.extract_lane(h, 1), minResidual);
+      judged += storeHash(o, 2, lanes, f64x2.extract_lane(r2, 0), i32x4.extract_lane(h, 2), minResidual);
+      judged += storeHash(o, 3, lanes, f64x2.extract_lane(r2, 1), i32x4.extract_lane(h, 3), minResidual);
     }
   return judged;
 }
