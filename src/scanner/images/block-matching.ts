@@ -9,7 +9,7 @@
  * repeats a few pixels along the shift, or again one shift further: edges, gradients, tiles).
  */
 import type { GrayImage } from "./gray";
-import { kernels, scratchRegions } from "./wasm-kernels";
+import { ownKernels, scratchRegions } from "./wasm-kernels";
 
 /** Block side and cell side (pixels of the searched picture). */
 export const BLOCK = 16;
@@ -342,16 +342,17 @@ const PAIRS_PER_CALL = 16384;
 /**
  * The same search grid from the wasm kernels (wasm/assembly/copy-move.ts): the cell means written
  * straight into the scratch area, the hashes, groups, twin counts and pairs computed there. The grid's
- * arrays are views on the scratch area, valid until the next kernel call (the search's growing is JavaScript).
+ * arrays are views on that scratch area (the search's growing is JavaScript).
  */
 function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number): SearchGrid {
   const cw = img.width - CELL + 1;
   const cellCount = cw * (img.height - CELL + 1);
   const positions = gw * gh;
-  const k = kernels();
+  // An instance of its own: its ≈ 20 bytes per searched pixel go with it, the isolate's scratch area does not grow.
+  const k = ownKernels();
   // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
   const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
-  const first = scratchRegions(sizes);
+  const first = scratchRegions(sizes, k);
   cellMeans(img, new Float32Array(first.buffer, first.at.cells, cellCount));
   const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
@@ -359,11 +360,10 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output.
-  const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs });
+  const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
+  // A fresh instance's memory is zeros: no twins counted yet, the pairs' state at the first group.
   const twins = new Uint8Array(buffer, at.twins, positions);
-  twins.fill(0);
   const state = new Int32Array(buffer, at.state, 2);
-  state.fill(0);
   k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.order, at.sorted, at.judged);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
   while (state[0] < groups) {
