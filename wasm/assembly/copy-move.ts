@@ -17,6 +17,33 @@ const MULTIPLIERS: StaticArray<i32> = [
   return <u32>h == 0 ? 1 : <u32>h;
 }
 
+/**
+ * Means of every 4×4 cell at every pixel position (block-matching.ts `cellMeans` is the reference, its f64
+ * operations in its order): `luma` holds `height` rows of `width` f32 samples; `ring` (4·(width − 3) f64)
+ * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means.
+ */
+export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: usize, columns: usize, out: usize): void {
+  const cw = width - 3;
+  for (let y = 0; y < height; y++) {
+    const line = luma + (<usize>(y * width) << 2);
+    const row = ring + (<usize>((y & 3) * cw) << 3);
+    let s: f64 = 0;
+    for (let x = 0; x < 3; x++) s += <f64>load<f32>(line + (<usize>x << 2));
+    const to = out + (<usize>((y - 3) * cw) << 2);
+    for (let x = 0; x < cw; x++) {
+      const at = line + (<usize>x << 2);
+      s += <f64>load<f32>(at, 12);
+      const r = row + (<usize>x << 3);
+      const c = columns + (<usize>x << 3);
+      const column = load<f64>(c) + (s - load<f64>(r));
+      store<f64>(c, column);
+      store<f64>(r, s);
+      s -= <f64>load<f32>(at);
+      if (y >= 3) store<f32>(to + (<usize>x << 2), <f32>(column / 16));
+    }
+  }
+}
+
 /** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
 @inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
   return f64x2.sub(

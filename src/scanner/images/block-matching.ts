@@ -352,14 +352,17 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const k = ownKernels();
   // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
   const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
-  const first = scratchRegions(sizes, k);
-  cellMeans(img, new Float32Array(first.buffer, first.at.cells, cellCount));
+  // The picture and the cell means' running sums (zeros in a fresh instance) after them, for the cell-mean kernel.
+  const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8 };
+  const first = scratchRegions({ ...sizes, ...picture }, k);
+  new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
+  k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
   const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
   const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
-  // The same regions first (same places), then the groups and the pairs' output.
+  // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
   // A fresh instance's memory is zeros: no twins counted yet, the pairs' state at the first group.
   const twins = new Uint8Array(buffer, at.twins, positions);
@@ -415,8 +418,8 @@ function searchGrid(img: GrayImage, options: SearchOptions): SearchGrid {
 }
 
 /**
- * For tests: the candidate pairs (first blocks and shift keys, in order), the twin counts and the judged
- * positions of a search of `img` (at least 16 × 16), by the kernels or the reference.
+ * For tests: the candidate pairs (first blocks and shift keys, in order), the twin counts, the cell means and
+ * the judged positions of a search of `img` (at least 16 × 16), by the kernels or the reference.
  */
 export function candidatePairsOf(img: GrayImage, options: SearchOptions = {}) {
   const { grid, judged, blocksCompared, candidates } = searchGrid(img, options);
@@ -425,6 +428,7 @@ export function candidatePairsOf(img: GrayImage, options: SearchOptions = {}) {
     first: candidates.first.slice(0, count),
     shift: candidates.shift.slice(0, count),
     twins: grid.twins.slice(),
+    cells: grid.cells.slice(),
     judged,
     blocksCompared,
   };

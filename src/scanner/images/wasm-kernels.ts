@@ -110,6 +110,7 @@ export interface KernelExports {
     shift: number,
     step: number,
   ): void;
+  copyMoveCellMeans(luma: number, width: number, height: number, ring: number, columns: number, out: number): void;
   copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
   copyMoveGroups(
     hashes: number,

@@ -275,8 +275,8 @@ describe("copy-move search: the wasm block hashes give the reference's search re
   });
 });
 
-describe("copy-move search: the wasm hash groups give the reference's candidate pairs exactly (the same pairs in the same order)", () => {
-  /** Pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8). */
+describe("copy-move search: the wasm cell means and hash groups give the reference's candidate pairs exactly (the same pairs in the same order)", () => {
+  /** Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8). */
   const expectSamePairs = (img: GrayImage) => {
     const reference = candidatePairsOf(img, { reference: true });
     for (const wasm of [candidatePairsOf(img), candidatePairsOf(img, { pairsPerCall: 9 })]) {
@@ -285,6 +285,7 @@ describe("copy-move search: the wasm hash groups give the reference's candidate 
       expect(differingBytes(wasm.first, reference.first)).toBe(0);
       expect(differingBytes(wasm.shift, reference.shift)).toBe(0);
       expect(differingBytes(wasm.twins, reference.twins)).toBe(0);
+      expect(differingBytes(wasm.cells, reference.cells)).toBe(0);
       expect(differingBytes(wasm.judged, reference.judged)).toBe(0);
     }
     return reference;
