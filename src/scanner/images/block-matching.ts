@@ -9,7 +9,7 @@
  * repeats a few pixels along the shift, or again one shift further: edges, gradients, tiles).
  */
 import type { GrayImage } from "./gray";
-import { ownKernels, scratchRegions } from "./wasm-kernels";
+import { kernels, ownKernels, scratchRegions } from "./wasm-kernels";
 
 /** Block side and cell side (pixels of the searched picture). */
 export const BLOCK = 16;
@@ -340,22 +340,23 @@ function referenceGrid(img: GrayImage, gw: number, gh: number): SearchGrid {
 const PAIRS_PER_CALL = 16384;
 
 /**
- * The same search grid from the wasm kernels (wasm/assembly/copy-move.ts): the cell means written
- * straight into the scratch area, the hashes, groups, twin counts and pairs computed there. The grid's
- * arrays are views on that scratch area (the search's growing is JavaScript).
+ * The same search grid from the wasm kernels (wasm/assembly/copy-move.ts): cell means, hashes, groups,
+ * twin counts and pairs computed in the scratch area (≈ 20 bytes per searched pixel, which the isolate's
+ * instance keeps: docs/wasm.md). The grid's arrays are views on it, valid until the next kernel call (the
+ * search's growing is JavaScript).
  */
-function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number): SearchGrid {
+function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number, own: boolean): SearchGrid {
   const cw = img.width - CELL + 1;
   const cellCount = cw * (img.height - CELL + 1);
   const positions = gw * gh;
-  // An instance of its own: its ≈ 20 bytes per searched pixel go with it, the isolate's scratch area does not grow.
-  const k = ownKernels();
+  const k = own ? ownKernels() : kernels();
   // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
   const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
-  // The picture and the cell means' running sums (zeros in a fresh instance) after them, for the cell-mean kernel.
+  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel.
   const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8 };
   const first = scratchRegions({ ...sizes, ...picture }, k);
   new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
+  new Float64Array(first.buffer, first.at.ring, cw * 5).fill(0);
   k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
   const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
@@ -364,9 +365,11 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
-  // A fresh instance's memory is zeros: no twins counted yet, the pairs' state at the first group.
+  // The scratch area holds earlier calls' bytes: no twins counted yet, the pairs' state at the first group.
   const twins = new Uint8Array(buffer, at.twins, positions);
+  twins.fill(0);
   const state = new Int32Array(buffer, at.state, 2);
+  state.fill(0);
   k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.order, at.sorted, at.judged);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
   while (state[0] < groups) {
@@ -403,9 +406,14 @@ function appendPairs(c: Candidates, first: Int32Array, shift: Int32Array): void 
   c.count += first.length;
 }
 
-/** Options of a search: `reference` computes everything up to the candidate pairs in JavaScript; `pairsPerCall` is for tests. */
+/**
+ * Options of a search: `reference` computes everything up to the candidate pairs in JavaScript; `ownScratch`
+ * runs the kernels in an instance of their own (wasm-kernels.ts `ownKernels`), for the reduced search of a
+ * large photo, whose peak memory must not grow by the isolate keeping the search's scratch; `pairsPerCall` is for tests.
+ */
 interface SearchOptions {
   reference?: boolean;
+  ownScratch?: boolean;
   pairsPerCall?: number;
 }
 
@@ -414,7 +422,7 @@ function searchGrid(img: GrayImage, options: SearchOptions): SearchGrid {
   const gw = img.width - BLOCK + 1;
   const gh = img.height - BLOCK + 1;
   if (options.reference) return referenceGrid(img, gw, gh);
-  return kernelGrid(img, gw, gh, Math.max(CHAIN_STEPS, options.pairsPerCall ?? PAIRS_PER_CALL));
+  return kernelGrid(img, gw, gh, Math.max(CHAIN_STEPS, options.pairsPerCall ?? PAIRS_PER_CALL), !!options.ownScratch);
 }
 
 /**

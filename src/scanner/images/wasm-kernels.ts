@@ -160,7 +160,8 @@ export function kernels(): KernelExports {
 
 /**
  * A fresh instance of the kernels (≈ 0.3 ms), for one computation with a large scratch area that should not
- * stay: its memory goes with it, whereas the isolate's instance keeps its largest scratch area for good.
+ * stay: its memory goes with it (at the next garbage collections, which a few megabytes make noticeably
+ * slower: ≈ 10–20 ms per small photo), whereas the isolate's instance keeps its largest scratch area for good.
  */
 export function ownKernels(): KernelExports {
   return new WebAssembly.Instance(kernelsModule, {}).exports as unknown as KernelExports;

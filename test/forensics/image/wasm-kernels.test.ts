@@ -276,10 +276,11 @@ describe("copy-move search: the wasm block hashes give the reference's search re
 });
 
 describe("copy-move search: the wasm cell means and hash groups give the reference's candidate pairs exactly (the same pairs in the same order)", () => {
-  /** Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8). */
+  /** Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8) and in an instance of its own. */
   const expectSamePairs = (img: GrayImage) => {
     const reference = candidatePairsOf(img, { reference: true });
-    for (const wasm of [candidatePairsOf(img), candidatePairsOf(img, { pairsPerCall: 9 })]) {
+    const variants = [{}, { pairsPerCall: 9 }, { ownScratch: true }];
+    for (const wasm of variants.map((options) => candidatePairsOf(img, options))) {
       expect(wasm.blocksCompared).toBe(reference.blocksCompared);
       expect(wasm.first.length).toBe(reference.first.length);
       expect(differingBytes(wasm.first, reference.first)).toBe(0);
