@@ -8,9 +8,10 @@
  * alone) only the product asked for is built. Nothing full-size is kept: products are small pictures,
  * patches or per-block maps, built band by band or block by block.
  *
- * Why two passes for a JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
+ * Why two passes for a large JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
  * and are read by the detectors that run after the models; built in the pixel pass, before the models,
- * they would be held through the models' inference inside the isolate's 128 MB.
+ * they would be held through the models' inference inside the isolate's 128 MB. A baseline JPEG up to
+ * ONE_PASS_PIXELS has one Huffman pass for both kinds (`jpegPass`): its products are small.
  *
  * The pixel pass reads streamed formats only (baseline and progressive JPEG, non-interlaced PNG,
  * streamed-image.ts).
