@@ -18,45 +18,231 @@ const MULTIPLIERS: StaticArray<i32> = [
 }
 
 /**
- * Hashes of `rows` rows of `count` block positions. `cells` holds rows + 12 rows of `cw` f32 cell
- * means (and 8 readable bytes after them); out[y·count + x] (u32) is 0 when the block's unevenness²·16
- * (the residual sum of squares around the best plane) is below `minResidual`. Returns how many blocks had detail.
+ * Means of every 4×4 cell at every pixel position (block-matching.ts `cellMeans` is the reference, its f64
+ * operations in its order): `luma` holds `height` rows of `width` f32 samples; `ring` (4·(width − 3) f64)
+ * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means.
+ */
+export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: usize, columns: usize, out: usize): void {
+  const cw = width - 3;
+  for (let y = 0; y < height; y++) {
+    const line = luma + (<usize>(y * width) << 2);
+    const row = ring + (<usize>((y & 3) * cw) << 3);
+    let s: f64 = 0;
+    for (let x = 0; x < 3; x++) s += <f64>load<f32>(line + (<usize>x << 2));
+    const to = out + (<usize>((y - 3) * cw) << 2);
+    for (let x = 0; x < cw; x++) {
+      const at = line + (<usize>x << 2);
+      s += <f64>load<f32>(at, 12);
+      const r = row + (<usize>x << 3);
+      const c = columns + (<usize>x << 3);
+      const column = load<f64>(c) + (s - load<f64>(r));
+      store<f64>(c, column);
+      store<f64>(r, s);
+      s -= <f64>load<f32>(at);
+      if (y >= 3) store<f32>(to + (<usize>x << 2), <f32>(column / 16));
+    }
+  }
+}
+
+/** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
+@inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
+  return f64x2.sub(
+    f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), // ÷ 16, exactly
+    f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
+  );
+}
+
+/** Stores lane `lane`'s hash (0 without detail) when the lane is one of the row's `lanes` left; 1 when it had detail. */
+@inline function storeHash(o: usize, lane: i32, lanes: i32, r: f64, h: i32, minResidual: f64): i32 {
+  if (lane >= lanes) return 0;
+  const hash: u32 = r >= minResidual ? mix(h) : 0;
+  store<u32>(o + (<usize>lane << 2), hash);
+  return hash != 0 ? 1 : 0;
+}
+
+/**
+ * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
+ * rows of `cw` f32 cell means (and 16 readable bytes after them); out[y·count + x] (u32) is 0 when the
+ * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
+ * Returns how many blocks had detail.
  */
 export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, minResidual: f64, out: usize): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
   const step = f64x2.splat(0.125);
   for (let y = 0; y < rows; y++)
-    for (let x = 0; x < count; x += 2) {
-      let sum = f64x2.splat(0);
-      let sq = f64x2.splat(0);
-      let sx = f64x2.splat(0);
-      let sy = f64x2.splat(0);
+    for (let x = 0; x < count; x += 4) {
+      // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
+      let sum0 = f64x2.splat(0);
+      let sum2 = f64x2.splat(0);
+      let sq0 = f64x2.splat(0);
+      let sq2 = f64x2.splat(0);
+      let sx0 = f64x2.splat(0);
+      let sx2 = f64x2.splat(0);
+      let sy0 = f64x2.splat(0);
+      let sy2 = f64x2.splat(0);
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const at = cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2);
-        const v = f64x2.promote_low_f32x4(v128.load64_zero(at));
-        sum = f64x2.add(sum, v);
-        sq = f64x2.add(sq, f64x2.mul(v, v));
-        sx = f64x2.add(sx, f64x2.mul(v, f64x2.splat(<f64>(i & 3) - 1.5)));
-        sy = f64x2.add(sy, f64x2.mul(v, f64x2.splat(<f64>(i >> 2) - 1.5)));
-        const q = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v, step)));
+        const four = v128.load(cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2));
+        const v0 = f64x2.promote_low_f32x4(four);
+        const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
+        const cx = f64x2.splat(<f64>(i & 3) - 1.5);
+        const cy = f64x2.splat(<f64>(i >> 2) - 1.5);
+        sum0 = f64x2.add(sum0, v0);
+        sum2 = f64x2.add(sum2, v2);
+        sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
+        sq2 = f64x2.add(sq2, f64x2.mul(v2, v2));
+        sx0 = f64x2.add(sx0, f64x2.mul(v0, cx));
+        sx2 = f64x2.add(sx2, f64x2.mul(v2, cx));
+        sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
+        sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
+        // floor(v / 8) in f64 as the reference, both halves into one i32x4.
+        const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v0, step)));
+        const q2 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v2, step)));
+        const q = i32x4.shuffle(q0, q2, 0, 1, 4, 5);
         h = i32x4.add(h, i32x4.mul(q, i32x4.splat(unchecked(MULTIPLIERS[i]))));
       }
-      const residual = f64x2.sub(
-        f64x2.sub(sq, f64x2.div(f64x2.mul(sum, sum), f64x2.splat(16))),
-        f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
-      );
+      const r0 = residual(sum0, sq0, sx0, sy0);
+      const r2 = residual(sum2, sq2, sx2, sy2);
       const o = out + (<usize>(y * count + x) << 2);
-      const r0 = f64x2.extract_lane(residual, 0);
-      const h0: u32 = r0 >= minResidual ? mix(i32x4.extract_lane(h, 0)) : 0;
-      store<u32>(o, h0);
-      if (h0) judged++;
-      if (x + 1 < count) {
-        const h1: u32 = f64x2.extract_lane(residual, 1) >= minResidual ? mix(i32x4.extract_lane(h, 1)) : 0;
-        store<u32>(o + 4, h1);
-        if (h1) judged++;
-      }
+      const lanes = count - x;
+      judged += storeHash(o, 0, lanes, f64x2.extract_lane(r0, 0), i32x4.extract_lane(h, 0), minResidual);
+      judged += storeHash(o, 1, lanes, f64x2.extract_lane(r0, 1), i32x4.extract_lane(h, 1), minResidual);
+      judged += storeHash(o, 2, lanes, f64x2.extract_lane(r2, 0), i32x4.extract_lane(h, 2), minResidual);
+      judged += storeHash(o, 3, lanes, f64x2.extract_lane(r2, 1), i32x4.extract_lane(h, 3), minResidual);
     }
   return judged;
+}
+
+// Grouping and candidate pairs: block-matching.ts `hashGroups` and `candidatePairs` are the JavaScript
+// reference; the same groups, the same pairs in the same order, the same twin counts.
+
+/** Later blocks of the same hash compared with each block (block-matching.ts CHAIN_STEPS). */
+const CHAIN_STEPS: i32 = 8;
+/** Squared shortest shift of a copy (block-matching.ts MIN_SHIFT = 16). */
+const MIN_SHIFT_SQ: i32 = 256;
+/** Mean absolute difference of the cell means below which two blocks count as copies (block-matching.ts). */
+const MATCH_TOLERANCE: f64 = 1.5;
+
+/**
+ * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
+ * 32 − `shift` bits into `order` (positions) and `sorted` (hashes), scan order within a group. `ends`
+ * (2^(32 − shift) i32) receives each group's end: group g is [ends[g − 1] (0 for g = 0), ends[g]).
+ * `judged` (u8 per position) gets 1 where the hash is not 0.
+ */
+export function copyMoveGroups(
+  hashes: usize,
+  count: i32,
+  shift: i32,
+  ends: usize,
+  order: usize,
+  sorted: usize,
+  judged: usize,
+): void {
+  const groups = 1 << (32 - shift);
+  memory.fill(ends, 0, <usize>groups << 2);
+  for (let i = 0; i < count; i++) {
+    const h = load<u32>(hashes + (<usize>i << 2));
+    store<u8>(judged + <usize>i, h != 0 ? 1 : 0);
+    if (h == 0) continue;
+    const g = h >>> shift;
+    // Counted one group up: after the running sum, ends[g] is where group g starts.
+    if (g + 1 < <u32>groups) {
+      const at = ends + (<usize>(g + 1) << 2);
+      store<i32>(at, load<i32>(at) + 1);
+    }
+  }
+  for (let g = 1; g < groups; g++) {
+    const at = ends + (<usize>g << 2);
+    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+  }
+  for (let i = 0; i < count; i++) {
+    const h = load<u32>(hashes + (<usize>i << 2));
+    if (h == 0) continue;
+    const slot = ends + (<usize>(h >>> shift) << 2);
+    const at = load<i32>(slot);
+    store<i32>(slot, at + 1);
+    store<i32>(order + (<usize>at << 2), i);
+    store<u32>(sorted + (<usize>at << 2), h);
+  }
+}
+
+/**
+ * Mean absolute difference of the cell means of the blocks at cell indices a and b (cells (i >> 2)·4 rows
+ * and (i & 3)·4 columns from the block's corner), in f64 in the reference's order.
+ */
+@inline function blockDistance(cells: usize, row: usize, a: usize, b: usize): f64 {
+  let s: f64 = 0;
+  for (let i = 0; i < 16; i++) {
+    const off = ((<usize>(i >> 2) * 4 * row + (<usize>(i & 3) << 2)) << 2);
+    s += Math.abs(<f64>load<f32>(cells + (a << 2) + off) - <f64>load<f32>(cells + (b << 2) + off));
+  }
+  return s / 16;
+}
+
+/**
+ * Candidate pairs of the grouped positions (copyMoveGroups), from the group and index in `state`
+ * (two i32: group, index; both 0 at the start) on: each position with the later ones of its group
+ * that have its hash (at most CHAIN_STEPS), kept when at least 16 px apart and their cell means
+ * (f32, `cw` per row) match; `twins` (u8 per position) counts such far partners up to 255. Writes up
+ * to `capacity` (≥ CHAIN_STEPS) pairs to `first` (the earlier position) and `shifts` (dy·65536 + dx + 32768),
+ * stops before a position whose pairs might not fit and saves where it stopped in `state` (group = 2^(32 −
+ * shift) when done). Returns the number of pairs written.
+ */
+export function copyMovePairs(
+  cells: usize,
+  cw: i32,
+  gw: i32,
+  groups: i32,
+  ends: usize,
+  order: usize,
+  sorted: usize,
+  twins: usize,
+  state: usize,
+  capacity: i32,
+  first: usize,
+  shifts: usize,
+): i32 {
+  let count = 0;
+  let g = load<i32>(state);
+  let i = load<i32>(state, 4);
+  const row = <usize>cw;
+  for (; g < groups; g++) {
+    // Groups are consecutive: i already stands at group g's start.
+    const end = load<i32>(ends + (<usize>g << 2));
+    for (; i < end; i++) {
+      if (count + CHAIN_STEPS > capacity) {
+        store<i32>(state, g);
+        store<i32>(state, i, 4);
+        return count;
+      }
+      const h = load<u32>(sorted + (<usize>i << 2));
+      const p = load<i32>(order + (<usize>i << 2));
+      const px = p % gw;
+      const py = p / gw;
+      for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
+        if (load<u32>(sorted + (<usize>j << 2)) != h) continue;
+        partners++;
+        const q = load<i32>(order + (<usize>j << 2));
+        const qx = q % gw;
+        const qy = q / gw;
+        const dx = qx - px;
+        const dy = qy - py;
+        if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
+        const tp = twins + <usize>p;
+        if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
+        const tq = twins + <usize>q;
+        if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
+        const a = <usize>(py * cw + px);
+        const b = <usize>(qy * cw + qx);
+        if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
+        store<i32>(first + (<usize>count << 2), p);
+        store<i32>(shifts + (<usize>count << 2), dy * 65536 + dx + 32768);
+        count++;
+      }
+    }
+  }
+  store<i32>(state, groups);
+  store<i32>(state, 0, 4);
+  return count;
 }

@@ -226,7 +226,8 @@ export const copyMoveAnalyzer: Analyzer = {
           }),
         ],
       };
-    const search = searchCopyMove(img);
+    // A reduced search is that of a large photo: its scratch must not stay in the isolate (its peak memory).
+    const search = searchCopyMove(img, { ownScratch: maps.width * maps.height > FULL_SEARCH_PIXELS });
     const scale = maps.width / img.width;
     const top = search.areas[0] ?? null;
     const found = search.areas.find((a) => a.blocks.length / 2 >= COPY_MOVE_MIN_BLOCKS && !isStrip(a)) ?? null;

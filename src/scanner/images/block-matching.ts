@@ -9,7 +9,7 @@
  * repeats a few pixels along the shift, or again one shift further: edges, gradients, tiles).
  */
 import type { GrayImage } from "./gray";
-import { kernels, scratchRegions } from "./wasm-kernels";
+import { kernels, ownKernels, scratchRegions } from "./wasm-kernels";
 
 /** Block side and cell side (pixels of the searched picture). */
 export const BLOCK = 16;
@@ -59,15 +59,13 @@ export interface CopyMoveSearch {
 }
 
 /**
- * Means of every 4×4 cell at every pixel position: (width − 3) × (height − 3) values. Running sums
+ * Means of every 4×4 cell at every pixel position into `data`: (width − 3) × (height − 3) values. Running sums
  * along each row, and down each column over the last four rows' sums (a ring of four rows: no second picture-sized array).
  */
-function cellMeans(img: GrayImage): { data: Float32Array; width: number } {
+function cellMeans(img: GrayImage, data: Float32Array): void {
   const cw = img.width - CELL + 1;
-  const ch = img.height - CELL + 1;
   const ring = new Float64Array(CELL * cw);
   const columns = new Float64Array(cw);
-  const data = new Float32Array(cw * ch);
   for (let y = 0; y < img.height; y++) {
     const line = y * img.width;
     const row = (y % CELL) * cw;
@@ -84,7 +82,6 @@ function cellMeans(img: GrayImage): { data: Float32Array; width: number } {
       for (let x = 0; x < cw; x++) data[out + x] = columns[x] / (CELL * CELL);
     }
   }
-  return { data, width: cw };
 }
 
 /** Offsets of a block's 16 cells in the cell-mean array. */
@@ -145,39 +142,24 @@ function blockHashes(cells: Float32Array, cw: number, gw: number, gh: number, of
   return hashes;
 }
 
-/** Block rows per call of the wasm kernel (its scratch: (rows + 12) rows of cell means and rows of hashes). */
-const HASH_ROWS = 32;
-
-/** The same hashes from the wasm kernel (wasm/assembly/copy-move.ts copyMoveHashRows), HASH_ROWS rows per call. */
-function blockHashesWasm(cells: Float32Array, cw: number, gw: number, gh: number): Uint32Array {
-  const hashes = new Uint32Array(gw * gh);
-  for (let y0 = 0; y0 < gh; y0 += HASH_ROWS) {
-    const rows = Math.min(HASH_ROWS, gh - y0);
-    const cellCount = (rows + BLOCK - CELL) * cw;
-    const { at, buffer } = scratchRegions({ cells: cellCount * 4 + 8, out: rows * gw * 4 });
-    new Float32Array(buffer, at.cells, cellCount).set(cells.subarray(y0 * cw, y0 * cw + cellCount));
-    kernels().copyMoveHashRows(at.cells, cw, gw, rows, MIN_RESIDUAL, at.out);
-    hashes.set(new Uint32Array(buffer, at.out, rows * gw), y0 * gw);
-  }
-  return hashes;
-}
-
 /** Candidate pairs: block positions p < q (scan order) with equal hashes and matching cells, and their shift keys. */
 interface Candidates {
-  first: Int32Array;
-  shift: Int32Array;
+  first: Int32Array<ArrayBuffer>;
+  shift: Int32Array<ArrayBuffer>;
   count: number;
 }
 
 /** Shift key of (dx, dy), dy ≥ 0 (the later block in scan order minus the earlier). */
 const shiftKey = (dx: number, dy: number) => dy * 65536 + dx + 32768;
 
+/** How far a hash is shifted right for its group among n hashed positions: about 4–8 per group, in a count table that stays in the cache. */
+const groupShift = (n: number) => 32 - Math.min(18, Math.max(8, Math.ceil(Math.log2(n / 4 + 1))));
+
 /** Positions with a hash and their hashes, grouped by the hash's top bits (a counting sort; scan order within a group). */
 function hashGroups(hashes: Uint32Array): { order: Int32Array; sorted: Uint32Array; start: Int32Array } {
   let n = 0;
   for (let i = 0; i < hashes.length; i++) if (hashes[i]) n++;
-  // About 4–8 blocks per group, in a count table that stays in the cache.
-  const shift = 32 - Math.min(18, Math.max(8, Math.ceil(Math.log2(n / 4 + 1))));
+  const shift = groupShift(n);
   const start = new Int32Array(2 ** (32 - shift) + 1);
   for (let i = 0; i < hashes.length; i++) if (hashes[i]) start[(hashes[i] >>> shift) + 1]++;
   for (let b = 1; b < start.length; b++) start[b] += start[b - 1];
@@ -328,18 +310,22 @@ function strongestShifts(c: Candidates): { key: number; seeds: number[] }[] {
     .map(([key, seeds]) => ({ key, seeds }));
 }
 
-/**
- * Searches `img` for areas that appear twice at one integer shift. `{ reference: true }` computes
- * the block hashes with the JavaScript reference instead of the wasm kernel (the same values; the tests compare both).
- */
-export function searchCopyMove(img: GrayImage, options: { reference?: boolean } = {}): CopyMoveSearch {
-  const gw = Math.max(0, img.width - BLOCK + 1);
-  const gh = Math.max(0, img.height - BLOCK + 1);
-  const judged = new Uint8Array(gw * gh);
-  if (!gw || !gh) return { width: img.width, height: img.height, blocksCompared: 0, gw, gh, judged, areas: [] };
-  const { data: cells, width: cw } = cellMeans(img);
+/** A searched picture's grid (cell means, hashes, twin counts), which positions had detail, and its candidate pairs. */
+interface SearchGrid {
+  grid: Grid;
+  judged: Uint8Array;
+  blocksCompared: number;
+  candidates: Candidates;
+}
+
+/** The search grid by the JavaScript reference (cell means, block hashes, hash groups and candidate pairs). */
+function referenceGrid(img: GrayImage, gw: number, gh: number): SearchGrid {
+  const cw = img.width - CELL + 1;
+  const cells = new Float32Array(cw * (img.height - CELL + 1));
+  cellMeans(img, cells);
   const offsets = cellOffsets(cw);
-  const hashes = options.reference ? blockHashes(cells, cw, gw, gh, offsets) : blockHashesWasm(cells, cw, gw, gh);
+  const hashes = blockHashes(cells, cw, gw, gh, offsets);
+  const judged = new Uint8Array(gw * gh);
   let blocksCompared = 0;
   for (let i = 0; i < hashes.length; i++)
     if (hashes[i]) {
@@ -347,8 +333,128 @@ export function searchCopyMove(img: GrayImage, options: { reference?: boolean } 
       blocksCompared++;
     }
   const grid: Grid = { cells, cw, gw, gh, offsets, hashes, twins: new Uint8Array(gw * gh) };
+  return { grid, judged, blocksCompared, candidates: candidatePairs(grid) };
+}
+
+/** Candidate pairs per call of the pairs kernel (its output: 8 bytes a pair). */
+const PAIRS_PER_CALL = 16384;
+
+/**
+ * The same search grid from the wasm kernels (wasm/assembly/copy-move.ts): cell means, hashes, groups,
+ * twin counts and pairs computed in the scratch area (≈ 20 bytes per searched pixel, which the isolate's
+ * instance keeps: docs/wasm.md). The grid's arrays are views on it, valid until the next kernel call (the
+ * search's growing is JavaScript).
+ */
+function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number, own: boolean): SearchGrid {
+  const cw = img.width - CELL + 1;
+  const cellCount = cw * (img.height - CELL + 1);
+  const positions = gw * gh;
+  const k = own ? ownKernels() : kernels();
+  // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
+  const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
+  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel.
+  const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8 };
+  const first = scratchRegions({ ...sizes, ...picture }, k);
+  new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
+  new Float64Array(first.buffer, first.at.ring, cw * 5).fill(0);
+  k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
+  const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
+  const shift = groupShift(blocksCompared);
+  const groups = 2 ** (32 - shift);
+  const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };
+  const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
+  // The same regions first (same places), then the groups and the pairs' output where the picture was.
+  const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
+  // The scratch area holds earlier calls' bytes: no twins counted yet, the pairs' state at the first group.
+  const twins = new Uint8Array(buffer, at.twins, positions);
+  twins.fill(0);
+  const state = new Int32Array(buffer, at.state, 2);
+  state.fill(0);
+  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.order, at.sorted, at.judged);
+  const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
+  while (state[0] < groups) {
+    const got = k.copyMovePairs(
+      at.cells,
+      cw,
+      gw,
+      groups,
+      at.ends,
+      at.order,
+      at.sorted,
+      at.twins,
+      at.state,
+      pairsPerCall,
+      at.first,
+      at.shifts,
+    );
+    appendPairs(candidates, new Int32Array(buffer, at.first, got), new Int32Array(buffer, at.shifts, got));
+  }
+  const cells = new Float32Array(buffer, at.cells, cellCount);
+  const hashes = new Uint32Array(buffer, at.hashes, positions);
+  const grid: Grid = { cells, cw, gw, gh, offsets: cellOffsets(cw), hashes, twins };
+  return { grid, judged: new Uint8Array(buffer, at.judged, positions).slice(), blocksCompared, candidates };
+}
+
+/** Appends pairs (first blocks and shift keys) to `c`, growing its arrays. */
+function appendPairs(c: Candidates, first: Int32Array, shift: Int32Array): void {
+  while (c.count + first.length > c.first.length) {
+    c.first = grow(c.first);
+    c.shift = grow(c.shift);
+  }
+  c.first.set(first, c.count);
+  c.shift.set(shift, c.count);
+  c.count += first.length;
+}
+
+/**
+ * Options of a search: `reference` computes everything up to the candidate pairs in JavaScript; `ownScratch`
+ * runs the kernels in an instance of their own (wasm-kernels.ts `ownKernels`), for the reduced search of a
+ * large photo, whose peak memory must not grow by the isolate keeping the search's scratch; `pairsPerCall` is for tests.
+ */
+interface SearchOptions {
+  reference?: boolean;
+  ownScratch?: boolean;
+  pairsPerCall?: number;
+}
+
+/** The search grid of `img` (at least 16 × 16) as the search builds it. */
+function searchGrid(img: GrayImage, options: SearchOptions): SearchGrid {
+  const gw = img.width - BLOCK + 1;
+  const gh = img.height - BLOCK + 1;
+  if (options.reference) return referenceGrid(img, gw, gh);
+  return kernelGrid(img, gw, gh, Math.max(CHAIN_STEPS, options.pairsPerCall ?? PAIRS_PER_CALL), !!options.ownScratch);
+}
+
+/**
+ * For tests: the candidate pairs (first blocks and shift keys, in order), the twin counts, the cell means and
+ * the judged positions of a search of `img` (at least 16 × 16), by the kernels or the reference.
+ */
+export function candidatePairsOf(img: GrayImage, options: SearchOptions = {}) {
+  const { grid, judged, blocksCompared, candidates } = searchGrid(img, options);
+  const { count } = candidates;
+  return {
+    first: candidates.first.slice(0, count),
+    shift: candidates.shift.slice(0, count),
+    twins: grid.twins.slice(),
+    cells: grid.cells.slice(),
+    judged,
+    blocksCompared,
+  };
+}
+
+/**
+ * Searches `img` for areas that appear twice at one integer shift. `{ reference: true }` computes
+ * the block hashes, their groups and the candidate pairs with the JavaScript reference instead of the
+ * wasm kernels (the same values; the tests compare both).
+ */
+export function searchCopyMove(img: GrayImage, options: SearchOptions = {}): CopyMoveSearch {
+  const gw = Math.max(0, img.width - BLOCK + 1);
+  const gh = Math.max(0, img.height - BLOCK + 1);
+  if (!gw || !gh)
+    return { width: img.width, height: img.height, blocksCompared: 0, gw, gh, judged: new Uint8Array(0), areas: [] };
+  const { grid, judged, blocksCompared, candidates } = searchGrid(img, options);
   const seen = new Uint8Array(gw * gh);
-  const areas = strongestShifts(candidatePairs(grid)).map(({ key, seeds }) => {
+  const areas = strongestShifts(candidates).map(({ key, seeds }) => {
     const dy = Math.floor(key / 65536);
     const dx = key - dy * 65536 - 32768;
     return { dx, dy, blocks: grownArea(grid, dx, dy, seeds, seen), votes: seeds.length };

@@ -8,9 +8,10 @@
  * alone) only the product asked for is built. Nothing full-size is kept: products are small pictures,
  * patches or per-block maps, built band by band or block by block.
  *
- * Why two passes for a JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
+ * Why two passes for a large JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
  * and are read by the detectors that run after the models; built in the pixel pass, before the models,
- * they would be held through the models' inference inside the isolate's 128 MB.
+ * they would be held through the models' inference inside the isolate's 128 MB. A baseline JPEG up to
+ * ONE_PASS_PIXELS has one Huffman pass for both kinds (`jpegPass`): its products are small.
  *
  * The pixel pass reads streamed formats only (baseline and progressive JPEG, non-interlaced PNG,
  * streamed-image.ts).
@@ -22,8 +23,9 @@
 import { cooperative } from "../../lib/cooperate";
 import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
-import { ImageDataError, type RgbaBand } from "./rgba-band";
-import { openStreamed } from "./streamed-image";
+import { JpegStripDecoder } from "./jpeg-strip-decoder";
+import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
+import { countedSource, openStreamed } from "./streamed-image";
 
 /** Bands fed to the products between two turns given to other requests. */
 const BANDS_PER_TURN = 4;
@@ -103,15 +105,18 @@ export function decoded<T>(bytes: Uint8Array, product: DecodeProduct<T>): Promis
   const state = stateOf(bytes);
   let entry = state.built.get(product);
   if (!entry) {
-    const wanted = [product, ...[...state.planned.keys()].filter((p) => p !== product && p.kind === product.kind)];
+    const both = oneEntropyPass(bytes, state);
+    const wanted = [
+      product,
+      ...[...state.planned.keys()].filter((p) => p !== product && (both || p.kind === product.kind)),
+    ];
     // A failing pass (a bug, not damage: that gives nulls) must not fail every detector that shares it:
     // each then takes its own path, as without the shared decode.
-    const pass = (product.kind === "pixels" ? pixelPass(bytes, wanted) : coefficientPass(bytes, wanted)).catch(
-      (error: unknown) => {
-        console.error("shared decode failed", wanted.map((p) => p.id).join(","), error);
-        return wanted.map(() => null);
-      },
-    );
+    const run = both ? jpegPass : product.kind === "pixels" ? pixelPass : coefficientPass;
+    const pass = run(bytes, wanted).catch((error: unknown) => {
+      console.error("shared decode failed", wanted.map((p) => p.id).join(","), error);
+      return wanted.map(() => null);
+    });
     wanted.forEach((p, i) => {
       state.built.set(p, { value: pass.then((values) => values[i]), reads: state.planned.get(p) ?? 1 });
       state.planned.delete(p);
@@ -125,10 +130,17 @@ export function decoded<T>(bytes: Uint8Array, product: DecodeProduct<T>): Promis
 
 /** One decode of `bytes` to pixels feeding every product's sink; all null when the strip decoders cannot read it. */
 async function pixelPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
-  const none = products.map(() => null);
   const source = openStreamed(bytes);
-  if (typeof source === "string") return none;
-  const sinks = products.map((p) => p.sink(source.width, source.height, bytes));
+  if (typeof source === "string") return products.map(() => null);
+  return feedBands(
+    source,
+    products.map((p) => p.sink(source.width, source.height, bytes)),
+  );
+}
+
+/** Every band of `source` to the sinks, then their products; all null on damaged data. */
+async function feedBands(source: RgbaBandSource, sinks: (DecodeSink<unknown> | null)[]) {
+  const none = sinks.map(() => null);
   if (sinks.every((s) => s === null)) return none;
   const turn = cooperative(BANDS_PER_TURN);
   try {
@@ -160,6 +172,49 @@ export function lumaFrameOf(bytes: Uint8Array) {
   const { frame, quantTables } = jpegStructureOf(bytes);
   const table = frame ? quantTables.get(frame.components[0]?.tq ?? 0) : undefined;
   return { frame: frame ?? null, table: table ?? null };
+}
+
+/**
+ * Baseline JPEGs up to this size are Huffman-decoded once for both kinds of product: the luminance blocks
+ * go to the coefficient products while the same pass makes the pixels. The coefficient products (≈ 1.5 MB
+ * per megapixel) are then held from the first reader of either kind to the last one, the models' inference
+ * included; above this size the two kinds keep a pass each (see the top of this file).
+ */
+export const ONE_PASS_PIXELS = 4_000_000;
+
+/** Whether the file's next pass feeds both kinds of planned product (a small baseline JPEG with both planned). */
+function oneEntropyPass(bytes: Uint8Array, state: FileState): boolean {
+  if (!isJpeg(bytes)) return false;
+  const kinds = new Set([...state.planned.keys()].map((p) => p.kind));
+  if (kinds.size < 2) return false;
+  const frame = jpegStructureOf(bytes).frame;
+  return !!frame?.baseline && frame.width * frame.height <= ONE_PASS_PIXELS;
+}
+
+/**
+ * One pass of the strip decoder feeding the pixel products its bands and the coefficient products its
+ * luminance blocks as they are Huffman-decoded; when the strip decoder cannot read the file, each kind takes
+ * its own pass (the pixel products are then null, as pixelPass would give them).
+ */
+async function jpegPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
+  const structure = jpegStructureOf(bytes);
+  const frame = structure.frame;
+  const coefficients = products.filter((p) => p.kind === "coefficients");
+  let sinks: (DecodeSink<unknown> | null)[] = [];
+  const decoder =
+    frame && readsCoefficients(frame)
+      ? JpegStripDecoder.open(bytes, structure, {
+          luma: (row, col, block) => {
+            for (const sink of sinks) sink?.block?.(row, col, block);
+          },
+        })
+      : "not a baseline JPEG";
+  if (typeof decoder === "string" || !frame) {
+    const values = await coefficientPass(bytes, coefficients);
+    return products.map((p) => (p.kind === "coefficients" ? values[coefficients.indexOf(p)] : null));
+  }
+  sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
+  return feedBands(countedSource(bytes, decoder), sinks);
 }
 
 /** One Huffman pass over a baseline or progressive JPEG's luminance blocks feeding every product's sink; all null on damage. */

@@ -50,6 +50,17 @@ export interface CoefficientDecode {
   error: string | null;
 }
 
+/** Luminance blocks per row and column that cover the image (the MCUs' padding blocks left out). */
+export function lumaBlockGrid(frame: JpegFrame): { blocksWide: number; blocksHigh: number } {
+  const hMax = Math.max(...frame.components.map((c) => c.h));
+  const vMax = Math.max(...frame.components.map((c) => c.v));
+  const y = frame.components[0];
+  return {
+    blocksWide: Math.ceil(Math.ceil((frame.width * y.h) / hMax) / 8),
+    blocksHigh: Math.ceil(Math.ceil((frame.height * y.v) / vMax) / 8),
+  };
+}
+
 /**
  * Decodes a baseline or progressive JPEG's luminance and visits every luminance block inside the image.
  * Returns the grid size; `error` says why it stopped early (corrupt data, unsupported layout).
@@ -66,12 +77,7 @@ export async function decodeLumaCoefficients(
   if (typeof scan === "string") return { ...empty, error: scan };
   if (!scan.components.some((c) => c.index === 0)) return { ...empty, error: "first scan has no luminance" };
   countDecode(bytes, "coefficients");
-  const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
-  const hMax = Math.max(...frame.components.map((c) => c.h));
-  const vMax = Math.max(...frame.components.map((c) => c.v));
-  const y = frame.components[0];
-  const blocksWide = Math.ceil(Math.ceil((frame.width * y.h) / hMax) / 8);
-  const blocksHigh = Math.ceil(Math.ceil((frame.height * y.v) / vMax) / 8);
+  const { blocksWide, blocksHigh } = lumaBlockGrid(structure.frame as JpegFrame);
   const visitLuma = (component: number, row: number, col: number, coefficients: Int16Array) => {
     if (component === 0 && row < blocksHigh && col < blocksWide) visit(row, col, coefficients);
   };

@@ -12,7 +12,7 @@
  * tests compare against (identical bytes).
  */
 import { componentsToRgba, isRgb } from "./jpeg-color";
-import { openRowDecoder, type RowDecoder } from "./jpeg-coefficients";
+import { type LumaBlockVisitor, lumaBlockGrid, openRowDecoder, type RowDecoder } from "./jpeg-coefficients";
 import type { ScanDecoder } from "./jpeg-entropy";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
@@ -64,6 +64,21 @@ interface WasmLayout {
 /** How the decoder runs its pixel kernels: the wasm ones, or the JavaScript reference. */
 export interface StripDecoderOptions {
   reference?: boolean;
+  /**
+   * Also given every luminance block inside the image as it is Huffman-decoded (block row, column,
+   * quantised coefficients in natural order, as jpeg-coefficients.ts `decodeLumaCoefficients` visits
+   * them): one entropy pass for both pixels and coefficients. Baseline files only.
+   */
+  luma?: LumaBlockVisitor;
+}
+
+/** Where a decoder hands its luminance blocks, and which of them lie inside the image. */
+interface LumaTap {
+  visit: LumaBlockVisitor;
+  blocksWide: number;
+  blocksHigh: number;
+  /** One MCU row's coefficients, copied out of the kernels' memory before the IDCT reuses it. */
+  row: Int16Array;
 }
 
 export class JpegStripDecoder implements RgbaBandSource {
@@ -80,12 +95,15 @@ export class JpegStripDecoder implements RgbaBandSource {
   private band = 0;
   /** Scratch layout of the wasm kernels; null = the JavaScript reference. */
   private readonly wasm: WasmLayout | null;
+  private readonly luma: LumaTap | null;
+  /** MCU rows decoded so far. */
+  private mcuRow = 0;
 
   private constructor(
     private readonly scan: RowDecoder,
     structure: JpegStructure,
     planes: ComponentPlane[],
-    reference: boolean,
+    options: StripDecoderOptions,
   ) {
     const frame = structure.frame as NonNullable<JpegStructure["frame"]>;
     this.width = frame.width;
@@ -95,7 +113,11 @@ export class JpegStripDecoder implements RgbaBandSource {
     this.bandHeight = planes[0].lines * planes[0].vFactor;
     this.rgb = planes.length === 3 && isRgb(structure);
     this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
-    this.wasm = reference ? null : this.wasmLayout();
+    this.wasm = options.reference ? null : this.wasmLayout();
+    const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
+    this.luma = options.luma
+      ? { visit: options.luma, ...lumaBlockGrid(frame), row: new Int16Array(blocksPerRow * 64) }
+      : null;
   }
 
   private wasmLayout(): WasmLayout {
@@ -142,6 +164,7 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1 && frame?.marker !== 0xc2) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
+    if (options.luma && frame.marker === 0xc2) return "progressive: luminance blocks come scan by scan";
     const single = frame.components.length === 1;
     const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
     const vMax = single ? 1 : Math.max(...frame.components.map((c) => c.v));
@@ -171,7 +194,7 @@ export class JpegStripDecoder implements RgbaBandSource {
         line: new Uint8Array(stride * (hMax / h)),
       };
     }
-    return new JpegStripDecoder(scan, structure, planes, options.reference === true);
+    return new JpegStripDecoder(scan, structure, planes, options);
   }
 
   /** The next band of RGBA rows, or null after the last. Throws JpegDataError on corrupt data. */
@@ -198,11 +221,14 @@ export class JpegStripDecoder implements RgbaBandSource {
       this.decodeIntoWasm(this.wasm, target);
       return;
     }
+    const luma = this.luma;
     const error = this.scan.decodeRow((component, row, col, coefficients) => {
       const p = this.planes[component];
       const line = (row % (p.lines / 8)) * 8;
+      if (luma && component === 0 && row < luma.blocksHigh && col < luma.blocksWide) luma.visit(row, col, coefficients);
       idctBlockToBytes(coefficients, p.table, p[target], line * p.stride + col * 8, p.stride);
     });
+    this.mcuRow++;
     if (error) throw new JpegDataError(error);
   }
 
@@ -210,6 +236,7 @@ export class JpegStripDecoder implements RgbaBandSource {
   private decodeIntoWasm(w: WasmLayout, target: "current" | "following"): void {
     const { blocks: n, error } = (this.scan as Exclude<RowDecoder, ScanDecoder>).decodeRowInto(w.bytes, w.coefficients);
     const s = scratch(w.bytes);
+    this.luma?.row.set(new Int16Array(s.buffer, s.base + w.coefficients, n * 64));
     const tables = new Uint16Array(s.buffer, s.base + w.tables, this.planes.length * 64);
     this.planes.forEach((p, i) => tables.set(p.table, i * 64));
     new Int32Array(s.buffer, s.base + w.layoutAt, w.layout.length).set(w.layout);
@@ -218,7 +245,25 @@ export class JpegStripDecoder implements RgbaBandSource {
       const start = s.base + w.planeOut[i];
       p[target].set(s.bytes.subarray(start, start + p.stride * p.lines));
     });
+    // After the IDCT: the visitor may run kernels of its own, which reuse the scratch area.
+    if (this.luma) this.visitLuma(this.luma, n);
+    this.mcuRow++;
     if (error) throw new JpegDataError(error);
+  }
+
+  /** The luminance blocks among the MCU row's first `n` blocks (MCU order, as WasmScanDecoder.decodeRow visits them). */
+  private visitLuma(luma: LumaTap, n: number): void {
+    const my = this.mcuRow;
+    let b = 0;
+    for (let mx = 0; mx < this.scan.mcusX && b < n; mx++)
+      for (const c of this.scan.components)
+        for (let by = 0; by < c.v; by++)
+          for (let bx = 0; bx < c.h && b < n; bx++, b++) {
+            const row = my * c.v + by;
+            const col = mx * c.h + bx;
+            if (c.index === 0 && row < luma.blocksHigh && col < luma.blocksWide)
+              luma.visit(row, col, luma.row.subarray(b * 64, b * 64 + 64));
+          }
   }
 
   /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm, copied out. */

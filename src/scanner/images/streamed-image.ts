@@ -15,7 +15,11 @@ export function openStreamed(bytes: Uint8Array): RgbaBandSource | string {
   const decoder = isJpeg(bytes) ? JpegStripDecoder.open(bytes) : isPng(bytes) ? PngStripDecoder.open(bytes) : null;
   if (decoder === null) return "neither JPEG nor PNG";
   if (typeof decoder === "string") return decoder;
-  // A decode is counted when its first band is read (opening only parses the headers).
+  return countedSource(bytes, decoder);
+}
+
+/** `decoder`'s bands, the decode of `bytes` counted when its first band is read (opening only parses the headers). */
+export function countedSource(bytes: Uint8Array, decoder: RgbaBandSource): RgbaBandSource {
   let counted = false;
   return {
     width: decoder.width,

@@ -8,7 +8,7 @@
  */
 import kernelsModule from "#wasm-kernels";
 
-interface KernelExports {
+export interface KernelExports {
   memory: WebAssembly.Memory;
   scratch(bytes: number): number;
   idctBlocks(count: number, coefficients: number, layout: number, tables: number, out: number): void;
@@ -110,7 +110,31 @@ interface KernelExports {
     shift: number,
     step: number,
   ): void;
+  copyMoveCellMeans(luma: number, width: number, height: number, ring: number, columns: number, out: number): void;
   copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
+  copyMoveGroups(
+    hashes: number,
+    count: number,
+    shift: number,
+    ends: number,
+    order: number,
+    sorted: number,
+    judged: number,
+  ): void;
+  copyMovePairs(
+    cells: number,
+    cw: number,
+    gw: number,
+    groups: number,
+    ends: number,
+    order: number,
+    sorted: number,
+    twins: number,
+    state: number,
+    capacity: number,
+    first: number,
+    shifts: number,
+  ): number;
   ghostNormalisedRow(
     errors: number,
     rows: number,
@@ -135,11 +159,22 @@ export function kernels(): KernelExports {
 }
 
 /**
- * The scratch area with room for `bytes`, and views on the memory as it is after growing (views
- * taken before a call that grows the memory are detached).
+ * A fresh instance of the kernels (≈ 0.3 ms), for one computation with a large scratch area that should not
+ * stay: its memory goes with it (at the next garbage collections, which a few megabytes make noticeably
+ * slower: ≈ 10–20 ms per small photo), whereas the isolate's instance keeps its largest scratch area for good.
  */
-export function scratch(bytes: number): { base: number; bytes: Uint8Array; buffer: ArrayBuffer } {
-  const k = kernels();
+export function ownKernels(): KernelExports {
+  return new WebAssembly.Instance(kernelsModule, {}).exports as unknown as KernelExports;
+}
+
+/**
+ * The scratch area with room for `bytes` (of the isolate's instance, or of `k`), and views on the memory as
+ * it is after growing (views taken before a call that grows the memory are detached).
+ */
+export function scratch(
+  bytes: number,
+  k: KernelExports = kernels(),
+): { base: number; bytes: Uint8Array; buffer: ArrayBuffer } {
   const base = k.scratch(bytes);
   const buffer = k.memory.buffer;
   return { base, bytes: new Uint8Array(buffer), buffer };
@@ -151,9 +186,13 @@ export function scratch(bytes: number): { base: number; bytes: Uint8Array; buffe
  */
 export function scratchRegions<K extends string>(
   sizes: Record<K, number>,
+  k: KernelExports = kernels(),
 ): { at: Record<K, number>; bytes: Uint8Array; buffer: ArrayBuffer } {
   const names = Object.keys(sizes) as K[];
-  const s = scratch(names.reduce((total, name) => total + align16(sizes[name]), 0));
+  const s = scratch(
+    names.reduce((total, name) => total + align16(sizes[name]), 0),
+    k,
+  );
   const at = {} as Record<K, number>;
   let next = s.base;
   for (const name of names) {

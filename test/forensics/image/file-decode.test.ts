@@ -30,14 +30,62 @@ const blockCount: DecodeProduct<number> = {
 
 const leuven = async () => (await sharedFile("photos/opencv-doc/leuvenA.jpg")).slice();
 
+/** An order-sensitive digest of the luminance blocks it was given (row, column, coefficients). */
+const blockDigest = (): DecodeProduct<number> => ({
+  id: "digest",
+  kind: "coefficients",
+  sink() {
+    let h = 0;
+    const mix = (v: number) => {
+      h = Math.imul(h ^ v, 0x9e3779b1) >>> 0;
+    };
+    return {
+      block(row, col, coefficients) {
+        mix(row);
+        mix(col);
+        for (const c of coefficients) mix(c);
+      },
+      finish: () => h,
+    };
+  },
+});
+
+/** The digest of a coefficient pass of its own (nothing else planned). */
+async function ownPassDigest(bytes: Uint8Array): Promise<number | null> {
+  const digest = blockDigest();
+  planDecode(bytes, [digest]);
+  return decoded(bytes, digest);
+}
+
 describe("one pass per kind builds every planned product", () => {
-  it("two planned pixel products and a coefficient product: one decode each kind", async () => {
+  it("two planned pixel products and a coefficient product of a small baseline JPEG: one Huffman pass for both kinds", async () => {
     const bytes = await leuven();
     const [a, b] = [rowCount("a"), rowCount("b")];
     planDecode(bytes, [a, b, blockCount]);
     expect(await decoded(bytes, a)).toBe(563);
     expect(await decoded(bytes, b)).toBe(563);
     expect(await decoded(bytes, blockCount)).toBe(Math.ceil(751 / 8) * Math.ceil(563 / 8));
+    expect(decodesOf(bytes)).toEqual({ pixels: 1, coefficients: 0 });
+  });
+
+  it("the one pass hands the coefficient products the same luminance blocks in the same order as a pass of their own", async () => {
+    for (const path of ["photos/opencv-doc/leuvenA.jpg", "exif-samples/jpg/gps/DSCN0010.jpg"]) {
+      const bytes = (await sharedFile(path)).slice();
+      const digest = blockDigest();
+      planDecode(bytes, [rowCount("a"), digest]);
+      const together = await decoded(bytes, digest);
+      expect(decodesOf(bytes)).toEqual({ pixels: 1, coefficients: 0 });
+      expect(together).not.toBeNull();
+      expect(together).toBe(await ownPassDigest(bytes.slice()));
+    }
+  });
+
+  it("a progressive JPEG: a pass for each kind (its luminance comes scan by scan)", async () => {
+    const bytes = (await sharedFile("photos/opencv-doc/ela_modified.jpg")).slice();
+    const a = rowCount("a");
+    planDecode(bytes, [a, blockCount]);
+    expect(await decoded(bytes, a)).toBeGreaterThan(0);
+    expect(await decoded(bytes, blockCount)).toBeGreaterThan(0);
     expect(decodesOf(bytes)).toEqual({ pixels: 1, coefficients: 1 });
   });
 

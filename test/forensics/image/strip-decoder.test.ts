@@ -1,5 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
+import { decodeLumaCoefficients } from "../../../src/scanner/images/jpeg-coefficients";
+import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { JpegDataError, JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
 import { generatedFile, sharedFile } from "./fixtures";
 
@@ -102,5 +104,50 @@ describe("strip decoder: damaged and unsupported files", () => {
 
   it("progressive JPEGs are read too (jpeg-progressive.ts; test/forensics/image/progressive-decoder.test.ts)", async () => {
     expect(open(await sharedFile("photos/opencv-doc/ela_original.jpg")).bandHeight).toBe(8);
+  });
+});
+
+describe("strip decoder: the luminance blocks it hands on while decoding (one Huffman pass for pixels and coefficients)", () => {
+  /** Every visited block as "row,col:coefficients", in visiting order, and the bands' bytes. */
+  function tapped(bytes: Uint8Array, reference: boolean) {
+    const blocks: string[] = [];
+    const decoder = JpegStripDecoder.open(bytes, undefined, {
+      reference,
+      luma: (row, col, coefficients) => blocks.push(`${row},${col}:${coefficients.join(" ")}`),
+    });
+    if (typeof decoder === "string") throw new Error(decoder);
+    let pixels = 0;
+    for (let band = decoder.next(); band; band = decoder.next())
+      for (const v of band.rgba) pixels = (pixels * 31 + v) | 0;
+    return { blocks, pixels };
+  }
+
+  it("the blocks decodeLumaCoefficients visits (4:2:0, grayscale of an odd size, 4:2:2, 4:4:0), in its order, with the wasm kernels and the JavaScript reference alike; the pixels unchanged", async () => {
+    for (const bytes of [
+      await sharedFile("photos/opencv-doc/leuvenA.jpg"),
+      await generatedFile("grayscale.jpg"),
+      await sharedFile("exif-samples/jpg/gps/DSCN0010.jpg"),
+      await sharedFile("exif-samples/jpg/tests/28-hex_value.jpg"), // 4:4:0: two luma blocks per MCU, one above the other
+    ]) {
+      const alone: string[] = [];
+      const result = await decodeLumaCoefficients(bytes, parseJpegStructure(bytes), (row, col, coefficients) =>
+        alone.push(`${row},${col}:${coefficients.join(" ")}`),
+      );
+      expect(result.error).toBeNull();
+      const wasm = tapped(bytes, false);
+      expect(wasm.blocks.length).toBe(result.blocksWide * result.blocksHigh);
+      expect(wasm.blocks).toEqual(alone);
+      expect(tapped(bytes, true).blocks).toEqual(alone);
+      let plain = 0;
+      const decoder = open(bytes);
+      for (let band = decoder.next(); band; band = decoder.next())
+        for (const v of band.rgba) plain = (plain * 31 + v) | 0;
+      expect(wasm.pixels).toBe(plain);
+    }
+  });
+
+  it("a progressive file is refused with a tap (its luminance comes scan by scan)", async () => {
+    const bytes = await sharedFile("photos/opencv-doc/ela_modified.jpg");
+    expect(JpegStripDecoder.open(bytes, undefined, { luma: () => {} })).toMatch(/progressive/);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import kernelsModule from "#wasm-kernels";
 import { relativeToPeers } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
-import { searchCopyMove } from "../../../src/scanner/images/block-matching";
+import { candidatePairsOf, searchCopyMove } from "../../../src/scanner/images/block-matching";
 import { downscale, type GrayImage, lumaFromRgba } from "../../../src/scanner/images/gray";
 import { heatmapSize, renderHeatmapPng, renderHeatmapRgba } from "../../../src/scanner/images/heatmap";
 import { MAX_WINDOW } from "../../../src/scanner/images/jpeg-entropy-wasm";
@@ -272,6 +272,68 @@ describe("copy-move search: the wasm block hashes give the reference's search re
     expectSameSearch({ width: 15, height: 40, data: new Float32Array(600).fill(255) });
     expectSameSearch({ width: 17, height: 16, data: Float32Array.from({ length: 272 }, (_, i) => (i % 3 ? 0 : 255)) });
     expect(expectSameSearch({ width: 64, height: 64, data: new Float32Array(4096).fill(0) }).blocksCompared).toBe(0);
+  });
+});
+
+describe("copy-move search: the wasm cell means and hash groups give the reference's candidate pairs exactly (the same pairs in the same order)", () => {
+  /** Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8) and in an instance of its own. */
+  const expectSamePairs = (img: GrayImage) => {
+    const reference = candidatePairsOf(img, { reference: true });
+    const variants = [{}, { pairsPerCall: 9 }, { ownScratch: true }];
+    for (const wasm of variants.map((options) => candidatePairsOf(img, options))) {
+      expect(wasm.blocksCompared).toBe(reference.blocksCompared);
+      expect(wasm.first.length).toBe(reference.first.length);
+      expect(differingBytes(wasm.first, reference.first)).toBe(0);
+      expect(differingBytes(wasm.shift, reference.shift)).toBe(0);
+      expect(differingBytes(wasm.twins, reference.twins)).toBe(0);
+      expect(differingBytes(wasm.cells, reference.cells)).toBe(0);
+      expect(differingBytes(wasm.judged, reference.judged)).toBe(0);
+    }
+    return reference;
+  };
+
+  it("a phone photo, a picture with a copied area and an odd-sized grayscale one, at full size and reduced to odd sizes", async () => {
+    for (const bytes of [
+      await sharedFile("photos/opencv-doc/leuvenA.jpg"),
+      await generatedFile("copymove/leuvenA.jpg"),
+      await generatedFile("grayscale.jpg"),
+    ]) {
+      const luma = decodeSmallLuma(bytes, 4_000_000);
+      if (!luma) throw new Error("not decodable");
+      expect(expectSamePairs(luma).blocksCompared).toBeGreaterThan(0);
+      expect(expectSamePairs(downscale(luma, 233)).blocksCompared).toBeGreaterThan(0);
+    }
+    const copied = decodeSmallLuma(await generatedFile("copymove/leuvenA.jpg"), 4_000_000);
+    if (!copied) throw new Error("not decodable");
+    // The copy's pairs are there (hundreds: more than a few calls of 9).
+    expect(expectSamePairs(copied).first.length).toBeGreaterThan(100);
+  });
+
+  it("a tiled picture (every block's hash shared by many: the chain limit of 8 later partners, twins up to 8 + 8)", () => {
+    const width = 301;
+    const height = 117;
+    const data = new Float32Array(width * height);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) data[y * width + x] = ((x % 37) * 7 + (y % 29) * 13 + ((x * y) % 5)) % 256;
+    const pairs = expectSamePairs({ width, height, data });
+    expect(pairs.first.length).toBeGreaterThan(1000);
+    expect(Math.max(...pairs.twins)).toBe(16);
+  });
+
+  it("noise, values outside 0–255 and the smallest searchable sizes", () => {
+    let seed = 12345;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    expectSamePairs({ width: 97, height: 61, data: Float32Array.from({ length: 97 * 61 }, () => random() * 255) });
+    expectSamePairs({
+      width: 64,
+      height: 50,
+      data: Float32Array.from({ length: 3200 }, (_, i) => (i % 7) * 400 - 900),
+    });
+    expectSamePairs({ width: 16, height: 16, data: Float32Array.from({ length: 256 }, (_, i) => (i * 37) % 256) });
+    expectSamePairs({ width: 17, height: 40, data: new Float32Array(680).fill(255) });
   });
 });
 
