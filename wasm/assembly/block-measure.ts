@@ -106,9 +106,10 @@ function forwardDct(input: usize, out: usize): void {
 
 /**
  * dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x].
- * The row pass skips rows of zeros and writes +0 for them: their products are ±0, and adding ±0 to a
- * running sum that starts at +0 never changes it (a sum of doubles can only be −0 if every term is −0),
- * so the result is the same as the full pass.
+ * The row pass skips rows of zeros and writes +0 for them, and the column pass (unless every row is live)
+ * adds only the live rows' terms, in order: the skipped products are ±0, and adding ±0 to a running sum
+ * that starts at +0 never changes it (a sum of doubles can only be −0 if every term is −0), so the result
+ * is the same as the full pass.
  */
 function inverseDct(input: usize, out: usize): void {
   let live = 0;
