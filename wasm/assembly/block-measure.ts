@@ -106,9 +106,10 @@ function forwardDct(input: usize, out: usize): void {
 
 /**
  * dct.ts inverseDct: tmp[v*8+x] = Σu COS[u*8+x]·input[v*8+u]; out[y*8+x] = Σv COS[v*8+y]·tmp[v*8+x].
- * The row pass skips rows of zeros and writes +0 for them: their products are ±0, and adding ±0 to a
- * running sum that starts at +0 never changes it (a sum of doubles can only be −0 if every term is −0),
- * so the result is the same as the full pass.
+ * The row pass skips rows of zeros and writes +0 for them, and the column pass (unless every row is live)
+ * adds only the live rows' terms, in order: the skipped products are ±0, and adding ±0 to a running sum
+ * that starts at +0 never changes it (a sum of doubles can only be −0 if every term is −0), so the result
+ * is the same as the full pass.
  */
 function inverseDct(input: usize, out: usize): void {
   let live = 0;
@@ -130,16 +131,39 @@ function inverseDct(input: usize, out: usize): void {
     }
   }
   rowPass(input, COS, LIVE_ROWS, live);
+  if (live == 8) {
+    for (let y = 0; y < 8; y++) {
+      const c0 = splatAt(COS, y);
+      const c1 = splatAt(COS, 8 + y);
+      const c2 = splatAt(COS, 16 + y);
+      const c3 = splatAt(COS, 24 + y);
+      const c4 = splatAt(COS, 32 + y);
+      const c5 = splatAt(COS, 40 + y);
+      const c6 = splatAt(COS, 48 + y);
+      const c7 = splatAt(COS, 56 + y);
+      for (let x = 0; x < 8; x += 2) v128.store(at(out, y * 8 + x), dot8(TMP, 8, x, c0, c1, c2, c3, c4, c5, c6, c7));
+    }
+    return;
+  }
   for (let y = 0; y < 8; y++) {
-    const c0 = splatAt(COS, y);
-    const c1 = splatAt(COS, 8 + y);
-    const c2 = splatAt(COS, 16 + y);
-    const c3 = splatAt(COS, 24 + y);
-    const c4 = splatAt(COS, 32 + y);
-    const c5 = splatAt(COS, 40 + y);
-    const c6 = splatAt(COS, 48 + y);
-    const c7 = splatAt(COS, 56 + y);
-    for (let x = 0; x < 8; x += 2) v128.store(at(out, y * 8 + x), dot8(TMP, 8, x, c0, c1, c2, c3, c4, c5, c6, c7));
+    let s0 = f64x2.splat(0);
+    let s1 = f64x2.splat(0);
+    let s2 = f64x2.splat(0);
+    let s3 = f64x2.splat(0);
+    for (let i = 0; i < live; i++) {
+      const v = load<i32>(LIVE_ROWS + <usize>i * 4);
+      const t = at(TMP, v * 8);
+      const c = splatAt(COS, v * 8 + y);
+      s0 = f64x2.add(s0, f64x2.mul(v128.load(t), c));
+      s1 = f64x2.add(s1, f64x2.mul(v128.load(t, 16), c));
+      s2 = f64x2.add(s2, f64x2.mul(v128.load(t, 32), c));
+      s3 = f64x2.add(s3, f64x2.mul(v128.load(t, 48), c));
+    }
+    const o = at(out, y * 8);
+    v128.store(o, s0);
+    v128.store(o, s1, 16);
+    v128.store(o, s2, 32);
+    v128.store(o, s3, 48);
   }
 }
 

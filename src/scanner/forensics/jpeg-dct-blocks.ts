@@ -115,12 +115,22 @@ export function statisticsSink(
     low: new Uint8Array(n),
     high: new Uint8Array(n),
   };
-  const measure = options.reference ? referenceBlock(blocks) : wasmRows(blocks);
+  if (options.reference) {
+    const measure = referenceBlock(blocks);
+    return {
+      block(row, col, q) {
+        // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
+        if (row < blocksHigh && col < blocksWide) measure(row, col, q);
+      },
+      finish: () => blocks,
+    };
+  }
+  const measure = wasmRows(blocks);
   return {
     block(row, col, q) {
-      // The decoder's grid may be wider than ceil(width / 8) for odd sampling: keep the picture's blocks.
-      if (row < blocksHigh && col < blocksWide) measure(row, col, q);
+      if (row < blocksHigh && col < blocksWide) measure.block(row, col, q);
     },
+    rows: measure.rows,
     finish: () => blocks,
   };
 }
@@ -159,15 +169,17 @@ function referenceBlock(blocks: DctBlocks): (row: number, col: number, q: Int16A
 }
 
 /**
- * Blocks gathered into rows (a ring of 4: at most two rows are in progress), each complete row measured
- * by one wasm call; the row's results are copied out at once (the scratch area is the next caller's).
+ * Each whole block row measured by one wasm call, its results copied out at once (the scratch area is the
+ * next caller's): rows from the shared pass (`rows`), or blocks gathered into rows (a ring of 4: at most
+ * two rows are in progress).
  */
-function wasmRows(blocks: DctBlocks): (row: number, col: number, q: Int16Array) => void {
+function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, "block" | "rows">> {
   ensureStatisticsConstants();
   const { blocksWide: n, table } = blocks;
   const qualities = GHOST_QUALITIES.length;
   const histogramLength = blocks.histograms.length;
-  const rows = new LumaBlockRows(n, 4, (row) => {
+  /** Block row `row` from its coefficients (n × 64). */
+  const measureRow = (row: number, coefficients: Int16Array) => {
     const s = scratchRegions({
       table: 128,
       coefficients: n * 128,
@@ -179,7 +191,7 @@ function wasmRows(blocks: DctBlocks): (row: number, col: number, q: Int16Array) 
     });
     const { at, buffer } = s;
     new Uint16Array(buffer, at.table, 64).set(table);
-    new Int16Array(buffer, at.coefficients, n * 64).set(rows.row(row));
+    new Int16Array(buffer, at.coefficients, n * 64).set(coefficients);
     kernels().dctStatisticsRow(n, at.coefficients, at.table, at.frequencies, at.ghost, at.low, at.high, at.histograms);
     blocks.coefficients.set(new Int16Array(buffer, at.frequencies, n * DQ_FREQUENCIES), row * n * DQ_FREQUENCIES);
     blocks.ghost.set(new Uint16Array(buffer, at.ghost, n * qualities), row * n * qualities);
@@ -187,8 +199,14 @@ function wasmRows(blocks: DctBlocks): (row: number, col: number, q: Int16Array) 
     blocks.high.set(s.bytes.subarray(at.high, at.high + n), row * n);
     const counts = new Int32Array(buffer, at.histograms, histogramLength);
     for (let i = 0; i < histogramLength; i++) blocks.histograms[i] += counts[i];
-  });
-  return (row, col, q) => rows.add(row, col, q);
+  };
+  const ring = new LumaBlockRows(n, 4, (row) => measureRow(row, ring.row(row)));
+  return {
+    block: (row, col, q) => ring.add(row, col, q),
+    rows(first, count, coefficients) {
+      for (let i = 0; i < count; i++) measureRow(first + i, coefficients.subarray(i * n * 64, (i + 1) * n * 64));
+    },
+  };
 }
 
 /** The statistics as a product of the file's shared Huffman pass (baseline and progressive JPEGs within MAX_DCT_BLOCK_PIXELS). */

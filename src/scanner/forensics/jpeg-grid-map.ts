@@ -283,12 +283,13 @@ export function gridSink(
   }
 
   const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, picture, closeTileRow };
-  const feed = options.reference ? referencePhaseSums(sums) : wasmPhaseSums(sums);
+  const feed = options.reference ? { block: referencePhaseSums(sums), rows: undefined } : wasmPhaseSums(sums);
   const scoreRow = options.reference ? scoreTileRow : scoreTileRowWasm;
   return {
     block(row, col, q) {
-      if (row < blocksHigh && col < blocksWide) feed(row, col, q);
+      if (row < blocksHigh && col < blocksWide) feed.block(row, col, q);
     },
+    rows: feed.rows,
     finish() {
       // The last cell row has no row below; its tile row (if not closed yet) and the last one are scored now.
       const lastTileRow = Math.floor((blocksHigh - 2) / GRID_TILE);

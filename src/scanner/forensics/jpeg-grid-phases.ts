@@ -62,6 +62,8 @@ export interface PhaseSums {
 
 /** Receives the luminance blocks in decoding order. */
 export type BlockFeed = (row: number, col: number, q: Int16Array) => void;
+/** Receives whole block rows in order (jpeg-coefficients.ts LumaRowsVisitor). */
+export type RowsFeed = (first: number, count: number, coefficients: Int16Array) => void;
 
 /**
  * The JavaScript reference: four block rows of pixels (a 2×2-sampled MCU row delivers two at once; a cell
@@ -174,7 +176,7 @@ function ensureGridConstants(): void {
  * does); its sums are copied out into their slot at once (the scratch area is the next caller's). The
  * last tile row may have fewer cell rows (its closing is left to the caller's finish, as the reference's).
  */
-export function wasmPhaseSums(out: PhaseSums): BlockFeed {
+export function wasmPhaseSums(out: PhaseSums): { block: BlockFeed; rows: RowsFeed } {
   ensureGridConstants();
   const { blocksWide, blocksHigh, table, acc, cells } = out;
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
@@ -225,5 +227,8 @@ export function wasmPhaseSums(out: PhaseSums): BlockFeed {
       measure(nextTileRow++, first, last);
     }
   });
-  return (row, col, q) => rows.add(row, col, q);
+  return {
+    block: (row, col, q) => rows.add(row, col, q),
+    rows: (first, count, coefficients) => rows.addRows(first, count, coefficients),
+  };
 }

@@ -178,12 +178,26 @@ function coefficientMeasurer(
   frame: NonNullable<JpegStructure["frame"]>,
   table: Uint16Array,
   reference: boolean,
-): Required<Pick<DecodeSink<BlockMaps>, "block" | "finish">> {
+): Required<Pick<DecodeSink<BlockMaps>, "block" | "finish">> & Pick<DecodeSink<BlockMaps>, "rows"> {
   const maps = createMaps(frame.width, frame.height, "jpeg-coefficients", true);
   maps.lumaTable = table;
   const hist = maps.histograms as Int32Array[];
   const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
   return {
+    rows: rows
+      ? (first, count, q) => {
+          // Frequency by frequency over the rows' blocks (counts: the order does not matter).
+          const end = count * maps.blocksWide * 64;
+          for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
+            const counts = hist[f];
+            for (let at = ZIGZAG[f + 1]; at < end; at += 64) {
+              const v = q[at];
+              if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) counts[v + HISTOGRAM_RANGE]++;
+            }
+          }
+          rows.addRows(first, count, q);
+        }
+      : undefined,
     block(row, col, q) {
       for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
         const v = q[ZIGZAG[f + 1]];
@@ -261,17 +275,27 @@ class CoefficientRows {
 
   /** Measures the buffered rows before `until` (the next MCU row's first block row, or the end). */
   flush(until: number): void {
+    this.measureRows(this.first, Math.min(until, this.first + this.rowsPerMcu) - this.first, this.coefficients);
+    this.first = until;
+  }
+
+  /** Whole rows from the shared pass, measured at once (nothing is left buffered for the next flush). */
+  addRows(first: number, count: number, coefficients: Int16Array): void {
+    this.measureRows(first, count, coefficients);
+    this.first = first + count;
+  }
+
+  /** Measures `count` whole block rows from `first` on (blocksWide × 64 coefficients each, from the start of `coefficients`). */
+  private measureRows(first: number, count: number, coefficients: Int16Array): void {
     const n = this.maps.blocksWide;
     const layout = blockPassLayout(n, n * 128);
     const s = scratch(layout.bytes);
     new Uint16Array(s.buffer, s.base, 64).set(this.table);
-    for (let row = this.first; row < Math.min(until, this.first + this.rowsPerMcu); row++) {
-      const slot = (row - this.first) * n * 64;
-      new Int16Array(s.buffer, s.base + layout.input, n * 64).set(this.coefficients.subarray(slot, slot + n * 64));
+    for (let i = 0; i < count; i++) {
+      new Int16Array(s.buffer, s.base + layout.input, n * 64).set(coefficients.subarray(i * n * 64, (i + 1) * n * 64));
       kernels().measureCoefficientRow(n, s.base + layout.input, s.base, s.base + layout.out);
-      storeBlockRow(this.maps, row, s.buffer, s.base + layout.out);
+      storeBlockRow(this.maps, first + i, s.buffer, s.base + layout.out);
     }
-    this.first = until;
   }
 }
 

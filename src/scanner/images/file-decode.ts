@@ -21,7 +21,7 @@
  * changes. A product is dropped once every detector that planned it has read it.
  */
 import { cooperative } from "../../lib/cooperate";
-import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
+import { decodeLumaCoefficients, lumaGridIsPicture, readsCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
@@ -36,6 +36,11 @@ export interface DecodeSink<T> {
   add?(band: RgbaBand): void;
   /** Coefficient products: one luminance block (block row, column, quantised coefficients in natural order). */
   block?(row: number, col: number, coefficients: Int16Array): void;
+  /**
+   * Coefficient products that can take whole block rows instead (jpeg-coefficients.ts LumaRowsVisitor): the
+   * shared pass hands them rows, not blocks, when the decoder's block grid is the picture's.
+   */
+  rows?(first: number, count: number, coefficients: Int16Array): void;
   finish(): T;
 }
 
@@ -226,9 +231,25 @@ async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promi
   if (!frame || !readsCoefficients(frame)) return none;
   const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
   if (sinks.every((s) => s === null)) return none;
-  const result = await decodeLumaCoefficients(bytes, structure, (row, col, coefficients) => {
-    for (const sink of sinks) sink?.block?.(row, col, coefficients);
-  });
+  // Sinks taking rows get each block once in a row of the pass, not one call and one copy per block each.
+  const byRows = lumaGridIsPicture(frame) ? sinks.filter((s) => s?.rows) : [];
+  const byBlocks = sinks.filter((s) => s && !byRows.includes(s));
+  const result = await decodeLumaCoefficients(
+    bytes,
+    structure,
+    byBlocks.length
+      ? (row, col, coefficients) => {
+          for (const sink of byBlocks) sink?.block?.(row, col, coefficients);
+        }
+      : null,
+    {
+      rows: byRows.length
+        ? (first, count, coefficients) => {
+            for (const sink of byRows) sink?.rows?.(first, count, coefficients);
+          }
+        : undefined,
+    },
+  );
   if (result.error) return none;
   return sinks.map((s) => (s ? s.finish() : null));
 }
@@ -242,7 +263,7 @@ export type CoefficientFailure = {
 };
 
 /** A sink of luminance blocks. */
-export type CoefficientSink<T> = Required<Pick<DecodeSink<T>, "block" | "finish">>;
+export type CoefficientSink<T> = Required<Pick<DecodeSink<T>, "block" | "finish">> & Pick<DecodeSink<T>, "rows">;
 
 /** A cached product of the luminance coefficients, read with the file's luminance quantisation table. */
 export interface CoefficientProduct<T> extends DecodeProduct<T> {

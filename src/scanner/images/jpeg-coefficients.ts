@@ -39,6 +39,22 @@ const ROWS_PER_TURN = 8;
 /** Receives one luminance block: block row/column and quantized coefficients in natural order. */
 export type LumaBlockVisitor = (row: number, col: number, coefficients: Int16Array) => void;
 
+/**
+ * Receives `count` whole block rows from `first` on (the rows of one MCU row): `blocksWide` blocks of 64
+ * coefficients each per row, row-major, in natural order. The array is reused for the next MCU row.
+ */
+export type LumaRowsVisitor = (first: number, count: number, coefficients: Int16Array) => void;
+
+/**
+ * Whether the decoder's luminance block grid is the picture's, ceil(width / 8) × ceil(height / 8): when the
+ * luminance has the largest sampling factors (always, but for unusual files). Only then do sinks sized by
+ * the picture take whole rows (`decodeLumaCoefficients`' `rows`).
+ */
+export function lumaGridIsPicture(frame: JpegFrame): boolean {
+  const y = frame.components[0];
+  return frame.components.every((c) => c.h <= y.h && c.v <= y.v);
+}
+
 /** Outcome of a coefficient decode. */
 export interface CoefficientDecode {
   /** Luminance blocks per row / column that cover the image (padding blocks are not visited). */
@@ -68,8 +84,8 @@ export function lumaBlockGrid(frame: JpegFrame): { blocksWide: number; blocksHig
 export async function decodeLumaCoefficients(
   bytes: Uint8Array,
   structure: JpegStructure,
-  visit: LumaBlockVisitor,
-  options: { reference?: boolean } = {},
+  visit: LumaBlockVisitor | null,
+  options: { reference?: boolean; rows?: LumaRowsVisitor } = {},
 ): Promise<CoefficientDecode> {
   const empty = { blocksWide: 0, blocksHigh: 0, mcusDecoded: 0, mcusTotal: 0 };
   // Huffman decoding in wasm; `reference` = the JavaScript ScanDecoder (same blocks, same errors).
@@ -79,13 +95,31 @@ export async function decodeLumaCoefficients(
   countDecode(bytes, "coefficients");
   const { blocksWide, blocksHigh } = lumaBlockGrid(structure.frame as JpegFrame);
   const visitLuma = (component: number, row: number, col: number, coefficients: Int16Array) => {
-    if (component === 0 && row < blocksHigh && col < blocksWide) visit(row, col, coefficients);
+    if (component === 0 && row < blocksHigh && col < blocksWide) visit?.(row, col, coefficients);
+  };
+  // Whole rows: each luminance block copied once into the MCU row's block rows, handed on when it is complete.
+  const rowsVisitor = options.rows;
+  // Block rows per MCU row: the luminance's v in an interleaved scan, 1 in a scan of its own.
+  const rowsPerMcu = scan.components.find((c) => c.index === 0)?.v ?? 1;
+  const rows = rowsVisitor ? new Int16Array(rowsPerMcu * blocksWide * 64) : null;
+  let firstRow = 0;
+  const gather = (component: number, row: number, col: number, coefficients: Int16Array) => {
+    if (component !== 0 || row >= blocksHigh || col >= blocksWide) return;
+    visit?.(row, col, coefficients);
+    (rows as Int16Array).set(coefficients, ((row - firstRow) * blocksWide + col) * 64);
   };
   const turn = cooperative(ROWS_PER_TURN);
   for (let row = 0; row < scan.mcusY; row++) {
     await turn();
-    const error = scan.decodeRow(visitLuma);
+    firstRow = row * rowsPerMcu;
+    // Rows alone from the wasm decoder: copied out of its output without a call per block.
+    const error =
+      rows && !visit && scan instanceof WasmScanDecoder
+        ? scan.decodeLumaRows(rows, blocksWide)
+        : scan.decodeRow(rows ? gather : visitLuma);
     if (error) return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error };
+    if (rowsVisitor && rows && firstRow < blocksHigh)
+      rowsVisitor(firstRow, Math.min(rowsPerMcu, blocksHigh - firstRow), rows);
   }
   return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error: null };
 }

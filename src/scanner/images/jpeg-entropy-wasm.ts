@@ -168,6 +168,29 @@ export class WasmScanDecoder {
     return { blocks, error };
   }
 
+  /**
+   * The next MCU row's luminance (component 0) blocks copied straight into `rows`: its block rows of
+   * `blocksWide` blocks, row-major (the padding blocks past `blocksWide` left out), without a call per
+   * block. Returns the error, as decodeRow; `rows` is then incomplete.
+   */
+  decodeLumaRows(rows: Int16Array, blocksWide: number): string | null {
+    const reserve = align16(this.blocksPerRow * 128);
+    const { blocks, error } = this.decodeRowInto(reserve, 0);
+    if (error) return error;
+    const s = scratch(reserve);
+    const all = new Int16Array(s.buffer, s.base, blocks * 64);
+    let n = 0;
+    for (let mx = 0; mx < this.mcusX; mx++)
+      for (const c of this.components)
+        for (let by = 0; by < c.v; by++, n += c.h) {
+          const col = mx * c.h;
+          const count = Math.min(c.h, blocksWide - col);
+          if (c.index === 0 && count > 0)
+            rows.set(all.subarray(n * 64, (n + count) * 64), (by * blocksWide + col) * 64);
+        }
+    return null;
+  }
+
   /** As ScanDecoder.decodeRow: decodes the next MCU row and visits its blocks (the decoded ones when it fails). */
   decodeRow(visit: BlockVisitor): string | null {
     const my = this.state[6] / this.mcusX;

@@ -1,6 +1,7 @@
 // The coefficient kernels of the localised JPEG detectors (wasm/assembly/dct-statistics.ts, grid-phases.ts,
 // grid-score.ts; docs/wasm.md) against their JavaScript references: the same luminance blocks fed to both
-// sinks give the same values (Object.is per value: every f32/f64, every stored ghost error).
+// sinks give the same values (Object.is per value: every f32/f64, every stored ghost error), whether the
+// kernels' sinks take the blocks one by one or whole block rows (the shared pass).
 import { describe, expect, it } from "vitest";
 import { type DctBlocks, statisticsSink } from "../../../src/scanner/forensics/jpeg-dct-blocks";
 import {
@@ -10,7 +11,7 @@ import {
   type GridTiles,
   gridSink,
 } from "../../../src/scanner/forensics/jpeg-grid-map";
-import { decodeLumaCoefficients } from "../../../src/scanner/images/jpeg-coefficients";
+import { decodeLumaCoefficients, lumaGridIsPicture } from "../../../src/scanner/images/jpeg-coefficients";
 import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { kernels, scratchRegions } from "../../../src/scanner/images/wasm-kernels";
 import { croppedJpeg } from "./cropped-jpeg";
@@ -63,9 +64,20 @@ async function products(bytes: Uint8Array) {
     for (const sink of [...statistics, ...grid]) sink.block(row, col, q);
   });
   expect(decode.error).toBeNull();
+  // The kernels fed whole block rows, as the shared pass feeds them (no block visitor: the wasm decoder's rows).
+  expect(lumaGridIsPicture(frame)).toBe(true);
+  const byRows = { statistics: statisticsSink(width, height, table), grid: gridSink(width, height, table) };
+  const rowsDecode = await decodeLumaCoefficients(bytes, structure, null, {
+    rows(first, count, q) {
+      byRows.statistics.rows?.(first, count, q);
+      byRows.grid.rows?.(first, count, q);
+    },
+  });
+  expect(rowsDecode.error).toBeNull();
   return {
     statistics: statistics.map((s) => s.finish()) as [DctBlocks, DctBlocks],
     grid: grid.map((s) => s.finish()) as [GridTiles, GridTiles],
+    rows: { statistics: byRows.statistics.finish(), grid: byRows.grid.finish() },
   };
 }
 
@@ -74,14 +86,19 @@ const GRID = ["score", "shift", "step", "tileSum", "tileCells", "pictureSum", "p
 
 /** Differing values per field of both products (all 0 when identical), and how much was measured. */
 async function differences(bytes: Uint8Array) {
-  const { statistics, grid } = await products(bytes);
+  const { statistics, grid, rows } = await products(bytes);
   const [wasm, reference] = statistics;
   const [wasmGrid, referenceGrid] = grid;
   const out: Record<string, number> = {};
-  for (const f of STATISTICS) out[f] = differing(wasm[f], reference[f]);
-  for (const f of GRID) out[`grid ${f}`] = differing(wasmGrid[f], referenceGrid[f]);
-  out["grid cells"] = wasmGrid.pictureCells - referenceGrid.pictureCells;
-  out["grid picture"] = JSON.stringify(wasmGrid.picture) === JSON.stringify(referenceGrid.picture) ? 0 : 1;
+  for (const f of STATISTICS) out[f] = differing(wasm[f], reference[f]) + differing(rows.statistics[f], reference[f]);
+  for (const f of GRID)
+    out[`grid ${f}`] = differing(wasmGrid[f], referenceGrid[f]) + differing(rows.grid[f], referenceGrid[f]);
+  out["grid cells"] =
+    Math.abs(wasmGrid.pictureCells - referenceGrid.pictureCells) +
+    Math.abs(rows.grid.pictureCells - referenceGrid.pictureCells);
+  const picture = JSON.stringify(referenceGrid.picture);
+  out["grid picture"] =
+    (JSON.stringify(wasmGrid.picture) === picture ? 0 : 1) + (JSON.stringify(rows.grid.picture) === picture ? 0 : 1);
   return { out, blocks: wasm.low.length, judgedCells: referenceGrid.pictureCells, ghosts: reference.ghost };
 }
 
