@@ -21,8 +21,6 @@ const MAX_Q1_FACTOR = 3;
 const MAX_Q1 = 48;
 /** A first step must explain at least this share of a frequency's values. */
 const MIN_ALPHA = 0.5;
-/** Likelihood ratios are clamped to ±log(CLAMP): one odd coefficient must not decide a block. */
-const LLR_CLAMP = Math.log(20);
 /** Probability floor (a value the model says cannot occur still can: clipping, rounding). */
 const FLOOR = 1e-4;
 
@@ -35,8 +33,6 @@ export interface FrequencyFit {
   gain: number;
   /** Counted coefficients (non-zero values in range). */
   count: number;
-  /** log p(value | quantised once) − log p(value | quantised twice), per value −range..range (0 at 0). */
-  llr: Float32Array;
 }
 
 function erf(x: number): number {
@@ -172,12 +168,12 @@ function fitAlpha(h: ArrayLike<number>, pd: Float64Array, ps: Float64Array, rang
 export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): FrequencyFit {
   let count = 0;
   for (let i = 0; i < h.length; i++) if (i !== range) count += h[i];
-  const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count, llr: new Float32Array(2 * range + 1) };
+  const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count };
   if (count === 0) return none;
   const lambda = fitLambda(h, q2, range);
   const ps = nonZero(singlePmf(q2, lambda, range), range);
   const base = logLikelihood(h, ps, range);
-  let best = { q1: q2, alpha: 0, ll: base, pd: ps };
+  let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
   for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) {
     if (q1 === q2) continue;
@@ -185,12 +181,9 @@ export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): F
     const [alpha, ll] = fitAlpha(h, pd, ps, range);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
     // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
-    if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll, pd };
+    if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll };
   }
-  const llr = new Float32Array(2 * range + 1);
-  for (let i = 0; i < llr.length; i++)
-    if (i !== range) llr[i] = Math.max(-LLR_CLAMP, Math.min(LLR_CLAMP, Math.log(ps[i]) - Math.log(best.pd[i])));
-  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count, llr };
+  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count };
 }
 
 /** A frequency counts when double quantisation explains it this much better (nats per 1000 coefficients)… */
