@@ -31,6 +31,15 @@ describe("two independent detectors on one region count more than either alone (
     expect(f.explanation).toContain("analiza duchów JPEG i analiza wcześniejszych siatek JPEG");
   });
 
+  it("cut edges framing the area a quantisation map flags count as a second, independent detector", () => {
+    const dq = region("JPEG_DQ_REGION", "Yellow", { x: 480, y: 184, width: 264, height: 192 });
+    const seam = region("SEAM_RECTANGLE", "Yellow", { x: 486, y: 186, width: 252, height: 188 });
+    const [f] = corroboratedRegions([dq, seam], "en");
+    expect(f?.level).toBe("Red");
+    expect(f.evidence).toMatchObject({ detectors: ["JPEG_DQ_REGION", "SEAM_RECTANGLE"] });
+    expect(f.explanation).toContain("double-quantisation analysis and cut-edge check");
+  });
+
   it("regions apart, a Green summary's region, or one detector alone give nothing", () => {
     const ela = region("ELA_REGION", "Yellow", { x: 0, y: 0, width: 64, height: 64 });
     expect(

@@ -2,7 +2,7 @@ import { finding } from "../finding";
 import type { FindingCode } from "../finding-codes";
 import type { Finding, Language } from "../types";
 
-/** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients, earlier JPEG grids) and the region each names. */
+/** Region findings of the independent pixel detectors (ELA, noise, copy-move, JPEG coefficients, earlier JPEG grids, cut edges) and the region each names. */
 const REGION_CODES = new Set<FindingCode>([
   "ELA_REGION",
   "NOISE_REGION",
@@ -12,6 +12,8 @@ const REGION_CODES = new Set<FindingCode>([
   // An earlier save's grid off the last one's: read from pixel sums at shifted offsets, not from the
   // last save's quantisation that DQ and ghosts measure.
   "JPEG_GRID_REGION",
+  // One-pixel steps framing an area: read from the pixels' edges, not from compression or noise.
+  "SEAM_RECTANGLE",
 ]);
 /**
  * Codes that read the same evidence: double quantisation and JPEG ghosts both measure the first save's
@@ -90,6 +92,7 @@ const NAMES: Record<string, Record<Language, string>> = {
     en: "earlier JPEG grid analysis",
     pl: "analiza wcześniejszych siatek JPEG",
   },
+  SEAM_RECTANGLE: { de: "Prüfung auf Schnittkanten", en: "cut-edge check", pl: "kontrola krawędzi cięcia" },
 };
 
 function texts(first: string, second: string, box: Box) {
