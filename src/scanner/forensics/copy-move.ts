@@ -3,6 +3,7 @@
  * appear twice at one shift (images/block-matching). Both places are marked on the heatmap and joined by
  * cyan lines; blocks without detail, which match anything, are hatched.
  */
+import { oncePer } from "../../lib/once-per";
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
@@ -183,17 +184,22 @@ export const searchPixels: DecodeProduct<GrayImage> = {
   },
 };
 
+/** A large photo's search picture: the block maps' 1/4-scale preview reduced once per file (copy-move and seams read it). */
+const reducedPreview = oncePer((maps: BlockMaps) =>
+  downscale(maps.preview, searchSide(maps.preview.width, maps.preview.height)),
+);
+
 /**
  * The picture searched (also by the cut-edge search, seams.ts): the shared decode's luma (already reduced)
- * when it was built, else decoded here; above FULL_DECODE_PIXELS the block maps' 1/4-scale preview.
+ * when it was built, else decoded here; above FULL_DECODE_PIXELS (or when that fails) the block maps'
+ * 1/4-scale preview, reduced.
  */
 export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise<GrayImage> {
   const full =
     maps.width * maps.height <= FULL_DECODE_PIXELS
       ? ((await decoded(bytes, searchPixels)) ?? decodeSmallLuma(bytes, FULL_DECODE_PIXELS))
       : null;
-  const source = full ?? maps.preview;
-  return downscale(source, searchSide(source.width, source.height));
+  return full ? downscale(full, searchSide(full.width, full.height)) : reducedPreview(maps);
 }
 
 export const copyMoveAnalyzer: Analyzer = {
