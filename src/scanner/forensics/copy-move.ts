@@ -3,32 +3,17 @@
  * appear twice at one shift (images/block-matching). Both places are marked on the heatmap and joined by
  * cyan lines; blocks without detail, which match anything, are hatched.
  */
-import { oncePer } from "../../lib/once-per";
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-analysis";
+import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
-import { type DecodeProduct, decoded } from "../images/file-decode";
-import { downscale, type GrayImage } from "../images/gray";
-import { isJpeg } from "../images/jpeg-markers";
-import { LumaDownscaler } from "../images/luma-downscale";
-import { isPng } from "../images/png-chunks";
-import { decodeSmallLuma } from "../images/thumbnail-compare";
+import { FULL_SEARCH_PIXELS, searchPicture, searchPixels } from "../images/search-picture";
 import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"): copied block positions. */
 export const COPY_MOVE_MIN_BLOCKS = 400;
 export const COPY_MOVE_RED_BLOCKS = 1600;
-/** Pictures up to this size are searched at full resolution, where a copy's shift is a whole pixel. */
-export const FULL_SEARCH_PIXELS = 1_000_000;
-/**
- * Larger pictures are area-averaged down to this size: the shift becomes fractional there and copies
- * match only where they survive the reduction, so the search is kept small (its cost grows with the pixels).
- */
-const REDUCED_SEARCH_PIXELS = 500_000;
-/** Up to this size the picture is decoded for the search (else the 1/4-scale preview is used). */
-const FULL_DECODE_PIXELS = 4_000_000;
 const MAX_LINES = 40;
 /** Block positions a copied area must span across and down (with the 16 px block: at least 31 × 31 px). */
 const MIN_SPAN = 16;
@@ -51,13 +36,6 @@ export function isStrip(area: CopiedArea): boolean {
     y1 = Math.max(y1, area.blocks[i + 1]);
   }
   return x1 - x0 + 1 < MIN_SPAN || y1 - y0 + 1 < MIN_SPAN;
-}
-
-/** The longer side of the searched picture for a width × height one. */
-function searchSide(width: number, height: number): number {
-  const side = Math.max(width, height);
-  const pixels = width * height;
-  return pixels <= FULL_SEARCH_PIXELS ? side : Math.floor(side * Math.sqrt(REDUCED_SEARCH_PIXELS / pixels));
 }
 
 /** Bounding box (in file pixels) of the 16×16 blocks at `blocks` (x, y interleaved) moved by (dx, dy). */
@@ -166,41 +144,6 @@ const texts = {
     },
   }),
 };
-
-/**
- * The search picture from the file's shared decode: luma of every band, area-averaged to at most
- * the search size (searchSide), as `decodeSmallLuma` + `downscale` give it (the same values, streamed). Baseline JPEGs
- * (the same strip decoder) and 8-bit PNGs (lossless: the same samples as photon's); other PNG depths
- * keep photon's conversion (decodeSmallLuma).
- */
-export const searchPixels: DecodeProduct<GrayImage> = {
-  id: "copy-move-luma",
-  kind: "pixels",
-  sink(width, height, bytes) {
-    if (width * height > FULL_DECODE_PIXELS || !(isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8))) return null;
-    // Streamed (images/luma-downscale.ts): above FULL_SEARCH_PIXELS no full-size luma is held (16 MB at 4 MP).
-    const scaler = new LumaDownscaler(width, height, searchSide(width, height));
-    return { add: (band) => scaler.add(band), finish: () => scaler.finish() };
-  },
-};
-
-/** A large photo's search picture: the block maps' 1/4-scale preview reduced once per file (copy-move and seams read it). */
-const reducedPreview = oncePer((maps: BlockMaps) =>
-  downscale(maps.preview, searchSide(maps.preview.width, maps.preview.height)),
-);
-
-/**
- * The picture searched (also by the cut-edge search, seams.ts): the shared decode's luma (already reduced)
- * when it was built, else decoded here; above FULL_DECODE_PIXELS (or when that fails) the block maps'
- * 1/4-scale preview, reduced.
- */
-export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise<GrayImage> {
-  const full =
-    maps.width * maps.height <= FULL_DECODE_PIXELS
-      ? ((await decoded(bytes, searchPixels)) ?? decodeSmallLuma(bytes, FULL_DECODE_PIXELS))
-      : null;
-  return full ? downscale(full, searchSide(full.width, full.height)) : reducedPreview(maps);
-}
 
 export const copyMoveAnalyzer: Analyzer = {
   id: "copy-move",

@@ -8,9 +8,9 @@ import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import type { GrayImage } from "../images/gray";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import { searchPicture, searchPixels } from "./copy-move";
 import {
   DRAWN_SHARE,
   equalNeighbourShare,
