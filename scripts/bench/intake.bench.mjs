@@ -4,7 +4,7 @@
 // persistence dir). Per run: wall time of each HTTP step and the workerd process's peak RSS
 // (VmRSS polled every 10 ms) minus its idle RSS. Writes the `scanner-intake` section of
 // docs/benchmarks.md.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
@@ -27,17 +27,24 @@ import {
 const PORT = 8920; // benches that start the service use 8920–8929 (soak: 8921)
 const BASE = `http://127.0.0.1:${PORT}`;
 
-/** The whole-request rows of the old execution (the analysis in a JOBS queue consumer), kept for comparison. */
+/**
+ * Earlier whole-request rows, kept for comparison: the per-file execution before most of issue 18's kernels and
+ * before jpeg-grid/seams (2026-11-25, abd4a71), and the old execution (the analysis in one JOBS queue consumer).
+ */
 const BEFORE_ROWS = [
+  "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | direct | 9.0 MB | 21 | scanner 21.13 s | 21.13 s | 185 MB |",
+  "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | presigned | 9.0 MB | 21 | URL 0.03 s, PUT 0.29 s, scanner 18.27 s | 18.58 s | 179 MB |",
+  "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | presigned | 45.0 MB | 73 | URL 0.02 s, PUT 0.77 s, scanner 47.25 s | 48.05 s | 199 MB |",
   "| before (queue consumer, 2026-11-22) | direct | 9.0 MB | 21 | scanner 70.80 s | 70.80 s | 157 MB |",
   "| before (queue consumer, 2026-11-22) | presigned | 9.0 MB | 21 | URL 0.04 s, PUT 0.52 s, scanner 941.73 s (347× 504/202, repeated) | 942.28 s | 157 MB |",
   "| before (queue consumer, 2026-11-22) | presigned | 45.0 MB | 73 | URL 0.06 s, PUT 1.54 s, scanner 104.38 s | 105.98 s | 391 MB |",
 ];
 
 const stop = (server) => server.stop();
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
 
 async function main() {
-  const tree = treeInfo();
+  const tree = { ...treeInfo(), loadBefore: loadAverage() };
   const cwd = snapshot(["scripts/bench/intake-worker.ts", "scripts/bench/intake.wrangler.toml"], "intake-bench-src-");
   exposeProxyErrors(cwd); // a failed forward shows its real error instead of wrangler's "restarted mid-request"
   const small = photoZip(9 * 1024 * 1024);
@@ -184,7 +191,7 @@ function report(intakeRows, serviceRows, tree) {
     "scanner-intake",
     `## File verification intake (\`npm run bench intake\`)
 
-Measured ${date} (${code}) with \`wrangler dev\` (workerd, local R2/D1/Durable Objects) on a shared 2-core machine (other agents were running at the same time: treat times as upper bounds). ZIPs of real camera JPEGs from \`shared/data/photos\` and \`shared/data/exif-samples/jpg\`, stored (JPEGs do not compress); the 45 MB ZIP reuses photos in \`copyN/\` folders to reach its size. Peak RSS = the highest VmRSS of the workerd process (polled every 10 ms) minus its RSS before the run.
+Measured ${date} (${code}) with \`wrangler dev\` (workerd, local R2/D1/Durable Objects) on a shared 2-core machine, load average (1/5/15 min) ${tree.loadBefore} before and ${loadAverage()} after the run (other agents may have been running: treat times as upper bounds). ZIPs of real camera JPEGs from \`shared/data/photos\` and \`shared/data/exif-samples/jpg\`, stored (JPEGs do not compress); the 45 MB ZIP reuses photos in \`copyN/\` folders to reach its size. Peak RSS = the highest VmRSS of the workerd process (polled every 10 ms) minus its RSS before the run.
 
 ### Intake alone
 
@@ -194,7 +201,7 @@ ${intakeTable}
 
 ### The whole request, every registered analyzer
 
-\`POST /v2/scanner\` (Accept: application/json) against the real Worker with the default \`ANALYSIS_TIMEOUT_S\` (120 s), \`FILE_TIMEOUT_S\` (90 s) and \`ANALYSIS_UNIT_CONCURRENCY\` (3), repeated on 504/202 as spec 7 tells clients (here after 2 s instead of Retry-After), with the analyzers registered at the time of the run: ${analyzersRun.map((a) => `\`${a}\``).join(", ")}. Here time and memory are the detectors' (decoding 2560 × 1600 to 5640 × 3172 photos, ELA, noise maps, thumbnails), not the intake's. "after" = the analysis runs as one \`AnalysisUnit\` Durable Object per file, coordinated by the \`AnalysisGate\` (this run); "before" = the whole analysis in one JOBS queue consumer invocation (run of 2026-11-22, kept for comparison). Soak figures (100+ scans, sequential and concurrent): section "soak".
+\`POST /v2/scanner\` (Accept: application/json) against the real Worker with the default \`ANALYSIS_TIMEOUT_S\` (120 s), \`FILE_TIMEOUT_S\` (90 s) and \`ANALYSIS_UNIT_CONCURRENCY\` (3), repeated on 504/202 as spec 7 tells clients (here after 2 s instead of Retry-After), with the analyzers registered at the time of the run: ${analyzersRun.map((a) => `\`${a}\``).join(", ")}. Here time and memory are the detectors' (decoding 2560 × 1600 to 5640 × 3172 photos, ELA, noise maps, thumbnails), not the intake's. "after" = the analysis runs as one \`AnalysisUnit\` Durable Object per file, coordinated by the \`AnalysisGate\` (this run); "earlier" = the same execution on 2026-11-25 (abd4a71: before most of issue 18's pixel kernels, without jpeg-grid and seams; load not recorded, other agents were running), kept for comparison; "before" = the whole analysis in one JOBS queue consumer invocation (run of 2026-11-22, kept for comparison). Soak figures (100+ scans, sequential and concurrent): section "soak".
 
 ${serviceTable}
 
