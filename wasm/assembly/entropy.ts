@@ -32,9 +32,9 @@ const T_MAX = 1024;
 const T_VALPTR = 1024 + 72;
 const T_MINCODE = 1024 + 72 + 68;
 const T_SYMBOLS = 1024 + 72 + 68 + 68;
-const NO_SYMBOL = 256;
+export const NO_SYMBOL = 256;
 
-const ZIGZAG: StaticArray<u8> = [
+export const ZIGZAG: StaticArray<u8> = [
   0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
   35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47,
   55, 62, 63,
@@ -63,6 +63,44 @@ let length: i32 = 0;
   return <i32>load<u8>(data + <usize>(i - winStart));
 }
 
+/**
+ * Starts reading: the bit reader's state from `state` (its first six i32: pos, buffer, bits, synthetic,
+ * markerHit, overrun) and the window of file bytes [windowStart, windowEnd) at `window`.
+ */
+export function beginRead(state: usize, window: usize, windowStart: i32, windowEnd: i32, fileLength: i32): void {
+  pos = load<i32>(state, S_POS);
+  buffer = load<u32>(state, S_BUFFER);
+  bits = load<i32>(state, S_BITS);
+  synthetic = load<i32>(state, S_SYNTHETIC);
+  markerHit = load<i32>(state, S_MARKER) !== 0;
+  overrun = load<i32>(state, S_OVERRUN) !== 0;
+  data = window;
+  winStart = windowStart;
+  winEnd = windowEnd;
+  length = fileLength;
+  needMore = false;
+}
+
+/** The bit reader's state back into `state` (as beginRead reads it). */
+export function endRead(state: usize): void {
+  store<i32>(state, pos, S_POS);
+  store<u32>(state, buffer, S_BUFFER);
+  store<i32>(state, bits, S_BITS);
+  store<i32>(state, synthetic, S_SYNTHETIC);
+  store<i32>(state, markerHit ? 1 : 0, S_MARKER);
+  store<i32>(state, overrun ? 1 : 0, S_OVERRUN);
+}
+
+/** True when a read reached past the window inside the file (the call must be repeated with more bytes). */
+@inline export function readerNeedsMore(): bool {
+  return needMore;
+}
+
+/** True once a read consumed the zero bits inserted after the data's end. */
+@inline export function readerOverran(): bool {
+  return overrun;
+}
+
 function fill(): void {
   while (bits <= 24) {
     let b = 0;
@@ -88,12 +126,12 @@ function fill(): void {
   }
 }
 
-@inline function peek(n: i32): i32 {
+@inline export function peek(n: i32): i32 {
   if (bits < n) fill();
   return <i32>((buffer >>> <u32>(bits - n)) & ((1 << n) - 1));
 }
 
-@inline function skip(n: i32): void {
+@inline export function skip(n: i32): void {
   bits -= n;
   if (bits < synthetic) {
     overrun = true;
@@ -101,14 +139,14 @@ function fill(): void {
   }
 }
 
-@inline function read(n: i32): i32 {
+@inline export function read(n: i32): i32 {
   if (n === 0) return 0;
   const v = peek(n);
   skip(n);
   return v;
 }
 
-function restart(): bool {
+export function restart(): bool {
   buffer = 0;
   bits = 0;
   synthetic = 0;
@@ -127,7 +165,7 @@ function restart(): bool {
 }
 
 /** The next symbol, NO_SYMBOL for an index outside the table's symbols, -1 for an unknown code. */
-@inline function decodeSymbol(t: usize): i32 {
+@inline export function decodeSymbol(t: usize): i32 {
   const entry = <i32>load<u16>(t + (<usize>peek(9) << 1));
   if (entry) {
     skip(entry >> 8);
@@ -144,7 +182,7 @@ function restart(): bool {
   return -1;
 }
 
-@inline function extend(v: i32, s: i32): i32 {
+@inline export function extend(v: i32, s: i32): i32 {
   return v < 1 << (s - 1) ? v - (1 << s) + 1 : v;
 }
 
@@ -195,18 +233,8 @@ export function decodeMcuRow(
   fileLength: i32,
   out: usize,
 ): i32 {
-  pos = load<i32>(state, S_POS);
-  buffer = load<u32>(state, S_BUFFER);
-  bits = load<i32>(state, S_BITS);
-  synthetic = load<i32>(state, S_SYNTHETIC);
-  markerHit = load<i32>(state, S_MARKER) !== 0;
-  overrun = load<i32>(state, S_OVERRUN) !== 0;
+  beginRead(state, window, windowStart, windowEnd, fileLength);
   let mcus = load<i32>(state, S_MCUS);
-  data = window;
-  winStart = windowStart;
-  winEnd = windowEnd;
-  length = fileLength;
-  needMore = false;
   let blocks = 0;
   let result = OK;
   for (let mx = 0; mx < mcusX && result === OK; mx++) {
@@ -240,12 +268,7 @@ export function decodeMcuRow(
     mcus = m + 1;
     if (overrun) result = ENDS_EARLY;
   }
-  store<i32>(state, pos, S_POS);
-  store<u32>(state, buffer, S_BUFFER);
-  store<i32>(state, bits, S_BITS);
-  store<i32>(state, synthetic, S_SYNTHETIC);
-  store<i32>(state, markerHit ? 1 : 0, S_MARKER);
-  store<i32>(state, overrun ? 1 : 0, S_OVERRUN);
+  endRead(state);
   store<i32>(state, mcus, S_MCUS);
   store<i32>(state, blocks, S_BLOCKS);
   return result;

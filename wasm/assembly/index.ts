@@ -6,6 +6,7 @@ export { toRgba, upsampleRow } from "./color";
 export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs } from "./copy-move";
 export { decodeMcuRow } from "./entropy";
+export { decodeProgressiveScanRow } from "./progressive";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
 export { pngUnfilterRows } from "./png-unfilter";
 export { areaDownscaleBand } from "./area-downscale";

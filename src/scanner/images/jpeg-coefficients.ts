@@ -10,10 +10,11 @@ import { ScanDecoder } from "./jpeg-entropy";
 import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import type { JpegFrame, JpegStructure } from "./jpeg-markers";
 import { ProgressiveScanDecoder } from "./jpeg-progressive";
+import { WasmProgressiveScanDecoder } from "./jpeg-progressive-wasm";
 import { cooperative } from "../../lib/cooperate";
 
 /** A decoder of a JPEG's blocks, one MCU row per call. */
-export type RowDecoder = ScanDecoder | WasmScanDecoder | ProgressiveScanDecoder;
+export type RowDecoder = ScanDecoder | WasmScanDecoder | ProgressiveScanDecoder | WasmProgressiveScanDecoder;
 
 /** Whether the coefficient decoders read this frame: Huffman-coded 8-bit baseline/sequential (SOF0/1) or progressive (SOF2). */
 export function readsCoefficients(frame: JpegFrame | null | undefined): boolean {
@@ -21,15 +22,18 @@ export function readsCoefficients(frame: JpegFrame | null | undefined): boolean 
 }
 
 /**
- * The row decoder for the file: baseline → the wasm Huffman decoder (`reference`: the JavaScript one);
- * progressive → jpeg-progressive.ts over the scans of the `wanted` components (all when omitted).
+ * The row decoder for the file, with its Huffman decoding in wasm (`reference`: the JavaScript one);
+ * progressive ones over the scans of the `wanted` components (all when omitted).
  */
 export function openRowDecoder(
   bytes: Uint8Array,
   structure: JpegStructure,
   options: { reference?: boolean; wanted?: readonly number[] } = {},
 ): RowDecoder | string {
-  if (structure.frame?.marker === 0xc2) return ProgressiveScanDecoder.open(bytes, structure, options.wanted);
+  if (structure.frame?.marker === 0xc2)
+    return options.reference
+      ? ProgressiveScanDecoder.open(bytes, structure, options.wanted)
+      : WasmProgressiveScanDecoder.open(bytes, structure, options.wanted);
   return options.reference ? ScanDecoder.open(bytes, structure) : WasmScanDecoder.open(bytes, structure);
 }
 
@@ -114,7 +118,7 @@ export async function decodeLumaCoefficients(
     firstRow = row * rowsPerMcu;
     // Rows alone from the wasm decoder: copied out of its output without a call per block.
     const error =
-      rows && !visit && scan instanceof WasmScanDecoder
+      rows && !visit && (scan instanceof WasmScanDecoder || scan instanceof WasmProgressiveScanDecoder)
         ? scan.decodeLumaRows(rows, blocksWide)
         : scan.decodeRow(rows ? gather : visitLuma);
     if (error) return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error };

@@ -9,25 +9,25 @@ import { type BlockVisitor, type HuffmanTable, type ScanComponent, ScanDecoder }
 import type { JpegStructure } from "./jpeg-markers";
 import { align16, kernels, scratch } from "./wasm-kernels";
 
-const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
+export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
-const MIN_WINDOW = 4096;
+export const MIN_WINDOW = 4096;
 /**
  * Largest window copied into wasm memory. Real rows are far smaller (a 6000 px row of a q92 photo:
  * ≈ 30 KB); a longer one is decoded in JavaScript (decodeRowInJavaScript). Exported for the tests.
  */
 export const MAX_WINDOW = 1 << 20;
-const ERRORS = [
+export const ERRORS = [
   null,
   "corrupt entropy-coded data",
   "entropy-coded data ends early (truncated file?)",
   "restart marker missing",
 ] as const;
-const NEED_MORE = 4;
+export const NEED_MORE = 4;
 
 /** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES). */
-function tableBytes(t: HuffmanTable): Uint8Array {
+export function tableBytes(t: HuffmanTable): Uint8Array {
   const out = new Uint8Array(TABLE_BYTES);
   const view = new DataView(out.buffer);
   new Uint16Array(out.buffer, 0, 512).set(t.lookup);
@@ -168,27 +168,9 @@ export class WasmScanDecoder {
     return { blocks, error };
   }
 
-  /**
-   * The next MCU row's luminance (component 0) blocks copied straight into `rows`: its block rows of
-   * `blocksWide` blocks, row-major (the padding blocks past `blocksWide` left out), without a call per
-   * block. Returns the error, as decodeRow; `rows` is then incomplete.
-   */
+  /** The next MCU row's luminance block rows copied into `rows` (decodeLumaRows); its error, if any. */
   decodeLumaRows(rows: Int16Array, blocksWide: number): string | null {
-    const reserve = align16(this.blocksPerRow * 128);
-    const { blocks, error } = this.decodeRowInto(reserve, 0);
-    if (error) return error;
-    const s = scratch(reserve);
-    const all = new Int16Array(s.buffer, s.base, blocks * 64);
-    let n = 0;
-    for (let mx = 0; mx < this.mcusX; mx++)
-      for (const c of this.components)
-        for (let by = 0; by < c.v; by++, n += c.h) {
-          const col = mx * c.h;
-          const count = Math.min(c.h, blocksWide - col);
-          if (c.index === 0 && count > 0)
-            rows.set(all.subarray(n * 64, (n + count) * 64), (by * blocksWide + col) * 64);
-        }
-    return null;
+    return decodeLumaRows(this, rows, blocksWide);
   }
 
   /** As ScanDecoder.decodeRow: decodes the next MCU row and visits its blocks (the decoded ones when it fails). */
@@ -210,4 +192,34 @@ export class WasmScanDecoder {
     }
     return error;
   }
+}
+
+/** A wasm row decoder (baseline or progressive): decodes MCU rows into the kernels' scratch area. */
+interface ScratchRowDecoder {
+  readonly components: readonly ScanComponent[];
+  readonly mcusX: number;
+  readonly blocksPerRow: number;
+  decodeRowInto(reserve: number, coefficientsAt: number): { blocks: number; error: string | null };
+}
+
+/**
+ * The decoder's next MCU row's luminance (component 0) blocks copied straight into `rows`: its block rows
+ * of `blocksWide` blocks, row-major (the padding blocks past `blocksWide` left out), without a call per
+ * block. Returns the error, as decodeRow; `rows` is then incomplete.
+ */
+export function decodeLumaRows(decoder: ScratchRowDecoder, rows: Int16Array, blocksWide: number): string | null {
+  const reserve = align16(decoder.blocksPerRow * 128);
+  const { blocks, error } = decoder.decodeRowInto(reserve, 0);
+  if (error) return error;
+  const s = scratch(reserve);
+  const all = new Int16Array(s.buffer, s.base, blocks * 64);
+  let n = 0;
+  for (let mx = 0; mx < decoder.mcusX; mx++)
+    for (const c of decoder.components)
+      for (let by = 0; by < c.v; by++, n += c.h) {
+        const col = mx * c.h;
+        const count = Math.min(c.h, blocksWide - col);
+        if (c.index === 0 && count > 0) rows.set(all.subarray(n * 64, (n + count) * 64), (by * blocksWide + col) * 64);
+      }
+  return null;
 }

@@ -87,14 +87,14 @@ export function restartIntervalAt(structure: JpegStructure, offset: number): num
 }
 
 /** One frame component's place in the MCU row store. */
-interface ComponentLayout extends ScanComponent {
+export interface ComponentLayout extends ScanComponent {
   /** Offset of its first block inside one MCU (blocks), and its blocks that cover the picture (A.2.2). */
   inMcu: number;
   blocksWide: number;
   blocksHigh: number;
 }
 
-interface ScanComponentState {
+export interface ScanComponentState {
   layout: ComponentLayout;
   dc: HuffmanTable | null;
   ac: HuffmanTable | null;
@@ -102,7 +102,7 @@ interface ScanComponentState {
 }
 
 /** A scan between two MCU rows: where its reader stands and what carries over (predictions, end-of-band run). */
-interface OpenScan {
+export interface OpenScan {
   header: ProgressiveScanHeader;
   components: ScanComponentState[];
   reader: BitReader;
@@ -121,15 +121,15 @@ export class ProgressiveScanDecoder {
   readonly blocksPerRow: number;
   readonly restartInterval = 0;
   mcusDecoded = 0;
-  private readonly layouts: ComponentLayout[];
-  private readonly blocksPerMcu: number;
+  readonly layouts: ComponentLayout[];
+  readonly blocksPerMcu: number;
   /** The current MCU row's coefficients, natural order, 64 per block in MCU order (as the wasm decoder writes them). */
   private readonly row: Int16Array;
   private failure: string | null = null;
 
   private constructor(
     frame: JpegFrame,
-    private readonly scans: OpenScan[],
+    readonly scans: OpenScan[],
     layouts: ComponentLayout[],
   ) {
     this.layouts = layouts;
@@ -226,15 +226,18 @@ export class ProgressiveScanDecoder {
     return null;
   }
 
-  /** The scan's blocks of MCU row `my`: one MCU row when interleaved, `v` block rows of its component otherwise. */
-  private decodeScanRow(scan: OpenScan, my: number): string | null {
+  /**
+   * The scan's blocks of MCU row `my` into `out` (the row store's layout): one MCU row when interleaved, `v`
+   * block rows of its component otherwise; from its `from`-th unit (MCU or block) on, when a row was begun.
+   */
+  decodeScanRow(scan: OpenScan, my: number, out = this.row, from = 0): string | null {
     if (scan.components.length > 1) {
-      for (let mx = 0; mx < this.mcusX; mx++) {
+      for (let mx = from; mx < this.mcusX; mx++) {
         if (!restart(scan)) return "restart marker missing";
         for (const c of scan.components)
           for (let by = 0; by < c.layout.v; by++)
             for (let bx = 0; bx < c.layout.h; bx++) {
-              const error = decodeBlock(scan, c, this.row, this.blockAt(c.layout, mx * c.layout.h + bx, by));
+              const error = decodeBlock(scan, c, out, this.blockAt(c.layout, mx * c.layout.h + bx, by));
               if (error) return error;
             }
         scan.mcus++;
@@ -244,10 +247,10 @@ export class ProgressiveScanDecoder {
     }
     const c = scan.components[0];
     const { v, blocksWide, blocksHigh } = c.layout;
-    for (let by = 0; by < v && my * v + by < blocksHigh; by++)
-      for (let col = 0; col < blocksWide; col++) {
+    for (let by = Math.floor(from / blocksWide); by < v && my * v + by < blocksHigh; by++)
+      for (let col = by === Math.floor(from / blocksWide) ? from % blocksWide : 0; col < blocksWide; col++) {
         if (!restart(scan)) return "restart marker missing";
-        const error = decodeBlock(scan, c, this.row, this.blockAt(c.layout, col, by));
+        const error = decodeBlock(scan, c, out, this.blockAt(c.layout, col, by));
         if (error) return error;
         scan.mcus++;
         if (scan.reader.overrun) return "entropy-coded data ends early (truncated file?)";

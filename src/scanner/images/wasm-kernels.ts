@@ -40,6 +40,18 @@ export interface KernelExports {
     fileLength: number,
     out: number,
   ): number;
+  decodeProgressiveScanRow(
+    state: number,
+    params: number,
+    tables: number,
+    my: number,
+    window: number,
+    windowStart: number,
+    windowEnd: number,
+    fileLength: number,
+    row: number,
+    work: number,
+  ): number;
   deflateBound(length: number): number;
   zlibDeflate(input: number, length: number, output: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;

@@ -1,4 +1,4 @@
-/** Progressive JPEGs changed in memory for the tests of the progressive decoder and the DC preview. */
+/** JPEGs changed in memory for the tests of the decoders and the DC preview. */
 import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 
 /**
@@ -24,5 +24,19 @@ export function claimingSize(bytes: Uint8Array, width: number, height: number): 
   const out = bytes.slice();
   const sof = out.findIndex((b, i) => b === 0xff && out[i + 1] === 0xc2);
   out.set([height >> 8, height & 255, width >> 8, width & 255], sof + 5);
+  return out;
+}
+
+/**
+ * The file with `junk` bytes (0x5A) inserted before its first restart marker after `from`: a crafted file
+ * whose scan row is longer than the wasm decoders' largest window (they finish such a row in JavaScript).
+ */
+export function withJunkBeforeRestart(bytes: Uint8Array, from: number, junk: number): Uint8Array {
+  const rst = bytes.findIndex((b, i) => i > from && b === 0xff && bytes[i + 1] >= 0xd0 && bytes[i + 1] <= 0xd7);
+  if (rst < 0) throw new Error("no restart marker after the given offset");
+  const out = new Uint8Array(bytes.length + junk);
+  out.set(bytes.subarray(0, rst));
+  out.fill(0x5a, rst, rst + junk);
+  out.set(bytes.subarray(rst), rst + junk);
   return out;
 }

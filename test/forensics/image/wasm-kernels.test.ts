@@ -14,6 +14,7 @@ import { decodeSmallLuma } from "../../../src/scanner/images/thumbnail-compare";
 import { kernels } from "../../../src/scanner/images/wasm-kernels";
 import { croppedJpeg } from "./cropped-jpeg";
 import { generatedFile, sharedFile } from "./fixtures";
+import { withJunkBeforeRestart } from "./progressive-fixtures";
 
 // The AssemblyScript sources as text (Vite `?raw`), keyed by path: what scripts/build-wasm.mjs digests.
 const sources = import.meta.glob("../../../wasm/assembly/*.ts", {
@@ -189,16 +190,11 @@ describe("JPEG strip decoder: the wasm Huffman decoding, IDCT, upsampling and co
 describe("a crafted file with megabytes of junk before a restart marker", () => {
   it("decodes like the reference, and the row too long for the wasm window leaves wasm memory small", async () => {
     const original = await generatedFile("restart-interval.jpg");
-    const start = parseJpegStructure(original).scanStarts[0];
-    const rst = original.findIndex(
-      (b, i) => i > start + 200 && b === 0xff && original[i + 1] >= 0xd0 && original[i + 1] <= 0xd7,
+    const crafted = withJunkBeforeRestart(
+      original,
+      parseJpegStructure(original).scanStarts[0] + 200,
+      MAX_WINDOW + 100_000,
     );
-    expect(rst).toBeGreaterThan(0);
-    const junk = new Uint8Array(MAX_WINDOW + 100_000).fill(0x5a);
-    const crafted = new Uint8Array(original.length + junk.length);
-    crafted.set(original.subarray(0, rst));
-    crafted.set(junk, rst);
-    crafted.set(original.subarray(rst), rst + junk.length);
     const { wasm, differing } = decodersDiffer(crafted);
     expect(typeof wasm === "object" && wasm.bands.length).toBeGreaterThan(1);
     expect(differing).toBe(0);
