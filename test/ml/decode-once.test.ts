@@ -43,6 +43,10 @@ const files = [
     what: "baseline JPEG with an EXIF preview (leuvenA.jpg, 751 × 563)",
     file: () => scanFile("leuvenA.jpg", sharedFile("photos/opencv-doc/leuvenA.jpg"), "jpeg"),
   },
+  {
+    what: "progressive JPEG (ela_original.jpg, 897 × 708)",
+    file: () => scanFile("ela_original.jpg", sharedFile("photos/opencv-doc/ela_original.jpg"), "jpeg"),
+  },
   { what: "8-bit RGB PNG (400 × 300)", file: () => scanFile("crop.png", fixturePng("real-crop.png"), "png") },
 ];
 

@@ -10,8 +10,8 @@
  *
  * Why two passes for a large JPEG and not one: the coefficient products are the largest (≈ 35 MB for 24 MP)
  * and are read by the detectors that run after the models; built in the pixel pass, before the models,
- * they would be held through the models' inference inside the isolate's 128 MB. A baseline JPEG up to
- * ONE_PASS_PIXELS has one Huffman pass for both kinds (`jpegPass`): its products are small.
+ * they would be held through the models' inference inside the isolate's 128 MB. A baseline or progressive
+ * JPEG up to ONE_PASS_PIXELS has one Huffman pass for both kinds (`jpegPass`): its products are small.
  *
  * The pixel pass reads streamed formats only (baseline and progressive JPEG, non-interlaced PNG,
  * streamed-image.ts).
@@ -187,13 +187,13 @@ export function lumaFrameOf(bytes: Uint8Array) {
  */
 export const ONE_PASS_PIXELS = 4_000_000;
 
-/** Whether the file's next pass feeds both kinds of planned product (a small baseline JPEG with both planned). */
+/** Whether the file's next pass feeds both kinds of planned product (a small baseline or progressive JPEG with both planned). */
 function oneEntropyPass(bytes: Uint8Array, state: FileState): boolean {
   if (!isJpeg(bytes)) return false;
   const kinds = new Set([...state.planned.keys()].map((p) => p.kind));
   if (kinds.size < 2) return false;
   const frame = jpegStructureOf(bytes).frame;
-  return !!frame?.baseline && frame.width * frame.height <= ONE_PASS_PIXELS;
+  return !!frame && readsCoefficients(frame) && frame.width * frame.height <= ONE_PASS_PIXELS;
 }
 
 /**

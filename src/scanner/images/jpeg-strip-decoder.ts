@@ -67,7 +67,7 @@ export interface StripDecoderOptions {
   /**
    * Also given every luminance block inside the image as it is Huffman-decoded (block row, column,
    * quantised coefficients in natural order, as jpeg-coefficients.ts `decodeLumaCoefficients` visits
-   * them): one entropy pass for both pixels and coefficients. Baseline files only.
+   * them): one entropy pass for both pixels and coefficients.
    */
   luma?: LumaBlockVisitor;
 }
@@ -164,7 +164,6 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1 && frame?.marker !== 0xc2) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
-    if (options.luma && frame.marker === 0xc2) return "progressive: luminance blocks come scan by scan";
     const single = frame.components.length === 1;
     const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
     const vMax = single ? 1 : Math.max(...frame.components.map((c) => c.v));
