@@ -35,6 +35,11 @@ export interface ScanFile {
   source?: { parent: string; page: number };
   /** A TIFF page or HEIC picture decoded to PNG (image-pages.ts): its metadata is its parent's, checked there. */
   decodedFrom?: "tiff" | "heic";
+  /**
+   * How such a picture is meant to be shown (EXIF orientation 2–8: the TIFF page's Orientation tag, the HEIC's
+   * rotation and mirror properties); its pixels are as stored. Absent: as stored, or the file's own EXIF.
+   */
+  orientation?: number;
 }
 
 /** What every analyzer knows about the request. */

@@ -3,7 +3,8 @@ import { cooperative } from "../../lib/cooperate";
 import { IsolateOnce } from "../../lib/isolate-once";
 import { finding } from "../finding";
 import type { HeifLayout } from "../images/heif-decode";
-import { heifSize } from "../images/isobmff";
+import { heifOrientation, heifSize } from "../images/isobmff";
+import { validOrientation } from "../images/orientation";
 import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import { encodeRgbaPngStreamed, PngRowWriter } from "../images/png-encode";
 import { decodeTiffPage, readTiffPages, type TiffPage } from "../images/tiff-pages";
@@ -53,7 +54,7 @@ export const imagePages: Analyzer = {
       }
       const { png } = picture;
       outputBytes += png.length;
-      extracted.push(await subFile(file.name, file.kind === "tiff" ? "tiff" : "heic", page.number, png));
+      extracted.push(await subFile(file.name, file.kind === "tiff" ? "tiff" : "heic", page, png));
       sizes.set(pageName(file.name, page.number), { width: picture.width, height: picture.height });
     }
     if (pages.more) problems.push({ page: pages.list.length + 1, problem: "limit" });
@@ -91,6 +92,8 @@ interface Page {
   maxPixels: number;
   /** The page as PNG, encoded straight from the decoder's pixels, or why it cannot be decoded. */
   decode(): Promise<PngPage | { refused: HeifLayout; limit: number } | string>;
+  /** How the page is meant to be shown (EXIF orientation 1–8); its pixels stay as stored. */
+  orientation: number;
 }
 
 type PngPage = { width: number; height: number; png: Uint8Array };
@@ -111,6 +114,7 @@ function tiffPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
     bytesPerPixel: bytesPerPixel(page),
     maxPixels: MAX_PIXEL_DECODE,
     decode: async () => toPng(decodeTiffPage(bytes, page)),
+    orientation: validOrientation(page.tags.t274?.[0]),
   }));
   return { list, more: read.morePages };
 }
@@ -126,7 +130,16 @@ function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
   if (!declared) return "HEIF image size (ispe) missing";
   const decode = () => heicToPng(bytes);
   return {
-    list: [{ number: 1, ...declared, bytesPerPixel: 4, maxPixels: MAX_TILED_HEIF_PIXELS, decode }],
+    list: [
+      {
+        number: 1,
+        ...declared,
+        bytesPerPixel: 4,
+        maxPixels: MAX_TILED_HEIF_PIXELS,
+        decode,
+        orientation: heifOrientation(bytes),
+      },
+    ],
     more: false,
   };
 }
@@ -163,16 +176,17 @@ export function pageName(parent: string, page: number): string {
   return `${parent}#p${page}.png`;
 }
 
-async function subFile(parent: string, kind: "tiff" | "heic", page: number, png: Uint8Array): Promise<ScanFile> {
+async function subFile(parent: string, kind: "tiff" | "heic", page: Page, png: Uint8Array): Promise<ScanFile> {
   return {
-    name: pageName(parent, page),
+    name: pageName(parent, page.number),
     bytes: png,
     kind: "png",
     mimeType: "image/png",
     sha256: await sha256Hex(png),
     size: png.length,
-    source: { parent, page },
+    source: { parent, page: page.number },
     decodedFrom: kind,
+    ...(page.orientation !== 1 && { orientation: page.orientation }),
   };
 }
 

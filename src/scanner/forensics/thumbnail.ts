@@ -39,12 +39,13 @@ const thumbnailPixels: DecodeProduct<Thumbnail & { decodedWidth: number; decoded
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
+  // 1.6: a TIFF page's or HEIC's picture too, by its own orientation (ScanFile.orientation; 1.5: as stored).
   // 1.5: the thumbnail is shown upright by the JPEG's EXIF orientation (1.4: as stored).
   // 1.4: the thumbnail's pixels give the perceptual hashes for reverse search (metadata.perceptualHash).
   // 1.3: non-interlaced PNGs are streamed and area-averaged at any size (1.2: photon, up to 6 MP).
   // 1.2: progressive JPEGs over MAX_PIXEL_DECODE get a thumbnail from the DC preview (1.1: none).
   // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
-  version: "1.5.0",
+  version: "1.6.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
@@ -88,8 +89,9 @@ function withThumbnail(
   thumb: Thumbnail,
   source?: ThumbnailSource,
 ): AnalyzerResult {
-  // Shown upright (EXIF orientation); the hashes stay on the stored pixels (reverse search tries every turn).
-  const shown = orientUpright(thumb, exifOrientation(file.bytes));
+  // Shown upright (EXIF orientation, or a TIFF page's/HEIC's own); the hashes stay on the stored pixels
+  // (reverse search tries every turn).
+  const shown = orientUpright(thumb, file.orientation ?? exifOrientation(file.bytes));
   const png = encodePng(shown.rgba, shown.width, shown.height);
   return {
     assessed: true,

@@ -144,3 +144,63 @@ function itemExtent(view: DataView, iloc: Box, id: number): { offset: number; le
   }
   return null;
 }
+
+/**
+ * How the primary image is meant to be shown, as an EXIF orientation (1–8): its rotation (`irot`, quarter
+ * turns anticlockwise) and mirroring (`imir`, axis 0 vertical: left ↔ right; 1 horizontal: top ↔ bottom)
+ * properties, applied in that order (ISO/IEC 23008-12 6.5.10–6.5.12). A HEIF's own EXIF Orientation is
+ * not read: the properties are what decoders apply (phones write irot; some, e.g. Nokia's, leave EXIF at 1).
+ */
+export function heifOrientation(bytes: Uint8Array): number {
+  try {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const meta = childBoxes(view, 0, bytes.length).find((b) => b.type === "meta");
+    if (!meta) return 1;
+    const inside = childBoxes(view, meta.start + 4, meta.end);
+    const pitm = inside.find((b) => b.type === "pitm");
+    const iprp = inside.find((b) => b.type === "iprp");
+    if (!pitm || !iprp) return 1;
+    const primary = view.getUint8(pitm.start) === 0 ? view.getUint16(pitm.start + 4) : view.getUint32(pitm.start + 4);
+    const properties = childBoxes(view, iprp.start, iprp.end);
+    const ipco = properties.find((b) => b.type === "ipco");
+    const ipma = properties.find((b) => b.type === "ipma");
+    if (!ipco || !ipma) return 1;
+    const boxes = childBoxes(view, ipco.start, ipco.end);
+    let quartersClockwise = 0;
+    let mirrored = false;
+    for (const index of associatedProperties(view, ipma, primary)) {
+      const box = boxes[index - 1];
+      if (box?.type === "irot") quartersClockwise = (quartersClockwise + 4 - (view.getUint8(box.start) & 3)) % 4;
+      // A mirror after the turn is the mirror before the inverse turn (left ↔ right), or before it and a half turn.
+      if (box?.type === "imir") {
+        quartersClockwise = ((view.getUint8(box.start) & 1 ? 6 : 4) - quartersClockwise) % 4;
+        mirrored = !mirrored;
+      }
+    }
+    // EXIF orientations as "mirror left ↔ right first (or not), then turn clockwise by 0–3 quarters".
+    return (mirrored ? [2, 7, 4, 5] : [1, 6, 3, 8])[quartersClockwise];
+  } catch {
+    return 1; // boxes that lie about their sizes: shown as stored
+  }
+}
+
+/** The property indices (1-based into `ipco`) associated with item `id`, in their order. */
+function associatedProperties(view: DataView, ipma: Box, id: number): number[] {
+  const version = view.getUint8(ipma.start);
+  const wideIndex = (view.getUint8(ipma.start + 3) & 1) === 1;
+  let at = ipma.start + 4;
+  const entries = view.getUint32(at);
+  at += 4;
+  for (let e = 0; e < entries && at < ipma.end; e++) {
+    const item = version < 1 ? view.getUint16(at) : view.getUint32(at);
+    at += version < 1 ? 2 : 4;
+    const count = view.getUint8(at++);
+    const indices: number[] = [];
+    for (let k = 0; k < count; k++) {
+      indices.push(wideIndex ? view.getUint16(at) & 0x7fff : view.getUint8(at) & 0x7f);
+      at += wideIndex ? 2 : 1;
+    }
+    if (item === id) return indices;
+  }
+  return [];
+}

@@ -20,7 +20,11 @@ export interface RgbaPicture {
 export function exifOrientation(bytes: Uint8Array): number {
   if (!isJpeg(bytes)) return 1;
   const [exif] = appSegments(jpegStructureOf(bytes), 0xe1, "Exif\0\0");
-  const value = exif ? firstIfdTags(exif.subarray(6))?.[EXIF_ORIENTATION_TAG]?.[0] : undefined;
+  return validOrientation(exif ? firstIfdTags(exif.subarray(6))?.[EXIF_ORIENTATION_TAG]?.[0] : undefined);
+}
+
+/** An Orientation tag's value (1–8), or 1 (as stored) when it is missing or invalid. */
+export function validOrientation(value: unknown): number {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 8 ? value : 1;
 }
 
