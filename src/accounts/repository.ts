@@ -36,9 +36,12 @@ export async function findAccountByKeyHash(db: Db, keyHash: string) {
   return row;
 }
 
-/** A handler by login e-mail (stored lower-cased). Global on purpose: an e-mail is one login across all accounts. */
+/**
+ * The active handler with this login e-mail (stored lower-cased). Global on purpose: an e-mail is one login
+ * across all accounts. A removed handler's address may since belong to a new handler.
+ */
 export function findHandlerByEmail(db: Db, email: string) {
-  return db.query.handlers.findFirst({ where: eq(handlers.email, email) });
+  return db.query.handlers.findFirst({ where: and(eq(handlers.email, email), isNull(handlers.removedAt)) });
 }
 
 export async function insertHandler(db: Db, row: typeof handlers.$inferInsert): Promise<void> {

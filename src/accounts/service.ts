@@ -98,7 +98,7 @@ export async function createHandler(
   if (!(await findAccount(db, accountId))) throw notFound("Account");
   const email = input.email.toLowerCase();
   if (await findHandlerByEmail(db, email)) {
-    throw new ApiError(409, "handler-exists", "A handler with this e-mail exists already (or was removed).");
+    throw new ApiError(409, "handler-exists", "A handler with this e-mail exists already.");
   }
   const id = newId();
   await insertHandler(db, {
@@ -114,7 +114,7 @@ export async function createHandler(
 
 /**
  * Removes a claims handler (they left, or their login leaked): no login from now on, every open board
- * session ends at once; their notes and events keep their name. Their e-mail stays taken.
+ * session ends at once; their notes and events keep their name. Their e-mail may be given to a new handler.
  */
 export async function removeHandler(d1: D1Database, accountId: string, handlerId: string): Promise<void> {
   const db = getDb(d1);

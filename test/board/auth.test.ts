@@ -475,14 +475,26 @@ describe("removing a handler (DELETE /admin/accounts/{id}/handlers/{handlerId})"
     expect((await remove(s.accountId, s.handler.id)).status).toBe(204);
   });
 
-  it("keeps the e-mail taken: adding it again is a 409", async () => {
+  it("frees the e-mail for a new handler (a new id; the removed one stays out), while an active one keeps it (409)", async () => {
     const s = await loginAs();
+    const add = (name: string) =>
+      SELF.fetch(`${BASE}/admin/accounts/${s.accountId}/handlers`, {
+        method: "POST",
+        headers: ADMIN,
+        body: JSON.stringify({ email: s.handler.email.toUpperCase(), password: "a new password 1", name }),
+      });
+    expect((await add("Twin")).status).toBe(409);
     await remove(s.accountId, s.handler.id);
-    const again = await SELF.fetch(`${BASE}/admin/accounts/${s.accountId}/handlers`, {
-      method: "POST",
-      headers: ADMIN,
-      body: JSON.stringify({ email: s.handler.email, password: s.handler.password, name: "Back again" }),
-    });
-    expect(again.status).toBe(409);
+    const again = await add("Back again");
+    expect(again.status).toBe(201);
+    const created = (await again.json()) as { handlerId: string };
+    expect(created.handlerId).not.toBe(s.handler.id);
+    expect((await add("Third")).status).toBe(409);
+    // The old password no longer logs in; the new handler's does, as the new handler.
+    expect((await submitLogin(s.handler.email, s.handler.password)).status).toBe(401);
+    const login = await submitLogin(s.handler.email, "a new password 1");
+    expect(login.status).toBe(303);
+    expect(setCookieValue(login, "__Host-board_session")).toBeTruthy();
+    expect((await boardGet(s, "/board")).status).toBe(303);
   });
 });

@@ -36,7 +36,7 @@ export async function passwordLogin(
   if (!attempt.allowed) return lockedOutcome(attempt.lockedUntil);
   const handler = await handlerByEmail(d1, email);
   const matches = await verifyPassword(password, handler?.passwordHash ?? NO_HANDLER_HASH);
-  if (!handler || handler.removedAt !== null || !matches) {
+  if (!handler || !matches) {
     // The attempt that set the lock learns of it now; the earlier ones only hear "wrong".
     return attempt.lockedUntil === null ? { kind: "wrong" } : lockedOutcome(attempt.lockedUntil);
   }

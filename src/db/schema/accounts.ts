@@ -62,8 +62,9 @@ export const handlers = sqliteTable(
     removedAt: integer("removed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
-    // Login is by e-mail; one handler per e-mail address across the service.
-    uniqueIndex("handlers_email").on(t.email),
+    // Login is by e-mail; one active handler per e-mail address across the service (a removed handler's
+    // address can be given to a new one).
+    uniqueIndex("handlers_email_active").on(t.email).where(sql`removed_at IS NULL`),
     index("handlers_account").on(t.accountId),
   ],
 );
