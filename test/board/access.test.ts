@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { Hono } from "hono";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { HttpResponse, http } from "msw";
@@ -8,7 +8,7 @@ import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
 import type { BoardEnv } from "../../src/pages/board/handler-context";
 import { requireCsrf, requireHandler } from "../../src/pages/board/require-handler";
-import { BASE, createAccount } from "../helpers";
+import { ADMIN, BASE, createAccount } from "../helpers";
 import { addHandler, loginAs, setCookieValue } from "./login";
 
 /**
@@ -135,6 +135,18 @@ describe("an Access assertion that is refused (403)", () => {
   it("valid, but for an e-mail that is no handler's", async () => {
     const res = await call({ "cf-access-jwt-assertion": await assertion("stranger@elsewhere.test") });
     expect(res.status).toBe(403);
+  });
+
+  it("valid, but for a handler the account removed: no session, not even for this request", async () => {
+    const handler = await knownHandler();
+    const removed = await SELF.fetch(`${BASE}/admin/accounts/${handler.accountId}/handlers/${handler.id}`, {
+      method: "DELETE",
+      headers: ADMIN,
+    });
+    expect(removed.status).toBe(204);
+    const res = await call({ "cf-access-jwt-assertion": await assertion(handler.email) });
+    expect(res.status).toBe(403);
+    expect(setCookieValue(res, "__Host-board_session")).toBeUndefined();
   });
 
   it("expired by the service's clock, though fine when it was issued", async () => {
