@@ -40,27 +40,27 @@ const CANDIDATES = 40;
 /** Steps are counted at every other position along a line (the windows span 5 rows already). */
 const SAMPLE = 2;
 
-/** Mean over the (2r + 1)² box around each pixel (clamped at the borders), by running sums along rows then columns. */
+/**
+ * Mean over the (2r + 1)² box around each pixel (clamped at the borders): running column sums carried down the
+ * rows, then a running sum along each row (row-major access only).
+ */
 function boxMean(src: Float32Array, width: number, height: number, r: number): Float32Array {
-  const rows = new Float32Array(src.length);
-  for (let y = 0; y < height; y++) {
-    const o = y * width;
-    let sum = 0;
-    for (let x = -r; x <= r; x++) sum += src[o + Math.min(width - 1, Math.max(0, x))];
-    for (let x = 0; x < width; x++) {
-      rows[o + x] = sum;
-      sum += src[o + Math.min(width - 1, x + r + 1)] - src[o + Math.max(0, x - r)];
-    }
-  }
   const out = new Float32Array(src.length);
+  const columns = new Float64Array(width);
+  const row = (y: number) => (y < 0 ? 0 : y >= height ? height - 1 : y) * width;
+  for (let y = -r; y <= r; y++) for (let x = 0, o = row(y); x < width; x++) columns[x] += src[o + x];
   const n = (2 * r + 1) * (2 * r + 1);
-  for (let x = 0; x < width; x++) {
+  const last = width - 1;
+  for (let y = 0; y < height; y++) {
     let sum = 0;
-    for (let y = -r; y <= r; y++) sum += rows[Math.min(height - 1, Math.max(0, y)) * width + x];
-    for (let y = 0; y < height; y++) {
-      out[y * width + x] = sum / n;
-      sum += rows[Math.min(height - 1, y + r + 1) * width + x] - rows[Math.max(0, y - r) * width + x];
+    for (let x = -r; x <= r; x++) sum += columns[x < 0 ? 0 : x > last ? last : x];
+    for (let x = 0, o = y * width; x < width; x++) {
+      out[o + x] = sum / n;
+      sum += columns[x + r + 1 > last ? last : x + r + 1] - columns[x - r < 0 ? 0 : x - r];
     }
+    const add = row(y + r + 1);
+    const drop = row(y - r);
+    for (let x = 0; x < width; x++) columns[x] += src[add + x] - src[drop + x];
   }
   return out;
 }
@@ -110,6 +110,8 @@ function sideMeans(img: GrayImage): SideMeans {
 function stepAt(m: SideMeans, a: number, b: number): number {
   const fa = m.fine[a];
   const fb = m.fine[b];
+  // Most positions differ by less than the ratio: decided without the other two maps.
+  if (fa <= FINE_RATIO * fb && fb <= FINE_RATIO * fa) return 0;
   if (Math.abs(m.brightness[a] - m.brightness[b]) >= MAX_BRIGHTNESS_JUMP) return 0;
   const ca = m.coarse[a];
   const cb = m.coarse[b];
