@@ -53,10 +53,10 @@ function boxMean(src: Float32Array, width: number, height: number, r: number): F
   const last = width - 1;
   for (let y = 0; y < height; y++) {
     let sum = 0;
-    for (let x = -r; x <= r; x++) sum += columns[x < 0 ? 0 : x > last ? last : x];
+    for (let x = -r; x <= r; x++) sum += columns[x < 0 ? 0 : Math.min(x, last)];
     for (let x = 0, o = y * width; x < width; x++) {
       out[o + x] = sum / n;
-      sum += columns[x + r + 1 > last ? last : x + r + 1] - columns[x - r < 0 ? 0 : x - r];
+      sum += columns[Math.min(x + r + 1, last)] - columns[Math.max(x - r, 0)];
     }
     const add = row(y + r + 1);
     const drop = row(y - r);
@@ -150,16 +150,18 @@ function stepCounts(m: SideMeans, vertical: boolean): StepCounts {
   const samples = Math.ceil(length / SAMPLE);
   const into = new Uint16Array((samples + 1) * lines);
   const outOf = new Uint16Array((samples + 1) * lines);
-  for (let j = 0; j < samples; j++) {
+  const mark = (j: number, k: number) => {
     const base = j * SAMPLE * along;
-    const above = j * lines;
-    const here = above + lines;
-    for (let k = 0; k < lines; k++) {
-      let step = 0;
-      if (k >= 6 && k + 5 < lines) step = stepAt(m, base + (k - 4) * across, base + (k + 3) * across);
-      into[here + k] = into[above + k] + (step > 0 ? 1 : 0);
-      outOf[here + k] = outOf[above + k] + (step < 0 ? 1 : 0);
-    }
+    const step = stepAt(m, base + (k - 4) * across, base + (k + 3) * across);
+    if (step > 0) into[(j + 1) * lines + k] = 1;
+    else if (step < 0) outOf[(j + 1) * lines + k] = 1;
+  };
+  // Pixels are read along the rows in either orientation (row-major), then the marks summed down the samples.
+  if (vertical) for (let j = 0; j < samples; j++) for (let k = 6; k + 5 < lines; k++) mark(j, k);
+  else for (let k = 6; k + 5 < lines; k++) for (let j = 0; j < samples; j++) mark(j, k);
+  for (let i = lines; i < into.length; i++) {
+    into[i] += into[i - lines];
+    outOf[i] += outOf[i - lines];
   }
   return { lines, samples, into, outOf };
 }
