@@ -267,7 +267,17 @@ async function main(): Promise<void> {
   ].join("\n");
   console.log(heldOutTable);
   const located: string[] = [];
-  for (const d of ["ela", "noise", "jpeg-dq", "jpeg-ghost", "jpeg-grid", "region-fusion", "copy-move", "seams", "blur"]) {
+  for (const d of [
+    "ela",
+    "noise",
+    "jpeg-dq",
+    "jpeg-ghost",
+    "jpeg-grid",
+    "region-fusion",
+    "copy-move",
+    "seams",
+    "blur",
+  ]) {
     const hits = outcomes.filter(
       (o) => o.set.startsWith("manip") && o.truth && o.perDetector[d]?.flagged && o.perDetector[d].region,
     );

@@ -7,11 +7,15 @@ const comma = (n: number) => String(n).replace(".", ",");
 export const blurCheck = { de: "Weichgezeichnete Bereiche", en: "Blurred areas", pl: "Rozmyte obszary" };
 
 export const blurTexts = {
-  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
-    en: { title: "Blurred areas not checked", explanation: `The check was not made: ${why.en}.` },
-    de: { title: "Weichzeichnung nicht geprüft", explanation: `Die Prüfung wurde nicht durchgeführt: ${why.de}.` },
-    pl: { title: "Rozmycie niesprawdzone", explanation: `Kontroli nie przeprowadzono: ${why.pl}.` },
-  }),
+  /** The check was not made, and why (one reason per language). */
+  notAssessed: (why: { de: string; en: string; pl: string }): FindingText => {
+    const text = (title: string, lead: string, reason: string) => ({ title, explanation: `${lead}: ${reason}.` });
+    return {
+      en: text("Blurred areas not checked", "Not searched for blurred areas", why.en),
+      de: text("Weichzeichnung nicht geprüft", "Nicht auf weichgezeichnete Bereiche untersucht", why.de),
+      pl: text("Rozmycie niesprawdzone", "Nie szukano rozmytych obszarów", why.pl),
+    };
+  },
   region: (a: { share: number; width: number; height: number; percent: number }): FindingText => ({
     en: {
       title: "Rectangle blurred after the photo was taken",

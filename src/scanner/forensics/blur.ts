@@ -42,45 +42,61 @@ function skipped(ctx: ScanContext, text: FindingText, evidence: Record<string, u
   return { assessed: false, findings: [finding(ctx.language, "BLUR_NOT_ASSESSED", "-", text, evidence)] };
 }
 
-async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
-  const result = await blockMaps(file.bytes);
-  if (!result.ok)
-    return skipped(
-      ctx,
-      result.tooLarge
-        ? imageTooLargeText(blurCheck, result.tooLarge)
-        : blurTexts.notAssessed(blockCheckSkipped.undecodable),
-      { reason: result.reason, ...result.tooLarge },
-    );
-  const { width, height } = result.maps;
-  const img = await searchPicture(file.bytes, result.maps);
+/** Why the picture is not searched (with its evidence), or null when it is. */
+function whyNotSearched(img: GrayImage): [FindingText, Record<string, unknown>] | null {
   if (img.width < BLUR_MIN_SIDE + 12 || img.height < BLUR_MIN_SIDE + 12)
-    return skipped(ctx, blurTexts.notAssessed(blockCheckSkipped.tooSmall), { width, height });
+    return [
+      blurTexts.notAssessed(blockCheckSkipped.tooSmall),
+      { searchedWidth: img.width, searchedHeight: img.height },
+    ];
   // A computer-drawn picture (page, screenshot) has flat areas next to one-pixel edges everywhere.
   const drawn = equalNeighbourShare(img);
-  if (drawn >= DRAWN_SHARE)
-    return skipped(ctx, blurTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), {
-      equalNeighbourShare: Number(drawn.toFixed(3)),
-      drawnShare: DRAWN_SHARE,
-    });
+  if (drawn < DRAWN_SHARE) return null;
+  const evidence = { equalNeighbourShare: Number(drawn.toFixed(3)), drawnShare: DRAWN_SHARE };
+  return [blurTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), evidence];
+}
+
+/** The rectangle in pixels of the file's picture (the searched picture may be reduced). */
+function scaledTo(pictureWidth: number, img: GrayImage, r: BlurRectangle) {
+  const f = pictureWidth / img.width;
+  const [x, y, width, height] = [r.x, r.y, r.width, r.height].map((v) => Math.round(v * f));
+  return { x, y, width, height };
+}
+
+/** The finding for the strongest rectangle: BLUR_RECTANGLE from the Yellow threshold, else BLUR_NONE. */
+function verdict(
+  ctx: ScanContext,
+  picture: { width: number; height: number },
+  found: BlurRectangle | null,
+  evidence: Record<string, unknown>,
+) {
+  if (!found || found.score < BLUR_THRESHOLDS.yellow)
+    return finding(ctx.language, "BLUR_NONE", "Green", blurTexts.none(), evidence);
+  const region = evidence.region as { width: number; height: number };
+  const share = Number(((100 * region.width * region.height) / (picture.width * picture.height)).toFixed(1));
+  return finding(
+    ctx.language,
+    "BLUR_RECTANGLE",
+    found.score >= BLUR_THRESHOLDS.red ? "Red" : "Yellow",
+    blurTexts.region({ share, width: region.width, height: region.height, percent: Math.floor(found.score * 100) }),
+    evidence,
+  );
+}
+
+async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
+  const result = await blockMaps(file.bytes);
+  if (!result.ok) {
+    const why = result.tooLarge
+      ? imageTooLargeText(blurCheck, result.tooLarge)
+      : blurTexts.notAssessed(blockCheckSkipped.undecodable);
+    return skipped(ctx, why, { reason: result.reason, ...result.tooLarge });
+  }
+  const picture = { width: result.maps.width, height: result.maps.height };
+  const img = await searchPicture(file.bytes, result.maps);
+  const not = whyNotSearched(img);
+  if (not) return skipped(ctx, ...not);
   const found = searchBlurRectangle(img);
   const flagged = found && found.score >= BLUR_THRESHOLDS.yellow ? found : null;
-  const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
-  const attachments = [
-    {
-      category: "heatmaps" as const,
-      name: `${file.name}.blur.png`,
-      contentType: "image/png",
-      bytes: renderHeatmapPng(img, areaGrid(img, flagged), size),
-    },
-  ];
-  const scale = width / img.width;
-  const inPicture = (r: BlurRectangle) => ({
-    x: Math.round(r.x * scale),
-    y: Math.round(r.y * scale),
-    width: Math.round(r.width * scale),
-    height: Math.round(r.height * scale),
-  });
   const evidence: Record<string, unknown> = {
     searchedWidth: img.width,
     searchedHeight: img.height,
@@ -90,22 +106,15 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       fineRatio: FINE_RATIO,
       maxBrightnessJump: MAX_BRIGHTNESS_JUMP,
     },
-    strongest: found ? { ...inPicture(found), score: Number(found.score.toFixed(3)) } : null,
+    strongest: found ? { ...scaledTo(picture.width, img, found), score: Number(found.score.toFixed(3)) } : null,
+    ...(flagged ? { region: scaledTo(picture.width, img, flagged) } : {}),
   };
-  if (!flagged)
-    return {
-      assessed: true,
-      findings: [finding(ctx.language, "BLUR_NONE", "Green", blurTexts.none(), evidence)],
-      attachments,
-    };
-  const region = inPicture(flagged);
-  const share = Number(((100 * region.width * region.height) / (width * height)).toFixed(1));
-  const text = blurTexts.region({ share, ...region, percent: Math.floor(flagged.score * 100) });
-  const level = flagged.score >= BLUR_THRESHOLDS.red ? "Red" : "Yellow";
+  const heatmapSide = Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE);
+  const png = renderHeatmapPng(img, areaGrid(img, flagged), heatmapSize(img.width, img.height, heatmapSide));
   return {
     assessed: true,
-    findings: [finding(ctx.language, "BLUR_RECTANGLE", level, text, { ...evidence, region })],
-    attachments,
+    findings: [verdict(ctx, picture, found, evidence)],
+    attachments: [{ category: "heatmaps", name: `${file.name}.blur.png`, contentType: "image/png", bytes: png }],
   };
 }
 
