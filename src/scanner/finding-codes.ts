@@ -317,6 +317,13 @@ export const findingCodes = {
   },
   SEAM_NONE: { detector: "seams", levels: GREEN, meaning: "No area framed by cut edges." },
   SEAM_NOT_ASSESSED: { detector: "seams", levels: NOT_ASSESSED, meaning: "The cut-edge search was not possible." },
+  BLUR_RECTANGLE: {
+    detector: "blur",
+    levels: YELLOW_OR_RED,
+    meaning: "A rectangle lost its finest detail along four straight sides (blurred within a selection).",
+  },
+  BLUR_NONE: { detector: "blur", levels: GREEN, meaning: "No blurred rectangle." },
+  BLUR_NOT_ASSESSED: { detector: "blur", levels: NOT_ASSESSED, meaning: "The blurred-area search was not possible." },
 
   // PDF versions (incremental updates).
   PDF_SINGLE_REVISION: { detector: "pdf-revisions", levels: GREEN, meaning: "The PDF has no later changes." },

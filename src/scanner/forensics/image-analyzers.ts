@@ -1,4 +1,5 @@
 /** The image forensic detectors of this folder, in run order (used by the eval and bench scripts). */
+import { blurAnalyzer } from "./blur";
 import { copyMoveAnalyzer } from "./copy-move";
 import { elaAnalyzer } from "./ela";
 import { jpegDqAnalyzer } from "./jpeg-dq";
@@ -24,5 +25,7 @@ export const imageAnalyzers = [
   copyMoveAnalyzer,
   // Reads copy-move's search picture (one decode for both).
   seamsAnalyzer,
+  // Reads the same search picture.
+  blurAnalyzer,
   provenanceAnalyzer,
 ];

@@ -166,6 +166,7 @@ const de: ReportTexts = {
     noise: "Rauschanalyse",
     "copy-move": "Kopieren-Verschieben",
     seams: "Schnittkanten",
+    blur: "Weichgezeichnete Bereiche",
     manipulation: "Manipulationsmodell",
     recapture: "Abfotografiert-Modell",
     dq: "Doppelte Quantisierung",
@@ -234,6 +235,7 @@ const de: ReportTexts = {
     "jpeg-ghost": "JPEG-Geister (Neukompression mit Qualitäten 50–98)",
     "jpeg-grid": "Raster früherer JPEG-Speicherungen (nicht ausgerichtete doppelte Kompression)",
     seams: "Schnittkanten (scharf umrahmte eingefügte oder nachbelichtete Rechtecke)",
+    blur: "Weichgezeichnete Rechtecke (Schärfesprung entlang vier gerader Seiten)",
     "region-fusion": "Kombinierte Prüfung (ELA, Rauschen und JPEG-Koeffizienten am selben Ort)",
     "image-pages": "HEIC-, TIFF-Seiten: als Bild dekodiert und wie Fotos geprüft",
     provenance: "Herkunftsnachweise (C2PA, KI-Kennzeichnungen)",
@@ -265,6 +267,7 @@ const de: ReportTexts = {
       "Nur bei früher grob gespeicherten eingefügten Inhalten (Qualität unter etwa 90); flache Flächen und beschädigte Dateien nicht beurteilbar.",
     seams:
       "Nur gerade, harte Kanten eines Rechtecks; weich auslaufende oder frei geformte Bearbeitungen und Einfügungen in flache Flächen nicht erkennbar; über 1 MP verkleinert geprüft.",
+    blur: "Nur rechteckig weichgezeichnete Bereiche mit feinen Details; weich auslaufende oder frei geformte Weichzeichnung und Flächen ohne Details (Himmel, glatte Wände) nicht erkennbar; über 1 MP verkleinert geprüft.",
     "region-fusion":
       "Keine eigene Messung: fasst die Karten der anderen Verfahren zusammen; glatte Wände können ELA und Rauschen gemeinsam täuschen.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
@@ -323,6 +326,7 @@ const en: ReportTexts = {
     noise: "Noise analysis",
     "copy-move": "Copy-move",
     seams: "Cut edges",
+    blur: "Blurred areas",
     manipulation: "Manipulation model",
     recapture: "Recapture model",
     dq: "Double quantisation",
@@ -391,6 +395,7 @@ const en: ReportTexts = {
     "jpeg-ghost": "JPEG ghosts (recompression at qualities 50–98)",
     "jpeg-grid": "Grid of earlier JPEG saves (non-aligned double compression)",
     seams: "Cut edges (pasted or re-toned rectangles framed by sharp steps)",
+    blur: "Blurred rectangles (a step in sharpness along four straight sides)",
     "region-fusion": "Combined check (ELA, noise and JPEG coefficients at the same place)",
     "image-pages": "HEIC and TIFF pages: decoded to pictures and checked like photos",
     provenance: "Provenance (C2PA, AI labels)",
@@ -418,6 +423,7 @@ const en: ReportTexts = {
       "Only content saved coarsely before (quality below about 90) and pasted off the grid; flat areas and damaged files cannot be judged.",
     seams:
       "Only straight, hard edges of a rectangle; soft (feathered) or free-form edits and pastes into flat areas are not seen; pictures above 1 MP are checked reduced.",
+    blur: "Only rectangles blurred where they had fine detail; feathered or free-form blurs and areas without detail (sky, plain walls) are not seen; pictures above 1 MP are checked reduced.",
     "region-fusion":
       "No measurement of its own: combines the other methods' maps; plain walls can mislead ELA and noise together.",
     provenance: "Missing provenance data is the normal case and not a finding.",
@@ -477,6 +483,7 @@ const pl: ReportTexts = {
     noise: "Analiza szumu",
     "copy-move": "Kopiuj-przesuń",
     seams: "Krawędzie cięcia",
+    blur: "Rozmyte obszary",
     manipulation: "Model manipulacji",
     recapture: "Model ponownego sfotografowania",
     dq: "Podwójna kwantyzacja",
@@ -545,6 +552,7 @@ const pl: ReportTexts = {
     "jpeg-ghost": "Duchy JPEG (ponowna kompresja w jakości 50–98)",
     "jpeg-grid": "Siatka wcześniejszych zapisów JPEG (niewyrównana podwójna kompresja)",
     seams: "Krawędzie cięcia (wklejone lub rozjaśnione prostokąty otoczone ostrymi skokami)",
+    blur: "Rozmyte prostokąty (skok ostrości wzdłuż czterech prostych boków)",
     "region-fusion": "Łączna kontrola (ELA, szum i współczynniki JPEG w tym samym miejscu)",
     "image-pages": "Strony HEIC i TIFF: dekodowane do obrazów i sprawdzane jak zdjęcia",
     provenance: "Pochodzenie (C2PA, oznaczenia AI)",
@@ -573,6 +581,7 @@ const pl: ReportTexts = {
       "Tylko treść wcześniej zapisana z silną kompresją (jakość poniżej około 90) i wklejona poza siatką; płaskich miejsc i uszkodzonych plików nie da się ocenić.",
     seams:
       "Tylko proste, ostre krawędzie prostokąta; miękko wtapiane lub dowolnie kształtowane zmiany oraz wklejenia w płaskie miejsca niewidoczne; zdjęcia powyżej 1 MP sprawdzane po zmniejszeniu.",
+    blur: "Tylko prostokąty rozmyte tam, gdzie miały drobne szczegóły; rozmycie miękko wtapiane lub o dowolnym kształcie i miejsca bez szczegółów (niebo, gładkie ściany) niewidoczne; zdjęcia powyżej 1 MP sprawdzane po zmniejszeniu.",
     "region-fusion":
       "Brak własnego pomiaru: łączy mapy pozostałych metod; gładkie ściany mogą wspólnie zmylić ELA i analizę szumu.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",
