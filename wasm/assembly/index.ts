@@ -16,3 +16,4 @@ export { gridScoreTileRow } from "./grid-score";
 export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
+export { grayDownscaleRows, lumaRows } from "./gray";

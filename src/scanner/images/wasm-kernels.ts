@@ -135,6 +135,18 @@ export interface KernelExports {
     first: number,
     shifts: number,
   ): number;
+  lumaRows(rgba: number, count: number, out: number): void;
+  grayDownscaleRows(
+    source: number,
+    width: number,
+    rows: number,
+    outWidth: number,
+    firstRow: number,
+    endRow: number,
+    firstColumn: number,
+    endColumn: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     rows: number,
