@@ -111,7 +111,16 @@ export interface KernelExports {
     step: number,
   ): void;
   copyMoveCellMeans(luma: number, width: number, height: number, ring: number, columns: number, out: number): void;
-  copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
+  copyMoveQuantise(cells: number, count: number, out: number): void;
+  copyMoveHashRows(
+    cells: number,
+    quantised: number,
+    cw: number,
+    count: number,
+    rows: number,
+    minResidual: number,
+    out: number,
+  ): number;
   copyMoveGroups(
     hashes: number,
     count: number,
