@@ -84,6 +84,24 @@ export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
  * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
  * Returns how many blocks had detail.
  */
+/**
+ * Per cell i of a block (i = 4·row + column): its ramp coordinates as f64x2 splats (x at +0, y at +16), its
+ * hash multiplier as an i32x4 splat (+32), 48 bytes each; then its byte offset from the block's corner (i32).
+ */
+const CELL_TABLE = memory.data(16 * 48 + 16 * 4, 16);
+const CELL_OFFSETS = CELL_TABLE + 16 * 48;
+
+/** Fills CELL_TABLE for cell-mean rows of `row` bytes. */
+function prepareCells(row: usize): void {
+  for (let i = 0; i < 16; i++) {
+    const at = CELL_TABLE + <usize>(i * 48);
+    v128.store(at, f64x2.splat(<f64>(i & 3) - 1.5));
+    v128.store(at, f64x2.splat(<f64>(i >> 2) - 1.5), 16);
+    v128.store(at, i32x4.splat(unchecked(MULTIPLIERS[i])), 32);
+    store<i32>(CELL_OFFSETS + (<usize>i << 2), <i32>(<usize>((i >> 2) * 4) * row + (<usize>((i & 3) * 4) << 2)));
+  }
+}
+
 export function copyMoveHashRows(
   cells: usize,
   quantised: usize,
@@ -95,8 +113,10 @@ export function copyMoveHashRows(
 ): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
+  prepareCells(row);
   for (let y = 0; y < rows; y++)
     for (let x = 0; x < count; x += 4) {
+      const corner = <usize>y * row + (<usize>x << 2);
       // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
       let sum0 = f64x2.splat(0);
       let sum2 = f64x2.splat(0);
@@ -108,12 +128,13 @@ export function copyMoveHashRows(
       let sy2 = f64x2.splat(0);
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const at = <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2);
+        const cell = CELL_TABLE + <usize>(i * 48);
+        const at = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
         const four = v128.load(cells + at);
         const v0 = f64x2.promote_low_f32x4(four);
         const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
-        const cx = f64x2.splat(<f64>(i & 3) - 1.5);
-        const cy = f64x2.splat(<f64>(i >> 2) - 1.5);
+        const cx = v128.load(cell);
+        const cy = v128.load(cell, 16);
         sum0 = f64x2.add(sum0, v0);
         sum2 = f64x2.add(sum2, v2);
         sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
@@ -123,7 +144,7 @@ export function copyMoveHashRows(
         sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
         sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
         // floor(v / 8) of the four cells (copyMoveQuantise).
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), i32x4.splat(unchecked(MULTIPLIERS[i]))));
+        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(cell, 32)));
       }
       const r0 = residual(sum0, sq0, sx0, sy0);
       const r2 = residual(sum2, sq2, sx2, sy2);
