@@ -17,3 +17,4 @@ export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { grayDownscaleRows, lumaRows } from "./gray";
+export { zlibInflate } from "./inflate";

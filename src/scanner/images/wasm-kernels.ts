@@ -41,6 +41,7 @@ export interface KernelExports {
     out: number,
   ): number;
   deflateBound(length: number): number;
+  zlibInflate(data: number, length: number, output: number, capacity: number): number;
   zlibDeflate(input: number, length: number, output: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
