@@ -6,22 +6,10 @@
 // so a damaged file is reported exactly as before. Huffman codes are read through a 10-bit table; longer
 // codes bit by bit (canonical decoding as zlib's puff.c).
 
+import { CL_ORDER, DIST_BASE, DIST_EXTRA, LENGTH_BASE, LENGTH_EXTRA } from "./deflate-tables";
+
 const FAST_BITS: i32 = 10;
 const MAX_BITS: i32 = 15;
-
-/** Lengths: base and extra bits of symbols 257–285; distances: of codes 0–29 (RFC 1951 §3.2.5). */
-const LENGTH_BASE: StaticArray<u16> = [
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
-];
-const LENGTH_EXTRA: StaticArray<u8> = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DIST_BASE: StaticArray<u16> = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-  8193, 12289, 16385, 24577,
-];
-const DIST_EXTRA: StaticArray<u8> = [
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-];
-const CL_ORDER: StaticArray<u8> = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
 /**
  * A code: `count` (u16 per length 0–15), `symbol` (u16 per symbol, ordered by code), `fast` (u16 per

@@ -8,20 +8,7 @@ import { pngChunks } from "../../../src/scanner/images/png-chunks";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { kernels, scratchRegions } from "../../../src/scanner/images/wasm-kernels";
 import { concat, zlibRun } from "../../support/hostile-inputs";
-import { sharedFile } from "./fixtures";
-
-/** Deterministic bytes (xorshift32); `alphabet` below 256 makes them compressible. */
-function noise(length: number, seed: number, alphabet = 256): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = (x >>> 0) % alphabet;
-  }
-  return out;
-}
+import { sharedFile, noiseBytes as noise } from "./fixtures";
 
 /** The kernel's result: the bytes, or its error code (−1 damaged, −2 longer than `capacity`). */
 function kernelInflate(stream: Uint8Array, capacity: number): Uint8Array | number {

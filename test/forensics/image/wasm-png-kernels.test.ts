@@ -14,20 +14,7 @@ import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import type { RgbaBandSource } from "../../../src/scanner/images/rgba-band";
 import { align16, kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
 import { concat, pngChunk } from "../../support/hostile-inputs";
-import { generatedFile, sharedFile } from "./fixtures";
-
-/** Deterministic bytes (xorshift32). */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
+import { generatedFile, sharedFile, noiseBytes as noise } from "./fixtures";
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
