@@ -44,6 +44,23 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
   }
 }
 
+/**
+ * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32): `count` f32 at `cells`
+ * into `out` (i32 each; 16 readable bytes after the cells), once per cell instead of once for each of the
+ * 16 block positions that read it.
+ */
+export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
+  const step = f64x2.splat(0.125);
+  for (let i = 0; i < count; i += 4) {
+    const four = v128.load(cells + (<usize>i << 2));
+    const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(four), step)));
+    const q2 = i32x4.trunc_sat_f64x2_s_zero(
+      f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1)), step)),
+    );
+    v128.store(out + (<usize>i << 2), i32x4.shuffle(q0, q2, 0, 1, 4, 5));
+  }
+}
+
 /** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
 @inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
   return f64x2.sub(
@@ -62,16 +79,44 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
 
 /**
  * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
- * rows of `cw` f32 cell means (and 16 readable bytes after them); out[y·count + x] (u32) is 0 when the
+ * rows of `cw` f32 cell means (and 16 readable bytes after them), `quantised` the same cells as
+ * copyMoveQuantise gives them (also 16 readable bytes after); out[y·count + x] (u32) is 0 when the
  * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
  * Returns how many blocks had detail.
  */
-export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, minResidual: f64, out: usize): i32 {
+/**
+ * Per cell i of a block (i = 4·row + column): its ramp coordinates as f64x2 splats (x at +0, y at +16), its
+ * hash multiplier as an i32x4 splat (+32), 48 bytes each; then its byte offset from the block's corner (i32).
+ */
+const CELL_TABLE = memory.data(16 * 48 + 16 * 4, 16);
+const CELL_OFFSETS = CELL_TABLE + 16 * 48;
+
+/** Fills CELL_TABLE for cell-mean rows of `row` bytes. */
+function prepareCells(row: usize): void {
+  for (let i = 0; i < 16; i++) {
+    const at = CELL_TABLE + <usize>(i * 48);
+    v128.store(at, f64x2.splat(<f64>(i & 3) - 1.5));
+    v128.store(at, f64x2.splat(<f64>(i >> 2) - 1.5), 16);
+    v128.store(at, i32x4.splat(unchecked(MULTIPLIERS[i])), 32);
+    store<i32>(CELL_OFFSETS + (<usize>i << 2), <i32>(<usize>((i >> 2) * 4) * row + (<usize>((i & 3) * 4) << 2)));
+  }
+}
+
+export function copyMoveHashRows(
+  cells: usize,
+  quantised: usize,
+  cw: i32,
+  count: i32,
+  rows: i32,
+  minResidual: f64,
+  out: usize,
+): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
-  const step = f64x2.splat(0.125);
+  prepareCells(row);
   for (let y = 0; y < rows; y++)
     for (let x = 0; x < count; x += 4) {
+      const corner = <usize>y * row + (<usize>x << 2);
       // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
       let sum0 = f64x2.splat(0);
       let sum2 = f64x2.splat(0);
@@ -83,11 +128,13 @@ export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, m
       let sy2 = f64x2.splat(0);
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const four = v128.load(cells + <usize>(y + (i >> 2) * 4) * row + (<usize>(x + (i & 3) * 4) << 2));
+        const cell = CELL_TABLE + <usize>(i * 48);
+        const at = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
+        const four = v128.load(cells + at);
         const v0 = f64x2.promote_low_f32x4(four);
         const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
-        const cx = f64x2.splat(<f64>(i & 3) - 1.5);
-        const cy = f64x2.splat(<f64>(i >> 2) - 1.5);
+        const cx = v128.load(cell);
+        const cy = v128.load(cell, 16);
         sum0 = f64x2.add(sum0, v0);
         sum2 = f64x2.add(sum2, v2);
         sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
@@ -96,11 +143,8 @@ export function copyMoveHashRows(cells: usize, cw: i32, count: i32, rows: i32, m
         sx2 = f64x2.add(sx2, f64x2.mul(v2, cx));
         sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
         sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
-        // floor(v / 8) in f64 as the reference, both halves into one i32x4.
-        const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v0, step)));
-        const q2 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(v2, step)));
-        const q = i32x4.shuffle(q0, q2, 0, 1, 4, 5);
-        h = i32x4.add(h, i32x4.mul(q, i32x4.splat(unchecked(MULTIPLIERS[i]))));
+        // floor(v / 8) of the four cells (copyMoveQuantise).
+        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(cell, 32)));
       }
       const r0 = residual(sum0, sq0, sx0, sy0);
       const r2 = residual(sum2, sq2, sx2, sy2);

@@ -45,15 +45,50 @@ function erf(x: number): number {
 }
 const normalCdf = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
 
-/** Laplacian CDF with rate lambda. */
-const laplaceCdf = (y: number, lambda: number) =>
-  y < 0 ? 0.5 * Math.exp(lambda * y) : 1 - 0.5 * Math.exp(-lambda * y);
+/**
+ * The Laplacian CDF (rate lambda) at the bin edges ±step·(k + ½), k = 0 … n − 1, from one exp per |edge|:
+ * `below[k]` at −step·(k + ½) (0.5·e^(λy)), `above[k]` at +step·(k + ½) (1 − 0.5·e^(−λy)). λ·(−a) = −(λ·a)
+ * exactly, so both come from the same exp and equal the CDF evaluated at each edge on its own.
+ */
+function laplaceEdges(step: number, lambda: number, n: number): { below: Float64Array; above: Float64Array } {
+  const below = new Float64Array(n);
+  const above = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const e = Math.exp(-lambda * (step * (k + 0.5)));
+    below[k] = 0.5 * e;
+    above[k] = 1 - 0.5 * e;
+  }
+  return { below, above };
+}
+
+/**
+ * Probability of each quantised value −n … n (step `step`) under the Laplacian: CDF(step·(v + ½)) −
+ * CDF(step·(v − ½)), written into `p` at offset `at` (p[at + v]).
+ */
+function quantisedLaplace(step: number, lambda: number, n: number, p: Float64Array, at: number): void {
+  const { below, above } = laplaceEdges(step, lambda, n + 1);
+  // Edge v + ½ is above[v] for v ≥ 0, below[−v − 1] for v < 0.
+  const edge = (v: number) => (v >= 0 ? above[v] : below[-v - 1]);
+  for (let v = -n; v <= n; v++) p[at + v] = edge(v) - edge(v - 1);
+}
+
+/** Smallest mass a lattice point must have to count in doublePmf. */
+const MIN_MASS = 1e-12;
+/**
+ * From this |v| on every lattice point's mass (step q1) is below MIN_MASS, so doublePmf need not work it out:
+ * the mass beyond the edge q1·(V − ½) is 0.5·e^(−λ·q1·(V − ½)) ≤ 0.5·e^(−30) ≈ 5·10⁻¹⁴, and rounding adds at
+ * most 2.3·10⁻¹⁶ to a difference of CDF values — far below MIN_MASS, so the points skipped are exactly those
+ * whose computed mass doublePmf skipped before.
+ */
+function negligibleFrom(q1: number, lambda: number): number {
+  const v = Math.ceil(30 / (lambda * q1) + 0.5);
+  return Number.isFinite(v) ? v : Number.MAX_SAFE_INTEGER;
+}
 
 /** Single quantisation with step q2 of a Laplacian: probability of each value −range..range. */
 function singlePmf(q2: number, lambda: number, range: number): Float64Array {
   const p = new Float64Array(2 * range + 1);
-  for (let x = -range; x <= range; x++)
-    p[x + range] = laplaceCdf(q2 * (x + 0.5), lambda) - laplaceCdf(q2 * (x - 0.5), lambda);
+  quantisedLaplace(q2, lambda, range, p, range);
   return p;
 }
 
@@ -62,33 +97,42 @@ function singlePmf(q2: number, lambda: number, range: number): Float64Array {
  * q2·(x ± ½) and lattice points q1·v are multiples of ½, so a table per q2 replaces ≈ 10⁵ erf calls per
  * frequency (the fit's fixed cost, whatever the picture's size).
  */
-function errorCdf(q2: number): (twiceD: number) => number {
+function errorCdf(q2: number): ErrorCdf {
   const half = Math.ceil(2 * (4 * WIDE_SIGMA + 2.5 * q2 + 1));
   const table = new Float64Array(2 * half + 1);
   for (let k = -half; k <= half; k++)
     table[k + half] = (1 - WIDE_SHARE) * normalCdf(k / 2 / NARROW_SIGMA) + WIDE_SHARE * normalCdf(k / 2 / WIDE_SIGMA);
-  return (twiceD) => (twiceD <= -half ? table[0] : twiceD >= half ? table[2 * half] : table[twiceD + half]);
+  return { table, half };
 }
 
+/** errorCdf's table: P(error ≤ k/2) at table[k + half], the ends holding for every k beyond them. */
+interface ErrorCdf {
+  table: Float64Array;
+  half: number;
+}
 /** Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value. */
-function doublePmf(
-  q1: number,
-  q2: number,
-  lambda: number,
-  range: number,
-  cdf: (twiceD: number) => number,
-): Float64Array {
+function doublePmf(q1: number, q2: number, lambda: number, range: number, cdf: ErrorCdf): Float64Array {
   const p = new Float64Array(2 * range + 1);
-  const vMax = Math.ceil((q2 * (range + 1) + 4 * WIDE_SIGMA) / q1);
+  const vMax = Math.min(Math.ceil((q2 * (range + 1) + 4 * WIDE_SIGMA) / q1), negligibleFrom(q1, lambda));
+  const masses = new Float64Array(2 * vMax + 1);
+  quantisedLaplace(q1, lambda, vMax, masses, vMax);
   for (let v = -vMax; v <= vMax; v++) {
-    const mass = laplaceCdf(q1 * (v + 0.5), lambda) - laplaceCdf(q1 * (v - 0.5), lambda);
-    if (mass < 1e-12) continue;
+    const mass = masses[v + vMax];
+    if (mass < MIN_MASS) continue;
     const y = q1 * v;
     const lo = Math.max(-range, Math.floor((y - 4 * WIDE_SIGMA) / q2 - 0.5));
     const hi = Math.min(range, Math.ceil((y + 4 * WIDE_SIGMA) / q2 + 0.5));
-    // Twice the distance from y to the bin edges q2·(x ± ½): whole numbers.
-    for (let x = lo; x <= hi; x++)
-      p[x + range] += mass * (cdf(q2 * (2 * x + 1) - 2 * y) - cdf(q2 * (2 * x - 1) - 2 * y));
+    // Twice the distance from y to the bin edges q2·(x ± ½): whole numbers; bin x's upper edge is bin x + 1's lower.
+    const { table, half } = cdf;
+    const last = 2 * half;
+    let k = q2 * (2 * lo - 1) - 2 * y + half;
+    let lower = table[Math.min(Math.max(k, 0), last)];
+    for (let x = lo; x <= hi; x++) {
+      k += 2 * q2;
+      const upper = table[Math.min(Math.max(k, 0), last)];
+      p[x + range] += mass * (upper - lower);
+      lower = upper;
+    }
   }
   return p;
 }
@@ -102,15 +146,18 @@ function nonZero(p: Float64Array, range: number): Float64Array {
   return out;
 }
 
-function logLikelihood(h: ArrayLike<number>, p: Float64Array, range: number): number {
+/** Σ count · log p over the counted bins (`p` in their order), in their order. */
+function logLikelihood(count: Float64Array, p: Float64Array): number {
   let ll = 0;
-  for (let i = 0; i < p.length; i++) if (i !== range && h[i] > 0) ll += h[i] * Math.log(p[i]);
+  for (let j = 0; j < count.length; j++) ll += count[j] * Math.log(p[j]);
   return ll;
 }
 
 /** Laplacian rate that best explains the non-zero values under single quantisation (golden-section search). */
 function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
-  const ll = (logLambda: number) => logLikelihood(h, nonZero(singlePmf(q2, Math.exp(logLambda), range), range), range);
+  const { index, count } = countedBins(h, range);
+  const ll = (logLambda: number) =>
+    logLikelihood(count, nonZeroAt(singlePmf(q2, Math.exp(logLambda), range), range, index));
   let a = Math.log(1e-4);
   let b = Math.log(5);
   const g = (Math.sqrt(5) - 1) / 2;
@@ -141,24 +188,52 @@ export function singleCompressionPmf(h: ArrayLike<number>, q2: number, range: nu
   return nonZero(singlePmf(q2, fitLambda(h, q2, range), range), range);
 }
 
-/** Mixture share of double-quantised values (EM) and the mixture's log-likelihood. */
-function fitAlpha(h: ArrayLike<number>, pd: Float64Array, ps: Float64Array, range: number): [number, number] {
-  let alpha = 0.5;
+/** The histogram's counted values: indices of the non-zero values with a count, ascending, and their counts. */
+function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; count: Float64Array; total: number } {
   let total = 0;
-  for (let i = 0; i < h.length; i++) if (i !== range) total += h[i];
+  let n = 0;
+  for (let i = 0; i < h.length; i++) if (i !== range && h[i] > 0) n++;
+  const index = new Int32Array(n);
+  const count = new Float64Array(n);
+  for (let i = 0, j = 0; i < h.length; i++)
+    if (i !== range) {
+      total += h[i];
+      if (h[i] > 0) {
+        index[j] = i;
+        count[j++] = h[i];
+      }
+    }
+  return { index, count, total };
+}
+
+/**
+ * Mixture share of double-quantised values (EM) and the mixture's log-likelihood, over the counted bins
+ * only (`pd` and `ps` hold their probabilities in the same order): the sums of the full loop, which
+ * skipped the other bins.
+ */
+function fitAlpha(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): [number, number] {
+  const { count, total } = bins;
+  let alpha = 0.5;
   for (let iter = 0; iter < 30; iter++) {
     let r = 0;
-    for (let i = 0; i < h.length; i++) {
-      if (i === range || !h[i]) continue;
-      const a = alpha * pd[i];
-      r += (h[i] * a) / (a + (1 - alpha) * ps[i]);
+    for (let j = 0; j < count.length; j++) {
+      const a = alpha * pd[j];
+      r += (count[j] * a) / (a + (1 - alpha) * ps[j]);
     }
     alpha = Math.min(1, Math.max(0, r / total));
   }
   let ll = 0;
-  for (let i = 0; i < h.length; i++)
-    if (i !== range && h[i] > 0) ll += h[i] * Math.log(alpha * pd[i] + (1 - alpha) * ps[i]);
+  for (let j = 0; j < count.length; j++) ll += count[j] * Math.log(alpha * pd[j] + (1 - alpha) * ps[j]);
   return [alpha, ll];
+}
+
+/** nonZero(p) at the counted bins only (the sum over every non-zero value as there). */
+function nonZeroAt(p: Float64Array, range: number, index: Int32Array): Float64Array {
+  let s = 0;
+  for (let i = 0; i < p.length; i++) if (i !== range) s += p[i];
+  const out = new Float64Array(index.length);
+  for (let j = 0; j < index.length; j++) out[j] = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
+  return out;
 }
 
 /**
@@ -166,19 +241,19 @@ function fitAlpha(h: ArrayLike<number>, pd: Float64Array, ps: Float64Array, rang
  * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one.
  */
 export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): FrequencyFit {
-  let count = 0;
-  for (let i = 0; i < h.length; i++) if (i !== range) count += h[i];
+  const bins = countedBins(h, range);
+  const count = bins.total;
   const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count };
   if (count === 0) return none;
   const lambda = fitLambda(h, q2, range);
-  const ps = nonZero(singlePmf(q2, lambda, range), range);
-  const base = logLikelihood(h, ps, range);
+  const psAt = nonZeroAt(singlePmf(q2, lambda, range), range, bins.index);
+  const base = logLikelihood(bins.count, psAt);
   let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
   for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) {
     if (q1 === q2) continue;
-    const pd = nonZero(doublePmf(q1, q2, lambda, range, cdf), range);
-    const [alpha, ll] = fitAlpha(h, pd, ps, range);
+    const pd = nonZeroAt(doublePmf(q1, q2, lambda, range, cdf), range, bins.index);
+    const [alpha, ll] = fitAlpha(bins, pd, psAt);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
     // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
     if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll };

@@ -358,7 +358,9 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
   new Float64Array(first.buffer, first.at.ring, cw * 5).fill(0);
   k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
-  const blocksCompared = k.copyMoveHashRows(first.at.cells, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
+  // The picture is read: its place (≥ 3·(width + height) − 9 bytes more than the cells) takes the quantised cells.
+  k.copyMoveQuantise(first.at.cells, cellCount, first.at.luma);
+  const blocksCompared = k.copyMoveHashRows(first.at.cells, first.at.luma, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
   const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };

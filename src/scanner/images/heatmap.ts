@@ -4,6 +4,7 @@
  * hatched in grey instead of being coloured as clean or suspicious. Output is PNG.
  */
 import { downscale, type GrayImage } from "./gray";
+import { downscaleWasm } from "./gray-wasm";
 import { encodePng, encodePngRows, type PngRowsTarget } from "./png-encode";
 import { align16, kernels } from "./wasm-kernels";
 
@@ -176,7 +177,7 @@ export function renderHeatmapPng(
   lines: OverlayLine[] = [],
 ): Uint8Array {
   const { width, height } = size;
-  const small = downscale(base, Math.max(width, height));
+  const small = downscaleWasm(base, Math.max(width, height));
   const extra = 2 * align16(width * 4) + align16(grid.width * 37) + 16 + small.width * 4;
   const png = encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, grid, size, target);

@@ -2,9 +2,11 @@
  * The luma of a picture fed band by band, area-averaged so that its longer side is at most `maxSide`:
  * the result of gray.ts `lumaFromRgba` on the whole picture followed by `downscale`, without holding
  * the full-size luma (16 MB for 4 MP). The sums run in the SIMD kernels' wasm/assembly/luma-downscale.ts,
- * value for value; `{ reference: true }` (and any picture that is not shrunk) takes the gray.ts route.
+ * value for value; a picture that is not shrunk is only converted to luma (gray-wasm.ts `lumaInto`, the same
+ * values). `{ reference: true }` takes the gray.ts route.
  */
 import { downscale, type GrayImage, lumaFromRgba } from "./gray";
+import { lumaInto } from "./gray-wasm";
 import type { RgbaBand } from "./rgba-band";
 import { kernels, scratchRegions } from "./wasm-kernels";
 
@@ -30,6 +32,7 @@ export class LumaDownscaler {
   private readonly sums: Float64Array;
   private readonly out: Float32Array;
   private outRow = 0;
+  private readonly reference: boolean;
 
   constructor(
     private readonly width: number,
@@ -38,6 +41,7 @@ export class LumaDownscaler {
     options: { reference?: boolean } = {},
   ) {
     // downscale's output size.
+    this.reference = options.reference ?? false;
     const factor = Math.max(width, height) / maxSide;
     this.outWidth = factor <= 1 ? width : Math.max(1, Math.round(width / factor));
     this.outHeight = factor <= 1 ? height : Math.max(1, Math.round(height / factor));
@@ -51,7 +55,9 @@ export class LumaDownscaler {
 
   add(band: RgbaBand): void {
     if (!this.tables) {
-      this.full?.set(lumaFromRgba(band.rgba, this.width, band.rows).data, band.y * this.width);
+      if (!this.full) return;
+      if (this.reference) this.full.set(lumaFromRgba(band.rgba, this.width, band.rows).data, band.y * this.width);
+      else lumaInto(band.rgba, band.rows * this.width, this.full, band.y * this.width);
       return;
     }
     const { width, outWidth, sums } = this;

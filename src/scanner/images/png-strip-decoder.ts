@@ -13,7 +13,7 @@ import { Unzlib } from "fflate";
 import { MAX_STREAMED_PNG_PIXELS } from "./pixel-budget";
 import { isPng, type PngChunk, pngChunks } from "./png-chunks";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
-import { kernels, scratch } from "./wasm-kernels";
+import { kernels, scratch, scratchRegions } from "./wasm-kernels";
 
 /** The compressed image data is corrupt or truncated; thrown while decoding rows. */
 export class PngDataError extends ImageDataError {
@@ -34,6 +34,12 @@ const MAX_INPUT_SLICE = 16 * 1024;
 const TARGET_OUTPUT = 256 * 1024;
 /** Scanlines unfiltered per wasm call, in bytes (at least one row; 16 rows of a 6000 px RGB photo are 288 KB). */
 const WASM_UNFILTER_BYTES = 1 << 20;
+/**
+ * Up to this many inflated bytes (and as many compressed), a picture's whole image data is inflated at once by
+ * the kernel (wasm/assembly/inflate.ts; ≈ 1 MP of RGBA) instead of by fflate step by step; anything it does
+ * not finish (damage, a stream shorter or longer than the picture) is inflated by fflate as before.
+ */
+const WHOLE_INFLATE_BYTES = 4 << 20;
 /** Largest width or height (JPEG's own limit; keeps one band of RGBA ≤ 4 MB). */
 const MAX_SIDE = 65_535;
 
@@ -163,6 +169,7 @@ export class PngStripDecoder implements RgbaBandSource {
    * ran out is reported first.
    */
   private nextInWasm(y: number, rows: number, stride: number): RgbaBand {
+    if (y === 0) this.inflateWhole();
     const length = this.scanline.length;
     const perCall = Math.max(1, Math.floor(WASM_UNFILTER_BYTES / length) - 1);
     for (let first = 0; first < rows; first += perCall) {
@@ -193,6 +200,26 @@ export class PngStripDecoder implements RgbaBandSource {
     }
     this.row += rows;
     return { y, rows, rgba: this.rgba.subarray(0, rows * stride) };
+  }
+
+  /**
+   * A small picture's image data inflated at once by the kernel, as the only inflated chunk (every IDAT then
+   * counts as read); left to fflate's steps when it is large or the kernel does not inflate exactly the
+   * picture's scanlines from a stream that ends properly (fflate inflates the same bytes from a valid stream).
+   */
+  private inflateWhole(): void {
+    const raw = this.scanline.length * this.height;
+    const compressed = this.idat.reduce((n, chunk) => n + chunk.length, 0);
+    if (raw > WHOLE_INFLATE_BYTES || compressed > WHOLE_INFLATE_BYTES) return;
+    const { at, bytes } = scratchRegions({ input: compressed, output: raw });
+    let to = at.input;
+    for (const chunk of this.idat) {
+      bytes.set(chunk, to);
+      to += chunk.length;
+    }
+    if (kernels().zlibInflate(at.input, compressed, at.output, raw) !== raw) return;
+    this.inflated.push(bytes.slice(at.output, at.output + raw));
+    this.idatIndex = this.idat.length;
   }
 
   /** Fills `scanline` (filter byte + row) from the inflated stream, inflating more as needed. */

@@ -53,6 +53,7 @@ export interface KernelExports {
     work: number,
   ): number;
   deflateBound(length: number): number;
+  zlibInflate(data: number, length: number, output: number, capacity: number): number;
   zlibDeflate(input: number, length: number, output: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
@@ -123,7 +124,16 @@ export interface KernelExports {
     step: number,
   ): void;
   copyMoveCellMeans(luma: number, width: number, height: number, ring: number, columns: number, out: number): void;
-  copyMoveHashRows(cells: number, cw: number, count: number, rows: number, minResidual: number, out: number): number;
+  copyMoveQuantise(cells: number, count: number, out: number): void;
+  copyMoveHashRows(
+    cells: number,
+    quantised: number,
+    cw: number,
+    count: number,
+    rows: number,
+    minResidual: number,
+    out: number,
+  ): number;
   copyMoveGroups(
     hashes: number,
     count: number,
@@ -147,6 +157,18 @@ export interface KernelExports {
     first: number,
     shifts: number,
   ): number;
+  lumaRows(rgba: number, count: number, out: number): void;
+  grayDownscaleRows(
+    source: number,
+    width: number,
+    rows: number,
+    outWidth: number,
+    firstRow: number,
+    endRow: number,
+    firstColumn: number,
+    endColumn: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     rows: number,

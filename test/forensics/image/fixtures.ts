@@ -98,3 +98,16 @@ export function context(overrides: Partial<ScanContext> = {}): ScanContext {
     ...overrides,
   };
 }
+
+/** Deterministic bytes (xorshift32); an `alphabet` below 256 makes them compressible. */
+export function noiseBytes(length: number, seed: number, alphabet = 256): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = (x >>> 0) % alphabet;
+  }
+  return out;
+}

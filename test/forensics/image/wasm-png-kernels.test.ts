@@ -14,20 +14,7 @@ import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import type { RgbaBandSource } from "../../../src/scanner/images/rgba-band";
 import { align16, kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
 import { concat, pngChunk } from "../../support/hostile-inputs";
-import { generatedFile, sharedFile } from "./fixtures";
-
-/** Deterministic bytes (xorshift32). */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
+import { generatedFile, sharedFile, noiseBytes as noise } from "./fixtures";
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
@@ -267,8 +254,10 @@ function expectSameLuma(image: { width: number; height: number; rgba: Uint8Array
 }
 
 describe("luma downscale (copy-move's search picture): the wasm kernel gives gray.ts lumaFromRgba + downscale's values", () => {
-  it("on photos: leuvenA (751 → 640, a scale of 1.17) and ColdRipple (2560 → 640, 4)", async () => {
-    expectSameLuma(await photoRgba("photos/opencv-doc/leuvenA.jpg"), 640);
+  it("on photos: leuvenA (751 → 640, a scale of 1.17, and not shrunk: its full-resolution search) and ColdRipple (2560 → 640, 4)", async () => {
+    const leuven = await photoRgba("photos/opencv-doc/leuvenA.jpg");
+    expectSameLuma(leuven, 640);
+    expectSameLuma(leuven, 751);
     expectSameLuma(await photoRgba("photos/plasma-workspace-wallpapers/ColdRipple-2560x1600.jpg"), 640);
   });
 
@@ -280,6 +269,10 @@ describe("luma downscale (copy-move's search picture): the wasm kernel gives gra
       [9, 1283, 100],
       [17, 17, 3],
       [63, 41, 64],
+      // Not shrunk (the kernel's luma alone), widths leaving 1–3 pixels after its steps of four.
+      [5, 3, 64],
+      [7, 9, 7],
+      [10, 2, 10],
     ])
       expectSameLuma({ width: w, height: h, rgba: noise(w * h * 4, w + 7 * h) }, side);
   });
