@@ -3,7 +3,13 @@
 export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
 export { toRgba, upsampleRow } from "./color";
-export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
+export {
+  blockOutputBytes,
+  measureCoefficientRow,
+  measurePixelRow,
+  setBlockConstants,
+  takeDenseStages,
+} from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs } from "./copy-move";
 export { decodeMcuRow } from "./entropy";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";

@@ -26,6 +26,8 @@ export interface KernelExports {
   blockOutputBytes(count: number): number;
   measureCoefficientRow(count: number, coefficients: number, table: number, out: number): void;
   measurePixelRow(count: number, lines: number, out: number): void;
+  /** Block stages (of measureCoefficientRow/measurePixelRow) redone with the dense transforms near a rounding tie since the last call; resets the count. */
+  takeDenseStages(): number;
   decodeMcuRow(
     state: number,
     my: number,
