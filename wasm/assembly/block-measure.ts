@@ -16,6 +16,8 @@ export const COS = memory.data(64 * 8, 16);
 /** COS transposed: COST[x*8+u] = COS[u*8+x]. */
 export const COST = memory.data(64 * 8, 16);
 const ELA_TABLE = memory.data(64 * 8, 16);
+/** 1 / ELA_TABLE[k]: the fast stages multiply (within an ulp of the division, far inside TIE). */
+const ELA_INVERSE = memory.data(64 * 8, 16);
 
 const PX = memory.data(64 * 8, 16);
 const SHIFTED = memory.data(64 * 8, 16);
@@ -46,10 +48,10 @@ export function takeDenseStages(): i32 {
   return n;
 }
 
-/** Lanes whose value lies within TIE of x.5 (where Math.round's result can depend on the last bits). */
-@inline function nearTie(x: v128): v128 {
-  const fraction = f64x2.sub(x, f64x2.floor(x));
-  return f64x2.lt(f64x2.abs(f64x2.sub(fraction, f64x2.splat(0.5))), f64x2.splat(TIE));
+/** Lanes where y (a value + 0.5) lies within TIE of an integer, i.e. the value within TIE of a rounding tie. */
+@inline function nearInteger(y: v128, floor: v128): v128 {
+  const fraction = f64x2.sub(y, floor);
+  return v128.or(f64x2.lt(fraction, f64x2.splat(TIE)), f64x2.gt(fraction, f64x2.splat(1 - TIE)));
 }
 
 const SQRT_PI_2: f64 = 1.2533141373155001; // Math.sqrt(Math.PI / 2)
@@ -64,6 +66,7 @@ export function setBlockConstants(cos: usize, elaTable: usize): void {
       store<f64>(COST + <usize>(x * 8 + u) * 8, v);
     }
   memory.copy(ELA_TABLE, elaTable, 64 * 8);
+  for (let k = 0; k < 64; k++) store<f64>(at(ELA_INVERSE, k), 1 / load<f64>(at(ELA_TABLE, k)));
 }
 
 @inline function at(base: usize, i: i32): usize {
@@ -215,27 +218,45 @@ function inverseDct(input: usize, out: usize): void {
   return f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), jsRound(f64x2.add(v, f64x2.splat(128)))));
 }
 
-/**
- * COEF[k] = Math.round(COEF[k] / step) · step with the ELA quantiser's steps; whether a quotient was near a tie.
- */
-function quantiseNearTie(): bool {
-  let near = v128.splat<i64>(0);
+/** COEF[k] = Math.round(COEF[k] / step) · step with the ELA quantiser's steps (the reference's operations). */
+function quantiseDense(): void {
   for (let k = 0; k < 64; k += 2) {
     const step = v128.load(at(ELA_TABLE, k));
-    const quotient = f64x2.div(v128.load(at(COEF, k)), step);
-    near = v128.or(near, nearTie(quotient));
-    v128.store(at(COEF, k), f64x2.mul(jsRound(quotient), step));
+    v128.store(at(COEF, k), f64x2.mul(jsRound(f64x2.div(v128.load(at(COEF, k)), step)), step));
+  }
+}
+
+/**
+ * COEF[k] = floor(COEF[k] · (1 / step) + 0.5) · step: the reference's quantised coefficient wherever no
+ * quotient lies within TIE of a tie; whether one did.
+ */
+function quantiseFast(): bool {
+  let near = v128.splat<i64>(0);
+  for (let k = 0; k < 64; k += 2) {
+    const y = f64x2.add(f64x2.mul(v128.load(at(COEF, k)), v128.load(at(ELA_INVERSE, k))), f64x2.splat(0.5));
+    const rounded = f64x2.floor(y);
+    near = v128.or(near, nearInteger(y, rounded));
+    v128.store(at(COEF, k), f64x2.mul(rounded, v128.load(at(ELA_TABLE, k))));
   }
   return v128.any_true(near);
 }
 
-/** to[k] = toSample(from[k]) (in place allowed); whether a value + 128 was near a tie. */
-function roundSamplesNearTie(from: usize, to: usize): bool {
+/** to[k] = toSample(from[k]) (the reference's operations). */
+function samplesDense(from: usize, to: usize): void {
+  for (let k = 0; k < 64; k += 2) v128.store(at(to, k), toSample(v128.load(at(from, k))));
+}
+
+/**
+ * to[k] = min(255, max(0, floor(from[k] + 128.5))): toSample wherever no value + 128 lies within TIE of a
+ * tie; whether one did. In place allowed.
+ */
+function samplesFast(from: usize, to: usize): bool {
   let near = v128.splat<i64>(0);
   for (let k = 0; k < 64; k += 2) {
-    const v = v128.load(at(from, k));
-    near = v128.or(near, nearTie(f64x2.add(v, f64x2.splat(128))));
-    v128.store(at(to, k), toSample(v));
+    const y = f64x2.add(v128.load(at(from, k)), f64x2.splat(128.5));
+    const rounded = f64x2.floor(y);
+    near = v128.or(near, nearInteger(y, rounded));
+    v128.store(at(to, k), f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), rounded)));
   }
   return v128.any_true(near);
 }
@@ -266,23 +287,23 @@ function measureBlock(i: i32, count: i32, out: usize): void {
   store<f32>(out + <usize>i * 4, <f32>mean);
   store<f32>(out + (n + <usize>i) * 4, <f32>Math.sqrt(Math.max(0, sq / 64 - mean * mean)));
   fastForwardDct(SHIFTED, COEF, TMP, COS);
-  if (quantiseNearTie()) {
+  if (quantiseFast()) {
     denseStages++;
     forwardDct(SHIFTED, COEF);
-    quantiseNearTie();
+    quantiseDense();
   }
   fastInverseDct(COEF, REC, TMP, COS);
-  if (roundSamplesNearTie(REC, REC)) {
+  if (samplesFast(REC, REC)) {
     denseStages++;
     inverseDct(COEF, REC);
-    roundSamplesNearTie(REC, REC);
+    samplesDense(REC, REC);
   }
   let errors = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2)
     errors = f64x2.add(errors, f64x2.abs(f64x2.sub(v128.load(at(REC, k)), v128.load(at(PX, k)))));
   const err = f64x2.extract_lane(errors, 0) + f64x2.extract_lane(errors, 1);
   store<f32>(out + (2 * n + <usize>i) * 4, <f32>(err / 64));
-  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs.
+  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs (· 0.25 is / 4 exactly).
   let residual = f64x2.splat(0);
   for (let y = 1; y < 7; y++)
     for (let x = 1; x < 7; x += 2) {
@@ -291,7 +312,7 @@ function measureBlock(i: i32, count: i32, out: usize): void {
         f64x2.add(v128.load(at(PX, k - 1)), v128.load(at(PX, k + 1))),
         f64x2.add(v128.load(at(PX, k - 8)), v128.load(at(PX, k + 8))),
       );
-      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.div(around, f64x2.splat(4))));
+      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.mul(around, f64x2.splat(0.25))));
       residual = f64x2.add(residual, r);
     }
   const res = f64x2.extract_lane(residual, 0) + f64x2.extract_lane(residual, 1);
@@ -332,10 +353,10 @@ export function measureCoefficientRow(count: i32, coefficients: usize, table: us
     }
     const small = i32x4.all_true(i32x4.lt_u(largest, i32x4.splat(<i32>LIMIT)));
     if (small) fastInverseDct(COEF, REC, TMP, COS);
-    if (!small || roundSamplesNearTie(REC, PX)) {
+    if (!small || samplesFast(REC, PX)) {
       denseStages++;
       inverseDct(COEF, REC);
-      roundSamplesNearTie(REC, PX);
+      samplesDense(REC, PX);
     }
     measureBlock(i, count, out);
   }
