@@ -18,7 +18,7 @@ import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
-import { isJpeg, type JpegStructure, ZIGZAG } from "./jpeg-markers";
+import { isJpeg, type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "./file-decode";
@@ -175,7 +175,7 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: 
 
 /** The block pass of the coefficient path, fed one luminance block at a time in decoding order. */
 function coefficientMeasurer(
-  frame: NonNullable<JpegStructure["frame"]>,
+  frame: JpegFrame,
   table: Uint16Array,
   reference: boolean,
 ): Required<Pick<DecodeSink<BlockMaps>, "block" | "finish">> & Pick<DecodeSink<BlockMaps>, "rows"> {
@@ -217,6 +217,34 @@ function coefficientMeasurer(
       return maps;
     },
   };
+}
+
+/**
+ * The block maps of luminance blocks handed in as quantised coefficients (64 each, natural order, row by
+ * row of a `width` × `height` picture, dequantised with `table`): the wasm block pass, or with `reference`
+ * the JavaScript one. For tests with coefficients no well-formed file carries.
+ */
+export function coefficientMaps(
+  width: number,
+  height: number,
+  table: Uint16Array,
+  blocks: Int16Array,
+  reference: boolean,
+): BlockMaps {
+  const frame: JpegFrame = {
+    marker: 0xc0,
+    progressive: false,
+    baseline: true,
+    precision: 8,
+    width,
+    height,
+    components: [{ id: 1, h: 1, v: 1, tq: 0 }],
+  };
+  const measurer = coefficientMeasurer(frame, table, reference);
+  const blocksWide = Math.ceil(width / 8);
+  for (let i = 0; i * 64 < blocks.length; i++)
+    measurer.block(Math.floor(i / blocksWide), i % blocksWide, blocks.subarray(i * 64, i * 64 + 64));
+  return measurer.finish();
 }
 
 /** The coefficient-path block maps as a product of the file's shared Huffman pass (baseline/progressive JPEGs within budget). */
