@@ -41,6 +41,16 @@
   v128.store(b, v128.shuffle<f64>(x6, x7, 1, 3), 48);
 }
 
+/** Value j plus value 7 − j of the column pair at p (value j at p + j·64). */
+@inline function pairSum(p: usize, j: i32): v128 {
+  return f64x2.add(v128.load(p + <usize>j * 64), v128.load(p + <usize>(7 - j) * 64));
+}
+
+/** Value j minus value 7 − j of the column pair at p. */
+@inline function pairDifference(p: usize, j: i32): v128 {
+  return f64x2.sub(v128.load(p + <usize>j * 64), v128.load(p + <usize>(7 - j) * 64));
+}
+
 /**
  * X[u] = Σx COS[u*8+x]·in[x] down each column of `input`, transposed into `out`. COS[u][7−x] is
  * COS[u][x] for even u and −COS[u][x] for odd u, so the even outputs need the sums x + (7−x), the odd
@@ -49,22 +59,14 @@
 function forwardPass(input: usize, out: usize, cos: usize): void {
   for (let col = 0; col < 8; col += 2) {
     const p = at(input, col);
-    const x0 = v128.load(p);
-    const x1 = v128.load(p, 64);
-    const x2 = v128.load(p, 128);
-    const x3 = v128.load(p, 192);
-    const x4 = v128.load(p, 256);
-    const x5 = v128.load(p, 320);
-    const x6 = v128.load(p, 384);
-    const x7 = v128.load(p, 448);
-    const s0 = f64x2.add(x0, x7);
-    const s1 = f64x2.add(x1, x6);
-    const s2 = f64x2.add(x2, x5);
-    const s3 = f64x2.add(x3, x4);
-    const d0 = f64x2.sub(x0, x7);
-    const d1 = f64x2.sub(x1, x6);
-    const d2 = f64x2.sub(x2, x5);
-    const d3 = f64x2.sub(x3, x4);
+    const s0 = pairSum(p, 0);
+    const s1 = pairSum(p, 1);
+    const s2 = pairSum(p, 2);
+    const s3 = pairSum(p, 3);
+    const d0 = pairDifference(p, 0);
+    const d1 = pairDifference(p, 1);
+    const d2 = pairDifference(p, 2);
+    const d3 = pairDifference(p, 3);
     const e0 = f64x2.add(s0, s3);
     const e1 = f64x2.add(s1, s2);
     const f0 = f64x2.sub(s0, s3);
@@ -99,20 +101,19 @@ function forwardPass(input: usize, out: usize, cos: usize): void {
 function inversePass(input: usize, out: usize, cos: usize): void {
   for (let col = 0; col < 8; col += 2) {
     const p = at(input, col);
-    const y0 = v128.load(p);
-    const y1 = v128.load(p, 64);
-    const y2 = v128.load(p, 128);
-    const y3 = v128.load(p, 192);
-    const y4 = v128.load(p, 256);
-    const y5 = v128.load(p, 320);
-    const y6 = v128.load(p, 384);
-    const y7 = v128.load(p, 448);
-    const dc = f64x2.mul(c(cos, 0, 0), y0);
-    const mid = f64x2.mul(c(cos, 4, 0), y4);
+    // Coefficient u of the column pair is at p + u·64: the even ones give a, the odd ones b.
+    const dc = f64x2.mul(c(cos, 0, 0), v128.load(p));
+    const mid = f64x2.mul(c(cos, 4, 0), v128.load(p, 256));
     const plus = f64x2.add(dc, mid);
     const minus = f64x2.sub(dc, mid);
+    const y2 = v128.load(p, 128);
+    const y6 = v128.load(p, 384);
     const e0 = f64x2.add(f64x2.mul(c(cos, 2, 0), y2), f64x2.mul(c(cos, 6, 0), y6));
     const e1 = f64x2.add(f64x2.mul(c(cos, 2, 1), y2), f64x2.mul(c(cos, 6, 1), y6));
+    const y1 = v128.load(p, 64);
+    const y3 = v128.load(p, 192);
+    const y5 = v128.load(p, 320);
+    const y7 = v128.load(p, 448);
     const a0 = f64x2.add(plus, e0);
     const a3 = f64x2.sub(plus, e0);
     const a1 = f64x2.add(minus, e1);
