@@ -336,13 +336,39 @@ export function blockOutputBytes(count: i32): i32 {
   return count * 4 * 8 + count;
 }
 
+/** block-analysis.ts HISTOGRAM_FREQUENCIES and HISTOGRAM_RANGE: the first AC frequencies' quantised values −60…60. */
+const HISTOGRAM_FREQUENCIES = 9;
+const HISTOGRAM_RANGE = 60;
+const HISTOGRAM_BINS = 2 * HISTOGRAM_RANGE + 1;
+/** Natural positions of zig-zag indices 1…9. */
+const HISTOGRAM_AT = memory.data<u8>([1, 8, 16, 9, 2, 3, 10, 17, 24]);
+
+/** Bytes of the histograms measureCoefficientRow writes (HISTOGRAM_FREQUENCIES × HISTOGRAM_BINS i32). */
+export function blockHistogramBytes(): i32 {
+  return HISTOGRAM_FREQUENCIES * HISTOGRAM_BINS * 4;
+}
+
+/** The block's quantised values of the first AC frequencies counted into `histograms`. */
+@inline function countFrequencies(q: usize, histograms: usize): void {
+  for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
+    const v = <i32>load<i16>(q + (<usize>load<u8>(HISTOGRAM_AT + <usize>f) << 1));
+    if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) {
+      const bin = histograms + <usize>(f * HISTOGRAM_BINS + v + HISTOGRAM_RANGE) * 4;
+      store<i32>(bin, load<i32>(bin) + 1);
+    }
+  }
+}
+
 /**
  * One row of `count` luminance blocks from quantized coefficients (64 i16 each, natural order),
  * dequantised with `table` (64 u16): float IDCT, rounded and clamped samples (block-analysis.ts fromJpeg).
+ * The row's histograms of the first AC frequencies go to `histograms` (blockHistogramBytes, cleared first).
  */
-export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize): void {
+export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize, histograms: usize): void {
+  memory.fill(histograms, 0, <usize>blockHistogramBytes());
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
+    countFrequencies(q, histograms);
     let largest = i32x4.splat(0);
     for (let k = 0; k < 64; k += 4) {
       // q·table as i32 (exact), then to f64: the reference's dequantised double.

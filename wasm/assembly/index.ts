@@ -4,6 +4,7 @@ export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
 export { toRgba, upsampleRow } from "./color";
 export {
+  blockHistogramBytes,
   blockOutputBytes,
   measureCoefficientRow,
   measurePixelRow,
