@@ -1,20 +1,58 @@
 // The per-8×8-block pass of the pixel detectors (ELA, noise, double compression, copy-move
 // preview): src/scanner/images/block-analysis.ts `measureBlock` and the float DCTs of dct.ts are the
-// JavaScript reference. Same f64 operations in the same order per value (the SIMD lanes are
-// independent outputs, every sum keeps the reference's order; sums of integers are exact in any
-// order), so the results are bit-identical to the reference.
-
+// JavaScript reference. Every output is bit-identical to the reference:
+//
+// - each transform's result is only ever used rounded to an integer (the samples, and the ELA quotients
+//   coefficient / step), so the transforms first run as a fast separable DCT (even/odd butterflies, 22
+//   instead of 64 products per 8 values); its doubles differ from the reference's dense sums in the last
+//   bits, both by far less than TIE (see below), so wherever no value lies within TIE of a rounding tie
+//   (x + 0.5) both round alike. A block stage with a value that near a tie, or with a dequantised
+//   coefficient beyond LIMIT, is computed again with the dense transforms in the reference's order (same
+//   f64 operations in the same order per value; SIMD lanes are independent outputs), whose values are the
+//   reference's exactly;
+// - sums of integers (pixels, squares, quarters, sample errors) are exact in any order.
 /** Constants from the caller (its own Math.cos, so both sides use the same table): COS[u*8+x], ELA table. */
 export const COS = memory.data(64 * 8, 16);
 /** COS transposed: COST[x*8+u] = COS[u*8+x]. */
 export const COST = memory.data(64 * 8, 16);
 const ELA_TABLE = memory.data(64 * 8, 16);
+/** 1 / ELA_TABLE[k]: the fast stages multiply (within an ulp of the division, far inside TIE). */
+const ELA_INVERSE = memory.data(64 * 8, 16);
 
 const PX = memory.data(64 * 8, 16);
 const SHIFTED = memory.data(64 * 8, 16);
 const COEF = memory.data(64 * 8, 16);
 const TMP = memory.data(64 * 8, 16);
 const REC = memory.data(64 * 8, 16);
+
+import { fastForwardDct, fastInverseDct } from "./fast-dct";
+
+/**
+ * How near a rounding tie a fast transform's value may come before the stage is redone densely. Below
+ * LIMIT every value of a transform is < 2^20 in magnitude (a 1-D pass multiplies by at most
+ * Σx |COS[u*8+x]| ≤ 4), each rounded operation errs by ≤ 2^-33, and the dense and the fast transform's
+ * values (then + 128, or / step ≥ 1) lie within ≈ 2^-27 of each other; so a value ≥ TIE = 2^-20 from a tie
+ * rounds the same way in both, with a margin of ≈ 100×.
+ */
+const TIE: f64 = 9.5367431640625e-7;
+/** The largest dequantised coefficient the fast inverse transform takes (2^16; real JPEGs stay below 2^11 · 255). */
+const LIMIT: f64 = 65536;
+
+/** Block stages redone densely since the last call of takeDenseStages (a count for the tests and benchmarks). */
+let denseStages: i32 = 0;
+
+/** The number of block stages redone with the dense transforms since the last call, and resets it. */
+export function takeDenseStages(): i32 {
+  const n = denseStages;
+  denseStages = 0;
+  return n;
+}
+
+/** Lanes where y (a value + 0.5) lies within TIE of an integer, i.e. the value within TIE of a rounding tie. */
+@inline function nearInteger(y: v128, floor: v128): v128 {
+  const fraction = f64x2.sub(y, floor);
+  return v128.or(f64x2.lt(fraction, f64x2.splat(TIE)), f64x2.gt(fraction, f64x2.splat(1 - TIE)));
+}
 
 const SQRT_PI_2: f64 = 1.2533141373155001; // Math.sqrt(Math.PI / 2)
 const SQRT_1_25: f64 = 1.118033988749895; // Math.sqrt(1.25)
@@ -28,6 +66,7 @@ export function setBlockConstants(cos: usize, elaTable: usize): void {
       store<f64>(COST + <usize>(x * 8 + u) * 8, v);
     }
   memory.copy(ELA_TABLE, elaTable, 64 * 8);
+  for (let k = 0; k < 64; k++) store<f64>(at(ELA_INVERSE, k), 1 / load<f64>(at(ELA_TABLE, k)));
 }
 
 @inline function at(base: usize, i: i32): usize {
@@ -179,6 +218,49 @@ function inverseDct(input: usize, out: usize): void {
   return f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), jsRound(f64x2.add(v, f64x2.splat(128)))));
 }
 
+/** COEF[k] = Math.round(COEF[k] / step) · step with the ELA quantiser's steps (the reference's operations). */
+function quantiseDense(): void {
+  for (let k = 0; k < 64; k += 2) {
+    const step = v128.load(at(ELA_TABLE, k));
+    v128.store(at(COEF, k), f64x2.mul(jsRound(f64x2.div(v128.load(at(COEF, k)), step)), step));
+  }
+}
+
+/**
+ * COEF[k] = floor(COEF[k] · (1 / step) + 0.5) · step: the reference's quantised coefficient wherever no
+ * quotient lies within TIE of a tie; whether one did.
+ */
+function quantiseFast(): bool {
+  let near = v128.splat<i64>(0);
+  for (let k = 0; k < 64; k += 2) {
+    const y = f64x2.add(f64x2.mul(v128.load(at(COEF, k)), v128.load(at(ELA_INVERSE, k))), f64x2.splat(0.5));
+    const rounded = f64x2.floor(y);
+    near = v128.or(near, nearInteger(y, rounded));
+    v128.store(at(COEF, k), f64x2.mul(rounded, v128.load(at(ELA_TABLE, k))));
+  }
+  return v128.any_true(near);
+}
+
+/** to[k] = toSample(from[k]) (the reference's operations). */
+function samplesDense(from: usize, to: usize): void {
+  for (let k = 0; k < 64; k += 2) v128.store(at(to, k), toSample(v128.load(at(from, k))));
+}
+
+/**
+ * to[k] = min(255, max(0, floor(from[k] + 128.5))): toSample wherever no value + 128 lies within TIE of a
+ * tie; whether one did. In place allowed.
+ */
+function samplesFast(from: usize, to: usize): bool {
+  let near = v128.splat<i64>(0);
+  for (let k = 0; k < 64; k += 2) {
+    const y = f64x2.add(v128.load(at(from, k)), f64x2.splat(128.5));
+    const rounded = f64x2.floor(y);
+    near = v128.or(near, nearInteger(y, rounded));
+    v128.store(at(to, k), f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), rounded)));
+  }
+  return v128.any_true(near);
+}
+
 /**
  * Writes block `i` of `count` (pixels at PX, 0–255) into the output arrays at `out`:
  * f32 mean, activity, ela, noise (count each), f32 preview (2 rows of count·2), u8 clipped.
@@ -204,18 +286,24 @@ function measureBlock(i: i32, count: i32, out: usize): void {
   const n = <usize>count;
   store<f32>(out + <usize>i * 4, <f32>mean);
   store<f32>(out + (n + <usize>i) * 4, <f32>Math.sqrt(Math.max(0, sq / 64 - mean * mean)));
-  forwardDct(SHIFTED, COEF);
-  for (let k = 0; k < 64; k += 2) {
-    const step = v128.load(at(ELA_TABLE, k));
-    v128.store(at(COEF, k), f64x2.mul(jsRound(f64x2.div(v128.load(at(COEF, k)), step)), step));
+  fastForwardDct(SHIFTED, COEF, TMP, COS);
+  if (quantiseFast()) {
+    denseStages++;
+    forwardDct(SHIFTED, COEF);
+    quantiseDense();
   }
-  inverseDct(COEF, REC);
+  fastInverseDct(COEF, REC, TMP, COS);
+  if (samplesFast(REC, REC)) {
+    denseStages++;
+    inverseDct(COEF, REC);
+    samplesDense(REC, REC);
+  }
   let errors = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2)
-    errors = f64x2.add(errors, f64x2.abs(f64x2.sub(toSample(v128.load(at(REC, k))), v128.load(at(PX, k)))));
+    errors = f64x2.add(errors, f64x2.abs(f64x2.sub(v128.load(at(REC, k)), v128.load(at(PX, k)))));
   const err = f64x2.extract_lane(errors, 0) + f64x2.extract_lane(errors, 1);
   store<f32>(out + (2 * n + <usize>i) * 4, <f32>(err / 64));
-  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs.
+  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs (· 0.25 is / 4 exactly).
   let residual = f64x2.splat(0);
   for (let y = 1; y < 7; y++)
     for (let x = 1; x < 7; x += 2) {
@@ -224,7 +312,7 @@ function measureBlock(i: i32, count: i32, out: usize): void {
         f64x2.add(v128.load(at(PX, k - 1)), v128.load(at(PX, k + 1))),
         f64x2.add(v128.load(at(PX, k - 8)), v128.load(at(PX, k + 8))),
       );
-      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.div(around, f64x2.splat(4))));
+      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.mul(around, f64x2.splat(0.25))));
       residual = f64x2.add(residual, r);
     }
   const res = f64x2.extract_lane(residual, 0) + f64x2.extract_lane(residual, 1);
@@ -248,21 +336,54 @@ export function blockOutputBytes(count: i32): i32 {
   return count * 4 * 8 + count;
 }
 
+/** block-analysis.ts HISTOGRAM_FREQUENCIES and HISTOGRAM_RANGE: the first AC frequencies' quantised values −60…60. */
+const HISTOGRAM_FREQUENCIES = 9;
+const HISTOGRAM_RANGE = 60;
+const HISTOGRAM_BINS = 2 * HISTOGRAM_RANGE + 1;
+/** Natural positions of zig-zag indices 1…9. */
+const HISTOGRAM_AT = memory.data<u8>([1, 8, 16, 9, 2, 3, 10, 17, 24]);
+
+/** Bytes of the histograms measureCoefficientRow writes (HISTOGRAM_FREQUENCIES × HISTOGRAM_BINS i32). */
+export function blockHistogramBytes(): i32 {
+  return HISTOGRAM_FREQUENCIES * HISTOGRAM_BINS * 4;
+}
+
+/** The block's quantised values of the first AC frequencies counted into `histograms`. */
+@inline function countFrequencies(q: usize, histograms: usize): void {
+  for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
+    const v = <i32>load<i16>(q + (<usize>load<u8>(HISTOGRAM_AT + <usize>f) << 1));
+    if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) {
+      const bin = histograms + <usize>(f * HISTOGRAM_BINS + v + HISTOGRAM_RANGE) * 4;
+      store<i32>(bin, load<i32>(bin) + 1);
+    }
+  }
+}
+
 /**
  * One row of `count` luminance blocks from quantized coefficients (64 i16 each, natural order),
  * dequantised with `table` (64 u16): float IDCT, rounded and clamped samples (block-analysis.ts fromJpeg).
+ * The row's histograms of the first AC frequencies go to `histograms` (blockHistogramBytes, cleared first).
  */
-export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize): void {
+export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize, histograms: usize): void {
+  memory.fill(histograms, 0, <usize>blockHistogramBytes());
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
+    countFrequencies(q, histograms);
+    let largest = i32x4.splat(0);
     for (let k = 0; k < 64; k += 4) {
       // q·table as i32 (exact), then to f64: the reference's dequantised double.
       const product = i32x4.mul(v128.load16x4_s(q + <usize>k * 2), v128.load16x4_u(table + <usize>k * 2));
+      largest = i32x4.max_u(largest, i32x4.abs(product));
       v128.store(at(COEF, k), f64x2.convert_low_i32x4_s(product));
       v128.store(at(COEF, k + 2), f64x2.convert_low_i32x4_s(i32x4.shuffle(product, product, 2, 3, 0, 1)));
     }
-    inverseDct(COEF, REC);
-    for (let k = 0; k < 64; k += 2) v128.store(at(PX, k), toSample(v128.load(at(REC, k))));
+    const small = i32x4.all_true(i32x4.lt_u(largest, i32x4.splat(<i32>LIMIT)));
+    if (small) fastInverseDct(COEF, REC, TMP, COS);
+    if (!small || samplesFast(REC, PX)) {
+      denseStages++;
+      inverseDct(COEF, REC);
+      samplesDense(REC, PX);
+    }
     measureBlock(i, count, out);
   }
 }

@@ -3,7 +3,14 @@
 export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
 export { toRgba, upsampleRow } from "./color";
-export { blockOutputBytes, measureCoefficientRow, measurePixelRow, setBlockConstants } from "./block-measure";
+export {
+  blockHistogramBytes,
+  blockOutputBytes,
+  measureCoefficientRow,
+  measurePixelRow,
+  setBlockConstants,
+  takeDenseStages,
+} from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs, copyMoveQuantise } from "./copy-move";
 export { decodeMcuRow } from "./entropy";
 export { decodeProgressiveScanRow } from "./progressive";

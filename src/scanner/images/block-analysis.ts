@@ -18,7 +18,7 @@ import { COS, forwardDct, inverseDct } from "./dct";
 import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
-import { isJpeg, type JpegStructure, ZIGZAG } from "./jpeg-markers";
+import { isJpeg, type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "./file-decode";
@@ -175,7 +175,7 @@ async function fromJpeg(bytes: Uint8Array, structure: JpegStructure, reference: 
 
 /** The block pass of the coefficient path, fed one luminance block at a time in decoding order. */
 function coefficientMeasurer(
-  frame: NonNullable<JpegStructure["frame"]>,
+  frame: JpegFrame,
   table: Uint16Array,
   reference: boolean,
 ): Required<Pick<DecodeSink<BlockMaps>, "block" | "finish">> & Pick<DecodeSink<BlockMaps>, "rows"> {
@@ -184,28 +184,16 @@ function coefficientMeasurer(
   const hist = maps.histograms as Int32Array[];
   const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
   return {
-    rows: rows
-      ? (first, count, q) => {
-          // Frequency by frequency over the rows' blocks (counts: the order does not matter).
-          const end = count * maps.blocksWide * 64;
-          for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
-            const counts = hist[f];
-            for (let at = ZIGZAG[f + 1]; at < end; at += 64) {
-              const v = q[at];
-              if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) counts[v + HISTOGRAM_RANGE]++;
-            }
-          }
-          rows.addRows(first, count, q);
-        }
-      : undefined,
+    // The kernel counts the histograms of the rows it measures.
+    rows: rows ? (first, count, q) => rows.addRows(first, count, q) : undefined,
     block(row, col, q) {
-      for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
-        const v = q[ZIGZAG[f + 1]];
-        if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
-      }
       if (rows) {
         rows.add(row, col, q);
         return;
+      }
+      for (let f = 0; f < HISTOGRAM_FREQUENCIES; f++) {
+        const v = q[ZIGZAG[f + 1]];
+        if (v >= -HISTOGRAM_RANGE && v <= HISTOGRAM_RANGE) hist[f][v + HISTOGRAM_RANGE]++;
       }
       for (let k = 0; k < 64; k++) dequantized[k] = q[k] * table[k];
       inverseDct(dequantized, pixels);
@@ -217,6 +205,34 @@ function coefficientMeasurer(
       return maps;
     },
   };
+}
+
+/**
+ * The block maps of luminance blocks handed in as quantised coefficients (64 each, natural order, row by
+ * row of a `width` × `height` picture, dequantised with `table`): the wasm block pass, or with `reference`
+ * the JavaScript one. For tests with coefficients no well-formed file carries.
+ */
+export function coefficientMaps(
+  width: number,
+  height: number,
+  table: Uint16Array,
+  blocks: Int16Array,
+  reference: boolean,
+): BlockMaps {
+  const frame: JpegFrame = {
+    marker: 0xc0,
+    progressive: false,
+    baseline: true,
+    precision: 8,
+    width,
+    height,
+    components: [{ id: 1, h: 1, v: 1, tq: 0 }],
+  };
+  const measurer = coefficientMeasurer(frame, table, reference);
+  const blocksWide = Math.ceil(width / 8);
+  for (let i = 0; i * 64 < blocks.length; i++)
+    measurer.block(Math.floor(i / blocksWide), i % blocksWide, blocks.subarray(i * 64, i * 64 + 64));
+  return measurer.finish();
 }
 
 /** The coefficient-path block maps as a product of the file's shared Huffman pass (baseline/progressive JPEGs within budget). */
@@ -248,6 +264,14 @@ function storeBlockRow(maps: BlockMaps, row: number, buffer: ArrayBuffer, at: nu
   maps.noise.set(floats(3, n), row * n);
   maps.preview.data.set(floats(4, 4 * n), row * 4 * n);
   maps.clipped.set(new Uint8Array(buffer, at + 8 * n * 4, n), row * n);
+}
+
+/** The kernel's histogram counts of one row (frequency by frequency, 2 · HISTOGRAM_RANGE + 1 bins each) added to the maps'. */
+function addCounts(histograms: Int32Array[], counts: Int32Array): void {
+  const bins = 2 * HISTOGRAM_RANGE + 1;
+  histograms.forEach((h, f) => {
+    for (let b = 0; b < bins; b++) h[b] += counts[f * bins + b];
+  });
 }
 
 /**
@@ -289,12 +313,16 @@ class CoefficientRows {
   private measureRows(first: number, count: number, coefficients: Int16Array): void {
     const n = this.maps.blocksWide;
     const layout = blockPassLayout(n, n * 128);
-    const s = scratch(layout.bytes);
+    const histogramBytes = kernels().blockHistogramBytes();
+    const s = scratch(align16(layout.bytes) + histogramBytes);
+    const histograms = s.base + align16(layout.bytes);
+    const counts = new Int32Array(s.buffer, histograms, histogramBytes / 4);
     new Uint16Array(s.buffer, s.base, 64).set(this.table);
     for (let i = 0; i < count; i++) {
       new Int16Array(s.buffer, s.base + layout.input, n * 64).set(coefficients.subarray(i * n * 64, (i + 1) * n * 64));
-      kernels().measureCoefficientRow(n, s.base + layout.input, s.base, s.base + layout.out);
+      kernels().measureCoefficientRow(n, s.base + layout.input, s.base, s.base + layout.out, histograms);
       storeBlockRow(this.maps, first + i, s.buffer, s.base + layout.out);
+      addCounts(this.maps.histograms as Int32Array[], counts);
     }
   }
 }

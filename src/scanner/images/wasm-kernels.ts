@@ -24,8 +24,11 @@ export interface KernelExports {
   toRgba(components: number, rgb: number, a: number, b: number, c: number, width: number, out: number): void;
   setBlockConstants(cos: number, elaTable: number): void;
   blockOutputBytes(count: number): number;
-  measureCoefficientRow(count: number, coefficients: number, table: number, out: number): void;
+  blockHistogramBytes(): number;
+  measureCoefficientRow(count: number, coefficients: number, table: number, out: number, histograms: number): void;
   measurePixelRow(count: number, lines: number, out: number): void;
+  /** Block stages (of measureCoefficientRow/measurePixelRow) redone with the dense transforms near a rounding tie since the last call; resets the count. */
+  takeDenseStages(): number;
   decodeMcuRow(
     state: number,
     my: number,

@@ -2,7 +2,7 @@ import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import kernelsModule from "#wasm-kernels";
 import { relativeToPeers } from "../../../src/scanner/images/anomaly";
-import { type BlockMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
+import { type BlockMaps, coefficientMaps, computeBlockMaps } from "../../../src/scanner/images/block-analysis";
 import { candidatePairsOf, searchCopyMove } from "../../../src/scanner/images/block-matching";
 import { downscale, type GrayImage, lumaFromRgba } from "../../../src/scanner/images/gray";
 import { heatmapSize, renderHeatmapPng, renderHeatmapRgba } from "../../../src/scanner/images/heatmap";
@@ -231,6 +231,61 @@ describe("block maps (ELA, noise, preview): the wasm Huffman decoding and block 
   it("a damaged file fails alike", async () => {
     const photo = await sharedFile("photos/opencv-doc/leuvenA.jpg");
     expect(await mapsDiffer(photo.slice(0, photo.length >> 1))).toEqual({ source: "none", differences: {} });
+  });
+});
+
+describe("block pass: the fast transforms' values are used only away from a rounding tie, the reference's dense ones elsewhere", () => {
+  /** Differences between the wasm and the reference maps of coefficient blocks, and the stages the kernel redid densely. */
+  const differ = (width: number, height: number, table: Uint16Array, blocks: Int16Array) => {
+    kernels().takeDenseStages();
+    const wasm = coefficientMaps(width, height, table, blocks, false);
+    const dense = kernels().takeDenseStages();
+    return { differences: mapDifferences(wasm, coefficientMaps(width, height, table, blocks, true)), dense };
+  };
+  /** A repeatable stream of integers in [from, to]. */
+  const integers = (seed: number, from: number, to: number) => () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return from + (seed % (to - from + 1));
+  };
+
+  it("a phone photo: a few stages are redone densely, the maps are the reference's", async () => {
+    const photo = (await sharedFile("photos/opencv-doc/leuvenA.jpg")).slice(); // fresh bytes: no cached maps
+    kernels().takeDenseStages();
+    expect(await mapsDiffer(photo)).toEqual({ source: "jpeg-coefficients", differences: SAME });
+    const dense = kernels().takeDenseStages();
+    const stages = 3 * Math.ceil(751 / 8) * Math.ceil(563 / 8);
+    expect(dense).toBeGreaterThan(0);
+    expect(dense).toBeLessThan(stages / 10);
+  });
+
+  it("flat blocks whose samples lie exactly on x.5 (ties of the first stage), 19 × 13 pixels", () => {
+    const ones = new Uint16Array(64).fill(1);
+    const blocks = new Int16Array(64 * 6);
+    // DC / 8 + 128 = x.5 for DC ≡ 4 (mod 8); the (0, 4) and (4, 0) terms are ± DC-like eighths too.
+    [4, -4, 12, 1020].forEach((dc, i) => {
+      blocks[i * 64] = dc;
+    });
+    blocks[4 * 64] = 20;
+    blocks[4 * 64 + 4] = 8;
+    blocks[5 * 64] = -36;
+    blocks[5 * 64 + 32] = 16;
+    const { differences, dense } = differ(19, 13, ones, blocks);
+    expect(differences).toEqual(SAME);
+    expect(dense).toBeGreaterThanOrEqual(4);
+  });
+
+  it("coefficients no camera writes: dequantised values up to ± 2^31 and around the fast range's limit 2^16, 107 × 19 pixels", () => {
+    const blocksWide = 14;
+    const count = blocksWide * 3;
+    const next = integers(7, -32768, 32767);
+    const huge = Int16Array.from({ length: count * 64 }, next);
+    const table = new Uint16Array(64).fill(65535);
+    const result = differ(107, 19, table, huge);
+    expect(result.differences).toEqual(SAME);
+    expect(result.dense).toBeGreaterThanOrEqual(count);
+    const small = integers(11, 60, 70);
+    const nearLimit = Int16Array.from({ length: count * 64 }, (_, k) => (k % 64 < 3 ? small() * (k % 2 ? -1 : 1) : 0));
+    expect(differ(107, 19, new Uint16Array(64).fill(1024), nearLimit).differences).toEqual(SAME);
   });
 });
 
