@@ -95,7 +95,7 @@ function candidates(s: StepCounts): number[] {
 }
 
 /** The picture turned on its diagonal, every `columnStep`-th column only (they become its rows). */
-function transposedColumns(img: GrayImage, columnStep: number): GrayImage {
+export function transposedColumns(img: GrayImage, columnStep: number): GrayImage {
   const { width, height, data } = img;
   const rows = Math.ceil(width / columnStep);
   const out = new Float32Array(rows * height);

@@ -32,8 +32,8 @@ export const SEAM_THRESHOLDS = { yellow: 0.7, red: 0.95 };
 
 /**
  * The tone box (tone-box.ts): its weakest side's t-statistic. Calibrated on seed 20261122 only (docs/forensics.md,
- * "Cut edges"): the highest of the 121 untouched, camera-edited and re-saved files is 7.05 (a re-saved crop of
- * leuvenA), the lowest brightness change it adds 7.9; Red from twice the Yellow score.
+ * "Cut edges"): the highest of the 121 untouched, camera-edited and re-saved files is 6.45 (a re-saved crop of
+ * leuvenA), the lowest brightness change it adds 7.87; Red from twice the Yellow score.
  */
 export const TONE_BOX_THRESHOLDS = { yellow: 7.5, red: 15 };
 
