@@ -2,44 +2,14 @@ import { describe, expect, it } from "vitest";
 import { searchSeams } from "../../../src/scanner/forensics/seam-search";
 import { SEAM_THRESHOLDS, seamsAnalyzer, TONE_BOX_THRESHOLDS } from "../../../src/scanner/forensics/seams";
 import { searchToneBox } from "../../../src/scanner/forensics/tone-box";
-import type { GrayImage } from "../../../src/scanner/images/gray";
 import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
 import { context, scanFile } from "./fixtures";
+import { brighter, retone, texturedPicture } from "./seam-pictures";
 
-type Box = { x: number; y: number; width: number; height: number };
-
-/** Smooth shading under strong deterministic grain (± `grain` / 2 grey levels): texture as large as the step. */
-function grainyPicture(width: number, height: number, grain: number): GrayImage {
-  const data = new Float32Array(width * height);
-  let seed = 12345;
-  const noise = () => {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    return (seed / 2 ** 32 - 0.5) * grain;
-  };
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      data[y * width + x] = 70 + 0.2 * x + 0.1 * y + 12 * Math.sin(x / 9) * Math.cos(y / 13) + noise();
-  return { width, height, data };
-}
-
-/** The picture with `change` applied to the pixels inside `r` (`feather` px of linear blend at its border). */
-function retone(img: GrayImage, r: Box, change: (v: number, dx: number) => number, feather = 0): GrayImage {
-  const data = Float32Array.from(img.data);
-  for (let y = 0; y < img.height; y++)
-    for (let x = 0; x < img.width; x++) {
-      const inside = Math.min(x - r.x + 1, r.x + r.width - x, y - r.y + 1, r.y + r.height - y);
-      const weight = feather ? Math.max(0, Math.min(1, inside / feather)) : inside > 0 ? 1 : 0;
-      const v = img.data[y * img.width + x];
-      data[y * img.width + x] = v + weight * (change(v, x - r.x) - v);
-    }
-  return { ...img, data };
-}
-
-const brighter = (v: number) => v * 1.2 + 10;
 const darker = (v: number) => (v - 10) / 1.2;
 // A picture of odd size whose grain hides the step at single pixels.
 const rect = { x: 61, y: 37, width: 150, height: 110 };
-const grainy = () => grainyPicture(301, 233, 36);
+const grainy = () => texturedPicture(301, 233, 36);
 
 describe("cut edges: the tone box (seams 1.1)", () => {
   it("a brightness change across texture that hides its step at single pixels is found by its sides' t", () => {
@@ -60,7 +30,7 @@ describe("cut edges: the tone box (seams 1.1)", () => {
   });
 
   it("a box whose sides step by unlike amounts (brighter towards one side, as a lit sign) is no tone change", () => {
-    const quiet = grainyPicture(301, 233, 3);
+    const quiet = texturedPicture(301, 233);
     const lit = retone(quiet, rect, (v, dx) => v + 10 + 0.8 * dx);
     // Every side is a one-pixel step (the step-share search frames it), but left steps by 10, right by ≈ 130.
     expect(searchSeams(lit)?.score).toBeGreaterThanOrEqual(SEAM_THRESHOLDS.yellow);
