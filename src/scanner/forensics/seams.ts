@@ -19,6 +19,7 @@ import {
   SEAM_MIN_SIDE,
   SEAM_STEP,
   searchSeams,
+  transposed,
 } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
 import { searchToneBox, type ToneBox } from "./tone-box";
@@ -108,8 +109,9 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       equalNeighbourShare: Number(drawn.toFixed(3)),
       drawnShare: DRAWN_SHARE,
     });
-  const found = searchSeams(img);
-  const tone = searchToneBox(img);
+  const columns = transposed(img);
+  const found = searchSeams(img, columns);
+  const tone = searchToneBox(img, columns);
   const flagged = flaggedBox(found, tone);
   const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
   const png = renderHeatmapPng(img, frameGrid(img, flagged), size);

@@ -11,7 +11,7 @@
  * tone change moves all four sides by alike relative amounts, which natural frames rarely do.
  */
 import type { GrayImage } from "../images/gray";
-import { SEAM_MIN_SIDE, transposedColumns } from "./seam-search";
+import { SEAM_MIN_SIDE, transposed } from "./seam-search";
 
 /** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
 const TONE = {
@@ -173,15 +173,18 @@ export interface ToneBox {
   sign: 1 | -1;
 }
 
-/** The box whose four sides are the most significant one-pixel tone steps of one sign, or null. */
-export function searchToneBox(img: GrayImage): ToneBox | null {
+/**
+ * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. `columns` is the
+ * picture turned on its diagonal (transposed(img)), shared with the step-share search.
+ */
+export function searchToneBox(img: GrayImage, columns = transposed(img)): ToneBox | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
   const rows = candidateLines(img);
-  const columns = candidateLines(transposedColumns(img, 1));
+  const vertical = candidateLines(columns);
   let best: ToneBox | null = null;
   for (const sign of [1, -1] as const) {
     const [tops, bottoms] = sign > 0 ? [rows.rising, rows.falling] : [rows.falling, rows.rising];
-    const [lefts, rights] = sign > 0 ? [columns.rising, columns.falling] : [columns.falling, columns.rising];
+    const [lefts, rights] = sign > 0 ? [vertical.rising, vertical.falling] : [vertical.falling, vertical.rising];
     const found = bestBox(tops, bottoms, lefts, rights, sign, best?.score ?? 0);
     if (found) best = found;
   }
