@@ -19,7 +19,7 @@ import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
 import { COPY_MOVE_MIN_BLOCKS, COPY_MOVE_RED_BLOCKS } from "../../src/scanner/forensics/copy-move";
 import { SEAM_MIN_SIDE, SEAM_STEP } from "../../src/scanner/forensics/seam-search";
-import { SEAM_THRESHOLDS } from "../../src/scanner/forensics/seams";
+import { SEAM_THRESHOLDS, TONE_BOX_THRESHOLDS } from "../../src/scanner/forensics/seams";
 import { BLUR_THRESHOLDS } from "../../src/scanner/forensics/blur";
 import { BLUR_MIN_SIDE } from "../../src/scanner/forensics/blur-search";
 import { ELA_THRESHOLDS } from "../../src/scanner/forensics/ela";
@@ -360,7 +360,7 @@ double quantisation (≥ ${DQ_MIN_FREQUENCIES} fitted frequencies; 9 × 9-block 
 fusion: two families at ≥ ${FUSION_THRESHOLDS.blockScore} of their own block scores (ELA's other direction at −${FUSION_SCALES.elaLow}, double quantisation at ${FUSION_SCALES.dq}), region ≥ ${FUSION_THRESHOLDS.minShare * 100} % / ${FUSION_THRESHOLDS.minBlocks} blocks, Red ≥ ${FUSION_THRESHOLDS.redScore};
 JPEG ghosts block score ${GHOST_THRESHOLDS.blockScore}, region ≥ ${GHOST_THRESHOLDS.minShare * 100} % / ${GHOST_THRESHOLDS.minBlocks} blocks with mean ≥ ${GHOST_THRESHOLDS.minMeanScore}, Red ≥ ${GHOST_THRESHOLDS.redScore};
 earlier JPEG grid (window score, a neighbour on the same offset) block score ${GRID_THRESHOLDS.blockScore}, region ≥ ${GRID_THRESHOLDS.minShare * 100} % / ${GRID_THRESHOLDS.minBlocks} blocks with mean ≥ ${GRID_THRESHOLDS.minMeanScore}, Red ≥ ${GRID_THRESHOLDS.redScore}, not when the rest of the picture scores ≥ ${GRID_REST_SCORE} on the same grid;
-copy-move ≥ ${COPY_MOVE_MIN_BLOCKS} copied block positions (Red ≥ ${COPY_MOVE_RED_BLOCKS}); cut edges: a rectangle (sides ≥ ${SEAM_MIN_SIDE} px) whose weakest side is a one-pixel step of ≥ ${SEAM_STEP} grey levels along ≥ ${SEAM_THRESHOLDS.yellow * 100} % of it (Red ≥ ${SEAM_THRESHOLDS.red * 100} %); blurred rectangles: a rectangle (sides ≥ ${BLUR_MIN_SIDE} px) whose weakest side is a sharpness step facing inwards along ≥ ${BLUR_THRESHOLDS.yellow * 100} % of it (Red ≥ ${BLUR_THRESHOLDS.red * 100} %); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
+copy-move ≥ ${COPY_MOVE_MIN_BLOCKS} copied block positions (Red ≥ ${COPY_MOVE_RED_BLOCKS}); cut edges: a rectangle (sides ≥ ${SEAM_MIN_SIDE} px) whose weakest side is a one-pixel step of ≥ ${SEAM_STEP} grey levels along ≥ ${SEAM_THRESHOLDS.yellow * 100} % of it (Red ≥ ${SEAM_THRESHOLDS.red * 100} %), or whose four sides are one-pixel tone steps of one sign, each with a step residual t ≥ ${TONE_BOX_THRESHOLDS.yellow} along it (Red ≥ ${TONE_BOX_THRESHOLDS.red}); blurred rectangles: a rectangle (sides ≥ ${BLUR_MIN_SIDE} px) whose weakest side is a sharpness step facing inwards along ≥ ${BLUR_THRESHOLDS.yellow * 100} % of it (Red ≥ ${BLUR_THRESHOLDS.red * 100} %); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
 EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD} (a crop when a window of the preview matches ≥ ${THUMBNAIL_CROP_CORRELATION}); date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)
 
 Localisation (generated cases with a known region):

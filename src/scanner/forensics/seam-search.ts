@@ -94,14 +94,12 @@ function candidates(s: StepCounts): number[] {
     .sort((a, b) => a - b);
 }
 
-/** The picture turned on its diagonal, every `columnStep`-th column only (they become its rows). */
-function transposedColumns(img: GrayImage, columnStep: number): GrayImage {
+/** The picture turned on its diagonal: its columns become rows (both searches read vertical edges along them). */
+export function transposed(img: GrayImage): GrayImage {
   const { width, height, data } = img;
-  const rows = Math.ceil(width / columnStep);
-  const out = new Float32Array(rows * height);
-  for (let y = 0; y < height; y++)
-    for (let j = 0; j < rows; j++) out[j * height + y] = data[y * width + j * columnStep];
-  return { width: height, height: rows, data: out };
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out[x * height + y] = data[y * width + x];
+  return { width: height, height: width, data: out };
 }
 
 /** Share of pixels whose right-hand neighbour has exactly the same value. */
@@ -125,11 +123,14 @@ export interface SeamRectangle {
   score: number;
 }
 
-/** The best rectangle of one-pixel steps, or null when no four candidate lines close one. */
-export function searchSeams(img: GrayImage): SeamRectangle | null {
+/**
+ * The best rectangle of one-pixel steps, or null when no four candidate lines close one. `columns` is the picture
+ * turned on its diagonal (transposed(img)), shared with the tone box; every SAMPLE-th of its rows is read.
+ */
+export function searchSeams(img: GrayImage, columns = transposed(img)): SeamRectangle | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
   const vertical = stepCounts(img, SAMPLE);
-  const horizontal = stepCounts(transposedColumns(img, SAMPLE), 1);
+  const horizontal = stepCounts(columns, SAMPLE);
   const xs = candidates(vertical);
   const ys = candidates(horizontal);
   let best: SeamRectangle | null = null;

@@ -32,6 +32,20 @@ export const seamTexts = {
       explanation: `Prostokąt ${a.width} × ${a.height} px (${comma(String(a.share))} % zdjęcia) jest ze wszystkich czterech stron otoczony krawędziami o szerokości jednego piksela: na ${a.percent} % każdego boku jasność skacze z jednego piksela na następny, a obok już nie. Aparat rozkłada każdą krawędź na dwa lub więcej pikseli; tak ostre krawędzie wzdłuż prostych linii powstają, gdy obszar zostaje wklejony albo jego jasność zostaje zmieniona w zaznaczeniu. Mapa cieplna pokazuje ramkę na czerwono.`,
     },
   }),
+  toneBox: (a: { share: number; width: number; height: number; brighter: boolean }): FindingText => ({
+    en: {
+      title: "Area framed by cut edges",
+      explanation: `A rectangle of ${a.width} × ${a.height} px (${a.share} % of the picture) is ${a.brighter ? "brighter" : "darker"} than its surroundings by a step one pixel wide along all four sides, while the picture's texture runs on across the step. The step is alike on all four sides and shows along each whole side, though the texture hides it at single pixels. A camera spreads every edge over two or more pixels; such a frame arises when the brightness of an area is changed within a straight-edged selection, or an area is pasted in. The heatmap shows the frame in red.`,
+    },
+    de: {
+      title: "Bereich mit harten Schnittkanten",
+      explanation: `Ein Rechteck von ${a.width} × ${a.height} px (${comma(String(a.share))} % des Bildes) ist an allen vier Seiten um eine ein Pixel breite Stufe ${a.brighter ? "heller" : "dunkler"} als seine Umgebung, während die Struktur des Bildes über die Stufe hinweg weiterläuft. Die Stufe ist an allen vier Seiten ähnlich und zeigt sich entlang jeder ganzen Seite, auch wo die Struktur sie an einzelnen Pixeln verdeckt. Eine Kamera verteilt jede Kante auf zwei oder mehr Pixel; ein solcher Rahmen entsteht, wenn die Helligkeit eines Bereichs innerhalb einer geraden Auswahl verändert oder ein Bereich eingefügt wird. Die Heatmap zeigt den Rahmen rot.`,
+    },
+    pl: {
+      title: "Obszar otoczony ostrymi krawędziami cięcia",
+      explanation: `Prostokąt ${a.width} × ${a.height} px (${comma(String(a.share))} % zdjęcia) jest ze wszystkich czterech stron ${a.brighter ? "jaśniejszy" : "ciemniejszy"} od otoczenia o skok szerokości jednego piksela, a faktura zdjęcia biegnie dalej przez ten skok. Skok jest podobny na wszystkich czterech bokach i widać go wzdłuż każdego całego boku, choć faktura ukrywa go w pojedynczych pikselach. Aparat rozkłada każdą krawędź na dwa lub więcej pikseli; taka ramka powstaje, gdy jasność obszaru zostaje zmieniona w prostym zaznaczeniu albo obszar zostaje wklejony. Mapa cieplna pokazuje ramkę na czerwono.`,
+    },
+  }),
   none: (): FindingText => ({
     en: {
       title: "No area framed by cut edges",

@@ -1,6 +1,7 @@
 /**
  * Cut edges (issue 17): a rectangle framed on all four sides by one-pixel steps, as a pasted area or a
- * brightness change within a straight-edged selection leaves it (seam-search.ts). It reads the picture
+ * brightness change within a straight-edged selection leaves it (seam-search.ts), or a box whose four sides
+ * are one-pixel tone steps of one sign, significant along their length (tone-box.ts). It reads the picture
  * copy-move searches (≤ 1 MP at full resolution; larger pictures area-averaged, which softens such edges).
  * It does not see edits with soft (feathered) or free-form edges, nor pastes that blend into flat areas.
  */
@@ -18,8 +19,10 @@ import {
   SEAM_MIN_SIDE,
   SEAM_STEP,
   searchSeams,
+  transposed,
 } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
+import { searchToneBox, type ToneBox } from "./tone-box";
 
 /**
  * Calibrated on the seed-20261122 evaluation set only (docs/forensics.md, "Cut edges"): the weakest side of the
@@ -27,6 +30,30 @@ import { seamCheck, seamTexts } from "./seams-texts";
  * and re-saved files: 0.67, a downscaled camera photo); Red from 95 %.
  */
 export const SEAM_THRESHOLDS = { yellow: 0.7, red: 0.95 };
+
+/**
+ * The tone box (tone-box.ts): its weakest side's t-statistic. Calibrated on seed 20261122 only (docs/forensics.md,
+ * "Cut edges"): the highest of the 121 untouched, camera-edited and re-saved files is 6.45 (a re-saved crop of
+ * leuvenA), the lowest brightness change it adds 7.87; Red from twice the Yellow score.
+ */
+export const TONE_BOX_THRESHOLDS = { yellow: 7.5, red: 15 };
+
+/** What was flagged: a frame of step shares, or a tone box (its score scaled to 0–1 for the heatmap). */
+type Flagged = { rect: SeamRectangle; red: boolean; heat: number; tone: ToneBox | null };
+
+/** The step-share frame when it passes, else the tone box when it passes, else null. */
+function flaggedBox(frame: SeamRectangle | null, tone: ToneBox | null): Flagged | null {
+  if (frame && frame.score >= SEAM_THRESHOLDS.yellow)
+    return { rect: frame, red: frame.score >= SEAM_THRESHOLDS.red, heat: frame.score, tone: null };
+  if (tone && tone.score >= TONE_BOX_THRESHOLDS.yellow)
+    return {
+      rect: tone,
+      red: tone.score >= TONE_BOX_THRESHOLDS.red,
+      heat: Math.min(1, tone.score / TONE_BOX_THRESHOLDS.red),
+      tone,
+    };
+  return null;
+}
 
 /** Heatmap cell side (pixels of the searched picture). */
 const CELL = 8;
@@ -36,17 +63,19 @@ const CELL = 8;
  */
 const HEATMAP_SCALE = 0.5;
 
-/** The rectangle's frame, one cell wide, at its score; everything else 0. */
-function frameGrid(img: GrayImage, r: SeamRectangle | null) {
+/** The rectangle's frame, one cell wide, at its score (0–1); everything else 0. */
+function frameGrid(img: GrayImage, flagged: Flagged | null) {
   const width = Math.ceil(img.width / CELL);
   const height = Math.ceil(img.height / CELL);
   const scores = new Float32Array(width * height);
   const reliable = new Uint8Array(width * height).fill(1);
-  if (r) {
+  if (flagged) {
+    const r = flagged.rect;
     const [x0, x1] = [Math.floor(r.x / CELL), Math.floor((r.x + r.width - 1) / CELL)];
     const [y0, y1] = [Math.floor(r.y / CELL), Math.floor((r.y + r.height - 1) / CELL)];
     for (let y = y0; y <= y1; y++)
-      for (let x = x0; x <= x1; x++) if (y === y0 || y === y1 || x === x0 || x === x1) scores[y * width + x] = r.score;
+      for (let x = x0; x <= x1; x++)
+        if (y === y0 || y === y1 || x === x0 || x === x1) scores[y * width + x] = flagged.heat;
   }
   return { width, height, scores, reliable };
 }
@@ -80,15 +109,17 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       equalNeighbourShare: Number(drawn.toFixed(3)),
       drawnShare: DRAWN_SHARE,
     });
-  const found = searchSeams(img);
-  const flagged = found && found.score >= SEAM_THRESHOLDS.yellow ? found : null;
+  const columns = transposed(img);
+  const found = searchSeams(img, columns);
+  const tone = searchToneBox(img, columns);
+  const flagged = flaggedBox(found, tone);
   const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
   const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
   const attachments = [
     { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
   ];
   const scale = maps.width / img.width;
-  const box = (r: SeamRectangle) => ({
+  const box = (r: { x: number; y: number; width: number; height: number }) => ({
     x: Math.round(r.x * scale),
     y: Math.round(r.y * scale),
     width: Math.round(r.width * scale),
@@ -97,8 +128,9 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
   const evidence: Record<string, unknown> = {
     searchedWidth: img.width,
     searchedHeight: img.height,
-    thresholds: { ...SEAM_THRESHOLDS, stepLevels: SEAM_STEP, minSide: SEAM_MIN_SIDE },
+    thresholds: { ...SEAM_THRESHOLDS, stepLevels: SEAM_STEP, minSide: SEAM_MIN_SIDE, toneBox: TONE_BOX_THRESHOLDS },
     strongest: found ? { ...box(found), score: Number(found.score.toFixed(3)) } : null,
+    toneBox: tone ? { ...box(tone), score: Number(tone.score.toFixed(2)), brighter: tone.sign > 0 } : null,
   };
   if (!flagged)
     return {
@@ -106,15 +138,13 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       findings: [finding(ctx.language, "SEAM_NONE", "Green", seamTexts.none(), evidence)],
       attachments,
     };
-  const region = box(flagged);
+  const region = box(flagged.rect);
   const share = Number(((100 * region.width * region.height) / (maps.width * maps.height)).toFixed(1));
-  const text = seamTexts.region({
-    share,
-    width: region.width,
-    height: region.height,
-    percent: Math.floor(flagged.score * 100),
-  });
-  const level = flagged.score >= SEAM_THRESHOLDS.red ? "Red" : "Yellow";
+  const area = { share, width: region.width, height: region.height };
+  const text = flagged.tone
+    ? seamTexts.toneBox({ ...area, brighter: flagged.tone.sign > 0 })
+    : seamTexts.region({ ...area, percent: Math.floor(flagged.rect.score * 100) });
+  const level = flagged.red ? "Red" : "Yellow";
   return {
     assessed: true,
     findings: [finding(ctx.language, "SEAM_RECTANGLE", level, text, { ...evidence, region })],
@@ -124,7 +154,7 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
 
 export const seamsAnalyzer: Analyzer = {
   id: "seams",
-  version: "1.0.0",
+  version: "1.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   reads: [...blockMapProducts, searchPixels],
   analyze,

@@ -5,35 +5,10 @@ import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
 import { SEAM_THRESHOLDS, seamsAnalyzer } from "../../../src/scanner/forensics/seams";
 import manifest from "../../fixtures/generated/manifest.json";
 import { context, generatedFile, scanFile, sharedFile } from "./fixtures";
-
-type Box = { x: number; y: number; width: number; height: number };
-
-/** A photo-like picture: smooth shading, fine texture and deterministic grain, every edge soft. */
-function texturedPicture(width: number, height: number): GrayImage {
-  const data = new Float32Array(width * height);
-  let seed = 12345;
-  const grain = () => {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    return (seed / 2 ** 32 - 0.5) * 3;
-  };
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      data[y * width + x] = 70 + 0.2 * x + 0.1 * y + 12 * Math.sin(x / 9) * Math.cos(y / 13) + grain();
-  return { width, height, data };
-}
+import { type Box, brighter, retone, texturedPicture } from "./seam-pictures";
 
 /** Multiplies the rectangle by 1.2 and adds 10 (a brightness edit); `feather` px of linear blend at its border. */
-function brighten(img: GrayImage, r: Box, feather = 0): GrayImage {
-  const data = Float32Array.from(img.data);
-  for (let y = 0; y < img.height; y++)
-    for (let x = 0; x < img.width; x++) {
-      const inside = Math.min(x - r.x + 1, r.x + r.width - x, y - r.y + 1, r.y + r.height - y);
-      const weight = feather ? Math.max(0, Math.min(1, inside / feather)) : inside > 0 ? 1 : 0;
-      const v = img.data[y * img.width + x];
-      data[y * img.width + x] = v + weight * (v * 0.2 + 10);
-    }
-  return { ...img, data };
-}
+const brighten = (img: GrayImage, r: Box, feather = 0) => retone(img, r, brighter, feather);
 
 const overlaps = (a: Box, t: { x: number; y: number; w: number; h: number }) =>
   a.x < t.x + t.w && t.x < a.x + a.width && a.y < t.y + t.h && t.y < a.y + a.height;

@@ -1,0 +1,230 @@
+/**
+ * Cut edges, second test (seams 1.1): a box whose tone was changed within a straight-edged selection. Such a
+ * change adds a step one pixel wide along each side whose sign is the same on all four sides (inside brighter,
+ * or inside darker), while the picture's texture continues across it. Counting single pixels whose step
+ * beats their neighbours' differences (seam-search.ts) misses it across strong texture and over dark areas;
+ * here each side is judged by the step residual summed along it with its sign,
+ *   r = D(k) − (D(k − 1) + D(k + 1)) / 2,   D(k) = p(k + 1) − p(k),
+ * where texture's second derivative averages out and the edit's step does not: a side's score is the
+ * t-statistic of r along it (mean over standard error). A camera's straight edges (façades, window frames)
+ * are spread over two or more pixels, which the side must not be (its mean r ≥ 0.7 × its mean step), and a
+ * tone change moves all four sides by alike relative amounts, which natural frames rarely do.
+ */
+import type { GrayImage } from "../images/gray";
+import { SEAM_MIN_SIDE, transposed } from "./seam-search";
+
+/** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
+const TONE = {
+  /** At most this many candidate lines per direction and sign (the most significant). */
+  candidates: 30,
+  /** A line is a candidate when some run of SEAM_MIN_SIDE pixels along it reaches this t (either sign). */
+  candidateT: 2,
+  /** Runs are tried at every runStep-th start along the line, r read at every runStep-th pixel. */
+  runStep: 2,
+  /** A side's mean step must be at least this many grey levels… */
+  minStep: 3,
+  /** …and its mean residual at least this share of it: the step is one pixel wide, not spread. */
+  sharpness: 0.7,
+  /** Offset in ln((inside + offset) / (outside + offset)): a side's relative tone change, steady over dark pixels. */
+  offset: 20,
+  /** The smallest side's relative tone change must be at least this share of the largest. */
+  alike: 0.5,
+};
+
+/** Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched). */
+interface Line {
+  k: number;
+  /** r, r², the row before and the row after, each summed over x < i at index i (the step D is after − before). */
+  r: Float64Array;
+  r2: Float64Array;
+  before: Float64Array;
+  after: Float64Array;
+}
+
+/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < height), into `out`. */
+function residualRow(img: GrayImage, k: number, out: Float32Array): void {
+  const { width, data } = img;
+  const [a, b, c, d] = [(k - 1) * width, k * width, (k + 1) * width, (k + 2) * width];
+  for (let x = 0; x < width; x++) {
+    const here = data[c + x] - data[b + x];
+    out[x] = here - 0.5 * (data[b + x] - data[a + x] + data[d + x] - data[c + x]);
+  }
+}
+
+/**
+ * Per boundary k: the largest and smallest t of r over runs of SEAM_MIN_SIDE pixels (0 where not computed), r read
+ * at every TONE.runStep-th pixel (the candidates only: a side is then measured at every pixel). Runs slide by
+ * TONE.runStep with running sums and are compared by t · |t| (no square root per run).
+ */
+function runExtremes(img: GrayImage): { most: Float32Array; least: Float32Array } {
+  const { width, height, data } = img;
+  const most = new Float32Array(height);
+  const least = new Float32Array(height);
+  const samples = Math.ceil(width / TONE.runStep);
+  const run = SEAM_MIN_SIDE / TONE.runStep;
+  const r = new Float32Array(samples);
+  for (let k = 1; k + 2 < height; k++) {
+    const [a, b, c, d] = [(k - 1) * width, k * width, (k + 1) * width, (k + 2) * width];
+    for (let i = 0, x = 0; x < width; i++, x += TONE.runStep)
+      r[i] = data[c + x] - data[b + x] - 0.5 * (data[b + x] - data[a + x] + data[d + x] - data[c + x]);
+    let s1 = 0;
+    let s2 = 0;
+    for (let i = 0; i < run; i++) {
+      s1 += r[i];
+      s2 += r[i] * r[i];
+    }
+    let hi = -Infinity;
+    let lo = Infinity;
+    for (let i = 0; ; i++) {
+      const mean = s1 / run;
+      const q = (mean * Math.abs(mean) * run) / Math.max(s2 / run - mean * mean, 1e-6);
+      if (q > hi) hi = q;
+      if (q < lo) lo = q;
+      if (i + run >= samples) break;
+      const out = r[i];
+      const into = r[i + run];
+      s1 += into - out;
+      s2 += into * into - out * out;
+    }
+    most[k] = Math.sign(hi) * Math.sqrt(Math.abs(hi));
+    least[k] = Math.sign(lo) * Math.sqrt(Math.abs(lo));
+  }
+  return { most, least };
+}
+
+/** t of a mean from its sum, sum of squares and count (the variance floored so a flat run stays finite). */
+function tValue(sum: number, sum2: number, n: number): number {
+  const mean = sum / n;
+  const variance = Math.max(sum2 / n - mean * mean, 1e-6);
+  return mean / Math.sqrt(variance / n);
+}
+
+/** The boundaries whose extreme of this sign passes TONE.candidateT, the TONE.candidates strongest, ascending. */
+function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
+  const ks: number[] = [];
+  for (let k = 0; k < extreme.length; k++) if (sign * extreme[k] > TONE.candidateT) ks.push(k);
+  return ks
+    .sort((a, b) => sign * (extreme[b] - extreme[a]) || a - b)
+    .slice(0, TONE.candidates)
+    .sort((a, b) => a - b);
+}
+
+/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the picture's width). */
+function prefixLine(img: GrayImage, k: number, r: Float32Array): Line {
+  const { width, data } = img;
+  residualRow(img, k, r);
+  const line = {
+    k,
+    r: new Float64Array(width + 1),
+    r2: new Float64Array(width + 1),
+    before: new Float64Array(width + 1),
+    after: new Float64Array(width + 1),
+  };
+  for (let x = 0; x < width; x++) {
+    const [p, q] = [data[k * width + x], data[(k + 1) * width + x]];
+    line.r[x + 1] = line.r[x] + r[x];
+    line.r2[x + 1] = line.r2[x] + r[x] * r[x];
+    line.before[x + 1] = line.before[x] + p;
+    line.after[x + 1] = line.after[x] + q;
+  }
+  return line;
+}
+
+/** Candidate boundaries between rows of `img` (lines along x), by sign of their step (+: the next row brighter). */
+function candidateLines(img: GrayImage): { rising: Line[]; falling: Line[] } {
+  const { most, least } = runExtremes(img);
+  const r = new Float32Array(img.width);
+  return {
+    rising: strongest(most, 1).map((k) => prefixLine(img, k, r)),
+    falling: strongest(least, -1).map((k) => prefixLine(img, k, r)),
+  };
+}
+
+/**
+ * A side along `line` over a … b − 1: its t (0 when spread or too small). `sign` +1: the box lies after the
+ * boundary (left/top side); −1: before it (right/bottom side), for a brighter box.
+ */
+function sideT(line: Line, a: number, b: number, sign: number): number {
+  const n = b - a;
+  const before = line.before[b] - line.before[a];
+  const step = (sign * (line.after[b] - line.after[a] - before)) / n;
+  const residual = (sign * (line.r[b] - line.r[a])) / n;
+  if (step < TONE.minStep || residual < TONE.sharpness * step) return 0;
+  return sign * tValue(line.r[b] - line.r[a], line.r2[b] - line.r2[a], n);
+}
+
+/** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (signs as sideT). */
+function sideTone(line: Line, a: number, b: number, sign: number): number {
+  const n = b - a;
+  const before = (line.before[b] - line.before[a]) / n;
+  const after = (line.after[b] - line.after[a]) / n;
+  return sign * Math.log((after + TONE.offset) / (before + TONE.offset));
+}
+
+/** A box found, in pixels of the picture searched, with its weakest side's t. */
+export interface ToneBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The weakest of the four sides' t-statistics of the step residual. */
+  score: number;
+  /** +1: inside brighter; −1: inside darker. */
+  sign: 1 | -1;
+}
+
+/**
+ * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. `columns` is the
+ * picture turned on its diagonal (transposed(img)), shared with the step-share search.
+ */
+export function searchToneBox(img: GrayImage, columns = transposed(img)): ToneBox | null {
+  if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
+  const rows = candidateLines(img);
+  const vertical = candidateLines(columns);
+  let best: ToneBox | null = null;
+  for (const sign of [1, -1] as const) {
+    const [tops, bottoms] = sign > 0 ? [rows.rising, rows.falling] : [rows.falling, rows.rising];
+    const [lefts, rights] = sign > 0 ? [vertical.rising, vertical.falling] : [vertical.falling, vertical.rising];
+    const found = bestBox(tops, bottoms, lefts, rights, sign, best?.score ?? 0);
+    if (found) best = found;
+  }
+  return best;
+}
+
+/**
+ * The box of the highest weakest-side t above `floor`: sides are measured without the pixels next to the
+ * corners (the crossing side's own step), and the four relative tone changes must be alike (TONE.alike).
+ */
+function bestBox(tops: Line[], bottoms: Line[], lefts: Line[], rights: Line[], sign: 1 | -1, floor: number) {
+  let best: ToneBox | null = null;
+  let bestScore = floor;
+  const right = new Float64Array(rights.length);
+  for (const top of tops)
+    for (const bottom of bottoms) {
+      if (bottom.k - top.k < SEAM_MIN_SIDE) continue;
+      const [y0, y1] = [top.k + 3, bottom.k - 1];
+      for (let j = 0; j < rights.length; j++) right[j] = sideT(rights[j], y0, y1, -sign);
+      for (const left of lefts) {
+        const l = sideT(left, y0, y1, sign);
+        if (l <= bestScore) continue;
+        for (let j = 0; j < rights.length; j++) {
+          const x1 = rights[j].k;
+          if (x1 - left.k < SEAM_MIN_SIDE || right[j] <= bestScore) continue;
+          const t = sideT(top, left.k + 3, x1 - 1, sign);
+          if (t <= bestScore) continue;
+          const score = Math.min(l, right[j], t, sideT(bottom, left.k + 3, x1 - 1, -sign));
+          if (score <= bestScore) continue;
+          const tones = [
+            sideTone(left, y0, y1, sign),
+            sideTone(rights[j], y0, y1, -sign),
+            sideTone(top, left.k + 3, x1 - 1, sign),
+            sideTone(bottom, left.k + 3, x1 - 1, -sign),
+          ];
+          if (Math.min(...tones) < TONE.alike * Math.max(...tones)) continue;
+          bestScore = score;
+          best = { x: left.k + 1, y: top.k + 1, width: x1 - left.k, height: bottom.k - top.k, score, sign };
+        }
+      }
+    }
+  return best;
+}
