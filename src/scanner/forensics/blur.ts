@@ -13,8 +13,8 @@ import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";
 import { blurCheck, blurTexts } from "./blur-texts";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import { DRAWN_SHARE, equalNeighbourShare } from "./seam-search";
-import { seamTexts } from "./seams-texts";
+import { drawnPicture } from "../images/drawn-picture";
+import { drawnBecause, drawnReason } from "./drawn-texts";
 
 /**
  * Chosen on the seed-20261122 evaluation set only (docs/forensics.md, "Blurred rectangles"): the weakest side must
@@ -49,11 +49,8 @@ function whyNotSearched(img: GrayImage): [FindingText, Record<string, unknown>] 
       blurTexts.notAssessed(blockCheckSkipped.tooSmall),
       { searchedWidth: img.width, searchedHeight: img.height },
     ];
-  // A computer-drawn picture (page, screenshot) has flat areas next to one-pixel edges everywhere.
-  const drawn = equalNeighbourShare(img);
-  if (drawn < DRAWN_SHARE) return null;
-  const evidence = { equalNeighbourShare: Number(drawn.toFixed(3)), drawnShare: DRAWN_SHARE };
-  return [blurTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), evidence];
+  const drawn = drawnPicture(img);
+  return drawn ? [blurTexts.notAssessed(drawnReason(drawn.equalNeighbourShare, drawnBecause.flatAreas)), drawn] : null;
 }
 
 /** The rectangle in pixels of the file's picture (the searched picture may be reduced). */

@@ -1,11 +1,14 @@
 /**
  * Copy-move detector: searches the picture (at full resolution up to 1 MP, else reduced) for areas that
  * appear twice at one shift (images/block-matching). Both places are marked on the heatmap and joined by
- * cyan lines; blocks without detail, which match anything, are hatched.
+ * cyan lines; blocks without detail, which match anything, are hatched. Pictures drawn by a computer (rendered
+ * pages, screenshots) are not judged: their letters, boxes and logos repeat by design.
  */
 import { finding, type FindingText } from "../finding";
 import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { drawnBecause, drawnReason } from "./drawn-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
+import { drawnPicture } from "../images/drawn-picture";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
 import { FULL_SEARCH_PIXELS, searchPicture, searchPixels } from "../images/search-picture";
 import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
@@ -147,7 +150,8 @@ const texts = {
 
 export const copyMoveAnalyzer: Analyzer = {
   id: "copy-move",
-  version: "2.0.0",
+  // 2.1: pictures drawn by a computer are not judged (COPY_MOVE_NOT_ASSESSED; 2.0 flagged repeated boxes on pages).
+  version: "2.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   reads: [...blockMapProducts, searchPixels],
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
@@ -175,6 +179,11 @@ export const copyMoveAnalyzer: Analyzer = {
           }),
         ],
       };
+    const drawn = drawnPicture(img);
+    if (drawn) {
+      const text = texts.notAssessed(drawnReason(drawn.equalNeighbourShare, drawnBecause.repeats));
+      return { assessed: false, findings: [finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", text, drawn)] };
+    }
     // A reduced search is that of a large photo: its scratch must not stay in the isolate (its peak memory).
     const search = searchCopyMove(img, { ownScratch: maps.width * maps.height > FULL_SEARCH_PIXELS });
     const scale = maps.width / img.width;

@@ -12,12 +12,6 @@ import type { GrayImage } from "../images/gray";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
-/**
- * From this share of pixels equal to their right-hand neighbour the picture was drawn by a computer (a rendered
- * page, a screenshot, a diagram): its edges are one pixel sharp by nature, so cut edges say nothing there.
- * Measured (docs/forensics.md, "Cut edges"): camera photos and their re-saves ≤ 0.48, rendered PDF pages ≥ 0.78.
- */
-export const DRAWN_SHARE = 0.6;
 /** Shortest side of a rectangle, in pixels of the searched picture. */
 export const SEAM_MIN_SIDE = 64;
 /** A column or row is a candidate when a run of SEAM_MIN_SIDE pixels along it is at least this share steps. */
@@ -100,17 +94,6 @@ export function transposed(img: GrayImage): GrayImage {
   const out = new Float32Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out[x * height + y] = data[y * width + x];
   return { width: height, height: width, data: out };
-}
-
-/** Share of pixels whose right-hand neighbour has exactly the same value. */
-export function equalNeighbourShare(img: GrayImage): number {
-  const { width, height, data } = img;
-  let equal = 0;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x + 1 < width; x++) if (data[row + x] === data[row + x + 1]) equal++;
-  }
-  return equal / Math.max(1, (width - 1) * height);
 }
 
 /** The rectangle found, in pixels of the searched picture, and the share of its sides that are steps (the weakest side's). */

@@ -7,12 +7,6 @@ const comma = (n: string) => n.replace(".", ",");
 export const seamCheck = { de: "Schnittkanten", en: "Cut edges", pl: "Krawędzie cięcia" };
 
 export const seamTexts = {
-  /** Why a computer-made picture is not judged (for notAssessed). */
-  drawn: (percent: number) => ({
-    en: `the picture was drawn by a computer (${percent} % of its pixels equal their neighbour, as on a rendered page or a screenshot), so its edges are one pixel sharp by nature`,
-    de: `das Bild wurde von einem Computer gezeichnet (${percent} % seiner Pixel gleichen ihrem Nachbarn, wie bei einer gerenderten Seite oder einem Bildschirmfoto), daher sind seine Kanten von Natur aus ein Pixel scharf`,
-    pl: `obraz został narysowany przez komputer (${percent} % jego pikseli równa się sąsiadowi, jak na wyrenderowanej stronie lub zrzucie ekranu), więc jego krawędzie są z natury ostre na jeden piksel`,
-  }),
   notAssessed: (why: { de: string; en: string; pl: string }): FindingText => ({
     en: { title: "Cut edges not checked", explanation: `The check was not made: ${why.en}.` },
     de: { title: "Schnittkanten nicht geprüft", explanation: `Die Prüfung wurde nicht durchgeführt: ${why.de}.` },

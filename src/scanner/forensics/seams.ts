@@ -7,20 +7,14 @@
  */
 import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
+import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
 import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
-import {
-  DRAWN_SHARE,
-  equalNeighbourShare,
-  type SeamRectangle,
-  SEAM_MIN_SIDE,
-  SEAM_STEP,
-  searchSeams,
-  transposed,
-} from "./seam-search";
+import { drawnBecause, drawnReason } from "./drawn-texts";
+import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams, transposed } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
 import { searchToneBox, type ToneBox } from "./tone-box";
 
@@ -103,12 +97,13 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       width: maps.width,
       height: maps.height,
     });
-  const drawn = equalNeighbourShare(img);
-  if (drawn >= DRAWN_SHARE)
-    return notAssessed(ctx, seamTexts.notAssessed(seamTexts.drawn(Math.round(drawn * 100))), {
-      equalNeighbourShare: Number(drawn.toFixed(3)),
-      drawnShare: DRAWN_SHARE,
-    });
+  const drawn = drawnPicture(img);
+  if (drawn)
+    return notAssessed(
+      ctx,
+      seamTexts.notAssessed(drawnReason(drawn.equalNeighbourShare, drawnBecause.sharpEdges)),
+      drawn,
+    );
   const columns = transposed(img);
   const found = searchSeams(img, columns);
   const tone = searchToneBox(img, columns);

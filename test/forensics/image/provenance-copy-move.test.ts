@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { copyMoveAnalyzer } from "../../../src/scanner/forensics/copy-move";
+import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
 import { provenanceAnalyzer } from "../../../src/scanner/forensics/provenance";
 import manifest from "../../fixtures/generated/manifest.json";
 import { withC2pa, withDigitalSourceType } from "./c2pa-builder";
 import { context, generatedFile, scanFile, sharedFile } from "./fixtures";
+import { texturedPicture } from "./seam-pictures";
 
 const AI = "http://cv.iptc.org/newscodes/digitalsourcetype/trainedAlgorithmicMedia";
 
@@ -123,5 +125,59 @@ describe("copy-move", () => {
       const r = await copyMoveAnalyzer.analyze(scanFile("p.jpg", await sharedFile(p)), context());
       expect(r.findings[0].code, p).toBe("COPY_MOVE_NONE");
     }
+  });
+});
+
+/** A 480 × 320 PNG: `background` (grey per pixel) with one detailed 120 × 96 "logo" pasted at two places. */
+function twoLogos(background: (x: number, y: number) => number): Uint8Array {
+  const [width, height] = [480, 320];
+  const logo = texturedPicture(120, 96, 60);
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const v = Math.round(background(x, y));
+      rgba.set([v, v, v, 255], (y * width + x) * 4);
+    }
+  for (const [ox, oy] of [
+    [40, 40],
+    [300, 180],
+  ])
+    for (let y = 0; y < logo.height; y++)
+      for (let x = 0; x < logo.width; x++) {
+        const v = Math.max(0, Math.min(255, Math.round(logo.data[y * logo.width + x])));
+        rgba.set([v, v, v, 255], ((oy + y) * width + ox + x) * 4);
+      }
+  return encodeRgbaPngStreamed(rgba, width, height);
+}
+
+describe("copy-move does not judge pictures drawn by a computer", () => {
+  it("a page with the same logo twice on white is not assessed, saying why; the same logos on a photo are found", async () => {
+    const page = await copyMoveAnalyzer.analyze(
+      scanFile(
+        "page.png",
+        twoLogos(() => 255),
+      ),
+      context(),
+    );
+    expect(page.findings[0]).toMatchObject({ code: "COPY_MOVE_NOT_ASSESSED", level: "-" });
+    expect(page.findings[0].evidence.equalNeighbourShare).toBeGreaterThan(0.8);
+    expect(page.findings[0].explanation).toContain("repeat by design");
+    const de = await copyMoveAnalyzer.analyze(
+      scanFile(
+        "page.png",
+        twoLogos(() => 255),
+      ),
+      context({ language: "de" }),
+    );
+    expect(de.findings[0].explanation).toContain("von einem Computer gezeichnet");
+    const photo = texturedPicture(480, 320, 3);
+    const onPhoto = await copyMoveAnalyzer.analyze(
+      scanFile(
+        "photo.png",
+        twoLogos((x, y) => photo.data[y * 480 + x]),
+      ),
+      context(),
+    );
+    expect(onPhoto.findings[0]).toMatchObject({ code: "COPY_MOVE_FOUND" });
   });
 });

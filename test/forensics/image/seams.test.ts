@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GrayImage } from "../../../src/scanner/images/gray";
-import { DRAWN_SHARE, equalNeighbourShare, searchSeams } from "../../../src/scanner/forensics/seam-search";
+import { searchSeams } from "../../../src/scanner/forensics/seam-search";
+import { DRAWN_SHARE, equalNeighbourShare } from "../../../src/scanner/images/drawn-picture";
 import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
 import { SEAM_THRESHOLDS, seamsAnalyzer } from "../../../src/scanner/forensics/seams";
 import manifest from "../../fixtures/generated/manifest.json";
