@@ -55,6 +55,17 @@ const tinyRateLimits = {
 const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
 
 /**
+ * Test files that measure the isolate itself (how far the wasm memory grew): they need a workerd of their
+ * own. Every other file shares its project's workerd with the files run before it (`isolate: false`):
+ * starting a fresh one and loading the Worker's module graph again cost ≈ 3.5 s per file, most of the
+ * suite's time. Test files therefore make their own accounts and case numbers and reset the clock.
+ */
+const OWN_ISOLATE_TESTS = [
+  "test/forensics/image/wasm-kernels.test.ts",
+  "test/forensics/image/wasm-progressive.test.ts",
+];
+
+/**
  * Dependencies pre-bundled (one module each) for the workerd projects. The pool loads the Worker's whole
  * module graph again for every test file, module by module; zod, drizzle, hono and pdf-lib alone are
  * hundreds of files, which made up most of each file's ≈ 5 s start. wasm-carrying packages (photon,
@@ -93,6 +104,7 @@ export default defineConfig(async () => {
     bindings: Record<string, string>,
     ratelimits?: typeof tinyRateLimits,
     globalSetup: string[] = [],
+    isolate = false,
   ) => ({
     plugins: [
       cloudflareTest({
@@ -108,6 +120,7 @@ export default defineConfig(async () => {
       include,
       // Browser and Node-side tests (vitest.browser.config.ts, vitest.node.config.ts) cannot run in workerd.
       exclude: ["test/browser/**", "test/node/**", ...exclude],
+      isolate,
       setupFiles: ["./test/setup.ts"],
       deps: { optimizer: { ssr: { enabled: true, include: PREBUNDLED } } },
       globalSetup,
@@ -134,7 +147,13 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.startsWith('{"event":"analysis.'),
       projects: [
         project("rules", RULE_TESTS, [], { ANALYZERS: "file-type" }),
-        project("detectors", ["test/**/*.test.ts"], [...RULE_TESTS, ...RATE_LIMIT_TESTS, ...PUSH_LOOPBACK_TESTS], {}),
+        project(
+          "detectors",
+          ["test/**/*.test.ts"],
+          [...RULE_TESTS, ...RATE_LIMIT_TESTS, ...PUSH_LOOPBACK_TESTS, ...OWN_ISOLATE_TESTS],
+          {},
+        ),
+        project("own-isolate", OWN_ISOLATE_TESTS, [], {}, undefined, [], true),
         project("rate-limits", RATE_LIMIT_TESTS, [], { ANALYZERS: "file-type" }, tinyRateLimits),
         project("push-loopback", PUSH_LOOPBACK_TESTS, [], { ANALYZERS: "file-type", PUSH_TARGETS: "any" }, undefined, [
           "./test/support/push-receiver.global.ts",
