@@ -11,8 +11,20 @@ import type { GrayImage } from "./gray";
  */
 export const DRAWN_SHARE = 0.6;
 
+/** Copy-move, seams and blur all ask about the same search picture: counted once per picture. */
+const shares = new WeakMap<GrayImage, number>();
+
 /** Share of pixels whose right-hand neighbour has exactly the same value. */
 export function equalNeighbourShare(img: GrayImage): number {
+  let share = shares.get(img);
+  if (share === undefined) {
+    share = countEqualNeighbours(img);
+    shares.set(img, share);
+  }
+  return share;
+}
+
+function countEqualNeighbours(img: GrayImage): number {
   const { width, height, data } = img;
   let equal = 0;
   for (let y = 0; y < height; y++) {
