@@ -25,4 +25,5 @@ export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { grayDownscaleRows, lumaRows } from "./gray";
+export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";

@@ -183,6 +183,17 @@ export interface KernelExports {
     out: number,
     counts: number,
   ): void;
+  peerRuns(covariate: number, reliable: number, n: number, count: number, per: number, keys: number): void;
+  peerMiddles(
+    values: number,
+    runs: number,
+    count: number,
+    per: number,
+    bins: number,
+    scratch: number,
+    out: number,
+  ): void;
+  smoothGrid(values: number, w: number, h: number, radius: number, need: number, out: number): void;
 }
 
 let instance: KernelExports | null = null;

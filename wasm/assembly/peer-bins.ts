@@ -1,0 +1,163 @@
+// The peer comparison of ELA and noise: src/scanner/images/anomaly.ts `relativeToPeers` (its `byCovariate`
+// and `middleValue`) and `smoothGrid` are the JavaScript references. The bins' members and middle values are
+// found here by the reference's selection, step for step; the log2 ratios stay in JavaScript (V8's Math.log2,
+// which AssemblyScript's Math does not reproduce bit for bit).
+
+/** Keys carry the block index in their low 21 bits (at most 781 250 blocks < 2^21). */
+const INDEX_SCALE: f64 = 2097152;
+
+/** a < b, with −0 before +0 (a typed array's sort order; only the fallback sort needs it). */
+@inline function before<T>(a: T, b: T): bool {
+  // 1 / −0 is −∞.
+  return a < b || (a == 0 && b == 0 && 1 / <f64>a < 0 && 1 / <f64>b > 0);
+}
+
+/** Sifts base[root] down the heap of the first `end` elements (largest on top). */
+function siftDown<T>(base: usize, root: i32, end: i32): void {
+  const size = sizeof<T>();
+  for (;;) {
+    let child = 2 * root + 1;
+    if (child >= end) return;
+    if (child + 1 < end && before<T>(load<T>(base + <usize>child * size), load<T>(base + <usize>(child + 1) * size)))
+      child++;
+    if (!before<T>(load<T>(base + <usize>root * size), load<T>(base + <usize>child * size))) return;
+    swap<T>(base, root, child);
+    root = child;
+  }
+}
+
+/** Sorts a[from..to] ascending (a heap sort: the typed array sort's order of values, in n log n). */
+function sortRange<T>(a: usize, from: i32, to: i32): void {
+  const base = a + <usize>from * sizeof<T>();
+  const n = to - from + 1;
+  for (let k = (n >> 1) - 1; k >= 0; k--) siftDown<T>(base, k, n);
+  for (let end = n - 1; end > 0; end--) {
+    swap<T>(base, 0, end);
+    siftDown<T>(base, 0, end);
+  }
+}
+
+@inline function swap<T>(a: usize, x: i32, y: i32): void {
+  const size = sizeof<T>();
+  const t = load<T>(a + <usize>x * size);
+  store<T>(a + <usize>x * size, load<T>(a + <usize>y * size));
+  store<T>(a + <usize>y * size, t);
+}
+
+/** anomaly.ts `select`: a[k] gets the value a sort would put there (Hoare's selection, median-of-three pivot). */
+function select<T>(a: usize, left: i32, right: i32, k: i32): void {
+  const size = sizeof<T>();
+  let l = left;
+  let ir = right;
+  for (let round = 0; ; round++) {
+    if (ir <= l + 1) {
+      if (ir == l + 1 && load<T>(a + <usize>ir * size) < load<T>(a + <usize>l * size)) swap<T>(a, l, ir);
+      return;
+    }
+    if (round == 64) {
+      sortRange<T>(a, l, ir);
+      return;
+    }
+    swap<T>(a, (l + ir) >> 1, l + 1);
+    if (load<T>(a + <usize>l * size) > load<T>(a + <usize>ir * size)) swap<T>(a, l, ir);
+    if (load<T>(a + <usize>(l + 1) * size) > load<T>(a + <usize>ir * size)) swap<T>(a, l + 1, ir);
+    if (load<T>(a + <usize>l * size) > load<T>(a + <usize>(l + 1) * size)) swap<T>(a, l, l + 1);
+    let i = l + 1;
+    let j = ir;
+    const pivot = load<T>(a + <usize>(l + 1) * size);
+    for (;;) {
+      do i++;
+      while (load<T>(a + <usize>i * size) < pivot);
+      do j--;
+      while (load<T>(a + <usize>j * size) > pivot);
+      if (j < i) break;
+      swap<T>(a, i, j);
+    }
+    store<T>(a + <usize>(l + 1) * size, load<T>(a + <usize>j * size));
+    store<T>(a + <usize>j * size, pivot);
+    if (j >= k) ir = j - 1;
+    if (j <= k) l = i;
+  }
+}
+
+/**
+ * anomaly.ts `byCovariate`: the indices of the `count` reliable blocks (of `n`; `covariate` f32, `reliable`
+ * u8) grouped into runs of `per` by covariate, ties by index. `keys` holds count f64 during the call; the
+ * indices (u32) are written over its start.
+ */
+export function peerRuns(covariate: usize, reliable: usize, n: i32, count: i32, per: i32, keys: usize): void {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (!load<u8>(reliable + <usize>i)) continue;
+    // −0 ties with +0; unsigned order of the flipped bits is numeric order.
+    const b: u32 = load<f32>(covariate + <usize>i * 4) == 0 ? 0 : load<u32>(covariate + <usize>i * 4);
+    const ordered: u32 = b & 0x80000000 ? ~b : b | 0x80000000;
+    store<f64>(keys + <usize>k * 8, <f64>ordered * INDEX_SCALE + <f64>i);
+    k++;
+  }
+  for (let boundary = per; boundary < count; boundary += per) select<f64>(keys, boundary - per, count - 1, boundary);
+  // In place: index k's u32 lies at or before key k's f64, which is read first.
+  for (let j = 0; j < count; j++)
+    store<u32>(keys + <usize>j * 4, <u32>(<i64>load<f64>(keys + <usize>j * 8) & (<i64>INDEX_SCALE - 1)));
+}
+
+/**
+ * anomaly.ts `middleValue` for each of the `bins` runs of `per` indices (the last may be shorter; `count` in
+ * all) at `runs`: the value a sort would put in the middle of the run's values (f32 at `values`), as f64 into
+ * `out` (NaN for an empty run). `scratch` holds `per` f32. NaN values: as the sort, which puts them last.
+ */
+export function peerMiddles(values: usize, runs: usize, count: i32, per: i32, bins: i32, scratch: usize, out: usize): void {
+  for (let b = 0; b < bins; b++) {
+    const from = b * per;
+    const length = min(count, from + per) - from;
+    if (length <= 0) {
+      store<f64>(out + <usize>b * 8, NaN);
+      continue;
+    }
+    // The non-NaN values first; the middle is NaN when it falls among the NaNs a sort puts last.
+    let m = 0;
+    for (let k = 0; k < length; k++) {
+      const v = load<f32>(values + <usize>load<u32>(runs + <usize>(from + k) * 4) * 4);
+      if (v != v) continue;
+      store<f32>(scratch + <usize>m * 4, v);
+      m++;
+    }
+    const middle = length >> 1;
+    if (middle >= m) {
+      store<f64>(out + <usize>b * 8, NaN);
+      continue;
+    }
+    select<f32>(scratch, 0, m - 1, middle);
+    store<f64>(out + <usize>b * 8, <f64>load<f32>(scratch + <usize>middle * 4));
+  }
+}
+
+/**
+ * anomaly.ts `smoothGrid`: per non-NaN value of the w × h grid (f32 at `values`) the mean of the non-NaN
+ * values in its (2·radius + 1)² window, summed in f64 in the reference's order, as f32 into `out` where at
+ * least `need` are there, NaN elsewhere.
+ */
+export function smoothGrid(values: usize, w: i32, h: i32, radius: i32, need: i32, out: usize): void {
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const at = out + <usize>(y * w + x) * 4;
+      store<f32>(at, NaN);
+      const centre = load<f32>(values + <usize>(y * w + x) * 4);
+      if (centre != centre) continue;
+      let s: f64 = 0;
+      let n = 0;
+      const x0 = max(0, x - radius);
+      const x1 = min(w - 1, x + radius);
+      for (let yy = max(0, y - radius); yy <= min(h - 1, y + radius); yy++) {
+        const line = values + <usize>(yy * w) * 4;
+        for (let xx = x0; xx <= x1; xx++) {
+          const v = load<f32>(line + <usize>xx * 4);
+          if (v == v) {
+            s += <f64>v;
+            n++;
+          }
+        }
+      }
+      if (n >= need) store<f32>(at, <f32>(s / <f64>n));
+    }
+}
