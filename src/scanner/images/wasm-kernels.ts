@@ -183,6 +183,18 @@ export interface KernelExports {
     out: number,
     counts: number,
   ): void;
+  ghostTopRegion(
+    map: number,
+    above: number,
+    table: number,
+    w: number,
+    h: number,
+    judged: number,
+    maxShare: number,
+    seen: number,
+    stack: number,
+    out: number,
+  ): number;
   peerRuns(covariate: number, reliable: number, n: number, count: number, per: number, keys: number): void;
   peerMiddles(
     values: number,
