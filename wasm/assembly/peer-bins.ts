@@ -104,9 +104,20 @@ export function peerRuns(covariate: usize, reliable: usize, n: i32, count: i32, 
 /**
  * anomaly.ts `middleValue` for each of the `bins` runs of `per` indices (the last may be shorter; `count` in
  * all) at `runs`: the value a sort would put in the middle of the run's values (f32 at `values`), as f64 into
- * `out` (NaN for an empty run). `scratch` holds `per` f32. NaN values: as the sort, which puts them last.
+ * `out` (NaN for an empty run), and each member's run + 1 into its byte of `runOf` (bins ≤ 255; the caller
+ * takes the ratios in block order from there). `scratch` holds `per` f32. NaN values: as the sort, which puts
+ * them last.
  */
-export function peerMiddles(values: usize, runs: usize, count: i32, per: i32, bins: i32, scratch: usize, out: usize): void {
+export function peerMiddles(
+  values: usize,
+  runs: usize,
+  count: i32,
+  per: i32,
+  bins: i32,
+  scratch: usize,
+  out: usize,
+  runOf: usize,
+): void {
   for (let b = 0; b < bins; b++) {
     const from = b * per;
     const length = min(count, from + per) - from;
@@ -114,6 +125,7 @@ export function peerMiddles(values: usize, runs: usize, count: i32, per: i32, bi
       store<f64>(out + <usize>b * 8, NaN);
       continue;
     }
+    for (let k = 0; k < length; k++) store<u8>(runOf + <usize>load<u32>(runs + <usize>(from + k) * 4), <u8>(b + 1));
     // The non-NaN values first; the middle is NaN when it falls among the NaNs a sort puts last.
     let m = 0;
     for (let k = 0; k < length; k++) {

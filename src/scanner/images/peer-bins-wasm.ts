@@ -4,8 +4,15 @@
  * compares them). The bins' members and middle values come from the kernels; the log2 ratios are taken here,
  * by the reference's expression, so that V8's Math.log2 gives every value.
  */
-import { smoothGrid } from "./anomaly";
+import { relativeToPeers, smoothGrid } from "./anomaly";
 import { kernels, scratchRegions } from "./wasm-kernels";
+
+/** Runs are numbered in a byte (0: not reliable); more bins than that take the reference. */
+const MAX_BINS = 255;
+
+/** Arrays of one grid: otherwise the reference, which reads past the shorter ones as it does. */
+const sameLength = (values: Float32Array, covariate: Float32Array, reliable: Uint8Array) =>
+  covariate.length === values.length && reliable.length === values.length;
 
 /** anomaly.ts `relativeToPeers`, its values (defaults included). */
 export function relativeToPeersWasm(
@@ -15,6 +22,8 @@ export function relativeToPeersWasm(
   bins = 12,
   floor = 0.05,
 ): Float32Array {
+  if (bins > MAX_BINS || !sameLength(values, covariate, reliable))
+    return relativeToPeers(values, covariate, reliable, bins, floor);
   let count = 0;
   for (let i = 0; i < reliable.length; i++) if (reliable[i]) count++;
   const out = new Float32Array(values.length).fill(Number.NaN);
@@ -22,23 +31,23 @@ export function relativeToPeersWasm(
   const per = Math.ceil(count / bins);
   const n = values.length;
   const k = kernels();
-  // The covariate's place takes the values once the runs are found (≈ 13 bytes per block in all).
-  const s = scratchRegions({ covariate: n * 4, reliable: n, keys: count * 8, scratch: per * 4, middles: bins * 8 }, k);
+  // Once the runs are found, the covariate's place takes the values and the reliable bytes each block's run
+  // (≈ 13 bytes per block in all).
+  const s = scratchRegions({ covariate: n * 4, runOf: n, keys: count * 8, scratch: per * 4, middles: bins * 8 }, k);
   new Float32Array(s.buffer, s.at.covariate, n).set(covariate);
-  s.bytes.set(reliable, s.at.reliable);
-  k.peerRuns(s.at.covariate, s.at.reliable, n, count, per, s.at.keys);
+  s.bytes.set(reliable, s.at.runOf);
+  k.peerRuns(s.at.covariate, s.at.runOf, n, count, per, s.at.keys);
   new Float32Array(s.buffer, s.at.covariate, n).set(values);
-  k.peerMiddles(s.at.covariate, s.at.keys, count, per, bins, s.at.scratch, s.at.middles);
-  const runs = new Uint32Array(s.buffer, s.at.keys, count);
+  k.peerMiddles(s.at.covariate, s.at.keys, count, per, bins, s.at.scratch, s.at.middles, s.at.runOf);
   const middles = new Float64Array(s.buffer, s.at.middles, bins);
-  for (let b = 0; b < bins; b++) {
-    const end = Math.min(count, (b + 1) * per);
-    if (b * per >= end) continue;
-    const median = Math.max(floor, middles[b]);
-    for (let j = b * per; j < end; j++) {
-      const i = runs[j];
-      out[i] = Math.log2(Math.max(floor, values[i]) / median);
-    }
+  // medians[run + 1]: the reference's median of each run.
+  const medians = new Float64Array(bins + 1);
+  for (let b = 0; b < bins; b++) medians[b + 1] = Math.max(floor, middles[b]);
+  // In block order (≈ 3× faster than in the runs' order), the reference's expression.
+  const runOf = s.bytes.subarray(s.at.runOf, s.at.runOf + n);
+  for (let i = 0; i < n; i++) {
+    const run = runOf[i];
+    if (run) out[i] = Math.log2(Math.max(floor, values[i]) / medians[run]);
   }
   return out;
 }

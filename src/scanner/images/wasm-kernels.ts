@@ -204,6 +204,7 @@ export interface KernelExports {
     bins: number,
     scratch: number,
     out: number,
+    runOf: number,
   ): void;
   smoothGrid(values: number, w: number, h: number, radius: number, need: number, out: number): void;
 }

@@ -123,6 +123,16 @@ describe("peer comparison of ELA and noise: the kernels give anomaly.ts's values
     }
   });
 
+  it("with more bins than a byte numbers (300) and arrays of other lengths, as the reference", () => {
+    const next = random(300);
+    const values = Float32Array.from({ length: 2000 }, () => next() * 10);
+    const covariate = Float32Array.from({ length: 2000 }, () => next() * 100);
+    const reliable = new Uint8Array(2000).fill(1);
+    expectSamePeers(values, covariate, reliable, 300, 0.05, "300 bins");
+    expectSamePeers(values, covariate.subarray(0, 1990), reliable, 12, 0.05, "a shorter covariate");
+    expectSamePeers(values.subarray(0, 1500), covariate, reliable, 12, 0.05, "shorter values");
+  });
+
   it("with runs in sorted, reversed, constant and alternating order (the selection's hard cases)", () => {
     const n = 4001;
     const orders: Record<string, (i: number) => number> = {
