@@ -144,32 +144,64 @@ export function peerMiddles(
   }
 }
 
+/** The scalar window mean at (x, y) into `at` (NaN when fewer than `need` values are there). */
+@inline function smoothOne(values: usize, w: i32, h: i32, radius: i32, need: i32, x: i32, y: i32, at: usize): void {
+  let s: f64 = 0;
+  let n = 0;
+  const x0 = max(0, x - radius);
+  const x1 = min(w - 1, x + radius);
+  for (let yy = max(0, y - radius); yy <= min(h - 1, y + radius); yy++) {
+    const line = values + <usize>(yy * w) * 4;
+    for (let xx = x0; xx <= x1; xx++) {
+      const v = load<f32>(line + <usize>xx * 4);
+      if (v == v) {
+        s += <f64>v;
+        n++;
+      }
+    }
+  }
+  store<f32>(at, n >= need ? <f32>(s / <f64>n) : NaN);
+}
+
 /**
  * anomaly.ts `smoothGrid`: per non-NaN value of the w × h grid (f32 at `values`) the mean of the non-NaN
  * values in its (2·radius + 1)² window, summed in f64 in the reference's order, as f32 into `out` where at
- * least `need` are there, NaN elsewhere.
+ * least `need` are there, NaN elsewhere. Away from the left and right edges two positions at a time (one per
+ * f64x2 lane, each lane its own window in the reference's order; a NaN adds +0 instead, which leaves a sum
+ * from +0 as it is).
  */
 export function smoothGrid(values: usize, w: i32, h: i32, radius: i32, need: i32, out: usize): void {
-  for (let y = 0; y < h; y++)
+  const one = i64x2.splat(1);
+  for (let y = 0; y < h; y++) {
+    const top = max(0, y - radius);
+    const bottom = min(h - 1, y + radius);
     for (let x = 0; x < w; x++) {
       const at = out + <usize>(y * w + x) * 4;
-      store<f32>(at, NaN);
-      const centre = load<f32>(values + <usize>(y * w + x) * 4);
-      if (centre != centre) continue;
-      let s: f64 = 0;
-      let n = 0;
-      const x0 = max(0, x - radius);
-      const x1 = min(w - 1, x + radius);
-      for (let yy = max(0, y - radius); yy <= min(h - 1, y + radius); yy++) {
-        const line = values + <usize>(yy * w) * 4;
-        for (let xx = x0; xx <= x1; xx++) {
-          const v = load<f32>(line + <usize>xx * 4);
-          if (v == v) {
-            s += <f64>v;
-            n++;
+      if (x >= radius && x + 1 + radius < w) {
+        // Positions x and x + 1.
+        let s = f64x2.splat(0);
+        let n = i64x2.splat(0);
+        for (let yy = top; yy <= bottom; yy++) {
+          const line = values + <usize>(yy * w + x - radius) * 4;
+          for (let d = 0; d <= 2 * radius; d++) {
+            const v = f64x2.promote_low_f32x4(v128.load64_zero(line + <usize>d * 4));
+            const present = f64x2.eq(v, v);
+            s = f64x2.add(s, v128.and(v, present));
+            n = i64x2.add(n, v128.and(present, one));
           }
         }
+        const mean = f32x4.demote_f64x2_zero(f64x2.div(s, f64x2.convert_low_i32x4_s(i32x4.shuffle(n, n, 0, 2, 0, 2))));
+        const centre = load<u64>(values + <usize>(y * w + x) * 4);
+        const first = <f32>reinterpret<f32>(<u32>centre);
+        const second = <f32>reinterpret<f32>(<u32>(centre >> 32));
+        store<f32>(at, first == first && i64x2.extract_lane(n, 0) >= need ? f32x4.extract_lane(mean, 0) : NaN);
+        store<f32>(at, second == second && i64x2.extract_lane(n, 1) >= need ? f32x4.extract_lane(mean, 1) : NaN, 4);
+        x++;
+        continue;
       }
-      if (n >= need) store<f32>(at, <f32>(s / <f64>n));
+      const centre = load<f32>(values + <usize>(y * w + x) * 4);
+      if (centre == centre) smoothOne(values, w, h, radius, need, x, y, at);
+      else store<f32>(at, NaN);
     }
+  }
 }
