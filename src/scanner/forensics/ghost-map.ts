@@ -52,32 +52,44 @@ export interface NormalisedGhosts {
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
  * and quality (0–NORMALISED_MAX; FLAT = not judged): 13 float maps of a 24 MP photo would take 20 MB.
  * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows
- * copied in; it also counts each row's values.
+ * copied in; it also counts the values, in wasm memory over all rows (the counts lie first in the scratch
+ * area, so that their place stays while the other regions' sizes change).
  */
 export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
   const { blocksWide: w, blocksHigh: h, errors, qualities, scale } = input;
   const nq = qualities.length;
   const maps = qualities.map(() => new Uint8Array(w * h));
-  const counts = qualities.map(() => new Float64Array(FLAT + 1));
   const rowLength = w * nq;
+  const counts = qualities.map(() => new Float64Array(FLAT + 1));
   for (let y = 0; y < h; y++) {
     const top = Math.max(0, y - RADIUS);
     const bottom = Math.min(h - 1, y + RADIUS);
     const rows = bottom - top + 1;
     const s = scratchRegions({
+      counts: nq * 1024,
       errors: rows * rowLength * 2,
       sums: rowLength * 4,
       window: rowLength * 4 + 16,
       out: rowLength,
-      counts: nq * 1024,
     });
     const window = errors.subarray(top * rowLength, (bottom + 1) * rowLength);
     new Uint16Array(s.buffer, s.at.errors, window.length).set(window);
-    kernels().ghostNormalisedRow(s.at.errors, rows, w, nq, scale, s.at.sums, s.at.window, s.at.out, s.at.counts);
-    const rowCounts = new Int32Array(s.buffer, s.at.counts, nq * 256);
-    for (let q = 0; q < nq; q++) {
-      maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
-      for (let v = 0; v <= FLAT; v++) counts[q][v] += rowCounts[q * 256 + v];
+    kernels().ghostNormalisedRow(
+      s.at.errors,
+      rows,
+      w,
+      nq,
+      scale,
+      s.at.sums,
+      s.at.window,
+      s.at.out,
+      s.at.counts,
+      y === 0,
+    );
+    for (let q = 0; q < nq; q++) maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
+    if (y === h - 1) {
+      const all = new Int32Array(s.buffer, s.at.counts, nq * 256);
+      for (let q = 0; q < nq; q++) counts[q].set(all.subarray(q * 256, q * 256 + FLAT + 1));
     }
   }
   return { maps, counts };

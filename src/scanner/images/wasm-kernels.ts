@@ -182,6 +182,7 @@ export interface KernelExports {
     window: number,
     out: number,
     counts: number,
+    clear: boolean,
   ): void;
   ghostTopRegion(
     map: number,
