@@ -6,23 +6,12 @@ import { NOISE_MAX_ACTIVITY, NOISE_MIN_SIGMA, noiseScores } from "../../../src/s
 import { relativeToPeers, smoothGrid } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, blockMaps } from "../../../src/scanner/images/block-analysis";
 import { relativeToPeersWasm, smoothGridWasm } from "../../../src/scanner/images/peer-bins-wasm";
-import { sharedFile } from "./fixtures";
+import { seededRandom as random, sharedFile } from "./fixtures";
 
 function differing(a: Float32Array, b: Float32Array): number {
   let n = Math.abs(a.length - b.length);
   for (let i = 0; i < Math.min(a.length, b.length); i++) if (!Object.is(a[i], b[i])) n++;
   return n;
-}
-
-/** Deterministic numbers in [0, 1) (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 4294967296;
-  };
 }
 
 function expectSamePeers(
