@@ -80,22 +80,62 @@ function select<T>(a: usize, left: i32, right: i32, k: i32): void {
   }
 }
 
+/** Buckets of the covariate's top 16 ordered bits (sign, exponent, 7 mantissa bits): 1/128 of an octave each. */
+export const PEER_BUCKETS: i32 = 65536;
+
+/** The covariate's order-preserving bits (−0 as +0: they tie; negative floats all flipped, others the sign set). */
+@inline function orderedBits(covariate: usize, i: i32): u32 {
+  const b: u32 = load<f32>(covariate + <usize>i * 4) == 0 ? 0 : load<u32>(covariate + <usize>i * 4);
+  return b & 0x80000000 ? ~b : b | 0x80000000;
+}
+
 /**
  * anomaly.ts `byCovariate`: the indices of the `count` reliable blocks (of `n`; `covariate` f32, `reliable`
- * u8) grouped into runs of `per` by covariate, ties by index. `keys` holds count f64 during the call; the
- * indices (u32) are written over its start.
+ * u8) grouped into runs of `per` by covariate, ties by index (the same members per run as the reference's;
+ * the order inside a run is of no concern, as there). The keys (ordered bits × 2^21 + index, f64, all
+ * distinct) are first distributed into buckets of their top 16 bits by counting (`buckets`: PEER_BUCKETS + 1
+ * u32 of scratch), so that a run boundary needs a selection only inside the bucket it falls in (by the
+ * reference's `select`). `keys` holds count f64 during the call; the indices (u32) are written over its start.
  */
-export function peerRuns(covariate: usize, reliable: usize, n: i32, count: i32, per: i32, keys: usize): void {
-  let k = 0;
+export function peerRuns(
+  covariate: usize,
+  reliable: usize,
+  n: i32,
+  count: i32,
+  per: i32,
+  keys: usize,
+  buckets: usize,
+): void {
+  memory.fill(buckets, 0, <usize>(PEER_BUCKETS + 1) * 4);
   for (let i = 0; i < n; i++) {
     if (!load<u8>(reliable + <usize>i)) continue;
-    // −0 ties with +0; unsigned order of the flipped bits is numeric order.
-    const b: u32 = load<f32>(covariate + <usize>i * 4) == 0 ? 0 : load<u32>(covariate + <usize>i * 4);
-    const ordered: u32 = b & 0x80000000 ? ~b : b | 0x80000000;
-    store<f64>(keys + <usize>k * 8, <f64>ordered * INDEX_SCALE + <f64>i);
-    k++;
+    const at = buckets + (<usize>(orderedBits(covariate, i) >>> 16) + 1) * 4;
+    store<u32>(at, load<u32>(at) + 1);
   }
-  for (let boundary = per; boundary < count; boundary += per) select<f64>(keys, boundary - per, count - 1, boundary);
+  // buckets[b] = where bucket b starts (then, after the distribution, where it ends).
+  for (let b = 1; b <= PEER_BUCKETS; b++) {
+    const at = buckets + <usize>b * 4;
+    store<u32>(at, load<u32>(at) + load<u32>(at - 4));
+  }
+  for (let i = 0; i < n; i++) {
+    if (!load<u8>(reliable + <usize>i)) continue;
+    const ordered = orderedBits(covariate, i);
+    const at = buckets + <usize>(ordered >>> 16) * 4;
+    const k = load<u32>(at);
+    store<u32>(at, k + 1);
+    store<f64>(keys + <usize>k * 8, <f64>ordered * INDEX_SCALE + <f64>i);
+  }
+  // Now bucket b spans [end of b − 1, end of b). A boundary inside a bucket: select there, from the last boundary.
+  let bucket = 0;
+  let from = 0;
+  for (let boundary = per; boundary < count; boundary += per) {
+    while (<i32>load<u32>(buckets + <usize>bucket * 4) <= boundary) bucket++;
+    const start = bucket == 0 ? 0 : <i32>load<u32>(buckets + <usize>(bucket - 1) * 4);
+    if (start == boundary) continue;
+    from = max(from, start);
+    select<f64>(keys, from, <i32>load<u32>(buckets + <usize>bucket * 4) - 1, boundary);
+    from = boundary;
+  }
   // In place: index k's u32 lies at or before key k's f64, which is read first.
   for (let j = 0; j < count; j++)
     store<u32>(keys + <usize>j * 4, <u32>(<i64>load<f64>(keys + <usize>j * 8) & (<i64>INDEX_SCALE - 1)));

@@ -7,6 +7,9 @@
 import { relativeToPeers, smoothGrid } from "./anomaly";
 import { kernels, scratchRegions } from "./wasm-kernels";
 
+/** peerRuns' counting buckets (wasm/assembly/peer-bins.ts PEER_BUCKETS + 1 u32). */
+const BUCKET_BYTES = (65536 + 1) * 4;
+
 /** Runs are numbered in a byte (0: not reliable); more bins than that take the reference. */
 const MAX_BINS = 255;
 
@@ -32,11 +35,14 @@ export function relativeToPeersWasm(
   const n = values.length;
   const k = kernels();
   // Once the runs are found, the covariate's place takes the values and the reliable bytes each block's run
-  // (≈ 13 bytes per block in all).
-  const s = scratchRegions({ covariate: n * 4, runOf: n, keys: count * 8, scratch: per * 4, middles: bins * 8 }, k);
+  // (≈ 13 bytes per block in all, and 256 KB of buckets).
+  const s = scratchRegions(
+    { covariate: n * 4, runOf: n, keys: count * 8, scratch: per * 4, middles: bins * 8, buckets: BUCKET_BYTES },
+    k,
+  );
   new Float32Array(s.buffer, s.at.covariate, n).set(covariate);
   s.bytes.set(reliable, s.at.runOf);
-  k.peerRuns(s.at.covariate, s.at.runOf, n, count, per, s.at.keys);
+  k.peerRuns(s.at.covariate, s.at.runOf, n, count, per, s.at.keys, s.at.buckets);
   new Float32Array(s.buffer, s.at.covariate, n).set(values);
   k.peerMiddles(s.at.covariate, s.at.keys, count, per, bins, s.at.scratch, s.at.middles, s.at.runOf);
   const middles = new Float64Array(s.buffer, s.at.middles, bins);

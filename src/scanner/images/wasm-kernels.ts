@@ -196,7 +196,15 @@ export interface KernelExports {
     stack: number,
     out: number,
   ): number;
-  peerRuns(covariate: number, reliable: number, n: number, count: number, per: number, keys: number): void;
+  peerRuns(
+    covariate: number,
+    reliable: number,
+    n: number,
+    count: number,
+    per: number,
+    keys: number,
+    buckets: number,
+  ): void;
   peerMiddles(
     values: number,
     runs: number,

@@ -102,6 +102,28 @@ describe("peer comparison of ELA and noise: the kernels give anomaly.ts's values
     }
   });
 
+  it("with covariates spread over many octaves and signs (runs ending inside and at the edge of a bucket)", () => {
+    for (const [n, bins] of [
+      [5000, 12],
+      [4801, 7],
+      [999, 12],
+    ]) {
+      const next = random(n + bins);
+      const values = Float32Array.from({ length: n }, () => next() * 8);
+      // Subnormals, ±0, negatives, values from 1e-30 to 1e30, runs of equal values, and a NaN covariate.
+      const covariate = Float32Array.from({ length: n }, (_, i) => {
+        const r = next();
+        if (i % 97 === 0) return 1e-40;
+        if (i % 89 === 0) return i % 2 ? -0 : 0;
+        if (r < 0.1) return 42;
+        const magnitude = 10 ** (next() * 60 - 30);
+        return r < 0.3 ? -magnitude : magnitude;
+      });
+      covariate[3] = Number.NaN;
+      expectSamePeers(values, covariate, new Uint8Array(n).fill(1), bins, 0.05, `${n} spread`);
+    }
+  });
+
   it("with 49 reliable blocks in 12 bins (runs of 5: the last two bins empty) and with 47 (too few: all NaN)", () => {
     for (const count of [47, 48, 49]) {
       const next = random(count);
