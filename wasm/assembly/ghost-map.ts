@@ -67,8 +67,9 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
  * One block row of the maps: `rows` (1–3) block rows of errors at `errors` (the window's rows, each
  * `width` × `qualities` u16, position-major), `scale` their unit. Scratch: `sums` and `window`
  * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` planes of `width` bytes at `out`
- * (plane q = the row of quality q's map) and, per quality, how many of the row's positions hold each
- * byte value (256 i32 per quality at `counts`).
+ * (plane q = the row of quality q's map) and, per quality, the row's positions added to the count of
+ * each byte value (256 i32 per quality at `counts`, cleared first when `clear`: the caller keeps them
+ * there over all rows).
  */
 export function ghostNormalisedRow(
   errors: usize,
@@ -80,9 +81,10 @@ export function ghostNormalisedRow(
   window: usize,
   out: usize,
   counts: usize,
+  clear: bool,
 ): void {
   const n = width * qualities;
-  memory.fill(counts, 0, <usize>qualities * 1024);
+  if (clear) memory.fill(counts, 0, <usize>qualities * 1024);
   columnSums(errors, rows, n, sums);
   rowWindows(sums, n, qualities, window);
   // s / scale is exact (a power of two), and so is s · (1 / scale): the same value, without a division.

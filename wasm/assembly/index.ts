@@ -24,5 +24,7 @@ export { gridScoreTileRow } from "./grid-score";
 export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
+export { ghostTopRegion } from "./ghost-region";
 export { grayDownscaleRows, lumaRows } from "./gray";
+export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";

@@ -10,7 +10,7 @@
  * Computed without a float map per quality: the window averages in wasm from integer sums of the stored
  * errors (exact, so the same averages as summing the errors one by one: ghost-map-reference.ts, the
  * reference), and a normalised map holds bytes 0–254, so its z-scores are a table of 255 values and its
- * regions are searched on the bytes.
+ * regions are searched on the bytes (in wasm too: wasm/assembly/ghost-region.ts).
  */
 import type { AnomalyRegion } from "../images/anomaly";
 import { kernels, scratchRegions } from "../images/wasm-kernels";
@@ -52,32 +52,44 @@ export interface NormalisedGhosts {
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
  * and quality (0–NORMALISED_MAX; FLAT = not judged): 13 float maps of a 24 MP photo would take 20 MB.
  * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows
- * copied in; it also counts each row's values.
+ * copied in; it also counts the values, in wasm memory over all rows (the counts lie first in the scratch
+ * area, so that their place stays while the other regions' sizes change).
  */
 export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
   const { blocksWide: w, blocksHigh: h, errors, qualities, scale } = input;
   const nq = qualities.length;
   const maps = qualities.map(() => new Uint8Array(w * h));
-  const counts = qualities.map(() => new Float64Array(FLAT + 1));
   const rowLength = w * nq;
+  const counts = qualities.map(() => new Float64Array(FLAT + 1));
   for (let y = 0; y < h; y++) {
     const top = Math.max(0, y - RADIUS);
     const bottom = Math.min(h - 1, y + RADIUS);
     const rows = bottom - top + 1;
     const s = scratchRegions({
+      counts: nq * 1024,
       errors: rows * rowLength * 2,
       sums: rowLength * 4,
       window: rowLength * 4 + 16,
       out: rowLength,
-      counts: nq * 1024,
     });
     const window = errors.subarray(top * rowLength, (bottom + 1) * rowLength);
     new Uint16Array(s.buffer, s.at.errors, window.length).set(window);
-    kernels().ghostNormalisedRow(s.at.errors, rows, w, nq, scale, s.at.sums, s.at.window, s.at.out, s.at.counts);
-    const rowCounts = new Int32Array(s.buffer, s.at.counts, nq * 256);
-    for (let q = 0; q < nq; q++) {
-      maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
-      for (let v = 0; v <= FLAT; v++) counts[q][v] += rowCounts[q * 256 + v];
+    kernels().ghostNormalisedRow(
+      s.at.errors,
+      rows,
+      w,
+      nq,
+      scale,
+      s.at.sums,
+      s.at.window,
+      s.at.out,
+      s.at.counts,
+      y === 0,
+    );
+    for (let q = 0; q < nq; q++) maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
+    if (y === h - 1) {
+      const all = new Int32Array(s.buffer, s.at.counts, nq * 256);
+      for (let q = 0; q < nq; q++) counts[q].set(all.subarray(q * 256, q * 256 + FLAT + 1));
     }
   }
   return { maps, counts };
@@ -113,19 +125,20 @@ function zScoreTable(counts: Float64Array, judged: number, direction: 1 | -1): F
   return table;
 }
 
-/** Reused arrays of the region search (one picture's size). */
-interface SearchSpace {
-  seen: Uint8Array;
-  stack: Int32Array;
+/** The region search's scratch regions (one picture's size) in the isolate's kernels. */
+type SearchSpace = ReturnType<typeof searchSpace>;
+
+function searchSpace(n: number) {
+  return scratchRegions({ map: n, above: 256, table: 256 * 4, seen: n, stack: n * 4, out: 24 });
 }
 
 /**
  * The largest connected (4-neighbour) region of positions whose z-score exceeds `threshold` among those
  * covering at most `maxShare` of the `judged` positions (the first found on equal size): anomalyRegions'
- * search and its sums in its order, on the bytes through the table.
+ * search and its sums in its order, on the bytes through the table, in wasm (wasm/assembly/ghost-region.ts;
+ * the map's bytes are in the search space already).
  */
 function topRegion(
-  map: Uint8Array,
   table: Float32Array,
   w: number,
   h: number,
@@ -134,47 +147,22 @@ function topRegion(
   maxShare: number,
   space: SearchSpace,
 ): AnomalyRegion | null {
-  const above = Uint8Array.from(table, (v) => (v > threshold ? 1 : 0));
-  const { seen, stack } = space;
-  seen.fill(0);
-  let best: AnomalyRegion | null = null;
-  let top = 0;
-  const push = (j: number) => {
-    if (seen[j] || !above[map[j]]) return;
-    seen[j] = 1;
-    stack[top++] = j;
+  const { at, bytes, buffer } = space;
+  for (let v = 0; v < 256; v++) bytes[at.above + v] = table[v] > threshold ? 1 : 0;
+  new Float32Array(buffer, at.table, 256).set(table);
+  const count = kernels().ghostTopRegion(at.map, at.above, at.table, w, h, judged, maxShare, at.seen, at.stack, at.out);
+  if (!count) return null;
+  const [x0, y0, x1, y1] = new Int32Array(buffer, at.out, 4);
+  const sum = new Float64Array(buffer, at.out + 16, 1)[0];
+  return {
+    blocks: count,
+    share: count / judged,
+    meanScore: sum / count,
+    x: x0,
+    y: y0,
+    width: x1 - x0 + 1,
+    height: y1 - y0 + 1,
   };
-  for (let start = 0; start < map.length; start++) {
-    // Few positions are above the threshold: that test first.
-    if (!above[map[start]] || seen[start]) continue;
-    // Bounding box (x0, y0, x1, y1), size and score sum of the region growing from `start`.
-    const box = [w, h, 0, 0];
-    let count = 0;
-    let sum = 0;
-    push(start);
-    while (top) {
-      const i = stack[--top];
-      const x = i % w;
-      const y = (i / w) | 0;
-      count++;
-      sum += table[map[i]];
-      box[0] = Math.min(box[0], x);
-      box[1] = Math.min(box[1], y);
-      box[2] = Math.max(box[2], x);
-      box[3] = Math.max(box[3], y);
-      // Neighbours in anomalyRegions' order: left, right, up, down.
-      if (x > 0) push(i - 1);
-      if (x < w - 1) push(i + 1);
-      if (y > 0) push(i - w);
-      if (y < h - 1) push(i + w);
-    }
-    const share = count / judged;
-    if (share <= maxShare && (!best || count > best.blocks)) {
-      const [x0, y0, x1, y1] = box;
-      best = { blocks: count, share, meanScore: sum / count, x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
-    }
-  }
-  return best;
 }
 
 /** Whether any judged position reaches the threshold (most maps of one direction have none). */
@@ -190,7 +178,8 @@ function anyAbove(counts: Float64Array, table: Float32Array, threshold: number):
 export function ghostVerdict(input: GhostInput, blockScore: number, maxShare: number): GhostVerdict {
   const { blocksWide: w, blocksHigh: h } = input;
   const { maps, counts: valueCounts } = normalisedGhosts(input);
-  const space = { seen: new Uint8Array(w * h), stack: new Int32Array(w * h) };
+  // After normalisedGhosts' calls: no kernel call grows the memory while the space's views are in use.
+  const space = searchSpace(w * h);
   let best: { q: number; direction: 1 | -1; table: Float32Array; region: AnomalyRegion } | null = null;
   let bestWeight = 0;
   for (let q = 0; q < maps.length; q++) {
@@ -198,10 +187,13 @@ export function ghostVerdict(input: GhostInput, blockScore: number, maxShare: nu
     const judged = maps[q].length - valueCounts[q][FLAT];
     // Fewer judged positions: the reference's map is all NaN, no region.
     if (judged < 16) continue;
+    let copied = false;
     for (const direction of [1, -1] as const) {
       const table = zScoreTable(counts, judged, direction);
       if (!anyAbove(counts, table, blockScore)) continue;
-      const top = topRegion(maps[q], table, w, h, judged, blockScore, maxShare, space);
+      if (!copied) space.bytes.set(maps[q], space.at.map);
+      copied = true;
+      const top = topRegion(table, w, h, judged, blockScore, maxShare, space);
       const weight = top ? top.blocks * top.meanScore : 0;
       if (top && weight > bestWeight) {
         bestWeight = weight;

@@ -182,7 +182,40 @@ export interface KernelExports {
     window: number,
     out: number,
     counts: number,
+    clear: boolean,
   ): void;
+  ghostTopRegion(
+    map: number,
+    above: number,
+    table: number,
+    w: number,
+    h: number,
+    judged: number,
+    maxShare: number,
+    seen: number,
+    stack: number,
+    out: number,
+  ): number;
+  peerRuns(
+    covariate: number,
+    reliable: number,
+    n: number,
+    count: number,
+    per: number,
+    keys: number,
+    buckets: number,
+  ): void;
+  peerMiddles(
+    values: number,
+    runs: number,
+    count: number,
+    per: number,
+    bins: number,
+    scratch: number,
+    out: number,
+    runOf: number,
+  ): void;
+  smoothGrid(values: number, w: number, h: number, radius: number, need: number, out: number): void;
 }
 
 let instance: KernelExports | null = null;

@@ -20,9 +20,9 @@ function differing(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** What differs between the fast maps and verdict and the reference's (all 0 when identical). */
-function differences(input: GhostInput) {
-  const fast = ghostVerdict(input, blockScore, maxShare);
-  const reference = referenceGhostVerdict(input, blockScore, maxShare);
+function differences(input: GhostInput, score = blockScore, share = maxShare) {
+  const fast = ghostVerdict(input, score, share);
+  const reference = referenceGhostVerdict(input, score, share);
   const { maps, counts } = normalisedGhosts(input);
   const referenceNormalised = referenceNormalisedGhosts(input);
   // The kernel's count of each byte value per quality, against counting the reference's bytes.
@@ -149,5 +149,26 @@ describe("JPEG ghost maps on crafted errors: the reference's bytes, map and regi
       }
     // The planted rectangle is found (the comparison covered a region, not only empty verdicts).
     expect(differences(crafted(97, 64, 13, 99)).region?.blocks).toBeGreaterThan(48);
+  });
+
+  it("the region search at low thresholds (many regions, equal sizes, ones at the edges) and small largest shares", () => {
+    let seed = 500;
+    let found = 0;
+    for (const [w, h] of [
+      [1, 1],
+      [1, 40],
+      [40, 1],
+      [13, 7],
+      [97, 64],
+    ])
+      for (const score of [0, 0.5, 1.5])
+        for (const share of [0.01, 0.2, 1]) {
+          const d = differences(crafted(w, h, 13, seed++), score, share);
+          if (d.region) found++;
+          expect({ normalised: d.normalised, map: d.map, choice: d.choice }, `${w} × ${h}, ${score}, ${share}`).toEqual(
+            SAME,
+          );
+        }
+    expect(found).toBeGreaterThan(20);
   });
 });

@@ -16,18 +16,7 @@ import { encodePng } from "../../../src/scanner/images/png-encode";
 import { pngChunks } from "../../../src/scanner/images/png-chunks";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
-import { sharedFile } from "./fixtures";
-
-/** Deterministic values in [0, 1) (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+import { seededRandom as random, sharedFile } from "./fixtures";
 
 /** Every chunk's stored CRC against the reference's CRC of its type and data. */
 function expectChunkCrcs(png: Uint8Array): void {
