@@ -9,6 +9,7 @@
  * edges (façades, signs, text) rarely close a rectangle of sharp steps on all four sides.
  */
 import type { GrayImage } from "../images/gray";
+import { seamStepCountsWasm } from "./seam-steps-wasm";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
@@ -36,8 +37,8 @@ interface StepCounts {
   counts: Uint16Array;
 }
 
-/** Step counts of the picture's rows 0, `rowStep`, 2 · `rowStep`, … */
-function stepCounts(img: GrayImage, rowStep: number): StepCounts {
+/** Step counts of the picture's rows 0, `rowStep`, 2 · `rowStep`, … (the reference of seam-steps-wasm.ts) */
+export function stepCounts(img: GrayImage, rowStep: number): StepCounts {
   const { width, height, data } = img;
   const lines = width - 1;
   const samples = Math.ceil(height / rowStep);
@@ -106,14 +107,20 @@ export interface SeamRectangle {
   score: number;
 }
 
+/** Kernel or JavaScript reference (the same results; tests compare them). */
+export interface SearchOptions {
+  reference?: boolean;
+}
+
 /**
- * The best rectangle of one-pixel steps, or null when no four candidate lines close one. `columns` is the picture
- * turned on its diagonal (transposed(img)), shared with the tone box; every SAMPLE-th of its rows is read.
+ * The best rectangle of one-pixel steps, or null when no four candidate lines close one. The steps are counted by
+ * the kernel (seam-steps-wasm.ts), or with `reference` by stepCounts of the picture and of its transposed copy.
  */
-export function searchSeams(img: GrayImage, columns = transposed(img)): SeamRectangle | null {
+export function searchSeams(img: GrayImage, options: SearchOptions = {}): SeamRectangle | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
-  const vertical = stepCounts(img, SAMPLE);
-  const horizontal = stepCounts(columns, SAMPLE);
+  const { vertical, horizontal } = options.reference
+    ? { vertical: stepCounts(img, SAMPLE), horizontal: stepCounts(transposed(img), SAMPLE) }
+    : seamStepCountsWasm(img, SAMPLE);
   const xs = candidates(vertical);
   const ys = candidates(horizontal);
   let best: SeamRectangle | null = null;

@@ -11,7 +11,8 @@
  * tone change moves all four sides by alike relative amounts, which natural frames rarely do.
  */
 import type { GrayImage } from "../images/gray";
-import { SEAM_MIN_SIDE, transposed } from "./seam-search";
+import { SEAM_MIN_SIDE, type SearchOptions, transposed } from "./seam-search";
+import { type RunExtremes, toneRunExtremesWasm } from "./seam-steps-wasm";
 
 /** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
 const TONE = {
@@ -56,7 +57,7 @@ function residualRow(img: GrayImage, k: number, out: Float32Array): void {
  * at every TONE.runStep-th pixel (the candidates only: a side is then measured at every pixel). Runs slide by
  * TONE.runStep with running sums and are compared by t · |t| (no square root per run).
  */
-function runExtremes(img: GrayImage): { most: Float32Array; least: Float32Array } {
+export function runExtremes(img: GrayImage): RunExtremes {
   const { width, height, data } = img;
   const most = new Float32Array(height);
   const least = new Float32Array(height);
@@ -130,13 +131,40 @@ function prefixLine(img: GrayImage, k: number, r: Float32Array): Line {
   return line;
 }
 
-/** Candidate boundaries between rows of `img` (lines along x), by sign of their step (+: the next row brighter). */
-function candidateLines(img: GrayImage): { rising: Line[]; falling: Line[] } {
-  const { most, least } = runExtremes(img);
-  const r = new Float32Array(img.width);
+/**
+ * Candidate boundaries of `extremes` (lines along x), by sign of their step (+: the next row brighter), each made by
+ * `line`.
+ */
+function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line): { rising: Line[]; falling: Line[] } {
+  return { rising: strongest(most, 1).map(line), falling: strongest(least, -1).map(line) };
+}
+
+/** Columns k − 1 … k + 2 of `img` as the rows of a picture: the transposed picture's rows around boundary k. */
+function columnsAround(img: GrayImage, k: number): GrayImage {
+  const { width, height, data } = img;
+  const out = new Float32Array(4 * height);
+  for (let i = 0; i < 4; i++) for (let y = 0; y < height; y++) out[i * height + y] = data[y * width + k - 1 + i];
+  return { width: height, height: 4, data: out };
+}
+
+/** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
+function allCandidateLines(img: GrayImage, options: SearchOptions) {
+  const r = new Float32Array(Math.max(img.width, img.height));
+  const rowLine = (k: number) => prefixLine(img, k, r);
+  if (options.reference) {
+    const columns = transposed(img);
+    return {
+      rows: candidateLines(runExtremes(img), rowLine),
+      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(columns, k, r)),
+    };
+  }
+  const extremes = toneRunExtremesWasm(img);
   return {
-    rising: strongest(most, 1).map((k) => prefixLine(img, k, r)),
-    falling: strongest(least, -1).map((k) => prefixLine(img, k, r)),
+    rows: candidateLines(extremes.rows, rowLine),
+    vertical: candidateLines(extremes.columns, (k) => ({
+      ...prefixLine(columnsAround(img, k), 1, r),
+      k,
+    })),
   };
 }
 
@@ -174,13 +202,13 @@ export interface ToneBox {
 }
 
 /**
- * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. `columns` is the
- * picture turned on its diagonal (transposed(img)), shared with the step-share search.
+ * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. The run extremes
+ * come from the kernel (seam-steps-wasm.ts), or with `reference` from runExtremes of the picture and its transposed
+ * copy.
  */
-export function searchToneBox(img: GrayImage, columns = transposed(img)): ToneBox | null {
+export function searchToneBox(img: GrayImage, options: SearchOptions = {}): ToneBox | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
-  const rows = candidateLines(img);
-  const vertical = candidateLines(columns);
+  const { rows, vertical } = allCandidateLines(img, options);
   let best: ToneBox | null = null;
   for (const sign of [1, -1] as const) {
     const [tops, bottoms] = sign > 0 ? [rows.rising, rows.falling] : [rows.falling, rows.rising];
