@@ -251,10 +251,11 @@ export function blurStepWorkBytes(w: i32): i32 {
 }
 
 /**
- * candidates' run maxima: per line k the most steps in any `run` consecutive samples of the u16 prefix counts
+ * The run maxima of blur-search.ts `runMaxima` and seam-search.ts `runMaxima`: per line k the most steps in any
+ * `run` consecutive samples of the u16 prefix counts
  * (`lines` wide, samples + 1 rows), as u16 into `most` (lines values; a negative difference counts as 0).
  */
-export function blurRunMaxima(counts: usize, lines: i32, samples: i32, run: i32, most: usize): void {
+export function stepRunMaxima(counts: usize, lines: i32, samples: i32, run: i32, most: usize): void {
   memory.fill(most, 0, <usize>lines << 1);
   for (let j = 0; j + run <= samples; j++) {
     const start = counts + (<usize>(j * lines) << 1);

@@ -26,5 +26,5 @@ export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { grayDownscaleRows, lumaRows } from "./gray";
 export { zlibInflate } from "./inflate";
-export { blurRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
+export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
 export { seamStepCounts, toneRunExtremes } from "./seams";

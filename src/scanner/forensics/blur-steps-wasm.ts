@@ -27,8 +27,8 @@ export function blurStepCountsWasm(img: GrayImage, sample: number, run: number):
   });
   k.blurStepCounts(at.picture, width, height, at.work, at.intoV, at.outOfV, at.intoH, at.outOfH);
   const counts = (lines: number, samples: number, into: number, outOf: number, most: number): StepCounts => {
-    k.blurRunMaxima(into, lines, samples, run, most);
-    k.blurRunMaxima(outOf, lines, samples, run, most + lines * 2);
+    k.stepRunMaxima(into, lines, samples, run, most);
+    k.stepRunMaxima(outOf, lines, samples, run, most + lines * 2);
     const table = (at: number) => new Uint16Array(buffer, at, (samples + 1) * lines).slice();
     return {
       lines,

@@ -14,10 +14,19 @@ export interface SeamStepCounts {
   lines: number;
   samples: number;
   counts: Uint16Array;
+  /** Per line, the most steps in any `run` samples. */
+  most: Uint16Array;
 }
 
-/** Steps across vertical boundaries (along rows, every `sample`-th row) and horizontal ones (along columns). */
-export function seamStepCountsWasm(img: GrayImage, sample: number): { vertical: SeamStepCounts; horizontal: SeamStepCounts } {
+/**
+ * Steps across vertical boundaries (along rows, every `sample`-th row) and horizontal ones (along columns), with
+ * their run maxima over `run` samples.
+ */
+export function seamStepCountsWasm(
+  img: GrayImage,
+  sample: number,
+  run: number,
+): { vertical: SeamStepCounts; horizontal: SeamStepCounts } {
   const { width, height } = img;
   const vertical = { lines: width - 1, samples: Math.ceil(height / sample) };
   const horizontal = { lines: height - 1, samples: Math.ceil(width / sample) };
@@ -26,13 +35,22 @@ export function seamStepCountsWasm(img: GrayImage, sample: number): { vertical: 
     vertical: bytes(vertical),
     horizontal: bytes(horizontal),
     work: 3 * horizontal.samples * 8,
+    most: (width + height) * 2,
   });
-  kernels().seamStepCounts(at.picture, width, height, at.vertical, at.horizontal, at.work);
-  const table = (s: { lines: number; samples: number }, at: number) => ({
-    ...s,
-    counts: new Uint16Array(buffer, at, (s.samples + 1) * s.lines).slice(),
-  });
-  return { vertical: table(vertical, at.vertical), horizontal: table(horizontal, at.horizontal) };
+  const k = kernels();
+  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal, at.work);
+  const table = (s: { lines: number; samples: number }, counts: number, most: number) => {
+    k.stepRunMaxima(counts, s.lines, s.samples, run, most);
+    return {
+      ...s,
+      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines).slice(),
+      most: new Uint16Array(buffer, most, s.lines).slice(),
+    };
+  };
+  return {
+    vertical: table(vertical, at.vertical, at.most),
+    horizontal: table(horizontal, at.horizontal, at.most + vertical.lines * 2),
+  };
 }
 
 /** Per boundary, the largest and smallest t of a run (runExtremes' `most` and `least`). */

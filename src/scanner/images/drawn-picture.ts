@@ -3,6 +3,7 @@
  * beside edges one pixel sharp, and the same elements (letters, boxes, logos) repeated by design. The pixel
  * checks that read sharp edges or repeats (cut edges, blurred rectangles, copy-move) do not judge them.
  */
+import { oncePer } from "../../lib/once-per";
 import type { GrayImage } from "./gray";
 
 /**
@@ -22,8 +23,11 @@ export function equalNeighbourShare(img: GrayImage): number {
   return equal / Math.max(1, (width - 1) * height);
 }
 
+/** equalNeighbourShare once per picture: copy-move, seams and blur ask it of the same search picture. */
+const shareOf = oncePer(equalNeighbourShare);
+
 /** The picture's equal-neighbour share when it was drawn by a computer (as evidence), else null. */
 export function drawnPicture(img: GrayImage): { equalNeighbourShare: number; drawnShare: number } | null {
-  const share = equalNeighbourShare(img);
+  const share = shareOf(img);
   return share >= DRAWN_SHARE ? { equalNeighbourShare: Number(share.toFixed(3)), drawnShare: DRAWN_SHARE } : null;
 }

@@ -183,7 +183,7 @@ export interface KernelExports {
     intoH: number,
     outOfH: number,
   ): void;
-  blurRunMaxima(counts: number, lines: number, samples: number, run: number, most: number): void;
+  stepRunMaxima(counts: number, lines: number, samples: number, run: number, most: number): void;
   seamStepCounts(picture: number, width: number, height: number, vertical: number, horizontal: number, work: number): void;
   toneRunExtremes(
     picture: number,
