@@ -42,13 +42,27 @@ interface Line {
   after: Float64Array;
 }
 
-/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < height), into `out`. */
-function residualRow(img: GrayImage, k: number, out: Float32Array): void {
-  const { width, data } = img;
-  const [a, b, c, d] = [(k - 1) * width, k * width, (k + 1) * width, (k + 2) * width];
-  for (let x = 0; x < width; x++) {
-    const here = data[c + x] - data[b + x];
-    out[x] = here - 0.5 * (data[b + x] - data[a + x] + data[d + x] - data[c + x]);
+/**
+ * How a picture's lines are read: pixel x of row k of the picture searched is `data[k · across + x · along]`, x <
+ * `length` (the picture's rows: along 1, across its width; its columns, as rows of the transposed picture: along the
+ * width, across 1).
+ */
+interface LineReader {
+  data: Float32Array;
+  length: number;
+  along: number;
+  across: number;
+}
+
+const rowsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.width, along: 1, across: img.width });
+const columnsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.height, along: img.width, across: 1 });
+
+/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), into `out`. */
+function residualRow({ data, length, along, across }: LineReader, k: number, out: Float32Array): void {
+  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
+  for (let x = 0, i = 0; x < length; x++, i += along) {
+    const here = data[c + i] - data[b + i];
+    out[x] = here - 0.5 * (data[b + i] - data[a + i] + data[d + i] - data[c + i]);
   }
 }
 
@@ -110,19 +124,20 @@ function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
     .sort((a, b) => a - b);
 }
 
-/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the picture's width). */
-function prefixLine(img: GrayImage, k: number, r: Float32Array): Line {
-  const { width, data } = img;
-  residualRow(img, k, r);
+/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the line's length). */
+function prefixLine(lines: LineReader, k: number, r: Float32Array): Line {
+  const { data, length, along, across } = lines;
+  residualRow(lines, k, r);
   const line = {
     k,
-    r: new Float64Array(width + 1),
-    r2: new Float64Array(width + 1),
-    before: new Float64Array(width + 1),
-    after: new Float64Array(width + 1),
+    r: new Float64Array(length + 1),
+    r2: new Float64Array(length + 1),
+    before: new Float64Array(length + 1),
+    after: new Float64Array(length + 1),
   };
-  for (let x = 0; x < width; x++) {
-    const [p, q] = [data[k * width + x], data[(k + 1) * width + x]];
+  for (let x = 0, i = k * across; x < length; x++, i += along) {
+    const p = data[i];
+    const q = data[i + across];
     line.r[x + 1] = line.r[x] + r[x];
     line.r2[x + 1] = line.r2[x] + r[x] * r[x];
     line.before[x + 1] = line.before[x] + p;
@@ -139,32 +154,20 @@ function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line)
   return { rising: strongest(most, 1).map(line), falling: strongest(least, -1).map(line) };
 }
 
-/** Columns k − 1 … k + 2 of `img` as the rows of a picture: the transposed picture's rows around boundary k. */
-function columnsAround(img: GrayImage, k: number): GrayImage {
-  const { width, height, data } = img;
-  const out = new Float32Array(4 * height);
-  for (let i = 0; i < 4; i++) for (let y = 0; y < height; y++) out[i * height + y] = data[y * width + k - 1 + i];
-  return { width: height, height: 4, data: out };
-}
-
 /** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
 function allCandidateLines(img: GrayImage, options: SearchOptions) {
   const r = new Float32Array(Math.max(img.width, img.height));
-  const rowLine = (k: number) => prefixLine(img, k, r);
   if (options.reference) {
     const columns = transposed(img);
     return {
-      rows: candidateLines(runExtremes(img), rowLine),
-      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(columns, k, r)),
+      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k, r)),
+      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k, r)),
     };
   }
   const extremes = toneRunExtremesWasm(img);
   return {
-    rows: candidateLines(extremes.rows, rowLine),
-    vertical: candidateLines(extremes.columns, (k) => ({
-      ...prefixLine(columnsAround(img, k), 1, r),
-      k,
-    })),
+    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k, r)),
+    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k, r)),
   };
 }
 
