@@ -124,8 +124,12 @@ function startBox(box: i32): void {
   }
 }
 
-/** The box's next output row into `out` (f32), then its column sums moved down one row, as boxMean. */
-function boxRow(box: i32, out: usize): void {
+/**
+ * The box's next output row into `out` (f32), then its column sums moved down one row, as boxMean. With `evenOnly`
+ * only the even columns are stored (with SAMPLE 2 the means of odd rows are read there only: no division for the
+ * others).
+ */
+function boxRow(box: i32, out: usize, evenOnly: bool = false): void {
   const r = radiusOf(box);
   const columns = columnsOf(box);
   const n = <f64>((2 * r + 1) * (2 * r + 1));
@@ -140,10 +144,16 @@ function boxRow(box: i32, out: usize): void {
     store<f32>(at(out, x), <f32>(sum / n));
     sum += load<f64>(columns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(columns + (<usize>max(x - r, 0) << 3));
   }
-  for (; x < innerEnd; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
-    sum += load<f64>(columns + (<usize>(x + r + 1) << 3)) - load<f64>(columns + (<usize>(x - r) << 3));
-  }
+  if (evenOnly)
+    for (; x < innerEnd; x++) {
+      if ((x & 1) == 0) store<f32>(at(out, x), <f32>(sum / n));
+      sum += load<f64>(columns + (<usize>(x + r + 1) << 3)) - load<f64>(columns + (<usize>(x - r) << 3));
+    }
+  else
+    for (; x < innerEnd; x++) {
+      store<f32>(at(out, x), <f32>(sum / n));
+      sum += load<f64>(columns + (<usize>(x + r + 1) << 3)) - load<f64>(columns + (<usize>(x - r) << 3));
+    }
   for (; x < width; x++) {
     store<f32>(at(out, x), <f32>(sum / n));
     sum += load<f64>(columns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(columns + (<usize>max(x - r, 0) << 3));
@@ -239,9 +249,10 @@ export function blurStepCounts(
     const f = ringRow(fineMeans, y);
     const c = ringRow(coarseMeans, y);
     const b = ringRow(brightMeans, y);
-    boxRow(FINE_BOX, f);
-    boxRow(COARSE_BOX, c);
-    boxRow(BRIGHT_BOX, b);
+    const odd = (y & 1) != 0;
+    boxRow(FINE_BOX, f, odd);
+    boxRow(COARSE_BOX, c, odd);
+    boxRow(BRIGHT_BOX, b, odd);
     // Vertical boundaries k on sampled row y: sharp side at k − 4, blurred side at k + 3.
     if (y % SAMPLE == 0) {
       const j = y / SAMPLE;
