@@ -166,7 +166,14 @@ function stepCounts(m: SideMeans, vertical: boolean): StepCounts {
     into[i] += into[i - lines];
     outOf[i] += outOf[i - lines];
   }
-  return { lines, samples, into, outOf, mostInto: runMaxima(lines, samples, into), mostOutOf: runMaxima(lines, samples, outOf) };
+  return {
+    lines,
+    samples,
+    into,
+    outOf,
+    mostInto: runMaxima(lines, samples, into),
+    mostOutOf: runMaxima(lines, samples, outOf),
+  };
 }
 
 /** Share of the sampled positions a … b − 1 along line k that are steps (of `counts`). */
@@ -207,23 +214,21 @@ export interface BlurRectangle {
   score: number;
 }
 
-/** Kernel or JavaScript reference (the same results; tests compare them). */
-export interface SearchOptions {
-  reference?: boolean;
-}
-
 /**
  * The step counts across vertical boundaries (`columns`) and horizontal ones (`rows`): by the kernel of
  * blur-steps-wasm.ts, or with `reference` by this file's JavaScript (full-size side means).
  */
-export function blurStepCounts(img: GrayImage, options: SearchOptions = {}): { columns: StepCounts; rows: StepCounts } {
+export function blurStepCounts(
+  img: GrayImage,
+  options: { reference?: boolean } = {},
+): { columns: StepCounts; rows: StepCounts } {
   if (!options.reference) return blurStepCountsWasm(img, SAMPLE, RUN / SAMPLE);
   const means = sideMeans(img);
   return { columns: stepCounts(means, true), rows: stepCounts(means, false) };
 }
 
 /** The rectangle whose four sides are the most consistent sharpness steps facing inwards, or null. */
-export function searchBlurRectangle(img: GrayImage, options: SearchOptions = {}): BlurRectangle | null {
+export function searchBlurRectangle(img: GrayImage, options: { reference?: boolean } = {}): BlurRectangle | null {
   if (img.width < BLUR_MIN_SIDE + 12 || img.height < BLUR_MIN_SIDE + 12) return null;
   const { columns, rows } = blurStepCounts(img, options);
   const lefts = candidates(columns.mostInto);

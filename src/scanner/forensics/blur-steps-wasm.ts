@@ -10,7 +10,11 @@ import { kernels } from "../images/wasm-kernels";
 import type { StepCounts } from "./blur-search";
 
 /** Both orientations' step counts, each with its run maxima over `run` samples. */
-export function blurStepCountsWasm(img: GrayImage, sample: number, run: number): { columns: StepCounts; rows: StepCounts } {
+export function blurStepCountsWasm(
+  img: GrayImage,
+  sample: number,
+  run: number,
+): { columns: StepCounts; rows: StepCounts } {
   const { width, height } = img;
   const k = kernels();
   const samplesV = Math.ceil(height / sample);

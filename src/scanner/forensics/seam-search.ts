@@ -113,16 +113,11 @@ export interface SeamRectangle {
   score: number;
 }
 
-/** Kernel or JavaScript reference (the same results; tests compare them). */
-export interface SearchOptions {
-  reference?: boolean;
-}
-
 /**
  * The best rectangle of one-pixel steps, or null when no four candidate lines close one. The steps are counted by
  * the kernel (seam-steps-wasm.ts), or with `reference` by stepCounts of the picture and of its transposed copy.
  */
-export function searchSeams(img: GrayImage, options: SearchOptions = {}): SeamRectangle | null {
+export function searchSeams(img: GrayImage, options: { reference?: boolean } = {}): SeamRectangle | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
   const { vertical, horizontal } = options.reference
     ? { vertical: stepCounts(img, SAMPLE), horizontal: stepCounts(transposed(img), SAMPLE) }

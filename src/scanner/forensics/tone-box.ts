@@ -11,7 +11,7 @@
  * tone change moves all four sides by alike relative amounts, which natural frames rarely do.
  */
 import type { GrayImage } from "../images/gray";
-import { SEAM_MIN_SIDE, type SearchOptions, transposed } from "./seam-search";
+import { SEAM_MIN_SIDE, transposed } from "./seam-search";
 import { type RunExtremes, toneRunExtremesWasm } from "./seam-steps-wasm";
 
 /** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
@@ -155,7 +155,7 @@ function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line)
 }
 
 /** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
-function allCandidateLines(img: GrayImage, options: SearchOptions) {
+function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
   const r = new Float32Array(Math.max(img.width, img.height));
   if (options.reference) {
     const columns = transposed(img);
@@ -209,7 +209,7 @@ export interface ToneBox {
  * come from the kernel (seam-steps-wasm.ts), or with `reference` from runExtremes of the picture and its transposed
  * copy.
  */
-export function searchToneBox(img: GrayImage, options: SearchOptions = {}): ToneBox | null {
+export function searchToneBox(img: GrayImage, options: { reference?: boolean } = {}): ToneBox | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
   const { rows, vertical } = allCandidateLines(img, options);
   let best: ToneBox | null = null;

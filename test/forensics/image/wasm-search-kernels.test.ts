@@ -66,7 +66,9 @@ describe("blur and cut-edge search kernels: the references' values", () => {
     for (const path of ["blur/Dune.jpg", "blur/leuvenB.jpg", "bright/Dune.jpg", "splice/Dune.jpg"])
       expectSameSearches(await photoSearchPicture(await generatedFile(path)), path);
     // The blurred rectangles and tone boxes are found (Yellow or more), so the comparison covers found ones.
-    expect(searchBlurRectangle(await photoSearchPicture(await generatedFile("blur/leuvenB.jpg")))?.score).toBeGreaterThan(0.55);
+    expect(
+      searchBlurRectangle(await photoSearchPicture(await generatedFile("blur/leuvenB.jpg")))?.score,
+    ).toBeGreaterThan(0.55);
     const bright = await photoSearchPicture(await generatedFile("bright/Dune.jpg"));
     expect(searchSeams(bright)?.score).toBeGreaterThan(0.7);
     expect(searchToneBox(bright)?.score).toBeGreaterThan(7.5);
@@ -85,7 +87,10 @@ describe("blur and cut-edge search kernels: the references' values", () => {
       [71, 1001],
     ])
       expectSameSearches(retone(texturedPicture(w, h, 6), rect, brighter), "textured");
-    expectSameSearches(retone(texturedPicture(301, 233, 36), { x: 61, y: 37, width: 150, height: 110 }, brighter), "grainy");
+    expectSameSearches(
+      retone(texturedPicture(301, 233, 36), { x: 61, y: 37, width: 150, height: 110 }, brighter),
+      "grainy",
+    );
   });
 
   it("on flat pictures and NaN, infinities and −0 among the values", () => {
