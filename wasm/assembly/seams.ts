@@ -13,6 +13,14 @@ const RUN_STEP: i32 = 2;
   return <f64>load<f32>(row + (<usize>x << 2));
 }
 
+/**
+ * cur − max(prev, next) ≥ SEAM_STEP, without a branch on which is larger: subtraction rounds monotonically, so
+ * cur − max(prev, next) is the smaller of cur − prev and cur − next (NaN in either fails both ways).
+ */
+@inline function isStep(prev: f64, cur: f64, next: f64): i32 {
+  return <i32>(cur - prev >= SEAM_STEP) & <i32>(cur - next >= SEAM_STEP);
+}
+
 @inline function rowAt(picture: usize, width: i32, y: i32): usize {
   return picture + (<usize>(y * width) << 2);
 }
@@ -36,7 +44,7 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
     for (let k = 1; k < lines - 1; k++) {
       const next = Math.abs(px(row, k + 2) - px(row, k + 1));
       const o = <usize>k << 1;
-      store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + (cur - max(prev, next) >= SEAM_STEP ? 1 : 0)));
+      store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + isStep(prev, cur, next)));
       prev = cur;
       cur = next;
     }
@@ -62,7 +70,7 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
       const d = <usize>j << 3;
       const next = Math.abs(px(below, x) - px(lower, x));
       store<f64>(nextD + d, next);
-      const mark = load<f64>(curD + d) - max(load<f64>(prevD + d), next) >= SEAM_STEP ? 1 : 0;
+      const mark = isStep(load<f64>(prevD + d), load<f64>(curD + d), next);
       const above = horizontal + (<usize>(j * lines + k) << 1);
       store<u16>(above + (<usize>lines << 1), <u16>(<i32>load<u16>(above) + mark));
     }

@@ -126,25 +126,36 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
   const ys = candidates(horizontal);
   let best: SeamRectangle | null = null;
   let bestScore = 0;
-  // Each vertical side's support between a pair of rows, worked out once for the pair (left and right sides).
-  const sides = new Float64Array(xs.length);
+  // Every side's support worked out once: the vertical sides' per pair of rows (left and right), the horizontal
+  // sides' per candidate row and pair of columns (top and bottom), all before the loop over rectangles.
+  const n = xs.length;
+  const sides = new Float64Array(n);
+  const across = ys.map((y) => {
+    const row = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++)
+        if (xs[j] - xs[i] >= SEAM_MIN_SIDE) row[i * n + j] = support(horizontal, y, xs[i] + 2, xs[j] - 1);
+    return row;
+  });
   // Sides are measured without the two pixels next to each corner (the crossing side's own step).
-  for (const y0 of ys)
-    for (const y1 of ys) {
+  for (let a = 0; a < ys.length; a++)
+    for (let b = 0; b < ys.length; b++) {
+      const [y0, y1] = [ys[a], ys[b]];
       if (y1 - y0 < SEAM_MIN_SIDE) continue;
-      for (let i = 0; i < xs.length; i++) sides[i] = support(vertical, xs[i], y0 + 2, y1 - 1);
-      for (let i = 0; i < xs.length; i++) {
+      for (let i = 0; i < n; i++) sides[i] = support(vertical, xs[i], y0 + 2, y1 - 1);
+      const [tops, bottoms] = [across[a], across[b]];
+      for (let i = 0; i < n; i++) {
         const x0 = xs[i];
         const left = sides[i];
         if (left <= bestScore) continue;
-        for (let j = 0; j < xs.length; j++) {
+        for (let j = 0; j < n; j++) {
           const x1 = xs[j];
           if (x1 - x0 < SEAM_MIN_SIDE) continue;
           const right = sides[j];
           if (right <= bestScore) continue;
-          const top = support(horizontal, y0, x0 + 2, x1 - 1);
+          const top = tops[i * n + j];
           if (top <= bestScore) continue;
-          const score = Math.min(left, right, top, support(horizontal, y1, x0 + 2, x1 - 1));
+          const score = Math.min(left, right, top, bottoms[i * n + j]);
           if (score <= bestScore) continue;
           bestScore = score;
           best = { x: x0 + 1, y: y0 + 1, width: x1 - x0, height: y1 - y0, score };
