@@ -1,5 +1,5 @@
 // The blurred-rectangle search's per-pixel work (src/scanner/forensics/blur-search.ts `stepCounts` of
-// `sideMeans`, and `candidates`' run maxima), value for value: the three 5 × 5 box means (fine detail, coarse
+// `sideMeans`, and `runMaxima`), value for value: the three 5 × 5 box means (fine detail, coarse
 // structure, brightness) are made row by row with the reference's f64 operations in its order, kept in rings of
 // eight rows (no full-size map), and every sampled position's sharpness step is marked into the prefix counts as
 // soon as both its windows' rows exist. The constants are blur-search.ts's.
