@@ -28,3 +28,5 @@ export { ghostTopRegion } from "./ghost-region";
 export { grayDownscaleRows, lumaRows } from "./gray";
 export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";
+export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
+export { seamStepCounts, toneRunExtremes } from "./seams";

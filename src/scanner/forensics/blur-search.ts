@@ -16,6 +16,7 @@
  * steps, like the cut-edge search (seam-search.ts). Natural defocus follows object outlines, not four straight sides.
  */
 import type { GrayImage } from "../images/gray";
+import { blurStepCountsWasm } from "./blur-steps-wasm";
 
 /** Shortest side of a rectangle, in pixels of the searched picture (the generator's: ≥ 48). */
 export const BLUR_MIN_SIDE = 48;
@@ -127,13 +128,15 @@ function stepAt(m: SideMeans, a: number, b: number): number {
 /**
  * Prefix counts of steps along each boundary line k (between pixel k − 1 and k across the lines): `into[j · lines
  * + k]` counts the sampled positions above sample j where the picture turns blurred going to higher k, `outOf`
- * where it turns sharp.
+ * where it turns sharp; `mostInto[k]` / `mostOutOf[k]` the most of them in any run of RUN pixels along line k.
  */
-interface StepCounts {
+export interface StepCounts {
   lines: number;
   samples: number;
   into: Uint16Array;
   outOf: Uint16Array;
+  mostInto: Uint16Array;
+  mostOutOf: Uint16Array;
 }
 
 /**
@@ -163,7 +166,14 @@ function stepCounts(m: SideMeans, vertical: boolean): StepCounts {
     into[i] += into[i - lines];
     outOf[i] += outOf[i - lines];
   }
-  return { lines, samples, into, outOf };
+  return {
+    lines,
+    samples,
+    into,
+    outOf,
+    mostInto: runMaxima(lines, samples, into),
+    mostOutOf: runMaxima(lines, samples, outOf),
+  };
 }
 
 /** Share of the sampled positions a … b − 1 along line k that are steps (of `counts`). */
@@ -173,15 +183,21 @@ function share(s: StepCounts, counts: Uint16Array, k: number, a: number, b: numb
   return (counts[to * s.lines + k] - counts[from * s.lines + k]) / Math.max(1, to - from);
 }
 
-/** The lines holding a run of RUN pixels that is at least half steps, the strongest CANDIDATES. */
-function candidates(s: StepCounts, counts: Uint16Array): number[] {
+/** Per line, the most steps of `counts` in any run of RUN pixels (RUN / SAMPLE samples). */
+function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16Array {
   const run = RUN / SAMPLE;
-  const most = new Uint16Array(s.lines);
-  for (let j = 0; j + run <= s.samples; j++) {
-    const start = j * s.lines;
-    const end = (j + run) * s.lines;
-    for (let k = 0; k < s.lines; k++) most[k] = Math.max(most[k], counts[end + k] - counts[start + k]);
+  const most = new Uint16Array(lines);
+  for (let j = 0; j + run <= samples; j++) {
+    const start = j * lines;
+    const end = (j + run) * lines;
+    for (let k = 0; k < lines; k++) most[k] = Math.max(most[k], counts[end + k] - counts[start + k]);
   }
+  return most;
+}
+
+/** The lines holding a run of RUN pixels that is at least half steps (`most`: run maxima), the strongest CANDIDATES. */
+function candidates(most: Uint16Array): number[] {
+  const run = RUN / SAMPLE;
   return Array.from(most.keys())
     .filter((k) => most[k] >= run / 2)
     .sort((a, b) => most[b] - most[a] || a - b)
@@ -198,16 +214,27 @@ export interface BlurRectangle {
   score: number;
 }
 
-/** The rectangle whose four sides are the most consistent sharpness steps facing inwards, or null. */
-export function searchBlurRectangle(img: GrayImage): BlurRectangle | null {
-  if (img.width < BLUR_MIN_SIDE + 12 || img.height < BLUR_MIN_SIDE + 12) return null;
+/**
+ * The step counts across vertical boundaries (`columns`) and horizontal ones (`rows`): by the kernel of
+ * blur-steps-wasm.ts, or with `reference` by this file's JavaScript (full-size side means).
+ */
+export function blurStepCounts(
+  img: GrayImage,
+  options: { reference?: boolean } = {},
+): { columns: StepCounts; rows: StepCounts } {
+  if (!options.reference) return blurStepCountsWasm(img, SAMPLE, RUN / SAMPLE);
   const means = sideMeans(img);
-  const columns = stepCounts(means, true);
-  const rows = stepCounts(means, false);
-  const lefts = candidates(columns, columns.into);
-  const rights = candidates(columns, columns.outOf);
-  const tops = candidates(rows, rows.into);
-  const bottoms = candidates(rows, rows.outOf);
+  return { columns: stepCounts(means, true), rows: stepCounts(means, false) };
+}
+
+/** The rectangle whose four sides are the most consistent sharpness steps facing inwards, or null. */
+export function searchBlurRectangle(img: GrayImage, options: { reference?: boolean } = {}): BlurRectangle | null {
+  if (img.width < BLUR_MIN_SIDE + 12 || img.height < BLUR_MIN_SIDE + 12) return null;
+  const { columns, rows } = blurStepCounts(img, options);
+  const lefts = candidates(columns.mostInto);
+  const rights = candidates(columns.mostOutOf);
+  const tops = candidates(rows.mostInto);
+  const bottoms = candidates(rows.mostOutOf);
   let best: BlurRectangle | null = null;
   for (const y0 of tops)
     for (const y1 of bottoms) {

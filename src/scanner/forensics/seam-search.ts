@@ -9,6 +9,7 @@
  * edges (façades, signs, text) rarely close a rectangle of sharp steps on all four sides.
  */
 import type { GrayImage } from "../images/gray";
+import { seamStepCountsWasm } from "./seam-steps-wasm";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
@@ -28,16 +29,17 @@ const SAMPLE = 2;
 /**
  * For each boundary between column k and k + 1 (k = 0 … width − 2), how many of the sampled rows above
  * sample j hold a one-pixel step there: counts[j · lines + k] (prefix sums down the columns; sample j is
- * row SAMPLE · j of the picture).
+ * row SAMPLE · j of the picture); most[k]: the most steps in any run of SEAM_MIN_SIDE pixels along line k.
  */
 interface StepCounts {
   lines: number;
   samples: number;
   counts: Uint16Array;
+  most: Uint16Array;
 }
 
-/** Step counts of the picture's rows 0, `rowStep`, 2 · `rowStep`, … */
-function stepCounts(img: GrayImage, rowStep: number): StepCounts {
+/** Step counts of the picture's rows 0, `rowStep`, 2 · `rowStep`, … (the reference of seam-steps-wasm.ts) */
+export function stepCounts(img: GrayImage, rowStep: number): StepCounts {
   const { width, height, data } = img;
   const lines = width - 1;
   const samples = Math.ceil(height / rowStep);
@@ -58,7 +60,7 @@ function stepCounts(img: GrayImage, rowStep: number): StepCounts {
       cur = next;
     }
   }
-  return { lines, samples, counts };
+  return { lines, samples, counts, most: runMaxima(lines, samples, counts) };
 }
 
 /** Share of the sampled positions a … b − 1 (picture pixels) along line k that are steps. */
@@ -68,19 +70,24 @@ function support(s: StepCounts, k: number, a: number, b: number): number {
   return (s.counts[to * s.lines + k] - s.counts[from * s.lines + k]) / (to - from);
 }
 
-/** The lines with the densest run of SEAM_MIN_SIDE pixels of steps (at least CANDIDATE_SHARE), in ascending order. */
-function candidates(s: StepCounts): number[] {
-  // The most steps in any run of the side's samples, per line (integer counts, one pass over the sums).
+/** The most steps in any run of the side's samples, per line (integer counts, one pass over the sums). */
+function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16Array {
   const run = SEAM_MIN_SIDE / SAMPLE;
-  const most = new Uint16Array(s.lines);
-  for (let j = 0; j + run <= s.samples; j++) {
-    const start = j * s.lines;
-    const end = (j + run) * s.lines;
-    for (let k = 0; k < s.lines; k++) {
-      const n = s.counts[end + k] - s.counts[start + k];
+  const most = new Uint16Array(lines);
+  for (let j = 0; j + run <= samples; j++) {
+    const start = j * lines;
+    const end = (j + run) * lines;
+    for (let k = 0; k < lines; k++) {
+      const n = counts[end + k] - counts[start + k];
       if (n > most[k]) most[k] = n;
     }
   }
+  return most;
+}
+
+/** The lines with the densest run of SEAM_MIN_SIDE pixels of steps (at least CANDIDATE_SHARE), in ascending order. */
+function candidates({ most }: StepCounts): number[] {
+  const run = SEAM_MIN_SIDE / SAMPLE;
   const lines = Array.from(most.keys()).filter((k) => most[k] >= CANDIDATE_SHARE * run);
   return lines
     .sort((a, b) => most[b] - most[a] || a - b)
@@ -107,31 +114,48 @@ export interface SeamRectangle {
 }
 
 /**
- * The best rectangle of one-pixel steps, or null when no four candidate lines close one. `columns` is the picture
- * turned on its diagonal (transposed(img)), shared with the tone box; every SAMPLE-th of its rows is read.
+ * The best rectangle of one-pixel steps, or null when no four candidate lines close one. The steps are counted by
+ * the kernel (seam-steps-wasm.ts), or with `reference` by stepCounts of the picture and of its transposed copy.
  */
-export function searchSeams(img: GrayImage, columns = transposed(img)): SeamRectangle | null {
+export function searchSeams(img: GrayImage, options: { reference?: boolean } = {}): SeamRectangle | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
-  const vertical = stepCounts(img, SAMPLE);
-  const horizontal = stepCounts(columns, SAMPLE);
+  const { vertical, horizontal } = options.reference
+    ? { vertical: stepCounts(img, SAMPLE), horizontal: stepCounts(transposed(img), SAMPLE) }
+    : seamStepCountsWasm(img, SAMPLE, SEAM_MIN_SIDE / SAMPLE);
   const xs = candidates(vertical);
   const ys = candidates(horizontal);
   let best: SeamRectangle | null = null;
   let bestScore = 0;
+  // Every side's support worked out once: the vertical sides' per pair of rows (left and right), the horizontal
+  // sides' per candidate row and pair of columns (top and bottom), all before the loop over rectangles.
+  const n = xs.length;
+  const sides = new Float64Array(n);
+  const across = ys.map((y) => {
+    const row = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++)
+        if (xs[j] - xs[i] >= SEAM_MIN_SIDE) row[i * n + j] = support(horizontal, y, xs[i] + 2, xs[j] - 1);
+    return row;
+  });
   // Sides are measured without the two pixels next to each corner (the crossing side's own step).
-  for (const y0 of ys)
-    for (const y1 of ys) {
+  for (let a = 0; a < ys.length; a++)
+    for (let b = 0; b < ys.length; b++) {
+      const [y0, y1] = [ys[a], ys[b]];
       if (y1 - y0 < SEAM_MIN_SIDE) continue;
-      for (const x0 of xs) {
-        const left = support(vertical, x0, y0 + 2, y1 - 1);
+      for (let i = 0; i < n; i++) sides[i] = support(vertical, xs[i], y0 + 2, y1 - 1);
+      const [tops, bottoms] = [across[a], across[b]];
+      for (let i = 0; i < n; i++) {
+        const x0 = xs[i];
+        const left = sides[i];
         if (left <= bestScore) continue;
-        for (const x1 of xs) {
+        for (let j = 0; j < n; j++) {
+          const x1 = xs[j];
           if (x1 - x0 < SEAM_MIN_SIDE) continue;
-          const right = support(vertical, x1, y0 + 2, y1 - 1);
+          const right = sides[j];
           if (right <= bestScore) continue;
-          const top = support(horizontal, y0, x0 + 2, x1 - 1);
+          const top = tops[i * n + j];
           if (top <= bestScore) continue;
-          const score = Math.min(left, right, top, support(horizontal, y1, x0 + 2, x1 - 1));
+          const score = Math.min(left, right, top, bottoms[i * n + j]);
           if (score <= bestScore) continue;
           bestScore = score;
           best = { x: x0 + 1, y: y0 + 1, width: x1 - x0, height: y1 - y0, score };

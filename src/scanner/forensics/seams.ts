@@ -14,7 +14,7 @@ import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
-import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams, transposed } from "./seam-search";
+import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
 import { searchToneBox, type ToneBox } from "./tone-box";
 
@@ -104,9 +104,8 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       seamTexts.notAssessed(drawnReason(drawn.equalNeighbourShare, drawnBecause.sharpEdges)),
       drawn,
     );
-  const columns = transposed(img);
-  const found = searchSeams(img, columns);
-  const tone = searchToneBox(img, columns);
+  const found = searchSeams(img);
+  const tone = searchToneBox(img);
   const flagged = flaggedBox(found, tone);
   const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
   const png = renderHeatmapPng(img, frameGrid(img, flagged), size);

@@ -12,6 +12,7 @@
  */
 import type { GrayImage } from "../images/gray";
 import { SEAM_MIN_SIDE, transposed } from "./seam-search";
+import { type RunExtremes, toneRunExtremesWasm } from "./seam-steps-wasm";
 
 /** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
 const TONE = {
@@ -41,13 +42,27 @@ interface Line {
   after: Float64Array;
 }
 
-/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < height), into `out`. */
-function residualRow(img: GrayImage, k: number, out: Float32Array): void {
-  const { width, data } = img;
-  const [a, b, c, d] = [(k - 1) * width, k * width, (k + 1) * width, (k + 2) * width];
-  for (let x = 0; x < width; x++) {
-    const here = data[c + x] - data[b + x];
-    out[x] = here - 0.5 * (data[b + x] - data[a + x] + data[d + x] - data[c + x]);
+/**
+ * How a picture's lines are read: pixel x of row k of the picture searched is `data[k · across + x · along]`, x <
+ * `length` (the picture's rows: along 1, across its width; its columns, as rows of the transposed picture: along the
+ * width, across 1).
+ */
+interface LineReader {
+  data: Float32Array;
+  length: number;
+  along: number;
+  across: number;
+}
+
+const rowsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.width, along: 1, across: img.width });
+const columnsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.height, along: img.width, across: 1 });
+
+/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), into `out`. */
+function residualRow({ data, length, along, across }: LineReader, k: number, out: Float32Array): void {
+  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
+  for (let x = 0, i = 0; x < length; x++, i += along) {
+    const here = data[c + i] - data[b + i];
+    out[x] = here - 0.5 * (data[b + i] - data[a + i] + data[d + i] - data[c + i]);
   }
 }
 
@@ -56,7 +71,7 @@ function residualRow(img: GrayImage, k: number, out: Float32Array): void {
  * at every TONE.runStep-th pixel (the candidates only: a side is then measured at every pixel). Runs slide by
  * TONE.runStep with running sums and are compared by t · |t| (no square root per run).
  */
-function runExtremes(img: GrayImage): { most: Float32Array; least: Float32Array } {
+export function runExtremes(img: GrayImage): RunExtremes {
   const { width, height, data } = img;
   const most = new Float32Array(height);
   const least = new Float32Array(height);
@@ -109,19 +124,20 @@ function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
     .sort((a, b) => a - b);
 }
 
-/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the picture's width). */
-function prefixLine(img: GrayImage, k: number, r: Float32Array): Line {
-  const { width, data } = img;
-  residualRow(img, k, r);
+/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the line's length). */
+function prefixLine(lines: LineReader, k: number, r: Float32Array): Line {
+  const { data, length, along, across } = lines;
+  residualRow(lines, k, r);
   const line = {
     k,
-    r: new Float64Array(width + 1),
-    r2: new Float64Array(width + 1),
-    before: new Float64Array(width + 1),
-    after: new Float64Array(width + 1),
+    r: new Float64Array(length + 1),
+    r2: new Float64Array(length + 1),
+    before: new Float64Array(length + 1),
+    after: new Float64Array(length + 1),
   };
-  for (let x = 0; x < width; x++) {
-    const [p, q] = [data[k * width + x], data[(k + 1) * width + x]];
+  for (let x = 0, i = k * across; x < length; x++, i += along) {
+    const p = data[i];
+    const q = data[i + across];
     line.r[x + 1] = line.r[x] + r[x];
     line.r2[x + 1] = line.r2[x] + r[x] * r[x];
     line.before[x + 1] = line.before[x] + p;
@@ -130,13 +146,28 @@ function prefixLine(img: GrayImage, k: number, r: Float32Array): Line {
   return line;
 }
 
-/** Candidate boundaries between rows of `img` (lines along x), by sign of their step (+: the next row brighter). */
-function candidateLines(img: GrayImage): { rising: Line[]; falling: Line[] } {
-  const { most, least } = runExtremes(img);
-  const r = new Float32Array(img.width);
+/**
+ * Candidate boundaries of `extremes` (lines along x), by sign of their step (+: the next row brighter), each made by
+ * `line`.
+ */
+function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line): { rising: Line[]; falling: Line[] } {
+  return { rising: strongest(most, 1).map(line), falling: strongest(least, -1).map(line) };
+}
+
+/** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
+function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
+  const r = new Float32Array(Math.max(img.width, img.height));
+  if (options.reference) {
+    const columns = transposed(img);
+    return {
+      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k, r)),
+      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k, r)),
+    };
+  }
+  const extremes = toneRunExtremesWasm(img);
   return {
-    rising: strongest(most, 1).map((k) => prefixLine(img, k, r)),
-    falling: strongest(least, -1).map((k) => prefixLine(img, k, r)),
+    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k, r)),
+    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k, r)),
   };
 }
 
@@ -174,13 +205,13 @@ export interface ToneBox {
 }
 
 /**
- * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. `columns` is the
- * picture turned on its diagonal (transposed(img)), shared with the step-share search.
+ * The box whose four sides are the most significant one-pixel tone steps of one sign, or null. The run extremes
+ * come from the kernel (seam-steps-wasm.ts), or with `reference` from runExtremes of the picture and its transposed
+ * copy.
  */
-export function searchToneBox(img: GrayImage, columns = transposed(img)): ToneBox | null {
+export function searchToneBox(img: GrayImage, options: { reference?: boolean } = {}): ToneBox | null {
   if (img.width < SEAM_MIN_SIDE + 4 || img.height < SEAM_MIN_SIDE + 4) return null;
-  const rows = candidateLines(img);
-  const vertical = candidateLines(columns);
+  const { rows, vertical } = allCandidateLines(img, options);
   let best: ToneBox | null = null;
   for (const sign of [1, -1] as const) {
     const [tops, bottoms] = sign > 0 ? [rows.rising, rows.falling] : [rows.falling, rows.rising];

@@ -3,6 +3,7 @@
  * beside edges one pixel sharp, and the same elements (letters, boxes, logos) repeated by design. The pixel
  * checks that read sharp edges or repeats (cut edges, blurred rectangles, copy-move) do not judge them.
  */
+import { oncePer } from "../../lib/once-per";
 import type { GrayImage } from "./gray";
 
 /**
@@ -11,20 +12,8 @@ import type { GrayImage } from "./gray";
  */
 export const DRAWN_SHARE = 0.6;
 
-/** Copy-move, seams and blur all ask about the same search picture: counted once per picture. */
-const shares = new WeakMap<GrayImage, number>();
-
 /** Share of pixels whose right-hand neighbour has exactly the same value. */
 export function equalNeighbourShare(img: GrayImage): number {
-  let share = shares.get(img);
-  if (share === undefined) {
-    share = countEqualNeighbours(img);
-    shares.set(img, share);
-  }
-  return share;
-}
-
-function countEqualNeighbours(img: GrayImage): number {
   const { width, height, data } = img;
   let equal = 0;
   for (let y = 0; y < height; y++) {
@@ -34,8 +23,11 @@ function countEqualNeighbours(img: GrayImage): number {
   return equal / Math.max(1, (width - 1) * height);
 }
 
+/** equalNeighbourShare once per picture: copy-move, seams and blur ask it of the same search picture. */
+const shareOf = oncePer(equalNeighbourShare);
+
 /** The picture's equal-neighbour share when it was drawn by a computer (as evidence), else null. */
 export function drawnPicture(img: GrayImage): { equalNeighbourShare: number; drawnShare: number } | null {
-  const share = equalNeighbourShare(img);
+  const share = shareOf(img);
   return share >= DRAWN_SHARE ? { equalNeighbourShare: Number(share.toFixed(3)), drawnShare: DRAWN_SHARE } : null;
 }

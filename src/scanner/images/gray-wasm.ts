@@ -6,6 +6,16 @@
 import type { GrayImage } from "./gray";
 import { kernels, scratchRegions } from "./wasm-kernels";
 
+/**
+ * A grey picture copied into the scratch area (region `picture`) ahead of the other `regions` a kernel call needs
+ * (the blur and cut-edge searches' kernels read it whole: 4 bytes per pixel, ≤ 4 MB for a search picture).
+ */
+export function copyGrayInto<K extends string>(img: GrayImage, regions: Record<K, number>) {
+  const s = scratchRegions({ picture: img.data.length * 4, ...regions } as Record<K | "picture", number>);
+  new Float32Array(s.buffer, s.at.picture, img.data.length).set(img.data);
+  return s;
+}
+
 /** Source bytes copied into the scratch area per downscale call (a band of whole rows, at least one output row's). */
 const BAND_BYTES = 1 << 20;
 

@@ -169,6 +169,18 @@ function renderPixels(
   return out;
 }
 
+/** Backgrounds made per picture and size: the blur and cut-edge heatmaps draw the same search picture at one size. */
+const backgrounds = new WeakMap<GrayImage, Map<number, GrayImage>>();
+
+/** downscaleWasm(base, side), made once per picture and side (callers do not change either). */
+function background(base: GrayImage, side: number): GrayImage {
+  let sizes = backgrounds.get(base);
+  if (!sizes) backgrounds.set(base, (sizes = new Map()));
+  let small = sizes.get(side);
+  if (!small) sizes.set(side, (small = downscaleWasm(base, side)));
+  return small;
+}
+
 /** PNG bytes of the overlay (RGB): rendered by the heatmap kernel into the PNG's rows, or (too large for it) by renderPixels. */
 export function renderHeatmapPng(
   base: GrayImage,
@@ -177,7 +189,7 @@ export function renderHeatmapPng(
   lines: OverlayLine[] = [],
 ): Uint8Array {
   const { width, height } = size;
-  const small = downscaleWasm(base, Math.max(width, height));
+  const small = background(base, Math.max(width, height));
   const extra = 2 * align16(width * 4) + align16(grid.width * 37) + 16 + small.width * 4;
   const png = encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, grid, size, target);

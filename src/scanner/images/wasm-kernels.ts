@@ -172,6 +172,35 @@ export interface KernelExports {
     endColumn: number,
     out: number,
   ): void;
+  blurStepWorkBytes(width: number): number;
+  blurStepCounts(
+    picture: number,
+    width: number,
+    height: number,
+    work: number,
+    intoV: number,
+    outOfV: number,
+    intoH: number,
+    outOfH: number,
+  ): void;
+  stepRunMaxima(counts: number, lines: number, samples: number, run: number, most: number): void;
+  seamStepCounts(
+    picture: number,
+    width: number,
+    height: number,
+    vertical: number,
+    horizontal: number,
+    work: number,
+  ): void;
+  toneRunExtremes(
+    picture: number,
+    width: number,
+    height: number,
+    rows: number,
+    most: number,
+    least: number,
+    work: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     rows: number,

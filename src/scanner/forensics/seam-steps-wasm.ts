@@ -1,0 +1,80 @@
+/**
+ * The cut-edge searches' per-pixel work by the kernels of wasm/assembly/seams.ts: seam-search.ts `stepCounts` in
+ * both directions and tone-box.ts `runExtremes` of the rows and of the columns, the same values, read from the
+ * picture as it is (the references read its transposed copy for the horizontal boundaries). The references stay;
+ * test/forensics/image/wasm-search-kernels.test.ts compares them. Wasm memory: the picture (4 bytes per pixel), the
+ * count tables (≈ 2 bytes per pixel) and ≈ 160 bytes per column.
+ */
+import type { GrayImage } from "../images/gray";
+import { copyGrayInto } from "../images/gray-wasm";
+import { kernels } from "../images/wasm-kernels";
+
+/** One direction's prefix counts of one-pixel steps, as seam-search.ts `StepCounts`. */
+export interface SeamStepCounts {
+  lines: number;
+  samples: number;
+  counts: Uint16Array;
+  /** Per line, the most steps in any `run` samples. */
+  most: Uint16Array;
+}
+
+/**
+ * Steps across vertical boundaries (along rows, every `sample`-th row) and horizontal ones (along columns), with
+ * their run maxima over `run` samples.
+ */
+export function seamStepCountsWasm(
+  img: GrayImage,
+  sample: number,
+  run: number,
+): { vertical: SeamStepCounts; horizontal: SeamStepCounts } {
+  const { width, height } = img;
+  const vertical = { lines: width - 1, samples: Math.ceil(height / sample) };
+  const horizontal = { lines: height - 1, samples: Math.ceil(width / sample) };
+  const bytes = (s: { lines: number; samples: number }) => (s.samples + 1) * s.lines * 2;
+  const { at, buffer } = copyGrayInto(img, {
+    vertical: bytes(vertical),
+    horizontal: bytes(horizontal),
+    work: 3 * horizontal.samples * 8,
+    most: (width + height) * 2,
+  });
+  const k = kernels();
+  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal, at.work);
+  const table = (s: { lines: number; samples: number }, counts: number, most: number) => {
+    k.stepRunMaxima(counts, s.lines, s.samples, run, most);
+    return {
+      ...s,
+      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines).slice(),
+      most: new Uint16Array(buffer, most, s.lines).slice(),
+    };
+  };
+  return {
+    vertical: table(vertical, at.vertical, at.most),
+    horizontal: table(horizontal, at.horizontal, at.most + vertical.lines * 2),
+  };
+}
+
+/** Per boundary, the largest and smallest t of a run (runExtremes' `most` and `least`). */
+export interface RunExtremes {
+  most: Float32Array;
+  least: Float32Array;
+}
+
+/** runExtremes of the boundaries between rows (`rows`) and between columns (`columns`; `runStep` 2, runs of 32). */
+export function toneRunExtremesWasm(img: GrayImage): { rows: RunExtremes; columns: RunExtremes } {
+  const { width, height } = img;
+  const k = kernels();
+  const { at, buffer } = copyGrayInto(img, {
+    rowsMost: height * 4,
+    rowsLeast: height * 4,
+    columnsMost: width * 4,
+    columnsLeast: width * 4,
+    work: Math.max(width * (4 * 32 + 32), Math.ceil(width / 2) * 4),
+  });
+  k.toneRunExtremes(at.picture, width, height, 1, at.rowsMost, at.rowsLeast, at.work);
+  k.toneRunExtremes(at.picture, width, height, 0, at.columnsMost, at.columnsLeast, at.work);
+  const values = (at: number, n: number) => new Float32Array(buffer, at, n).slice();
+  return {
+    rows: { most: values(at.rowsMost, height), least: values(at.rowsLeast, height) },
+    columns: { most: values(at.columnsMost, width), least: values(at.columnsLeast, width) },
+  };
+}
