@@ -63,6 +63,7 @@ const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
 const OWN_ISOLATE_TESTS = [
   "test/forensics/image/wasm-kernels.test.ts",
   "test/forensics/image/wasm-progressive.test.ts",
+  "test/forensics/image/wasm-search-kernels.test.ts",
 ];
 
 /**
