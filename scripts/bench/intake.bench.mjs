@@ -28,10 +28,14 @@ const PORT = 8920; // benches that start the service use 8920–8929 (soak: 8921
 const BASE = `http://127.0.0.1:${PORT}`;
 
 /**
- * Earlier whole-request rows, kept for comparison: the per-file execution before most of issue 18's kernels and
+ * Earlier whole-request rows, kept for comparison: the last run before this one (2026-11-28, b8d2d2f: without blur
+ * and seams' tone box, before the 2026-11-29 kernels), the per-file execution before most of issue 18's kernels and
  * before jpeg-grid/seams (2026-11-25, abd4a71), and the old execution (the analysis in one JOBS queue consumer).
  */
 const BEFORE_ROWS = [
+  "| previous (AnalysisUnit per file, 2026-11-28, b8d2d2f, without blur) | direct | 9.0 MB | 21 | scanner 13.95 s | 13.95 s | 179 MB |",
+  "| previous (AnalysisUnit per file, 2026-11-28, b8d2d2f, without blur) | presigned | 9.0 MB | 21 | URL 0.02 s, PUT 0.20 s, scanner 13.76 s | 13.98 s | 173 MB |",
+  "| previous (AnalysisUnit per file, 2026-11-28, b8d2d2f, without blur) | presigned | 45.0 MB | 73 | URL 0.02 s, PUT 1.29 s, scanner 42.15 s | 43.45 s | 200 MB |",
   "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | direct | 9.0 MB | 21 | scanner 21.13 s | 21.13 s | 185 MB |",
   "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | presigned | 9.0 MB | 21 | URL 0.03 s, PUT 0.29 s, scanner 18.27 s | 18.58 s | 179 MB |",
   "| earlier (AnalysisUnit per file, 2026-11-25, abd4a71) | presigned | 45.0 MB | 73 | URL 0.02 s, PUT 0.77 s, scanner 47.25 s | 48.05 s | 199 MB |",
@@ -201,7 +205,7 @@ ${intakeTable}
 
 ### The whole request, every registered analyzer
 
-\`POST /v2/scanner\` (Accept: application/json) against the real Worker with the default \`ANALYSIS_TIMEOUT_S\` (120 s), \`FILE_TIMEOUT_S\` (90 s) and \`ANALYSIS_UNIT_CONCURRENCY\` (3), repeated on 504/202 as spec 7 tells clients (here after 2 s instead of Retry-After), with the analyzers registered at the time of the run: ${analyzersRun.map((a) => `\`${a}\``).join(", ")}. Here time and memory are the detectors' (decoding 2560 × 1600 to 5640 × 3172 photos, ELA, noise maps, thumbnails), not the intake's. "after" = the analysis runs as one \`AnalysisUnit\` Durable Object per file, coordinated by the \`AnalysisGate\` (this run); "earlier" = the same execution on 2026-11-25 (abd4a71: before most of issue 18's pixel kernels, without jpeg-grid and seams; load not recorded, other agents were running), kept for comparison; "before" = the whole analysis in one JOBS queue consumer invocation (run of 2026-11-22, kept for comparison). Soak figures (100+ scans, sequential and concurrent): section "soak".
+\`POST /v2/scanner\` (Accept: application/json) against the real Worker with the default \`ANALYSIS_TIMEOUT_S\` (120 s), \`FILE_TIMEOUT_S\` (90 s) and \`ANALYSIS_UNIT_CONCURRENCY\` (3), repeated on 504/202 as spec 7 tells clients (here after 2 s instead of Retry-After), with the analyzers registered at the time of the run: ${analyzersRun.map((a) => `\`${a}\``).join(", ")}. Here time and memory are the detectors' (decoding 2560 × 1600 to 5640 × 3172 photos, ELA, noise maps, thumbnails), not the intake's. "after" = the analysis runs as one \`AnalysisUnit\` Durable Object per file, coordinated by the \`AnalysisGate\` (this run); "previous" = the run of 2026-11-28 (b8d2d2f, before blur, the tone box and the 2026-11-29 kernels); "earlier" = the same execution on 2026-11-25 (abd4a71: before most of issue 18's pixel kernels, without jpeg-grid and seams; load not recorded, other agents were running), kept for comparison; "before" = the whole analysis in one JOBS queue consumer invocation (run of 2026-11-22, kept for comparison). Soak figures (100+ scans, sequential and concurrent): section "soak".
 
 ${serviceTable}
 
