@@ -14,8 +14,9 @@ For every untouched camera photo in SOURCES (camera firmware only, no editor in 
   3. write the region (x, y, w, h) of every local edit to manifest.json.
 
 Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N] [--seed S]
-  --seed S   another seed (default 20261122): the eval's held-out set (.tmp/generated-heldout, seed 20261125)
-             has other crops, edit rectangles, patches and qualities from the same source photos.
+  --seed S   another seed (default 20261122): the eval's held-out sets (.tmp/generated-heldout, seed 20261125;
+             .tmp/generated-heldout-2, seed 20261129) have other crops, edit rectangles, patches and qualities
+             from the same source photos.
   --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
              plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
              without restart markers (RST every 3 MCUs), for the entropy decoder tests, and

@@ -19,7 +19,8 @@ import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
 import type { Analyzer, FileKind, Finding, ScanFile } from "../../src/scanner/types";
 import { COPY_MOVE_MIN_BLOCKS, COPY_MOVE_RED_BLOCKS } from "../../src/scanner/forensics/copy-move";
 import { SEAM_MIN_SIDE, SEAM_STEP } from "../../src/scanner/forensics/seam-search";
-import { SEAM_THRESHOLDS, TONE_BOX_THRESHOLDS } from "../../src/scanner/forensics/seams";
+import { CONFIRMED_FRAME_THRESHOLDS, SEAM_THRESHOLDS, TONE_BOX_THRESHOLDS } from "../../src/scanner/forensics/seams";
+import { INTERIOR_THRESHOLDS } from "../../src/scanner/forensics/frame-interior";
 import { BLUR_THRESHOLDS } from "../../src/scanner/forensics/blur";
 import { BLUR_MIN_SIDE } from "../../src/scanner/forensics/blur-search";
 import { ELA_THRESHOLDS } from "../../src/scanner/forensics/ela";
@@ -38,8 +39,14 @@ import { FUSION_SCALES, FUSION_THRESHOLDS } from "../../src/scanner/forensics/re
 
 const DATA = "../shared/data";
 const GENERATED = ".tmp/generated";
-/** A second generated set, never used to choose a threshold: other crops, rectangles, patches and qualities. */
-const HELD_OUT = { dir: ".tmp/generated-heldout", seed: 20261125 };
+/**
+ * Further generated sets, never used to choose a threshold: other crops, rectangles, patches and qualities. The
+ * second was made on 2026-11-29 after seams 1.2 was chosen, when the first had been looked at for years of sessions.
+ */
+const HELD_OUT = [
+  { dir: ".tmp/generated-heldout", seed: 20261125 },
+  { dir: ".tmp/generated-heldout-2", seed: 20261129 },
+];
 
 type Case = { file: string; kind: string; region: Outcome["truth"] };
 /** The generated cases in `dir` (made by scripts/datagen/generate.py with `seed` when missing). */
@@ -191,9 +198,12 @@ async function indexAgreement(): Promise<{ files: number; mismatches: string[] }
   return { files, mismatches };
 }
 
+/** A 0–1 threshold as a percentage without binary-fraction noise (0.55 → 55). */
+const percentOf = (share: number) => Number((share * 100).toFixed(1));
+
 async function main(): Promise<void> {
   const manifest = { cases: generatedCases(GENERATED) };
-  const heldOutCases = generatedCases(HELD_OUT.dir, HELD_OUT.seed);
+  const heldOutCases = HELD_OUT.map((h) => generatedCases(h.dir, h.seed));
   const agreement = await indexAgreement();
   console.log(`INDEX.tsv agreement: ${agreement.files} files, ${agreement.mismatches.length} field mismatches`);
   for (const m of agreement.mismatches) console.log(`  ${m}`);
@@ -206,14 +216,22 @@ async function main(): Promise<void> {
     outcomes.push(
       await run(join(GENERATED, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region),
     );
-  const heldOut: Outcome[] = [];
-  for (const c of heldOutCases)
-    heldOut.push(
-      await run(join(HELD_OUT.dir, c.file), c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`, c.region),
-    );
+  const heldOut: Outcome[][] = [];
+  for (const [i, cases] of heldOutCases.entries()) {
+    heldOut.push([]);
+    for (const c of cases)
+      heldOut[i].push(
+        await run(
+          join(HELD_OUT[i].dir, c.file),
+          c.kind === "resave" ? "resaved-generated" : `manip-${c.kind}`,
+          c.region,
+        ),
+      );
+  }
   // Per-file outcomes for threshold sweeps (scripts/eval/fusion-sweep.ts): not committed.
   writeFileSync(join(".tmp", "image-eval-outcomes.json"), JSON.stringify(outcomes));
-  writeFileSync(join(".tmp", "image-eval-heldout.json"), JSON.stringify(heldOut));
+  writeFileSync(join(".tmp", "image-eval-heldout.json"), JSON.stringify(heldOut[0]));
+  writeFileSync(join(".tmp", "image-eval-heldout-2.json"), JSON.stringify(heldOut[1]));
   const detectors = [...new Set(outcomes.flatMap((o) => Object.keys(o.perDetector)))];
   const setNames = [...new Set(outcomes.map((o) => o.set))];
   // OpenCV writes no EXIF: the metadata detector on generated files measures the generator, not the edit.
@@ -260,10 +278,12 @@ async function main(): Promise<void> {
   // The same generator with another seed: thresholds were chosen on the first set only.
   const generatedSets = setNames.filter((s) => s.startsWith("manip") || s === "resaved-generated");
   const heldOutTable = [
-    `| held-out (seed ${HELD_OUT.seed}) | ${generatedSets.join(" | ")} |`,
+    `| held-out | ${generatedSets.join(" | ")} |`,
     `|---|${generatedSets.map(() => "---").join("|")}|`,
-    `| **any detector** | ${generatedSets.map((s) => overall(heldOut.filter((o) => o.set === s))).join(" | ")} |`,
-    `| **located** | ${generatedSets.map((s) => locatedIn(heldOut, s)).join(" | ")} |`,
+    ...HELD_OUT.flatMap((h, i) => [
+      `| **any detector**, seed ${h.seed} | ${generatedSets.map((s) => overall(heldOut[i].filter((o) => o.set === s))).join(" | ")} |`,
+      `| **located**, seed ${h.seed} | ${generatedSets.map((s) => locatedIn(heldOut[i], s)).join(" | ")} |`,
+    ]),
   ].join("\n");
   console.log(heldOutTable);
   const located: string[] = [];
@@ -342,8 +362,9 @@ APP12 "Picture Info" (olympus-d320l.jpg) and the Reconyx maker note (Reconyx_HC5
 
 ${table}
 
-The same detectors on a second generated set (\`scripts/datagen/generate.py --seed ${HELD_OUT.seed}\`: other crops, edit
-rectangles, pasted patches and qualities from the same source photos), which no threshold was chosen on:
+The same detectors on two further generated sets (\`scripts/datagen/generate.py --seed ${HELD_OUT.map((h) => h.seed).join("` and `--seed ")}\`:
+other crops, edit rectangles, pasted patches and qualities from the same source photos), which no threshold was chosen on
+(the second was made on 2026-11-29, after every threshold of this table was chosen):
 
 ${heldOutTable}
 
@@ -360,7 +381,7 @@ double quantisation (≥ ${DQ_MIN_FREQUENCIES} fitted frequencies; 9 × 9-block 
 fusion: two families at ≥ ${FUSION_THRESHOLDS.blockScore} of their own block scores (ELA's other direction at −${FUSION_SCALES.elaLow}, double quantisation at ${FUSION_SCALES.dq}), region ≥ ${FUSION_THRESHOLDS.minShare * 100} % / ${FUSION_THRESHOLDS.minBlocks} blocks, Red ≥ ${FUSION_THRESHOLDS.redScore};
 JPEG ghosts block score ${GHOST_THRESHOLDS.blockScore}, region ≥ ${GHOST_THRESHOLDS.minShare * 100} % / ${GHOST_THRESHOLDS.minBlocks} blocks with mean ≥ ${GHOST_THRESHOLDS.minMeanScore}, Red ≥ ${GHOST_THRESHOLDS.redScore};
 earlier JPEG grid (window score, a neighbour on the same offset) block score ${GRID_THRESHOLDS.blockScore}, region ≥ ${GRID_THRESHOLDS.minShare * 100} % / ${GRID_THRESHOLDS.minBlocks} blocks with mean ≥ ${GRID_THRESHOLDS.minMeanScore}, Red ≥ ${GRID_THRESHOLDS.redScore}, not when the rest of the picture scores ≥ ${GRID_REST_SCORE} on the same grid;
-copy-move ≥ ${COPY_MOVE_MIN_BLOCKS} copied block positions (Red ≥ ${COPY_MOVE_RED_BLOCKS}); cut edges: a rectangle (sides ≥ ${SEAM_MIN_SIDE} px) whose weakest side is a one-pixel step of ≥ ${SEAM_STEP} grey levels along ≥ ${SEAM_THRESHOLDS.yellow * 100} % of it (Red ≥ ${SEAM_THRESHOLDS.red * 100} %), or whose four sides are one-pixel tone steps of one sign, each with a step residual t ≥ ${TONE_BOX_THRESHOLDS.yellow} along it (Red ≥ ${TONE_BOX_THRESHOLDS.red}); blurred rectangles: a rectangle (sides ≥ ${BLUR_MIN_SIDE} px) whose weakest side is a sharpness step facing inwards along ≥ ${BLUR_THRESHOLDS.yellow * 100} % of it (Red ≥ ${BLUR_THRESHOLDS.red * 100} %); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
+copy-move ≥ ${COPY_MOVE_MIN_BLOCKS} copied block positions (Red ≥ ${COPY_MOVE_RED_BLOCKS}); cut edges: a rectangle (sides ≥ ${SEAM_MIN_SIDE} px) whose weakest side is a one-pixel step of ≥ ${SEAM_STEP} grey levels along ≥ ${percentOf(SEAM_THRESHOLDS.yellow)} % of it (Red ≥ ${percentOf(SEAM_THRESHOLDS.red)} %), or whose four sides are one-pixel tone steps of one sign, each with a step residual t ≥ ${TONE_BOX_THRESHOLDS.yellow} along it (Red ≥ ${TONE_BOX_THRESHOLDS.red}), or a weaker frame (≥ ${percentOf(CONFIRMED_FRAME_THRESHOLDS.frame)} %) or tone box (t ≥ ${CONFIRMED_FRAME_THRESHOLDS.toneBox}) whose inside is the highest area of its size on one family map (mean ≥ ${INTERIOR_THRESHOLDS.minMean}, ≥ ${INTERIOR_THRESHOLDS.minWindows} windows; Yellow only); blurred rectangles: a rectangle (sides ≥ ${BLUR_MIN_SIDE} px) whose weakest side is a sharpness step facing inwards along ≥ ${percentOf(BLUR_THRESHOLDS.yellow)} % of it (Red ≥ ${percentOf(BLUR_THRESHOLDS.red)} %); double compression > ${DOUBLE_COMPRESSION_THRESHOLD} over ≥ ${DOUBLE_COMPRESSION_MIN_BINS} bins;
 EXIF preview correlation < ${THUMBNAIL_CORRELATION_THRESHOLD} (a crop when a window of the preview matches ≥ ${THUMBNAIL_CROP_CORRELATION}); date gap > ${DATE_GAP_MINUTES} min. (Why these values: section "Thresholds and the figures behind them" above.)
 
 Localisation (generated cases with a known region):

@@ -315,6 +315,12 @@ export const findingCodes = {
     meaning:
       "A rectangle is framed on all four sides by one-pixel-sharp edges (pasted in or re-toned within a selection).",
   },
+  SEAM_FRAME_CONFIRMED: {
+    detector: "seams",
+    levels: YELLOW,
+    meaning:
+      "A rectangle framed by cut edges too weak to report alone, whose inside is the most out-of-line area of its size on an independent map (ELA, noise or JPEG coefficients).",
+  },
   SEAM_NONE: { detector: "seams", levels: GREEN, meaning: "No area framed by cut edges." },
   SEAM_NOT_ASSESSED: { detector: "seams", levels: NOT_ASSESSED, meaning: "The cut-edge search was not possible." },
   BLUR_RECTANGLE: {

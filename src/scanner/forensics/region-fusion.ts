@@ -69,7 +69,7 @@ export const FUSION_THRESHOLDS: RegionThresholds = {
 export type Family = "ela" | "noise" | "jpeg";
 
 /** Block i's scaled score of family 0 (ELA), 1 (noise) or 2 (JPEG coefficients); NaN = not judged. */
-function familyScore(m: FusionInput, s: FusionScales, i: number, family: number): number {
+export function familyScore(m: FusionInput, s: FusionScales, i: number, family: number): number {
   if (family === 0) return Math.max(m.ela[i] / s.ela, -m.ela[i] / s.elaLow);
   if (family === 1) return m.noise[i] / s.noise;
   const dq = m.dq ? m.dq[i] / s.dq : Number.NaN;
@@ -153,7 +153,8 @@ export function fusionInput(maps: BlockMaps, file: ScanFile): Promise<FusionInpu
   return input;
 }
 
-const NAMES: Record<Family, { de: string; en: string; pl: string }> = {
+/** Each family's name in the findings' languages. */
+export const FAMILY_NAMES: Record<Family, { de: string; en: string; pl: string }> = {
   ela: { de: "Fehlerniveau-Analyse (ELA)", en: "error level analysis (ELA)", pl: "analiza poziomu błędu (ELA)" },
   noise: { de: "Rauschanalyse", en: "noise analysis", pl: "analiza szumu" },
   jpeg: {
@@ -177,9 +178,11 @@ const texts = {
   }),
   region: (share: number, evidence: Record<string, unknown>): FindingText => {
     const families = (evidence.families ?? {}) as Record<Family, number | null>;
-    const agreeing = (Object.keys(NAMES) as Family[]).filter((f) => (families[f] ?? 0) >= FUSION_THRESHOLDS.blockScore);
+    const agreeing = (Object.keys(FAMILY_NAMES) as Family[]).filter(
+      (f) => (families[f] ?? 0) >= FUSION_THRESHOLDS.blockScore,
+    );
     const list = (l: "de" | "en" | "pl", and: string) => {
-      const names = agreeing.map((f) => NAMES[f][l]);
+      const names = agreeing.map((f) => FAMILY_NAMES[f][l]);
       return names.length > 1 ? `${names.slice(0, -1).join(", ")} ${and} ${names[names.length - 1]}` : names.join("");
     };
     const mean = (evidence.region as { meanLog2Ratio?: number } | null)?.meanLog2Ratio ?? 0;

@@ -40,6 +40,43 @@ export const seamTexts = {
       explanation: `Prostokąt ${a.width} × ${a.height} px (${comma(String(a.share))} % zdjęcia) jest ze wszystkich czterech stron ${a.brighter ? "jaśniejszy" : "ciemniejszy"} od otoczenia o skok szerokości jednego piksela, a faktura zdjęcia biegnie dalej przez ten skok. Skok jest podobny na wszystkich czterech bokach i widać go wzdłuż każdego całego boku, choć faktura ukrywa go w pojedynczych pikselach. Aparat rozkłada każdą krawędź na dwa lub więcej pikseli; taka ramka powstaje, gdy jasność obszaru zostaje zmieniona w prostym zaznaczeniu albo obszar zostaje wklejony. Mapa cieplna pokazuje ramkę na czerwono.`,
     },
   }),
+  confirmed: (a: {
+    share: number;
+    width: number;
+    height: number;
+    percent?: number;
+    brighter?: boolean;
+    family: { de: string; en: string; pl: string };
+  }): FindingText => {
+    const edge = {
+      en:
+        a.percent !== undefined
+          ? `framed on all four sides by edges one pixel sharp along ${a.percent} % of each side`
+          : `${a.brighter ? "brighter" : "darker"} than its surroundings by a one-pixel step along all four sides`,
+      de:
+        a.percent !== undefined
+          ? `an allen vier Seiten auf ${a.percent} % ihrer Länge von ein Pixel breiten Kanten umrahmt`
+          : `an allen vier Seiten um eine ein Pixel breite Stufe ${a.brighter ? "heller" : "dunkler"} als seine Umgebung`,
+      pl:
+        a.percent !== undefined
+          ? `otoczony ze wszystkich czterech stron krawędziami o szerokości jednego piksela na ${a.percent} % długości każdego boku`
+          : `ze wszystkich czterech stron ${a.brighter ? "jaśniejszy" : "ciemniejszy"} od otoczenia o skok szerokości jednego piksela`,
+    };
+    return {
+      en: {
+        title: "Area framed by cut edges, confirmed by a second check",
+        explanation: `A rectangle of ${a.width} × ${a.height} px (${a.share} % of the picture) is ${edge.en}: too weak for this check to report alone. But inside it the ${a.family.en} reads higher than in any other area of the same size in the picture. Two independent observations, sharp edges in the pixels and a change of compression or noise within them, point at the same area, as when it was pasted in or edited within a selection: a reason to look at it. The heatmap shows the frame.`,
+      },
+      de: {
+        title: "Bereich mit Schnittkanten, von einer zweiten Prüfung bestätigt",
+        explanation: `Ein Rechteck von ${a.width} × ${a.height} px (${comma(String(a.share))} % des Bildes) ist ${edge.de}: zu schwach, als dass diese Prüfung es allein meldete. Doch in seinem Inneren zeigt die Prüfung „${a.family.de}“ höhere Werte als in jedem anderen gleich großen Bereich des Bildes. Zwei unabhängige Beobachtungen, scharfe Kanten in den Pixeln und eine veränderte Kompression oder ein verändertes Rauschen darin, zeigen auf denselben Bereich, wie wenn er eingefügt oder innerhalb einer Auswahl bearbeitet wurde: ein Grund, ihn anzusehen. Die Heatmap zeigt den Rahmen.`,
+      },
+      pl: {
+        title: "Obszar otoczony krawędziami cięcia, potwierdzony drugą kontrolą",
+        explanation: `Prostokąt ${a.width} × ${a.height} px (${comma(String(a.share))} % zdjęcia) jest ${edge.pl}: zbyt słabo, by ta kontrola zgłosiła go sama. Jednak w jego wnętrzu kontrola „${a.family.pl}” daje wyższe wartości niż w jakimkolwiek innym obszarze zdjęcia tej samej wielkości. Dwie niezależne obserwacje, ostre krawędzie w pikselach i zmieniona kompresja lub szum w ich obrębie, wskazują ten sam obszar, jak wtedy, gdy został wklejony albo edytowany w zaznaczeniu: powód, by mu się przyjrzeć. Mapa cieplna pokazuje ramkę.`,
+      },
+    };
+  },
   none: (): FindingText => ({
     en: {
       title: "No area framed by cut edges",

@@ -16,6 +16,9 @@ import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
 import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
+import { interiorStanding, type InteriorStanding } from "./frame-interior";
+import { dctBlockStatistics } from "./jpeg-dct-blocks";
+import { FAMILY_NAMES, fusionInput } from "./region-fusion";
 import { searchToneBox, type ToneBox } from "./tone-box";
 
 /**
@@ -32,20 +35,44 @@ export const SEAM_THRESHOLDS = { yellow: 0.7, red: 0.95 };
  */
 export const TONE_BOX_THRESHOLDS = { yellow: 7.5, red: 15 };
 
-/** What was flagged: a frame of step shares, or a tone box (its score scaled to 0–1 for the heatmap). */
-type Flagged = { rect: SeamRectangle; red: boolean; heat: number; tone: ToneBox | null };
+/**
+ * A frame or tone box too weak to report alone (from these scores up to the thresholds above) is reported, Yellow
+ * only, when its inside is the most out-of-line area of its size on an independent map (frame-interior.ts).
+ * Calibrated on seed 20261122 only (docs/forensics.md, "Frames confirmed by a map"): no untouched, camera-edited or
+ * re-saved file had such a frame at ≥ 0.5 or such a box at t ≥ 4.
+ */
+export const CONFIRMED_FRAME_THRESHOLDS = { frame: 0.5, toneBox: 4 };
 
-/** The step-share frame when it passes, else the tone box when it passes, else null. */
-function flaggedBox(frame: SeamRectangle | null, tone: ToneBox | null): Flagged | null {
+/** What was flagged: a frame of step shares or a tone box (its score scaled to 0–1 for the heatmap), maybe confirmed by a map. */
+type Flagged = {
+  rect: SeamRectangle;
+  red: boolean;
+  heat: number;
+  tone: ToneBox | null;
+  confirmedBy: InteriorStanding | null;
+};
+
+type Confirm = (rect: SeamRectangle) => Promise<InteriorStanding | null>;
+
+/**
+ * The step-share frame when it passes, else the tone box when it passes, else the weaker frame or tone box
+ * whose inside a map confirms, else null.
+ */
+async function flaggedBox(
+  frame: SeamRectangle | null,
+  tone: ToneBox | null,
+  confirm: Confirm,
+): Promise<Flagged | null> {
+  const toneHeat = (t: ToneBox) => Math.min(1, t.score / TONE_BOX_THRESHOLDS.red);
   if (frame && frame.score >= SEAM_THRESHOLDS.yellow)
-    return { rect: frame, red: frame.score >= SEAM_THRESHOLDS.red, heat: frame.score, tone: null };
+    return { rect: frame, red: frame.score >= SEAM_THRESHOLDS.red, heat: frame.score, tone: null, confirmedBy: null };
   if (tone && tone.score >= TONE_BOX_THRESHOLDS.yellow)
-    return {
-      rect: tone,
-      red: tone.score >= TONE_BOX_THRESHOLDS.red,
-      heat: Math.min(1, tone.score / TONE_BOX_THRESHOLDS.red),
-      tone,
-    };
+    return { rect: tone, red: tone.score >= TONE_BOX_THRESHOLDS.red, heat: toneHeat(tone), tone, confirmedBy: null };
+  const frameConfirmed = frame && frame.score >= CONFIRMED_FRAME_THRESHOLDS.frame ? await confirm(frame) : null;
+  if (frame && frameConfirmed)
+    return { rect: frame, red: false, heat: frame.score, tone: null, confirmedBy: frameConfirmed };
+  const toneConfirmed = tone && tone.score >= CONFIRMED_FRAME_THRESHOLDS.toneBox ? await confirm(tone) : null;
+  if (tone && toneConfirmed) return { rect: tone, red: false, heat: toneHeat(tone), tone, confirmedBy: toneConfirmed };
   return null;
 }
 
@@ -106,12 +133,6 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     );
   const found = searchSeams(img);
   const tone = searchToneBox(img);
-  const flagged = flaggedBox(found, tone);
-  const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
-  const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
-  const attachments = [
-    { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
-  ];
   const scale = maps.width / img.width;
   const box = (r: { x: number; y: number; width: number; height: number }) => ({
     x: Math.round(r.x * scale),
@@ -119,6 +140,14 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     width: Math.round(r.width * scale),
     height: Math.round(r.height * scale),
   });
+  const flagged = await flaggedBox(found, tone, async (rect) =>
+    interiorStanding(await fusionInput(maps, file), maps, box(rect)),
+  );
+  const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
+  const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
+  const attachments = [
+    { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
+  ];
   const evidence: Record<string, unknown> = {
     searchedWidth: img.width,
     searchedHeight: img.height,
@@ -135,6 +164,16 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
   const region = box(flagged.rect);
   const share = Number(((100 * region.width * region.height) / (maps.width * maps.height)).toFixed(1));
   const area = { share, width: region.width, height: region.height };
+  const edges = flagged.tone ? { brighter: flagged.tone.sign > 0 } : { percent: Math.floor(flagged.rect.score * 100) };
+  if (flagged.confirmedBy) {
+    const text = seamTexts.confirmed({ ...area, ...edges, family: FAMILY_NAMES[flagged.confirmedBy.family] });
+    const confirmedBy = flagged.confirmedBy;
+    return {
+      assessed: true,
+      findings: [finding(ctx.language, "SEAM_FRAME_CONFIRMED", "Yellow", text, { ...evidence, region, confirmedBy })],
+      attachments,
+    };
+  }
   const text = flagged.tone
     ? seamTexts.toneBox({ ...area, brighter: flagged.tone.sign > 0 })
     : seamTexts.region({ ...area, percent: Math.floor(flagged.rect.score * 100) });
@@ -148,8 +187,9 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
 
 export const seamsAnalyzer: Analyzer = {
   id: "seams",
-  version: "1.1.0",
+  // 1.2: a weaker frame or tone box confirmed by a map (SEAM_FRAME_CONFIRMED).
+  version: "1.2.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
-  reads: [...blockMapProducts, searchPixels],
+  reads: [...blockMapProducts, searchPixels, dctBlockStatistics],
   analyze,
 };
