@@ -247,8 +247,8 @@ describe("the pixel budget: a page larger than a full decode may be is refused b
     expect((await fileTypeAnalyzer.analyze(huge, context())).assessed).toBe(true);
     for (const [language, words] of [
       ["de", "20000 × 20000 (400 MP)"],
-      ["en", "above 6 MP"],
-      ["pl", "powyżej 6 MP"],
+      ["en", "above 120 MP even decoding them"],
+      ["pl", "powyżej 120 MP"],
     ] as const) {
       const result = await imagePages.analyze(huge, context({ language }));
       expect(result.extracted ?? []).toEqual([]);
@@ -257,18 +257,18 @@ describe("the pixel budget: a page larger than a full decode may be is refused b
     }
   });
 
-  it("a HEIC whose header (ispe) claims 12 000 × 9 000 pixels is refused the same way, libheif never sees it", async () => {
+  it("a HEIC whose header (ispe) claims 12 000 × 12 000 pixels is refused the same way, libheif never sees it", async () => {
     const bytes = fixture("leuven.heic").slice();
     const view = new DataView(bytes.buffer);
     for (let i = 0; i < bytes.length - 16; i++)
       if (String.fromCharCode(...bytes.subarray(i, i + 4)) === "ispe") {
         view.setUint32(i + 8, 12_000);
-        view.setUint32(i + 12, 9_000);
+        view.setUint32(i + 12, 12_000);
       }
     const result = await imagePages.analyze(file("big.heic", bytes, "heic"), context());
     expect(result.findings).toEqual([expect.objectContaining({ code: "IMAGE_FORMAT_TOO_LARGE", level: "-" })]);
     expect(result.findings[0].evidence.pages).toEqual([
-      { page: 1, problem: "too-large", width: 12_000, height: 9_000, limit: 13_000_000 },
+      { page: 1, problem: "too-large", width: 12_000, height: 12_000, limit: 120_000_000, cause: "reduced" },
     ]);
   });
 });
