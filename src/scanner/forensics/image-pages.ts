@@ -32,7 +32,8 @@ import { imagePagesText as T, type PageProblem, type TooLargeCause } from "./ima
  */
 export const imagePages: Analyzer = {
   id: "image-pages",
-  version: "1.0.0",
+  // 1.1.0 (2026-11-29): TIFF pages over 6 MP in bands, pages over 13 MP reduced (were IMAGE_FORMAT_TOO_LARGE).
+  version: "1.1.0",
   appliesTo: (file) => (file.kind === "tiff" || file.kind === "heic") && !file.source,
   async analyze(file, ctx): Promise<AnalyzerResult> {
     const pages = file.kind === "tiff" ? tiffPages(file.bytes) : heicPages(file.bytes);
