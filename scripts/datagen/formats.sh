@@ -39,4 +39,10 @@ dwebp -quiet "$out/xmp-edited.webp" -o "$work/small.png"
 heif-enc -q 50 "$work/small.png" -o "$out/xmp-edited.heic" >/dev/null
 exiftool -q -overwrite_original -XMP-xmp:CreatorTool="Adobe Photoshop 25.0 (Windows)" "$out/xmp-edited.webp" "$out/xmp-edited.heic"
 
+# Pages over the full-bitmap budget (image-pages.ts, images/page-png.ts): a 24 MP tiled HEIC (5712 x 4284, 12 x 9
+# tiles of 512 x 512, as an iPhone's 24 MP photo; leuvenA scaled up, so 234 KB) and an A4 colour scan at 300 dpi
+# (2480 x 3508, Deflate strips of 16 rows). Both need python3 with OpenCV (/usr/bin/python3: python3-opencv).
+/usr/bin/python3 "$here/scripts/datagen/tiled_heic.py" "$photo" 5712 4284 30 "$out/tiled-24mp.heic"
+/usr/bin/python3 "$here/scripts/datagen/scan_tiff.py" "$photo" "$out/scan-a4.tiff"
+
 ls -l "$out"

@@ -77,12 +77,14 @@ export const findingCodes = {
   IMAGE_FORMAT_DECODED: {
     detector: "image-pages",
     levels: GREEN,
-    meaning: "Every page of the TIFF (the HEIC's primary image) was decoded and is checked as `<file>#p<page>.png`.",
+    meaning:
+      "Every page of the TIFF (the HEIC's primary image) was decoded and is checked as `<file>#p<page>.png`; a page over 13 MP at a size reduced by an integer factor (`evidence.pages[].reducedFrom`: the stored size and the factor).",
   },
   IMAGE_FORMAT_TOO_LARGE: {
     detector: "image-pages",
     levels: NOT_ASSESSED,
-    meaning: "A page is larger than the pixel budget for decoding it; its pixels were not checked.",
+    meaning:
+      "A page is larger than the pixel budget for decoding it (over 120 MP, or over 6 MP when it can only be decoded whole); its pixels were not checked.",
   },
   IMAGE_FORMAT_UNDECODABLE: {
     detector: "image-pages",

@@ -6,23 +6,34 @@ import type { HeifLayout } from "../images/heif-decode";
 import { heifOrientation, heifSize } from "../images/isobmff";
 import { validOrientation } from "../images/orientation";
 import { MAX_PIXEL_DECODE } from "../images/pixel-budget";
-import { encodeRgbaPngStreamed, PngRowWriter } from "../images/png-encode";
-import { decodeTiffPage, readTiffPages, type TiffPage } from "../images/tiff-pages";
+import { MAX_REDUCED_PAGE_PIXELS, type PagePng, PagePngWriter } from "../images/page-png";
+import { encodeRgbaPngStreamed } from "../images/png-encode";
+import {
+  decodeTiffBands,
+  decodeTiffPage,
+  isOneCompressedStrip,
+  readTiffPages,
+  splitTiffPage,
+  type TiffPage,
+} from "../images/tiff-pages";
 import type { Analyzer, AnalyzerResult, Finding, Language, ScanFile } from "../types";
-import { imagePagesText as T, type PageProblem } from "./image-pages-texts";
+import { imagePagesText as T, type PageProblem, type TooLargeCause } from "./image-pages-texts";
 
 /**
  * TIFF and HEIC/HEIF, which no strip decoder reads: every page of a TIFF (a fax, a scan batch) and
  * the primary image of a HEIC are decoded and handed on as lossless PNG sub-files
  * `<file>#p<page>.png`, each checked by every pixel detector under its own name, like the images of
  * a PDF (pdf-images.ts). The file itself keeps the gatekeeper and the metadata checks (its EXIF).
- * Budgets, judged before decoding: a TIFF page or a single-image HEIC is a full bitmap and must fit
- * MAX_PIXEL_DECODE; a tiled HEIC (every phone's) is decoded one row of tiles at a time straight into
- * the PNG, so only the PNG grows with the picture: MAX_TILED_HEIF_PIXELS.
+ * Budgets, judged before decoding: a single-image HEIC, and a TIFF page stored as one compressed strip,
+ * is a full bitmap and must fit MAX_PIXEL_DECODE; a tiled HEIC (every phone's) is decoded one row of
+ * tiles at a time, a larger TIFF page a group of strips or a row of tiles at a time, straight into the
+ * PNG (images/page-png.ts): pages over 13 MP are reduced by an integer factor on the way, up to
+ * MAX_REDUCED_PAGE_PIXELS declared.
  */
 export const imagePages: Analyzer = {
   id: "image-pages",
-  version: "1.0.0",
+  // 1.1.0 (2026-11-29): TIFF pages over 6 MP in bands, pages over 13 MP reduced (were IMAGE_FORMAT_TOO_LARGE).
+  version: "1.1.0",
   appliesTo: (file) => (file.kind === "tiff" || file.kind === "heic") && !file.source,
   async analyze(file, ctx): Promise<AnalyzerResult> {
     const pages = file.kind === "tiff" ? tiffPages(file.bytes) : heicPages(file.bytes);
@@ -30,13 +41,19 @@ export const imagePages: Analyzer = {
       return notDecoded(ctx.language, file, [{ page: 1, problem: "undecodable", reason: pages }]);
     const extracted: ScanFile[] = [];
     const problems: PageProblem[] = [];
-    const sizes = new Map<string, { width: number; height: number }>();
+    const sizes = new Map<string, AnalysedSize>();
     const turn = cooperative(1);
     let outputBytes = 0;
     for (const page of pages.list) {
       await turn();
-      if (page.width * page.height * Math.max(4, page.bytesPerPixel) > page.maxPixels * 4) {
-        problems.push({ page: page.number, problem: "too-large", ...size(page), limit: page.maxPixels });
+      if (page.width * page.height * Math.max(4, page.bytesPerPixel) > MAX_REDUCED_PAGE_PIXELS * 4) {
+        problems.push({
+          page: page.number,
+          problem: "too-large",
+          ...size(page),
+          limit: MAX_REDUCED_PAGE_PIXELS,
+          cause: "reduced",
+        });
         continue;
       }
       if (outputBytes > MAX_OUTPUT_BYTES) {
@@ -49,13 +66,14 @@ export const imagePages: Analyzer = {
         continue;
       }
       if ("refused" in picture) {
-        problems.push({ page: page.number, problem: "too-large", ...size(picture.refused), limit: picture.limit });
+        const { refused, limit, cause } = picture;
+        problems.push({ page: page.number, problem: "too-large", ...size(refused), limit, ...(cause && { cause }) });
         continue;
       }
-      const { png } = picture;
+      const { png, ...analysed } = picture;
       outputBytes += png.length;
       extracted.push(await subFile(file.name, file.kind === "tiff" ? "tiff" : "heic", page, png));
-      sizes.set(pageName(file.name, page.number), { width: picture.width, height: picture.height });
+      sizes.set(pageName(file.name, page.number), analysed);
     }
     if (pages.more) problems.push({ page: pages.list.length + 1, problem: "limit" });
     if (extracted.length === 0) return notDecoded(ctx.language, file, problems);
@@ -74,11 +92,8 @@ export const imagePages: Analyzer = {
 /** PNG bytes held for the sub-files of one file before they are staged (≈ 6 pages at the pixel budget). */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
-/**
- * Largest tiled HEIC: a 12 MP phone photo (4032 × 3024, 4080 × 3072). What grows with the picture is
- * the PNG (≈ 1–3 bytes a pixel for photos), held once while written and once as the file: ≈ 25–75 MB.
- */
-export const MAX_TILED_HEIF_PIXELS = 13_000_000;
+/** Pixels decoded per band of a TIFF page too large for a full bitmap (≈ 4 MB of RGBA; 403 rows of an A4 scan). */
+const TIFF_BAND_PIXELS = 1_000_000;
 
 const size = ({ width, height }: { width: number; height: number }) => ({ width, height });
 
@@ -88,17 +103,18 @@ interface Page {
   height: number;
   /** Decoded bytes per pixel before conversion to RGBA (16-bit CMYK: 8). */
   bytesPerPixel: number;
-  /** The budget for the declared size (pixels of 4 bytes). */
-  maxPixels: number;
   /** The page as PNG, encoded straight from the decoder's pixels, or why it cannot be decoded. */
-  decode(): Promise<PngPage | { refused: HeifLayout; limit: number } | string>;
+  decode(): Promise<PagePng | Refusal | string>;
   /** How the page is meant to be shown (EXIF orientation 1–8); its pixels stay as stored. */
   orientation: number;
 }
 
-type PngPage = { width: number; height: number; png: Uint8Array };
+/** A page over its budget, found while decoding started: its stored size, the budget, why it applies. */
+type Refusal = { refused: { width: number; height: number }; limit: number; cause?: TooLargeCause };
 
-const toPng = ({ width, height, rgba }: { width: number; height: number; rgba: Uint8Array }): PngPage => ({
+type AnalysedSize = Omit<PagePng, "png">;
+
+const toPng = ({ width, height, rgba }: { width: number; height: number; rgba: Uint8Array }): PagePng => ({
   width,
   height,
   png: encodeRgbaPngStreamed(rgba, width, height),
@@ -112,11 +128,28 @@ function tiffPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
     width: page.width,
     height: page.height,
     bytesPerPixel: bytesPerPixel(page),
-    maxPixels: MAX_PIXEL_DECODE,
-    decode: async () => toPng(decodeTiffPage(bytes, page)),
+    decode: () => tiffToPng(bytes, page),
     orientation: validOrientation(page.tags.t274?.[0]),
   }));
   return { list, more: read.morePages };
+}
+
+/** A page within MAX_PIXEL_DECODE as one bitmap (as it always was); a larger one band by band, or refused. */
+async function tiffToPng(bytes: Uint8Array, page: TiffPage): Promise<PagePng | Refusal> {
+  const bitmap = page.width * page.height * Math.max(4, bytesPerPixel(page));
+  if (bitmap <= MAX_PIXEL_DECODE * 4) return toPng(decodeTiffPage(bytes, page));
+  const bands = splitTiffPage(page, TIFF_BAND_PIXELS, MAX_PIXEL_DECODE);
+  if (!bands) {
+    const cause = isOneCompressedStrip(page) ? { cause: "one-strip" as const } : {};
+    return { refused: size(page), limit: MAX_PIXEL_DECODE, ...cause };
+  }
+  const writer = new PagePngWriter(page.width, page.height);
+  const turn = cooperative(1);
+  for (const band of decodeTiffBands(bytes, bands)) {
+    writer.add(band.rgba, band.height);
+    await turn();
+  }
+  return writer.finish();
 }
 
 function bytesPerPixel(page: TiffPage): number {
@@ -135,7 +168,6 @@ function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
         number: 1,
         ...declared,
         bytesPerPixel: 4,
-        maxPixels: MAX_TILED_HEIF_PIXELS,
         decode,
         orientation: heifOrientation(bytes),
       },
@@ -150,26 +182,40 @@ function heicPages(bytes: Uint8Array): { list: Page[]; more: boolean } | string 
  */
 const heifDecoder = new IsolateOnce<"heif", typeof import("../images/heif-decode")>();
 
-/** The HEIC's primary image as PNG, tile row by tile row; refused when its layout is over budget. */
-async function heicToPng(bytes: Uint8Array): Promise<PngPage | { refused: HeifLayout; limit: number } | string> {
+/**
+ * The HEIC's primary image as PNG, tile row by tile row (reduced on the way when over 13 MP); refused
+ * when its layout is over budget.
+ */
+async function heicToPng(bytes: Uint8Array): Promise<PagePng | Refusal | string> {
   const { decodeHeif } = await heifDecoder.get("heif", () => import("../images/heif-decode"));
-  let writer: PngRowWriter | null = null;
-  let limit = MAX_PIXEL_DECODE;
+  let writer: PagePngWriter | null = null;
+  let refusal: Refusal | null = null;
   const outcome = await decodeHeif(bytes, {
     accept(layout) {
-      const tiled = layout.columns * layout.rows > 1;
-      limit = tiled ? MAX_TILED_HEIF_PIXELS : MAX_PIXEL_DECODE;
-      // A tiled picture also holds one row of tiles: bounded like a bitmap.
-      const fits = layout.width * layout.height <= limit && layout.width * layout.tileHeight <= MAX_PIXEL_DECODE;
-      if (fits) writer = new PngRowWriter(layout.width, layout.height);
-      return fits;
+      refusal = heicRefusal(layout);
+      if (!refusal) writer = new PagePngWriter(layout.width, layout.height);
+      return !refusal;
     },
     band: (rgba, rows) => writer?.add(rgba, rows),
   });
   if (typeof outcome === "string") return outcome;
-  if (!outcome.ok) return { refused: outcome.refused, limit };
-  const png = (writer as PngRowWriter | null)?.finish();
-  return png ? { ...size(outcome.layout), png } : "libheif: no picture";
+  if (!outcome.ok) return refusal ?? { refused: size(outcome.refused), limit: MAX_PIXEL_DECODE };
+  return (writer as PagePngWriter | null)?.finish() ?? "libheif: no picture";
+}
+
+/**
+ * A single HEVC image is a full bitmap inside libheif: MAX_PIXEL_DECODE. A tiled one holds one row of
+ * tiles (bounded like a bitmap) and the reduced PNG: MAX_REDUCED_PAGE_PIXELS.
+ */
+function heicRefusal(layout: HeifLayout): Refusal | null {
+  const pixels = layout.width * layout.height;
+  if (layout.columns * layout.rows === 1)
+    return pixels <= MAX_PIXEL_DECODE ? null : { refused: size(layout), limit: MAX_PIXEL_DECODE };
+  if (pixels > MAX_REDUCED_PAGE_PIXELS)
+    return { refused: size(layout), limit: MAX_REDUCED_PAGE_PIXELS, cause: "reduced" };
+  return layout.width * layout.tileHeight <= MAX_PIXEL_DECODE
+    ? null
+    : { refused: size(layout), limit: MAX_PIXEL_DECODE };
 }
 
 export function pageName(parent: string, page: number): string {
@@ -196,10 +242,15 @@ function decodedFinding(
   language: Language,
   file: ScanFile,
   extracted: ScanFile[],
-  sizes: Map<string, { width: number; height: number }>,
+  sizes: Map<string, AnalysedSize>,
 ): Finding {
-  return finding(language, "IMAGE_FORMAT_DECODED", "Green", T.decoded(format(file), extracted.length), {
-    pages: extracted.map((f) => ({ name: f.name, page: f.source?.page, ...sizes.get(f.name) })),
+  const pages = extracted.map((f) => ({ name: f.name, page: f.source?.page, ...sizes.get(f.name) }));
+  const reduced = extracted.flatMap((f) => {
+    const analysed = sizes.get(f.name);
+    return analysed?.reducedFrom ? [{ page: f.source?.page ?? 0, ...analysed, reducedFrom: analysed.reducedFrom }] : [];
+  });
+  return finding(language, "IMAGE_FORMAT_DECODED", "Green", T.decoded(format(file), extracted.length, reduced), {
+    pages,
   });
 }
 

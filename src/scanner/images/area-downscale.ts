@@ -2,6 +2,8 @@
  * Area-average downscale of a streamed image to an exact output size: every source pixel counts
  * once, in the output pixel its position maps to (floor(x · outWidth / width)). Reads every band to
  * the end, so damage anywhere in the file is noticed. Memory: one output row of sums plus the result.
+ * With a `rows` sink, finished output rows are handed on instead of kept (a page reduced straight into its
+ * PNG, forensics/page-png.ts): memory is then one output row of sums.
  * The sums run in the SIMD kernel wasm/assembly/area-downscale.ts (same values); the JavaScript
  * below is the reference (`{ reference: true }`), and what enlarges (never asked for: sizes are at
  * most the source's).
@@ -35,9 +37,16 @@ export function areaDownscale(
   return scaler.finish();
 }
 
+/** Receives finished output rows top to bottom: `count` rows of outWidth × 4 bytes, valid only during the call. */
+export type DownscaledRows = (rgba: Uint8Array, count: number) => void;
+
 /** The same downscale fed band by band (the shared decode of images/file-decode.ts). */
 export class AreaDownscaler {
+  /** The whole result; empty when rows go to a sink. */
   private readonly out: Uint8Array;
+  private readonly sink: DownscaledRows | undefined;
+  /** The output row being finished, when rows go to a sink. */
+  private readonly row: Uint8Array;
   /** Where each output column's source columns start (a source column counts in the one it maps to). */
   private readonly firstColumn: Uint32Array;
   private readonly sums: Float64Array;
@@ -52,10 +61,12 @@ export class AreaDownscaler {
     private readonly height: number,
     private readonly outWidth: number,
     private readonly outHeight: number,
-    options: { reference?: boolean } = {},
+    options: { reference?: boolean; rows?: DownscaledRows } = {},
   ) {
     this.inWasm = !options.reference && outWidth <= width && outHeight <= height;
-    this.out = new Uint8Array(outWidth * outHeight * 4);
+    this.sink = options.rows;
+    this.out = new Uint8Array(this.sink ? 0 : outWidth * outHeight * 4);
+    this.row = new Uint8Array(this.sink ? outWidth * 4 : 0);
     this.firstColumn = new Uint32Array(outWidth + 1);
     // Output column ox takes the source columns [firstColumn[ox], firstColumn[ox + 1]) (empty if none maps to it).
     let ox = 0;
@@ -106,10 +117,12 @@ export class AreaDownscaler {
       at.state,
       at.out,
     );
-    this.out.set(bytes.subarray(at.out, at.out + finished * outWidth * 4), this.outRow * outWidth * 4);
+    const done = bytes.subarray(at.out, at.out + finished * outWidth * 4);
+    if (!this.sink) this.out.set(done, this.outRow * outWidth * 4);
     this.outRow = state[0];
     sums.set(wasmSums);
     counts.set(wasmCounts);
+    if (this.sink && finished > 0) this.sink(done, finished);
   }
 
   private addReference(band: RgbaBand): void {
@@ -140,15 +153,18 @@ export class AreaDownscaler {
     }
   }
 
+  /** The result (empty when rows went to a sink); the last output row is finished here. */
   finish(): Uint8Array {
     this.flush();
     return this.out;
   }
 
   private flush(): void {
-    const { out, sums, counts, outWidth } = this;
+    const { sums, counts, outWidth } = this;
+    const out = this.sink ? this.row : this.out;
+    const first = this.sink ? 0 : this.outRow * outWidth;
     for (let ox = 0; ox < outWidth; ox++) {
-      const o = (this.outRow * outWidth + ox) * 4;
+      const o = (first + ox) * 4;
       const n = counts[ox] || 1;
       out[o] = Math.round(sums[ox * 3] / n);
       out[o + 1] = Math.round(sums[ox * 3 + 1] / n);
@@ -157,5 +173,6 @@ export class AreaDownscaler {
     }
     sums.fill(0);
     counts.fill(0);
+    this.sink?.(out, 1);
   }
 }

@@ -161,13 +161,105 @@ function first(values: TiffTags[string] | undefined): number {
 
 /** One page as RGBA; throws on data utif2 cannot decode (the caller reports it). */
 export function decodeTiffPage(bytes: Uint8Array, page: TiffPage): { width: number; height: number; rgba: Uint8Array } {
-  const ifd = { ...page.tags } as unknown as UTIF.IFD;
-  // utif2 reads offsets from the start of the buffer: copy only a view that does not begin there.
+  return decodeOn(utifBuffer(bytes), page);
+}
+
+/**
+ * A page band by band (`splitTiffPage`'s bands, top to bottom), each as RGBA rows; throws like
+ * decodeTiffPage. utif2 makes a bitmap of what its IFD declares, so each band is decoded from a copy of
+ * the page's IFD that declares only the band's rows and its strips or tiles.
+ */
+export function* decodeTiffBands(
+  bytes: Uint8Array,
+  bands: TiffPage[],
+): Generator<{ width: number; height: number; rgba: Uint8Array }> {
+  const buffer = utifBuffer(bytes);
+  for (const band of bands) yield decodeOn(buffer, band);
+}
+
+/** utif2 reads offsets from the start of the buffer: copy only a view that does not begin there. */
+function utifBuffer(bytes: Uint8Array): ArrayBuffer {
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const buffer = (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+  return (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+}
+
+function decodeOn(buffer: ArrayBuffer, page: TiffPage): { width: number; height: number; rgba: Uint8Array } {
+  const ifd = { ...page.tags } as unknown as UTIF.IFD;
   UTIF.decodeImage(buffer, ifd);
   if (!ifd.data || ifd.width !== page.width || ifd.height !== page.height) throw new Error("page could not be decoded");
   const rgba = UTIF.toRGBA8(ifd);
   if (rgba.length !== page.width * page.height * 4) throw new Error("unsupported pixel layout");
   return { width: page.width, height: page.height, rgba };
+}
+
+/**
+ * Compressions whose strips and tiles are decoded each on its own (none, CCITT, LZW, JPEG, Deflate,
+ * PackBits). Old-style JPEG (6) may be one stream for the whole page.
+ */
+const PER_STRIP = new Set([1, 2, 3, 4, 5, 7, 8, 32773, 32946]);
+
+/**
+ * The page as bands of whole strips (together about `bandPixels`) or of one row of tiles, each a page
+ * of its own for utif2; null when it cannot be split: one compressed strip, a strip or tile row over
+ * `maxBandPixels`, separate colour planes, samples wider than 16 bits (utif2 scales float pages by
+ * their overall minimum) or a compression that spans strips. An uncompressed single strip is cut into bands.
+ */
+export function splitTiffPage(page: TiffPage, bandPixels: number, maxBandPixels: number): TiffPage[] | null {
+  const { width, height, tags } = page;
+  const compression = first(tags.t259) || 1;
+  if (!PER_STRIP.has(compression) || first(tags.t284) === 2 || first(tags.t258) > 16) return null;
+  if (tags.t322) return tileRows(page, maxBandPixels);
+  const offsets = tags.t273 as number[] | undefined;
+  const counts = tags.t279 as number[] | undefined;
+  if (!offsets) return null;
+  if (offsets.length === 1) {
+    if (compression !== 1) return null;
+    // utif2's own row size for an uncompressed strip: bits per sample × samples (TIFF rows end on a byte).
+    const rowBytes = Math.ceil((width * (first(tags.t258) || 1) * (first(tags.t277) || 1)) / 8);
+    const rows = Math.max(1, Math.floor(bandPixels / width));
+    return bandsOf(height, rows, (y, n) => ({ t273: [offsets[0] + y * rowBytes], t278: [n], t279: [n * rowBytes] }));
+  }
+  const perStrip = Math.min(first(tags.t278) || height, height);
+  if (width * perStrip > maxBandPixels || !counts || offsets.length < Math.ceil(height / perStrip)) return null;
+  const strips = Math.max(1, Math.floor(bandPixels / (width * perStrip)));
+  return bandsOf(height, strips * perStrip, (y) => {
+    const from = y / perStrip;
+    return { t273: offsets.slice(from, from + strips), t279: counts.slice(from, from + strips) };
+  });
+
+  function bandsOf(total: number, rows: number, strips: (y: number, rows: number) => TiffTags): TiffPage[] {
+    const bands: TiffPage[] = [];
+    for (let y = 0; y < total; y += rows) {
+      const n = Math.min(rows, total - y);
+      bands.push({ width, height: n, tags: { ...tags, t257: [n], ...strips(y, n) } });
+    }
+    return bands;
+  }
+}
+
+/** A page stored as one compressed strip: utif2 can only inflate it whole. */
+export function isOneCompressedStrip(page: TiffPage): boolean {
+  return !page.tags.t322 && (page.tags.t273?.length ?? 0) === 1 && (first(page.tags.t259) || 1) !== 1;
+}
+
+/** One band per row of tiles. */
+function tileRows(page: TiffPage, maxBandPixels: number): TiffPage[] | null {
+  const { width, height, tags } = page;
+  const tileWidth = first(tags.t322);
+  const tileHeight = first(tags.t323);
+  const offsets = tags.t324 as number[] | undefined;
+  const counts = tags.t325 as number[] | undefined;
+  if (!tileWidth || !tileHeight || !offsets || !counts || width * tileHeight > maxBandPixels) return null;
+  const across = Math.ceil(width / tileWidth);
+  if (offsets.length < across * Math.ceil(height / tileHeight)) return null;
+  const bands: TiffPage[] = [];
+  for (let y = 0, row = 0; y < height; y += tileHeight, row++) {
+    const n = Math.min(tileHeight, height - y);
+    const tiles = {
+      t324: offsets.slice(row * across, (row + 1) * across),
+      t325: counts.slice(row * across, (row + 1) * across),
+    };
+    bands.push({ width, height: n, tags: { ...tags, t257: [n], ...tiles } });
+  }
+  return bands;
 }

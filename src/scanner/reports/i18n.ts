@@ -272,7 +272,7 @@ const de: ReportTexts = {
       "Keine eigene Messung: fasst die Karten der anderen Verfahren zusammen; glatte Wände können ELA und Rauschen gemeinsam täuschen.",
     provenance: "Fehlende Herkunftsnachweise sind der Normalfall und kein Befund.",
     "image-pages":
-      "HEIC bis 13 MP (gekachelt), TIFF-Seiten bis 6 MP; Drehung/Spiegelung aus den Metadaten wird nicht angewendet, bei HEIC nur das Hauptbild.",
+      "Über 13 MP verkleinert geprüft (ganzzahliger Faktor, 24/48-MP-HEIC: halbe Größe), bis 120 MP; HEIC als Einzelbild und TIFF-Seiten aus einem komprimierten Streifen bis 6 MP; Drehung/Spiegelung aus den Metadaten wird nicht angewendet, bei HEIC nur das Hauptbild.",
   },
   limitationsDocumented: "Bekannte Grenzen: siehe Dokumentation des Verfahrens (docs/forensics.md).",
 };
@@ -428,7 +428,7 @@ const en: ReportTexts = {
       "No measurement of its own: combines the other methods' maps; plain walls can mislead ELA and noise together.",
     provenance: "Missing provenance data is the normal case and not a finding.",
     "image-pages":
-      "HEIC up to 13 MP (tiled), TIFF pages up to 6 MP; rotation/mirroring from the metadata is not applied, for HEIC only the main picture.",
+      "Over 13 MP checked at reduced size (integer factor; 24/48 MP HEICs at half size), up to 120 MP; single-image HEICs and TIFF pages of one compressed strip up to 6 MP; rotation/mirroring from the metadata is not applied, for HEIC only the main picture.",
   },
   limitationsDocumented: "Known limits: see the method's documentation (docs/forensics.md).",
 };
@@ -586,7 +586,7 @@ const pl: ReportTexts = {
       "Brak własnego pomiaru: łączy mapy pozostałych metod; gładkie ściany mogą wspólnie zmylić ELA i analizę szumu.",
     provenance: "Brak danych o pochodzeniu jest normalny i nie stanowi ustalenia.",
     "image-pages":
-      "HEIC do 13 MP (kafelkowane), strony TIFF do 6 MP; obrót/odbicie z metadanych nie są stosowane, w HEIC tylko obraz główny.",
+      "Powyżej 13 MP sprawdzane w zmniejszonym rozmiarze (całkowity współczynnik; HEIC 24/48 MP w połowie rozmiaru), do 120 MP; HEIC z jednym obrazem i strony TIFF z jednym skompresowanym paskiem do 6 MP; obrót/odbicie z metadanych nie są stosowane, w HEIC tylko obraz główny.",
   },
   limitationsDocumented: "Znane ograniczenia: zob. dokumentację metody (docs/forensics.md).",
 };

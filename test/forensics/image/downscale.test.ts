@@ -89,6 +89,28 @@ describe("the thumbnail's area average, fed band by band, is the average by defi
   }
 });
 
+describe("the same average with its rows handed to a sink (a reduced page written into its PNG), in wasm and in JavaScript", () => {
+  for (const { width, height, outWidth, outHeight, band } of sizes) {
+    it(`${width} × ${height} → ${outWidth} × ${outHeight}, bands of ${band} rows`, () => {
+      const rgba = picture(width, height, width * 17 + height);
+      const expected = areaByDefinition(rgba, width, height, outWidth, outHeight);
+      for (const reference of [false, true]) {
+        const rows: Uint8Array[] = [];
+        const scaler = new AreaDownscaler(width, height, outWidth, outHeight, {
+          reference,
+          rows: (finished, count) => rows.push(finished.slice(0, count * outWidth * 4)),
+        });
+        for (const b of bands(rgba, width, height, band)) scaler.add(b);
+        expect(scaler.finish()).toEqual(new Uint8Array(0));
+        const joined = new Uint8Array(rows.reduce((n, r) => n + r.length, 0));
+        rows.reduce((at, r) => (joined.set(r, at), at + r.length), 0);
+        expect(joined.length).toBe(outWidth * outHeight * 4);
+        expect(differing(joined, expected)).toBe(0);
+      }
+    });
+  }
+});
+
 describe("the models' box average, fed row by row, is the block mean by definition", () => {
   for (const [width, height, factor] of [
     [1, 1, 1],
