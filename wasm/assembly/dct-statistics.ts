@@ -115,26 +115,35 @@ let e2 = e0;
 let e3 = e0;
 let computed = false;
 
-/** Coefficient k of value v (not zero) into the block's squared errors. */
-@inline function addCoefficient(k: i32, v: i32, table: usize): void {
+/** The looked-up squared errors (16 u16) of coefficient k with value v, or 0 when v is beyond the lookup (added to COMPUTED). */
+@inline function lookUp(k: i32, v: i32, table: usize): usize {
   if (v < -LOOKUP || v > LOOKUP) {
     if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
     computed = true;
     addComputed(k, v, table);
-    return;
+    return ZERO_ERRORS;
   }
-  const row = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-  const a = v128.load(row);
-  const b = v128.load(row, 16);
-  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(a));
-  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(a));
-  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(b));
-  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(b));
+  return SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
+}
+
+/** 16 u16 zeros: the lookup of a coefficient whose errors are computed instead. */
+const ZERO_ERRORS = memory.data(32, 16);
+
+/** The 16 u16 squared errors at `a` and at `b` (each ≤ 127², so their sum fits a u16) into the block's i32 sums. */
+@inline function addErrorPair(a: usize, b: usize): void {
+  const low = i16x8.add(v128.load(a), v128.load(b));
+  const high = i16x8.add(v128.load(a, 16), v128.load(b, 16));
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
 }
 
 /**
  * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
- * non-zero coefficients found eight at a time (a bit mask of the non-zero lanes).
+ * non-zero coefficients found by one 64-bit mask (one loop, whose end is the only hard-to-predict
+ * branch), taken two at a time (their u16 errors added before widening; the sums are integers, exact in
+ * any order).
  */
 function ghostErrors(q: usize, table: usize, out: usize): void {
   e0 = i32x4.splat(0);
@@ -142,13 +151,20 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
   e2 = e0;
   e3 = e0;
   computed = false;
-  for (let g = 0; g < 8; g++) {
-    let mask = i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0)));
-    while (mask) {
-      const k = g * 8 + <i32>ctz(mask);
-      mask &= mask - 1;
-      addCoefficient(k, <i32>load<i16>(q + <usize>k * 2), table);
+  let mask: u64 = 0;
+  for (let g = 0; g < 8; g++)
+    mask |= <u64>i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0))) << (<u64>g * 8);
+  while (mask) {
+    const k = <i32>ctz(mask);
+    mask &= mask - 1;
+    const a = lookUp(k, <i32>load<i16>(q + <usize>k * 2), table);
+    if (!mask) {
+      addErrorPair(a, ZERO_ERRORS);
+      break;
     }
+    const j = <i32>ctz(mask);
+    mask &= mask - 1;
+    addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
   }
   v128.store(LOOKED_UP, e0);
   v128.store(LOOKED_UP, e1, 16);
