@@ -28,8 +28,8 @@ const FLAT_RANGE: i32 = 32;
 const PHASES = memory.data((64 * 255 + 1) * 64, 64);
 /** Offset dy * 8 + dx of each candidate shift, × 2 (a byte offset into a cell's i16 square sums). */
 const SHIFT_AT = memory.data(55 * 4, 16);
-/** Per judged cell of one tile (at most TILE × TILE), the address of each offset's entry in PHASES. */
-const CELL_PHASES = memory.data(16 * 55 * 4, 16);
+/** Per judged cell of one tile (at most TILE × TILE), the address of its 64 square sums. */
+const JUDGED = memory.data(16 * 4, 16);
 
 /** Copies the caller's tables in: STEPS tables of (cos, sin) f32 pairs, the SHIFTS offsets (i32). */
 export function setGridConstants(phases: usize, shifts: usize): void {
@@ -99,17 +99,9 @@ function isFlat(square: usize): bool {
   return spread(lo, hi) < FLAT_RANGE;
 }
 
-/** The address of each offset's entry in PHASES for the cell's square sums at `square`, into `out`. */
-function cellAddresses(square: usize, out: usize): void {
-  for (let s = 0; s < SHIFTS; s++) {
-    const sum = <usize>load<u16>(square + <usize>load<i32>(SHIFT_AT + <usize>s * 4));
-    store<u32>(out + <usize>s * 4, <u32>(PHASES + sum * ENTRY_BYTES));
-  }
-}
-
 /**
  * The tile's sums (PAIRS × (cos, sin) f32 at `out`, pair k * SHIFTS + s) over its `judged` cells in order,
- * each from 0: per offset s the cells' entries (all steps at once, four f32x4 of two pairs each; the zero
+ * each from 0: per offset s the entries of the cells' square sums at that offset (all steps at once, four f32x4 of two pairs each; the zero
  * pair's sum is not stored) added one cell after the other, so every sum gets its cells in the reference's
  * order.
  */
@@ -119,8 +111,10 @@ function accumulate(judged: i32, out: usize): void {
     let steps23 = steps01;
     let steps45 = steps01;
     let steps6 = steps01;
+    const shift = <usize>load<i32>(SHIFT_AT + <usize>s * 4);
     for (let c = 0; c < judged; c++) {
-      const entry = <usize>load<u32>(CELL_PHASES + <usize>(c * SHIFTS + s) * 4);
+      const square = <usize>load<u32>(JUDGED + <usize>c * 4);
+      const entry = PHASES + <usize>load<u16>(square + shift) * ENTRY_BYTES;
       steps01 = f32x4.add(steps01, v128.load(entry));
       steps23 = f32x4.add(steps23, v128.load(entry, 16));
       steps45 = f32x4.add(steps45, v128.load(entry, 32));
@@ -192,7 +186,7 @@ export function gridTileRow(
       for (let j = t * TILE; j < end; j++) {
         const square = squares + <usize>r * rowSquares + <usize>j * 128;
         if (isFlat(square)) continue;
-        cellAddresses(square, CELL_PHASES + <usize>(judged * SHIFTS) * 4);
+        store<u32>(JUDGED + <usize>judged * 4, <u32>square);
         judged++;
       }
     store<i32>(cells + <usize>t * 4, judged);
