@@ -49,10 +49,13 @@ export function takeDenseStages(): i32 {
   return n;
 }
 
-/** Lanes where y (a value + 0.5) lies within TIE of an integer, i.e. the value within TIE of a rounding tie. */
-@inline function nearInteger(y: v128, floor: v128): v128 {
-  const fraction = f64x2.sub(y, floor);
-  return v128.or(f64x2.lt(fraction, f64x2.splat(TIE)), f64x2.gt(fraction, f64x2.splat(1 - TIE)));
+/**
+ * Whether any value of a stage lies within TIE of a rounding tie, from the smallest and largest fraction
+ * y − floor(y) of its values + 0.5 (each in [0, 1)): one of them is within TIE of an integer exactly when
+ * the smallest is below TIE or the largest above 1 − TIE.
+ */
+@inline function nearInteger(lowest: v128, highest: v128): bool {
+  return v128.any_true(v128.or(f64x2.lt(lowest, f64x2.splat(TIE)), f64x2.gt(highest, f64x2.splat(1 - TIE))));
 }
 
 const SQRT_PI_2: f64 = 1.2533141373155001; // Math.sqrt(Math.PI / 2)
@@ -232,14 +235,17 @@ function quantiseDense(): void {
  * quotient lies within TIE of a tie; whether one did.
  */
 function quantiseFast(): bool {
-  let near = v128.splat<i64>(0);
+  let lowest = f64x2.splat(1);
+  let highest = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2) {
     const y = f64x2.add(f64x2.mul(v128.load(at(COEF, k)), v128.load(at(ELA_INVERSE, k))), f64x2.splat(0.5));
     const rounded = f64x2.floor(y);
-    near = v128.or(near, nearInteger(y, rounded));
+    const fraction = f64x2.sub(y, rounded);
+    lowest = f64x2.pmin(lowest, fraction);
+    highest = f64x2.pmax(highest, fraction);
     v128.store(at(COEF, k), f64x2.mul(rounded, v128.load(at(ELA_TABLE, k))));
   }
-  return v128.any_true(near);
+  return nearInteger(lowest, highest);
 }
 
 /** to[k] = toSample(from[k]) (the reference's operations). */
@@ -252,14 +258,17 @@ function samplesDense(from: usize, to: usize): void {
  * tie; whether one did. In place allowed.
  */
 function samplesFast(from: usize, to: usize): bool {
-  let near = v128.splat<i64>(0);
+  let lowest = f64x2.splat(1);
+  let highest = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2) {
     const y = f64x2.add(v128.load(at(from, k)), f64x2.splat(128.5));
     const rounded = f64x2.floor(y);
-    near = v128.or(near, nearInteger(y, rounded));
-    v128.store(at(to, k), f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), rounded)));
+    const fraction = f64x2.sub(y, rounded);
+    lowest = f64x2.pmin(lowest, fraction);
+    highest = f64x2.pmax(highest, fraction);
+    v128.store(at(to, k), f64x2.pmin(f64x2.splat(255), f64x2.pmax(f64x2.splat(0), rounded)));
   }
-  return v128.any_true(near);
+  return nearInteger(lowest, highest);
 }
 
 /** 64 samples (integers 0–255 as f64) at `from` as i16 at `to`, eight per step (the conversion is exact). */

@@ -100,8 +100,8 @@ export function ghostNormalisedRow(
       // An odd last quality: its lane twice (the other lane is the next position's).
       if (2 * p + 1 == qualities) v = f64x2.splat(f64x2.extract_lane(v, 0));
       v128.store(LOCAL + <usize>p * 16, v);
-      lo = f64x2.min(lo, v);
-      hi = f64x2.max(hi, v);
+      lo = f64x2.pmin(lo, v);
+      hi = f64x2.pmax(hi, v);
     }
     const low = min(f64x2.extract_lane(lo, 0), f64x2.extract_lane(lo, 1));
     const high = max(f64x2.extract_lane(hi, 0), f64x2.extract_lane(hi, 1));
