@@ -2,10 +2,10 @@
 // src/scanner/forensics/jpeg-dct-blocks.ts `statisticsSink` is the JavaScript reference. Per luminance
 // block: the first AC frequencies in zig-zag order and their histograms, the darkest and brightest
 // pixel of the block's integer IDCT (jpeg-idct.ts, the reference's idctBlockToBytes), and the mean
-// squared error of re-quantising the block at each ghost quality. The ghost errors are f64 sums over
-// the block's non-zero coefficients in natural order, two qualities per f64x2 lane pair, with the
-// reference's operations in its order (Math.round rebuilt exactly), so every stored value is the
-// reference's.
+// squared error of re-quantising the block at each ghost quality. Each squared error is an integer (looked
+// up, or computed by the reference's operations, Math.round rebuilt exactly), so the reference's f64 sum
+// over the block is the kernel's integer sum, and its stored value min(65535, Math.round(e / 4)) is
+// (e + 2) >> 2 saturated: every stored value is the reference's.
 
 import { jsRound } from "./block-measure";
 import { idctBlock } from "./jpeg-idct";
@@ -62,13 +62,6 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
   const step = v128.load(STEPS + row + pair * 16);
   const d = f64x2.sub(c, f64x2.mul(step, jsRound(f64x2.mul(c, v128.load(INVERSE + row + pair * 16)))));
   return f64x2.mul(d, d);
-}
-
-/** min(65535, Math.round((e / 64) · 16)): the stored ghost error. */
-@inline function stored(e: f64): u16 {
-  const x = (e / 64) * 16;
-  const c = Math.ceil(x);
-  return <u16>min<f64>(65535, c - 0.5 > x ? c - 1 : c);
 }
 
 /** The squared errors of every looked-up value at every position for the luminance table `table` (64 u16). */
@@ -166,15 +159,30 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
     mask &= mask - 1;
     addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
   }
-  v128.store(LOOKED_UP, e0);
-  v128.store(LOOKED_UP, e1, 16);
-  v128.store(LOOKED_UP, e2, 32);
-  v128.store(LOOKED_UP, e3, 48);
-  for (let i = 0; i < QUALITIES; i++) {
-    let e = <f64>load<i32>(LOOKED_UP + <usize>i * 4);
-    if (computed) e += load<f64>(COMPUTED + <usize>i * 8);
-    store<u16>(out + <usize>i * 2, stored(e));
+  if (computed) {
+    // The computed errors are integers too (≤ 64 · 127.5² in all): their f64 sums convert exactly.
+    v128.store(LOOKED_UP, e0);
+    v128.store(LOOKED_UP, e1, 16);
+    v128.store(LOOKED_UP, e2, 32);
+    v128.store(LOOKED_UP, e3, 48);
+    for (let i = 0; i < QUALITIES; i++) {
+      const at = LOOKED_UP + <usize>i * 4;
+      store<i32>(at, load<i32>(at) + <i32>load<f64>(COMPUTED + <usize>i * 8));
+    }
+    e0 = v128.load(LOOKED_UP);
+    e1 = v128.load(LOOKED_UP, 16);
+    e2 = v128.load(LOOKED_UP, 32);
+    e3 = v128.load(LOOKED_UP, 48);
   }
+  // The stored error min(65535, Math.round((e / 64) · 16)): (e / 64) · 16 is e / 4 exactly, and for an
+  // integer e ≥ 0 Math.round(e / 4) (halves up) is (e + 2) >> 2; the unsigned narrowing saturates at 65535.
+  const two = i32x4.splat(2);
+  const first = i16x8.narrow_i32x4_u(i32x4.shr_s(i32x4.add(e0, two), 2), i32x4.shr_s(i32x4.add(e1, two), 2));
+  const second = i16x8.narrow_i32x4_u(i32x4.shr_s(i32x4.add(e2, two), 2), i32x4.shr_s(i32x4.add(e3, two), 2));
+  // QUALITIES = 13: eight, then four and one (the block's slot ends there).
+  v128.store(out, first);
+  v128.store64_lane(out, second, 0, 16);
+  v128.store16_lane(out, second, 4, 24);
 }
 
 @inline function pick(a: v128, b: v128, largest: bool): v128 {
