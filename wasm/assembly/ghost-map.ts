@@ -103,8 +103,10 @@ export function ghostNormalisedRow(
       lo = f64x2.pmin(lo, v);
       hi = f64x2.pmax(hi, v);
     }
-    const low = min(f64x2.extract_lane(lo, 0), f64x2.extract_lane(lo, 1));
-    const high = max(f64x2.extract_lane(hi, 0), f64x2.extract_lane(hi, 1));
+    // pmin/pmax, here and above (one instruction each; min/max are NaN- and zero-sign-safe sequences in V8): the values
+    // are ≥ +0 and never NaN, where both give the same value.
+    const low = f64x2.extract_lane(f64x2.pmin(lo, i64x2.shuffle(lo, lo, 1, 0)), 0);
+    const high = f64x2.extract_lane(f64x2.pmax(hi, i64x2.shuffle(hi, hi, 1, 0)), 0);
     const row = out + <usize>x;
     if (high < MIN_SPREAD) {
       for (let q = 0; q < qualities; q++) {
