@@ -120,13 +120,14 @@ export function ghostNormalisedRow(
     for (let p = 0; p < pairs; p++) {
       const v = v128.load(LOCAL + <usize>p * 16);
       const r = jsRound(f64x2.div(f64x2.mul(f64x2.splat(NORMALISED_MAX), f64x2.sub(v, from)), range));
-      // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0.
-      const bytes = i32x4.trunc_sat_f64x2_s_zero(v128.and(r, f64x2.eq(r, r)));
+      // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0. The integers 0–254 as i32: + 2^52
+      // leaves each in its lane's low 32 bits (i32 lanes 0 and 2; trunc_sat is a long sequence in V8).
+      const bytes = f64x2.add(v128.and(r, f64x2.eq(r, r)), f64x2.splat(4503599627370496));
       const first = <u8>i32x4.extract_lane(bytes, 0);
       store<u8>(row + <usize>(2 * p * width), first);
       tally(counts, 2 * p, first);
       if (2 * p + 1 < qualities) {
-        const second = <u8>i32x4.extract_lane(bytes, 1);
+        const second = <u8>i32x4.extract_lane(bytes, 2);
         store<u8>(row + <usize>((2 * p + 1) * width), second);
         tally(counts, 2 * p + 1, second);
       }
