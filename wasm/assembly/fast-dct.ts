@@ -97,96 +97,43 @@ function forwardPass(input: usize, out: usize, cos: usize): void {
   return f64x2.add(a, b);
 }
 
-/**
- * The inverse of one column pair whose coefficients 4…7 are zero: inverseColumns without their products
- * (each ±0, and a sum with a ±0 term left out differs at most in the sign of a zero, which no rounding
- * of the block pass sees: it adds 128 or 0.5 first).
- */
-@inline function inverseLowColumns(p: usize, out: usize, col: i32, cos: usize): void {
-  const dc = f64x2.mul(c(cos, 0, 0), v128.load(p));
-  const y2 = v128.load(p, 128);
-  const e0 = f64x2.mul(c(cos, 2, 0), y2);
-  const e1 = f64x2.mul(c(cos, 2, 1), y2);
-  const y1 = v128.load(p, 64);
-  const y3 = v128.load(p, 192);
-  const a0 = f64x2.add(dc, e0);
-  const a3 = f64x2.sub(dc, e0);
-  const a1 = f64x2.add(dc, e1);
-  const a2 = f64x2.sub(dc, e1);
-  const b0 = f64x2.add(f64x2.mul(c(cos, 1, 0), y1), f64x2.mul(c(cos, 3, 0), y3));
-  const b1 = f64x2.add(f64x2.mul(c(cos, 1, 1), y1), f64x2.mul(c(cos, 3, 1), y3));
-  const b2 = f64x2.add(f64x2.mul(c(cos, 1, 2), y1), f64x2.mul(c(cos, 3, 2), y3));
-  const b3 = f64x2.add(f64x2.mul(c(cos, 1, 3), y1), f64x2.mul(c(cos, 3, 3), y3));
-  storeTransposed(
-    out,
-    col,
-    f64x2.add(a0, b0),
-    f64x2.add(a1, b1),
-    f64x2.add(a2, b2),
-    f64x2.add(a3, b3),
-    f64x2.sub(a3, b3),
-    f64x2.sub(a2, b2),
-    f64x2.sub(a1, b1),
-    f64x2.sub(a0, b0),
-  );
-}
-
-/** x[j] = Σu COS[u*8+j]·X[u] for the column pair at `p` (coefficient u at p + u·64), transposed into `out`. */
-@inline function inverseColumns(p: usize, out: usize, col: i32, cos: usize): void {
-  const dc = f64x2.mul(c(cos, 0, 0), v128.load(p));
-  const mid = f64x2.mul(c(cos, 4, 0), v128.load(p, 256));
-  const plus = f64x2.add(dc, mid);
-  const minus = f64x2.sub(dc, mid);
-  const y2 = v128.load(p, 128);
-  const y6 = v128.load(p, 384);
-  const e0 = f64x2.add(f64x2.mul(c(cos, 2, 0), y2), f64x2.mul(c(cos, 6, 0), y6));
-  const e1 = f64x2.add(f64x2.mul(c(cos, 2, 1), y2), f64x2.mul(c(cos, 6, 1), y6));
-  const y1 = v128.load(p, 64);
-  const y3 = v128.load(p, 192);
-  const y5 = v128.load(p, 320);
-  const y7 = v128.load(p, 448);
-  const a0 = f64x2.add(plus, e0);
-  const a3 = f64x2.sub(plus, e0);
-  const a1 = f64x2.add(minus, e1);
-  const a2 = f64x2.sub(minus, e1);
-  const b0 = oddSum(cos, 0, y1, y3, y5, y7);
-  const b1 = oddSum(cos, 1, y1, y3, y5, y7);
-  const b2 = oddSum(cos, 2, y1, y3, y5, y7);
-  const b3 = oddSum(cos, 3, y1, y3, y5, y7);
-  storeTransposed(
-    out,
-    col,
-    f64x2.add(a0, b0),
-    f64x2.add(a1, b1),
-    f64x2.add(a2, b2),
-    f64x2.add(a3, b3),
-    f64x2.sub(a3, b3),
-    f64x2.sub(a2, b2),
-    f64x2.sub(a1, b1),
-    f64x2.sub(a0, b0),
-  );
-}
-
-/**
- * x[j] = Σu COS[u*8+j]·X[u] down each column of `input`, transposed into `out` (forwardPass's transpose).
- * Most blocks of a photo have few non-zero high frequencies: a column pair whose coefficients 4…7 are all
- * zero (bit patterns: a −0 counts as non-zero) leaves their products out, one with none at all is zero.
- */
+/** x[j] = Σu COS[u*8+j]·X[u] down each column of `input`, transposed into `out` (forwardPass's transpose). */
 function inversePass(input: usize, out: usize, cos: usize): void {
   for (let col = 0; col < 8; col += 2) {
     const p = at(input, col);
-    const high = v128.or(v128.or(v128.load(p, 256), v128.load(p, 320)), v128.or(v128.load(p, 384), v128.load(p, 448)));
-    if (v128.any_true(high)) {
-      inverseColumns(p, out, col, cos);
-      continue;
-    }
-    const low = v128.or(v128.or(v128.load(p), v128.load(p, 64)), v128.or(v128.load(p, 128), v128.load(p, 192)));
-    if (v128.any_true(low)) {
-      inverseLowColumns(p, out, col, cos);
-      continue;
-    }
-    const zero = f64x2.splat(0);
-    storeTransposed(out, col, zero, zero, zero, zero, zero, zero, zero, zero);
+    // Coefficient u of the column pair is at p + u·64: the even ones give a, the odd ones b.
+    const dc = f64x2.mul(c(cos, 0, 0), v128.load(p));
+    const mid = f64x2.mul(c(cos, 4, 0), v128.load(p, 256));
+    const plus = f64x2.add(dc, mid);
+    const minus = f64x2.sub(dc, mid);
+    const y2 = v128.load(p, 128);
+    const y6 = v128.load(p, 384);
+    const e0 = f64x2.add(f64x2.mul(c(cos, 2, 0), y2), f64x2.mul(c(cos, 6, 0), y6));
+    const e1 = f64x2.add(f64x2.mul(c(cos, 2, 1), y2), f64x2.mul(c(cos, 6, 1), y6));
+    const y1 = v128.load(p, 64);
+    const y3 = v128.load(p, 192);
+    const y5 = v128.load(p, 320);
+    const y7 = v128.load(p, 448);
+    const a0 = f64x2.add(plus, e0);
+    const a3 = f64x2.sub(plus, e0);
+    const a1 = f64x2.add(minus, e1);
+    const a2 = f64x2.sub(minus, e1);
+    const b0 = oddSum(cos, 0, y1, y3, y5, y7);
+    const b1 = oddSum(cos, 1, y1, y3, y5, y7);
+    const b2 = oddSum(cos, 2, y1, y3, y5, y7);
+    const b3 = oddSum(cos, 3, y1, y3, y5, y7);
+    storeTransposed(
+      out,
+      col,
+      f64x2.add(a0, b0),
+      f64x2.add(a1, b1),
+      f64x2.add(a2, b2),
+      f64x2.add(a3, b3),
+      f64x2.sub(a3, b3),
+      f64x2.sub(a2, b2),
+      f64x2.sub(a1, b1),
+      f64x2.sub(a0, b0),
+    );
   }
 }
 
