@@ -282,7 +282,8 @@ function toI16(from: usize, to: usize): void {
     const b = f64x2.add(v128.load(at(from, k + 2)), magic);
     const c = f64x2.add(v128.load(at(from, k + 4)), magic);
     const d = f64x2.add(v128.load(at(from, k + 6)), magic);
-    v128.store(to + <usize>k * 2, i16x8.narrow_i32x4_s(i32x4.shuffle(a, b, 0, 2, 4, 6), i32x4.shuffle(c, d, 0, 2, 4, 6)));
+    const low = i32x4.shuffle(a, b, 0, 2, 4, 6);
+    v128.store(to + <usize>k * 2, i16x8.narrow_i32x4_s(low, i32x4.shuffle(c, d, 0, 2, 4, 6)));
   }
 }
 

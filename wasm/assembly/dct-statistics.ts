@@ -108,7 +108,10 @@ let e2 = e0;
 let e3 = e0;
 let computed = false;
 
-/** The looked-up squared errors (16 u16) of coefficient k with value v, or 0 when v is beyond the lookup (added to COMPUTED). */
+/**
+ * The address of the looked-up squared errors (16 u16) of coefficient k with value v; beyond the lookup its
+ * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
+ */
 @inline function lookUp(k: i32, v: i32, table: usize): usize {
   if (v < -LOOKUP || v > LOOKUP) {
     if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
@@ -160,7 +163,7 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
     addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
   }
   if (computed) {
-    // The computed errors are integers too (≤ 64 · 127.5² in all): their f64 sums convert exactly.
+    // The computed errors are integers too (≤ 64 · 127² in all): their f64 sums convert exactly.
     v128.store(LOOKED_UP, e0);
     v128.store(LOOKED_UP, e1, 16);
     v128.store(LOOKED_UP, e2, 32);

@@ -101,9 +101,9 @@ function isFlat(square: usize): bool {
 
 /**
  * The tile's sums (PAIRS × (cos, sin) f32 at `out`, pair k * SHIFTS + s) over its `judged` cells in order,
- * each from 0: per offset s the entries of the cells' square sums at that offset (all steps at once, four f32x4 of two pairs each; the zero
- * pair's sum is not stored) added one cell after the other, so every sum gets its cells in the reference's
- * order.
+ * each from 0: per offset s, the PHASES entry of each cell's square sum at that offset (all steps at once:
+ * four f32x4 of two pairs each; the zero pair's sum is not stored) added one cell after the other, so every
+ * sum gets its cells in the reference's order.
  */
 function accumulate(judged: i32, out: usize): void {
   for (let s = 0; s < SHIFTS; s++) {
