@@ -10,7 +10,8 @@
 //   coefficient beyond LIMIT, is computed again with the dense transforms in the reference's order (same
 //   f64 operations in the same order per value; SIMD lanes are independent outputs), whose values are the
 //   reference's exactly;
-// - sums of integers (pixels, squares, quarters, sample errors) are exact in any order.
+// - sums of integers (pixels, squares, quarters, sample errors) are exact in any order: measureBlock takes
+//   them as i16/i32.
 /** Constants from the caller (its own Math.cos, so both sides use the same table): COS[u*8+x], ELA table. */
 export const COS = memory.data(64 * 8, 16);
 /** COS transposed: COST[x*8+u] = COS[u*8+x]. */
@@ -48,10 +49,13 @@ export function takeDenseStages(): i32 {
   return n;
 }
 
-/** Lanes where y (a value + 0.5) lies within TIE of an integer, i.e. the value within TIE of a rounding tie. */
-@inline function nearInteger(y: v128, floor: v128): v128 {
-  const fraction = f64x2.sub(y, floor);
-  return v128.or(f64x2.lt(fraction, f64x2.splat(TIE)), f64x2.gt(fraction, f64x2.splat(1 - TIE)));
+/**
+ * Whether any value of a stage lies within TIE of a rounding tie, from the smallest and largest fraction
+ * y − floor(y) of its values + 0.5 (each in [0, 1)): one of them is within TIE of an integer exactly when
+ * the smallest is below TIE or the largest above 1 − TIE.
+ */
+@inline function nearInteger(lowest: v128, highest: v128): bool {
+  return v128.any_true(v128.or(f64x2.lt(lowest, f64x2.splat(TIE)), f64x2.gt(highest, f64x2.splat(1 - TIE))));
 }
 
 const SQRT_PI_2: f64 = 1.2533141373155001; // Math.sqrt(Math.PI / 2)
@@ -231,14 +235,17 @@ function quantiseDense(): void {
  * quotient lies within TIE of a tie; whether one did.
  */
 function quantiseFast(): bool {
-  let near = v128.splat<i64>(0);
+  let lowest = f64x2.splat(1);
+  let highest = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2) {
     const y = f64x2.add(f64x2.mul(v128.load(at(COEF, k)), v128.load(at(ELA_INVERSE, k))), f64x2.splat(0.5));
     const rounded = f64x2.floor(y);
-    near = v128.or(near, nearInteger(y, rounded));
+    const fraction = f64x2.sub(y, rounded);
+    lowest = f64x2.pmin(lowest, fraction);
+    highest = f64x2.pmax(highest, fraction);
     v128.store(at(COEF, k), f64x2.mul(rounded, v128.load(at(ELA_TABLE, k))));
   }
-  return v128.any_true(near);
+  return nearInteger(lowest, highest);
 }
 
 /** to[k] = toSample(from[k]) (the reference's operations). */
@@ -251,37 +258,73 @@ function samplesDense(from: usize, to: usize): void {
  * tie; whether one did. In place allowed.
  */
 function samplesFast(from: usize, to: usize): bool {
-  let near = v128.splat<i64>(0);
+  let lowest = f64x2.splat(1);
+  let highest = f64x2.splat(0);
   for (let k = 0; k < 64; k += 2) {
     const y = f64x2.add(v128.load(at(from, k)), f64x2.splat(128.5));
     const rounded = f64x2.floor(y);
-    near = v128.or(near, nearInteger(y, rounded));
-    v128.store(at(to, k), f64x2.min(f64x2.splat(255), f64x2.max(f64x2.splat(0), rounded)));
+    const fraction = f64x2.sub(y, rounded);
+    lowest = f64x2.pmin(lowest, fraction);
+    highest = f64x2.pmax(highest, fraction);
+    v128.store(at(to, k), f64x2.pmin(f64x2.splat(255), f64x2.pmax(f64x2.splat(0), rounded)));
   }
-  return v128.any_true(near);
+  return nearInteger(lowest, highest);
 }
+
+/**
+ * 64 samples (integers 0–255 as f64) at `from` as i16 at `to`, eight per step: x + 2^52 holds the integer x
+ * in its low 32 bits (exact; cheaper than i32x4.trunc_sat_f64x2_s_zero, which V8 lowers to a long sequence).
+ */
+function toI16(from: usize, to: usize): void {
+  const magic = f64x2.splat(4503599627370496);
+  for (let k = 0; k < 64; k += 8) {
+    const a = f64x2.add(v128.load(at(from, k)), magic);
+    const b = f64x2.add(v128.load(at(from, k + 2)), magic);
+    const c = f64x2.add(v128.load(at(from, k + 4)), magic);
+    const d = f64x2.add(v128.load(at(from, k + 6)), magic);
+    const low = i32x4.shuffle(a, b, 0, 2, 4, 6);
+    v128.store(to + <usize>k * 2, i16x8.narrow_i32x4_s(low, i32x4.shuffle(c, d, 0, 2, 4, 6)));
+  }
+}
+
+/** The sum of the eight i16 lanes of `v` (as i32). */
+@inline function laneSum(v: v128): i32 {
+  return i32x4Sum(i32x4.extadd_pairwise_i16x8_s(v));
+}
+
+@inline function i32x4Sum(v: v128): i32 {
+  return i32x4.extract_lane(v, 0) + i32x4.extract_lane(v, 1) + i32x4.extract_lane(v, 2) + i32x4.extract_lane(v, 3);
+}
+
+/** The block's samples as i16 (PIXELS) and its recompressed ones (RECOMPRESSED), eight per row vector. */
+const PIXELS = memory.data(64 * 2, 16);
+const RECOMPRESSED = memory.data(64 * 2, 16);
+/** Lanes x = 1…6 of a row (the noise residual's interior). */
+const INTERIOR = memory.data<i16>([0, -1, -1, -1, -1, -1, -1, 0]);
 
 /**
  * Writes block `i` of `count` (pixels at PX, 0–255) into the output arrays at `out`:
  * f32 mean, activity, ela, noise (count each), f32 preview (2 rows of count·2), u8 clipped.
+ * Every statistic is a sum of integers (pixels, squares, clipped pixels, sample errors, the noise residual
+ * in quarters, the preview's quarters), exact in any order: they are summed as i16/i32 eight pixels at a
+ * time and turned into the reference's doubles (the same integers) before its divisions.
  */
 function measureBlock(i: i32, count: i32, out: usize): void {
-  // Sums of integers (pixels, squares, quarters) are exact in any order: two lanes at a time.
-  let sums = f64x2.splat(0);
-  let squares = f64x2.splat(0);
-  let clippedLanes = i64x2.splat(0);
-  for (let k = 0; k < 64; k += 2) {
-    const v = v128.load(at(PX, k));
-    sums = f64x2.add(sums, v);
-    squares = f64x2.add(squares, f64x2.mul(v, v));
+  toI16(PX, PIXELS);
+  let sums = i16x8.splat(0);
+  let squares = i32x4.splat(0);
+  let clippedLanes = i16x8.splat(0);
+  for (let y = 0; y < 8; y++) {
+    const v = v128.load(PIXELS + <usize>y * 16);
+    sums = i16x8.add(sums, v);
+    squares = i32x4.add(squares, i32x4.dot_i16x8_s(v, v));
     // Comparison masks are −1 per true lane.
-    const clip = v128.or(f64x2.le(v, f64x2.splat(2)), f64x2.ge(v, f64x2.splat(253)));
-    clippedLanes = i64x2.sub(clippedLanes, clip);
-    v128.store(at(SHIFTED, k), f64x2.sub(v, f64x2.splat(128)));
+    clippedLanes = i16x8.sub(clippedLanes, v128.or(i16x8.le_s(v, i16x8.splat(2)), i16x8.ge_s(v, i16x8.splat(253))));
   }
-  const sum = f64x2.extract_lane(sums, 0) + f64x2.extract_lane(sums, 1);
-  const sq = f64x2.extract_lane(squares, 0) + f64x2.extract_lane(squares, 1);
-  const clipped = i64x2.extract_lane(clippedLanes, 0) + i64x2.extract_lane(clippedLanes, 1);
+  for (let k = 0; k < 64; k += 2) v128.store(at(SHIFTED, k), f64x2.sub(v128.load(at(PX, k)), f64x2.splat(128)));
+  const sum = <f64>laneSum(sums);
+  const sq = <f64>i32x4Sum(squares);
+  const clipped = laneSum(clippedLanes);
   const mean = sum / 64;
   const n = <usize>count;
   store<f32>(out + <usize>i * 4, <f32>mean);
@@ -298,36 +341,40 @@ function measureBlock(i: i32, count: i32, out: usize): void {
     inverseDct(COEF, REC);
     samplesDense(REC, REC);
   }
-  let errors = f64x2.splat(0);
-  for (let k = 0; k < 64; k += 2)
-    errors = f64x2.add(errors, f64x2.abs(f64x2.sub(v128.load(at(REC, k)), v128.load(at(PX, k)))));
-  const err = f64x2.extract_lane(errors, 0) + f64x2.extract_lane(errors, 1);
-  store<f32>(out + (2 * n + <usize>i) * 4, <f32>(err / 64));
-  // Residual against the 4-neighbour mean on the 6×6 interior, x = 1…6 as three lane pairs (· 0.25 is / 4 exactly).
-  let residual = f64x2.splat(0);
-  for (let y = 1; y < 7; y++)
-    for (let x = 1; x < 7; x += 2) {
-      const k = y * 8 + x;
-      const around = f64x2.add(
-        f64x2.add(v128.load(at(PX, k - 1)), v128.load(at(PX, k + 1))),
-        f64x2.add(v128.load(at(PX, k - 8)), v128.load(at(PX, k + 8))),
-      );
-      const r = f64x2.abs(f64x2.sub(v128.load(at(PX, k)), f64x2.mul(around, f64x2.splat(0.25))));
-      residual = f64x2.add(residual, r);
-    }
-  const res = f64x2.extract_lane(residual, 0) + f64x2.extract_lane(residual, 1);
+  toI16(REC, RECOMPRESSED);
+  let errors = i16x8.splat(0);
+  for (let y = 0; y < 8; y++) {
+    const d = i16x8.sub(v128.load(RECOMPRESSED + <usize>y * 16), v128.load(PIXELS + <usize>y * 16));
+    errors = i16x8.add(errors, i16x8.abs(d));
+  }
+  store<f32>(out + (2 * n + <usize>i) * 4, <f32>(<f64>laneSum(errors) / 64));
+  // Residual against the 4-neighbour mean on the 6×6 interior, in quarters: |4·px − (left + right + up + down)|
+  // (≤ 1020; the reference's |px − around / 4| is a quarter of it, and its f64 sum of quarters is exact).
+  let residual = i16x8.splat(0);
+  for (let y = 1; y < 7; y++) {
+    const row = PIXELS + <usize>y * 16;
+    const around = i16x8.add(
+      i16x8.add(v128.load(row - 2), v128.load(row + 2)),
+      i16x8.add(v128.load(row - 16), v128.load(row + 16)),
+    );
+    residual = i16x8.add(residual, i16x8.abs(i16x8.sub(i16x8.shl(v128.load(row), 2), around)));
+  }
+  const res = <f64>laneSum(v128.and(residual, v128.load(INTERIOR))) / 4;
   store<f32>(out + (3 * n + <usize>i) * 4, <f32>(((res / 36) * SQRT_PI_2) / SQRT_1_25));
   const preview = out + 4 * n * 4;
-  for (let qy = 0; qy < 2; qy++)
-    for (let qx = 0; qx < 2; qx++) {
-      let quarter = f64x2.splat(0);
-      for (let y = 0; y < 4; y++) {
-        const k = (qy * 4 + y) * 8 + qx * 4;
-        quarter = f64x2.add(quarter, f64x2.add(v128.load(at(PX, k)), v128.load(at(PX, k + 2))));
-      }
-      const s = f64x2.extract_lane(quarter, 0) + f64x2.extract_lane(quarter, 1);
-      store<f32>(preview + (<usize>qy * 2 * n + <usize>(i * 2 + qx)) * 4, <f32>(s / 16));
-    }
+  for (let qy = 0; qy < 2; qy++) {
+    const rows = PIXELS + <usize>qy * 64;
+    const half = i16x8.add(
+      i16x8.add(v128.load(rows), v128.load(rows + 16)),
+      i16x8.add(v128.load(rows + 32), v128.load(rows + 48)),
+    );
+    // Pairs of columns: lanes 0, 1 are the left quarter's, 2, 3 the right one's.
+    const pairs = i32x4.extadd_pairwise_i16x8_s(half);
+    const left = i32x4.extract_lane(pairs, 0) + i32x4.extract_lane(pairs, 1);
+    const right = i32x4.extract_lane(pairs, 2) + i32x4.extract_lane(pairs, 3);
+    store<f32>(preview + (<usize>qy * 2 * n + <usize>(i * 2)) * 4, <f32>(<f64>left / 16));
+    store<f32>(preview + (<usize>qy * 2 * n + <usize>(i * 2 + 1)) * 4, <f32>(<f64>right / 16));
+  }
   store<u8>(out + 8 * n * 4 + <usize>i, clipped > 32 ? 1 : 0);
 }
 

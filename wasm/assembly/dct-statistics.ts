@@ -2,10 +2,10 @@
 // src/scanner/forensics/jpeg-dct-blocks.ts `statisticsSink` is the JavaScript reference. Per luminance
 // block: the first AC frequencies in zig-zag order and their histograms, the darkest and brightest
 // pixel of the block's integer IDCT (jpeg-idct.ts, the reference's idctBlockToBytes), and the mean
-// squared error of re-quantising the block at each ghost quality. The ghost errors are f64 sums over
-// the block's non-zero coefficients in natural order, two qualities per f64x2 lane pair, with the
-// reference's operations in its order (Math.round rebuilt exactly), so every stored value is the
-// reference's.
+// squared error of re-quantising the block at each ghost quality. Each squared error is an integer (looked
+// up, or computed by the reference's operations, Math.round rebuilt exactly), so the reference's f64 sum
+// over the block is the kernel's integer sum, and its stored value min(65535, Math.round(e / 4)) is
+// (e + 2) >> 2 saturated: every stored value is the reference's.
 
 import { jsRound } from "./block-measure";
 import { idctBlock } from "./jpeg-idct";
@@ -64,13 +64,6 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
   return f64x2.mul(d, d);
 }
 
-/** min(65535, Math.round((e / 64) · 16)): the stored ghost error. */
-@inline function stored(e: f64): u16 {
-  const x = (e / 64) * 16;
-  const c = Math.ceil(x);
-  return <u16>min<f64>(65535, c - 0.5 > x ? c - 1 : c);
-}
-
 /** The squared errors of every looked-up value at every position for the luminance table `table` (64 u16). */
 function buildSquared(table: usize): void {
   for (let k = 0; k < 64; k++) {
@@ -115,26 +108,38 @@ let e2 = e0;
 let e3 = e0;
 let computed = false;
 
-/** Coefficient k of value v (not zero) into the block's squared errors. */
-@inline function addCoefficient(k: i32, v: i32, table: usize): void {
+/**
+ * The address of the looked-up squared errors (16 u16) of coefficient k with value v; beyond the lookup its
+ * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
+ */
+@inline function lookUp(k: i32, v: i32, table: usize): usize {
   if (v < -LOOKUP || v > LOOKUP) {
     if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
     computed = true;
     addComputed(k, v, table);
-    return;
+    return ZERO_ERRORS;
   }
-  const row = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-  const a = v128.load(row);
-  const b = v128.load(row, 16);
-  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(a));
-  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(a));
-  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(b));
-  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(b));
+  return SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
+}
+
+/** 16 u16 zeros: the lookup of a coefficient whose errors are computed instead. */
+const ZERO_ERRORS = memory.data(32, 16);
+
+/** The 16 u16 squared errors at `a` and at `b` (each ≤ 127², so their sum fits a u16) into the block's i32 sums. */
+@inline function addErrorPair(a: usize, b: usize): void {
+  const low = i16x8.add(v128.load(a), v128.load(b));
+  const high = i16x8.add(v128.load(a, 16), v128.load(b, 16));
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
 }
 
 /**
  * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
- * non-zero coefficients found eight at a time (a bit mask of the non-zero lanes).
+ * non-zero coefficients found by one 64-bit mask (one loop, whose end is the only hard-to-predict
+ * branch), taken two at a time (their u16 errors added before widening; the sums are integers, exact in
+ * any order).
  */
 function ghostErrors(q: usize, table: usize, out: usize): void {
   e0 = i32x4.splat(0);
@@ -142,23 +147,45 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
   e2 = e0;
   e3 = e0;
   computed = false;
-  for (let g = 0; g < 8; g++) {
-    let mask = i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0)));
-    while (mask) {
-      const k = g * 8 + <i32>ctz(mask);
-      mask &= mask - 1;
-      addCoefficient(k, <i32>load<i16>(q + <usize>k * 2), table);
+  let mask: u64 = 0;
+  for (let g = 0; g < 8; g++)
+    mask |= <u64>i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0))) << (<u64>g * 8);
+  while (mask) {
+    const k = <i32>ctz(mask);
+    mask &= mask - 1;
+    const a = lookUp(k, <i32>load<i16>(q + <usize>k * 2), table);
+    if (!mask) {
+      addErrorPair(a, ZERO_ERRORS);
+      break;
     }
+    const j = <i32>ctz(mask);
+    mask &= mask - 1;
+    addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
   }
-  v128.store(LOOKED_UP, e0);
-  v128.store(LOOKED_UP, e1, 16);
-  v128.store(LOOKED_UP, e2, 32);
-  v128.store(LOOKED_UP, e3, 48);
-  for (let i = 0; i < QUALITIES; i++) {
-    let e = <f64>load<i32>(LOOKED_UP + <usize>i * 4);
-    if (computed) e += load<f64>(COMPUTED + <usize>i * 8);
-    store<u16>(out + <usize>i * 2, stored(e));
+  if (computed) {
+    // The computed errors are integers too (≤ 64 · 127² in all): their f64 sums convert exactly.
+    v128.store(LOOKED_UP, e0);
+    v128.store(LOOKED_UP, e1, 16);
+    v128.store(LOOKED_UP, e2, 32);
+    v128.store(LOOKED_UP, e3, 48);
+    for (let i = 0; i < QUALITIES; i++) {
+      const at = LOOKED_UP + <usize>i * 4;
+      store<i32>(at, load<i32>(at) + <i32>load<f64>(COMPUTED + <usize>i * 8));
+    }
+    e0 = v128.load(LOOKED_UP);
+    e1 = v128.load(LOOKED_UP, 16);
+    e2 = v128.load(LOOKED_UP, 32);
+    e3 = v128.load(LOOKED_UP, 48);
   }
+  // The stored error min(65535, Math.round((e / 64) · 16)): (e / 64) · 16 is e / 4 exactly, and for an
+  // integer e ≥ 0 Math.round(e / 4) (halves up) is (e + 2) >> 2; the unsigned narrowing saturates at 65535.
+  const two = i32x4.splat(2);
+  const first = i16x8.narrow_i32x4_u(i32x4.shr_s(i32x4.add(e0, two), 2), i32x4.shr_s(i32x4.add(e1, two), 2));
+  const second = i16x8.narrow_i32x4_u(i32x4.shr_s(i32x4.add(e2, two), 2), i32x4.shr_s(i32x4.add(e3, two), 2));
+  // QUALITIES = 13: eight, then four and one (the block's slot ends there).
+  v128.store(out, first);
+  v128.store64_lane(out, second, 0, 16);
+  v128.store16_lane(out, second, 4, 24);
 }
 
 @inline function pick(a: v128, b: v128, largest: bool): v128 {

@@ -100,11 +100,13 @@ export function ghostNormalisedRow(
       // An odd last quality: its lane twice (the other lane is the next position's).
       if (2 * p + 1 == qualities) v = f64x2.splat(f64x2.extract_lane(v, 0));
       v128.store(LOCAL + <usize>p * 16, v);
-      lo = f64x2.min(lo, v);
-      hi = f64x2.max(hi, v);
+      lo = f64x2.pmin(lo, v);
+      hi = f64x2.pmax(hi, v);
     }
-    const low = min(f64x2.extract_lane(lo, 0), f64x2.extract_lane(lo, 1));
-    const high = max(f64x2.extract_lane(hi, 0), f64x2.extract_lane(hi, 1));
+    // pmin/pmax, here and above (one instruction each; min/max are NaN- and zero-sign-safe sequences in V8): the values
+    // are ≥ +0 and never NaN, where both give the same value.
+    const low = f64x2.extract_lane(f64x2.pmin(lo, i64x2.shuffle(lo, lo, 1, 0)), 0);
+    const high = f64x2.extract_lane(f64x2.pmax(hi, i64x2.shuffle(hi, hi, 1, 0)), 0);
     const row = out + <usize>x;
     if (high < MIN_SPREAD) {
       for (let q = 0; q < qualities; q++) {
@@ -118,13 +120,14 @@ export function ghostNormalisedRow(
     for (let p = 0; p < pairs; p++) {
       const v = v128.load(LOCAL + <usize>p * 16);
       const r = jsRound(f64x2.div(f64x2.mul(f64x2.splat(NORMALISED_MAX), f64x2.sub(v, from)), range));
-      // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0.
-      const bytes = i32x4.trunc_sat_f64x2_s_zero(v128.and(r, f64x2.eq(r, r)));
+      // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0. The integers 0–254 as i32: + 2^52
+      // leaves each in its lane's low 32 bits (i32 lanes 0 and 2; trunc_sat is a long sequence in V8).
+      const bytes = f64x2.add(v128.and(r, f64x2.eq(r, r)), f64x2.splat(4503599627370496));
       const first = <u8>i32x4.extract_lane(bytes, 0);
       store<u8>(row + <usize>(2 * p * width), first);
       tally(counts, 2 * p, first);
       if (2 * p + 1 < qualities) {
-        const second = <u8>i32x4.extract_lane(bytes, 1);
+        const second = <u8>i32x4.extract_lane(bytes, 2);
         store<u8>(row + <usize>((2 * p + 1) * width), second);
         tally(counts, 2 * p + 1, second);
       }

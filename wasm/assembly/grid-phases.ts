@@ -16,19 +16,29 @@ const STEPS: i32 = 7;
 const PAIRS: i32 = SHIFTS * STEPS;
 const TILE: i32 = 4;
 const TILE_BYTES: usize = <usize>PAIRS * 8;
-/** Square sums 0..64·255: one (cos, sin) f32 pair each, per step. */
+/** The caller's tables: per step, square sums 0..64·255 with one (cos, sin) f32 pair each. */
 const TABLE_BYTES: usize = (64 * 255 + 1) * 8;
+/**
+ * Per square sum, the (cos, sin) of every step side by side (7 pairs and a zero pair: one 64-byte cache
+ * line), so that a cell's offset reads one line for all steps instead of seven lines 130 KB apart.
+ */
+const ENTRY_BYTES: usize = 64;
 const FLAT_RANGE: i32 = 32;
 
-const PHASES = memory.data(7 * (64 * 255 + 1) * 8, 16);
+const PHASES = memory.data((64 * 255 + 1) * 64, 64);
 /** Offset dy * 8 + dx of each candidate shift, × 2 (a byte offset into a cell's i16 square sums). */
 const SHIFT_AT = memory.data(55 * 4, 16);
-/** Per judged cell of one tile (at most TILE × TILE), the address of each offset's (cos, sin) in the first table. */
-const CELL_PHASES = memory.data(16 * 55 * 4, 16);
+/** Per judged cell of one tile (at most TILE × TILE), the address of its 64 square sums. */
+const JUDGED = memory.data(16 * 4, 16);
 
 /** Copies the caller's tables in: STEPS tables of (cos, sin) f32 pairs, the SHIFTS offsets (i32). */
 export function setGridConstants(phases: usize, shifts: usize): void {
-  memory.copy(PHASES, phases, <usize>STEPS * TABLE_BYTES);
+  for (let k = 0; k < STEPS; k++)
+    for (let sum = 0; sum <= 64 * 255; sum++)
+      store<u64>(
+        PHASES + <usize>sum * ENTRY_BYTES + <usize>k * 8,
+        load<u64>(phases + <usize>k * TABLE_BYTES + <usize>sum * 8),
+      );
   for (let s = 0; s < SHIFTS; s++) store<i32>(SHIFT_AT + <usize>s * 4, load<i32>(shifts + <usize>s * 4) * 2);
 }
 
@@ -89,47 +99,37 @@ function isFlat(square: usize): bool {
   return spread(lo, hi) < FLAT_RANGE;
 }
 
-/** The address of each offset's (cos, sin) in the first table for the cell's square sums at `square`, into `out`. */
-function cellAddresses(square: usize, out: usize): void {
-  for (let s = 0; s < SHIFTS; s++) {
-    const sum = <usize>load<u16>(square + <usize>load<i32>(SHIFT_AT + <usize>s * 4));
-    store<u32>(out + <usize>s * 4, <u32>(PHASES + sum * 8));
-  }
-}
-
 /**
- * The tile's sums (PAIRS × (cos, sin) f32 at `out`) over its `judged` cells in order, each from 0; pair
- * k * SHIFTS + s reads step k's table at the cell's address of offset s.
+ * The tile's sums (PAIRS × (cos, sin) f32 at `out`, pair k * SHIFTS + s) over its `judged` cells in order,
+ * each from 0: per offset s, the PHASES entry of each cell's square sum at that offset (all steps at once:
+ * four f32x4 of two pairs each; the zero pair's sum is not stored) added one cell after the other, so every
+ * sum gets its cells in the reference's order.
  */
 function accumulate(judged: i32, out: usize): void {
-  let k = 0;
-  let s = 0;
-  for (let p = 0; p + 1 < PAIRS; p += 2) {
-    const k1 = s + 1 == SHIFTS ? k + 1 : k;
-    const s1 = s + 1 == SHIFTS ? 0 : s + 1;
-    const first = CELL_PHASES + <usize>s * 4;
-    const second = CELL_PHASES + <usize>s1 * 4;
-    const table = <usize>k * TABLE_BYTES;
-    const table1 = <usize>k1 * TABLE_BYTES;
-    let sum = f32x4.splat(0);
+  for (let s = 0; s < SHIFTS; s++) {
+    let steps01 = f32x4.splat(0);
+    let steps23 = steps01;
+    let steps45 = steps01;
+    let steps6 = steps01;
+    const shift = <usize>load<i32>(SHIFT_AT + <usize>s * 4);
     for (let c = 0; c < judged; c++) {
-      const cell = <usize>(c * SHIFTS) * 4;
-      const a = <usize>load<u32>(first + cell) + table;
-      const b = <usize>load<u32>(second + cell) + table1;
-      sum = f32x4.add(sum, v128.load64_lane(b, v128.load64_zero(a), 1));
+      const square = <usize>load<u32>(JUDGED + <usize>c * 4);
+      const entry = PHASES + <usize>load<u16>(square + shift) * ENTRY_BYTES;
+      steps01 = f32x4.add(steps01, v128.load(entry));
+      steps23 = f32x4.add(steps23, v128.load(entry, 16));
+      steps45 = f32x4.add(steps45, v128.load(entry, 32));
+      steps6 = f32x4.add(steps6, v128.load(entry, 48));
     }
-    v128.store(out + <usize>p * 8, sum);
-    k = s1 + 1 == SHIFTS ? k1 + 1 : k1;
-    s = s1 + 1 == SHIFTS ? 0 : s1 + 1;
+    const at = out + <usize>s * 8;
+    const step = <usize>SHIFTS * 8;
+    v128.store64_lane(at, steps01, 0);
+    v128.store64_lane(at + step, steps01, 1);
+    v128.store64_lane(at + 2 * step, steps23, 0);
+    v128.store64_lane(at + 3 * step, steps23, 1);
+    v128.store64_lane(at + 4 * step, steps45, 0);
+    v128.store64_lane(at + 5 * step, steps45, 1);
+    v128.store64_lane(at + 6 * step, steps6, 0);
   }
-  // The last pair (PAIRS is odd): step k, offset s.
-  let sum = f32x4.splat(0);
-  for (let c = 0; c < judged; c++)
-    sum = f32x4.add(
-      sum,
-      v128.load64_zero(<usize>load<u32>(CELL_PHASES + <usize>(c * SHIFTS + s) * 4) + <usize>k * TABLE_BYTES),
-    );
-  v128.store64_lane(out + <usize>(PAIRS - 1) * 8, sum, 0);
 }
 
 /**
@@ -186,7 +186,7 @@ export function gridTileRow(
       for (let j = t * TILE; j < end; j++) {
         const square = squares + <usize>r * rowSquares + <usize>j * 128;
         if (isFlat(square)) continue;
-        cellAddresses(square, CELL_PHASES + <usize>(judged * SHIFTS) * 4);
+        store<u32>(JUDGED + <usize>judged * 4, <u32>square);
         judged++;
       }
     store<i32>(cells + <usize>t * 4, judged);

@@ -141,7 +141,8 @@ function bestPair(cells: i32, allowed: usize, score: usize, shift: usize, step: 
       const c = load<f64>(SQUARES + <usize>p * 8);
       store<f64>(ALIGNMENTS + <usize>n * 8, c);
       n++;
-      largest = max(largest, c);
+      // A select, not f64.max (NaN- and zero-sign-safe, a longer sequence in V8): the squared sums are ≥ +0.
+      largest = select<f64>(c, largest, c > largest);
     }
     if (n < 8) continue;
     const top = Math.sqrt(largest) / count;
