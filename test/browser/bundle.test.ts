@@ -19,10 +19,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type ScanAnswer = { Files: Record<string, { findings: { code: string; evidence: unknown }[] }> };
+type ScanAnswer = {
+  Files: Record<string, { suspicion_level: string; findings: { code: string; evidence: unknown }[] }>;
+};
 
-describe("the bundled Worker decodes HEIC and TIFF pages", () => {
-  it("a ZIP with a HEIC and a multi-page TIFF: both decoded, their pages analysed as PNG sub-files", async () => {
+describe("the bundled Worker reads every format whose library detects its environment", () => {
+  it("a ZIP with a HEIC, a multi-page TIFF, a PDF and a WebP: all assessed, the pages analysed as PNG sub-files", async () => {
     const account = await fetch(`${server.base}/admin/accounts`, {
       method: "POST",
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
@@ -32,6 +34,8 @@ describe("the bundled Worker decodes HEIC and TIFF pages", () => {
     const zip = zipSync({
       "photo.heic": readFileSync("test/fixtures/formats/leuven.heic"),
       "pages.tiff": readFileSync("test/fixtures/formats/pages.tiff"),
+      "form.pdf": readFileSync("../shared/data/pdf/pypdf/form.pdf"),
+      "photo.webp": readFileSync("test/fixtures/formats/leuven.webp"),
     });
     const form = new FormData();
     form.append("file", new Blob([zip], { type: "application/zip" }), "claim.zip");
@@ -48,5 +52,7 @@ describe("the bundled Worker decodes HEIC and TIFF pages", () => {
       expect(codes).not.toContain("IMAGE_FORMAT_UNDECODABLE");
     }
     expect(Object.keys(files)).toEqual(expect.arrayContaining(["photo.heic#p1.png", "pages.tiff#p1.png"]));
+    // pdf.js (unpdf) and the WebP decoder run too: their files are judged, not '-'.
+    for (const name of ["form.pdf", "photo.webp"]) expect([name, files[name].suspicion_level]).not.toEqual([name, "-"]);
   });
 });
