@@ -27,16 +27,23 @@ export interface InteriorStanding {
 type Box = { x: number; y: number; width: number; height: number };
 const FAMILIES: Family[] = ["ela", "noise", "jpeg"];
 
-/** The first family (ELA, noise, JPEG coefficients) on which the box's inside (picture pixels) stands out, or null. */
-export function interiorStanding(input: FusionInput, maps: BlockMaps, box: Box): InteriorStanding | null {
-  const inside = insideBlocks(box);
-  if (inside.width < 2 || inside.height < 2) return null;
-  for (const [k, family] of FAMILIES.entries()) {
-    const table = summedTable(input, maps, k);
-    const standing = standsOut(table, maps.blocksWide, maps.blocksHigh, inside);
-    if (standing) return { family, ...standing };
-  }
-  return null;
+/**
+ * For one picture's maps: the first family (ELA, noise, JPEG coefficients) on which a box's inside (picture
+ * pixels) stands out, or null. Each family's summed-area table is built once, when first needed, and serves every
+ * box asked about (the frame, then the tone box).
+ */
+export function interiorStanding(input: FusionInput, maps: BlockMaps): (box: Box) => InteriorStanding | null {
+  const tables: ReturnType<typeof summedTable>[] = [];
+  return (box) => {
+    const inside = insideBlocks(box);
+    if (inside.width < 2 || inside.height < 2) return null;
+    for (const [k, family] of FAMILIES.entries()) {
+      tables[k] ??= summedTable(input, maps, k);
+      const standing = standsOut(tables[k], maps.blocksWide, maps.blocksHigh, inside);
+      if (standing) return { family, ...standing };
+    }
+    return null;
+  };
 }
 
 /** The blocks lying wholly inside the box. */

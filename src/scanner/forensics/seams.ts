@@ -140,9 +140,11 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     width: Math.round(r.width * scale),
     height: Math.round(r.height * scale),
   });
-  const flagged = await flaggedBox(found, tone, async (rect) =>
-    interiorStanding(await fusionInput(maps, file), maps, box(rect)),
-  );
+  let standing: ((b: ReturnType<typeof box>) => InteriorStanding | null) | null = null;
+  const flagged = await flaggedBox(found, tone, async (rect) => {
+    standing ??= interiorStanding(await fusionInput(maps, file), maps);
+    return standing(box(rect));
+  });
   const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
   const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
   const attachments = [

@@ -34,23 +34,23 @@ const inside = (x: number, y: number) => x >= 20 && x < 30 && y >= 12 && y < 20;
 describe("a frame's inside standing out on an independent map (frame-interior.ts)", () => {
   it("an inside that reads higher than every other area of its size is named with its family and mean", () => {
     const m = maps(80, 60, (x, y) => (inside(x, y) ? 0.9 : ((x * 7 + y * 13) % 10) / 20));
-    expect(interiorStanding(m.input, m.maps, box)).toMatchObject({ family: "jpeg", mean: 0.9 });
+    expect(interiorStanding(m.input, m.maps)(box)).toMatchObject({ family: "jpeg", mean: 0.9 });
   });
 
   it("not when one other area of the same size reads as high", () => {
     const m = maps(80, 60, (x, y) => (inside(x, y) || (x >= 50 && x < 60 && y >= 40 && y < 48) ? 0.9 : 0));
-    expect(interiorStanding(m.input, m.maps, box)).toBeNull();
+    expect(interiorStanding(m.input, m.maps)(box)).toBeNull();
   });
 
   it("not when the inside's mean stays under the minimum, however alone it stands", () => {
     const low = INTERIOR_THRESHOLDS.minMean - 0.05;
     const m = maps(80, 60, (x, y) => (inside(x, y) ? low : 0));
-    expect(interiorStanding(m.input, m.maps, box)).toBeNull();
+    expect(interiorStanding(m.input, m.maps)(box)).toBeNull();
   });
 
   it("not when the picture holds too few other areas of that size to compare with", () => {
     const m = maps(32, 22, (x, y) => (inside(x, y) ? 2 : 0));
-    expect(interiorStanding(m.input, m.maps, box)).toBeNull();
+    expect(interiorStanding(m.input, m.maps)(box)).toBeNull();
   });
 });
 
