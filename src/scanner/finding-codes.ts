@@ -330,6 +330,12 @@ export const findingCodes = {
     levels: YELLOW_OR_RED,
     meaning: "A rectangle lost its finest detail along four straight sides (blurred within a selection).",
   },
+  BLUR_RECTANGLE_CONFIRMED: {
+    detector: "blur",
+    levels: YELLOW,
+    meaning:
+      "A rectangle whose sides are sharpness steps too short to report alone, but whose whole inside has lost the one-pixel detail the surroundings of every side keep.",
+  },
   BLUR_NONE: { detector: "blur", levels: GREEN, meaning: "No blurred rectangle." },
   BLUR_NOT_ASSESSED: { detector: "blur", levels: NOT_ASSESSED, meaning: "The blurred-area search was not possible." },
 

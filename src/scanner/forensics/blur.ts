@@ -12,6 +12,7 @@ import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";
 import { blurCheck, blurTexts } from "./blur-texts";
+import { CONFIRMED_BLUR_THRESHOLDS, type InteriorDetail, confirmedByInterior, interiorDetail } from "./blur-interior";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { drawnPicture } from "../images/drawn-picture";
 import { drawnBecause, drawnReason } from "./drawn-texts";
@@ -53,6 +54,12 @@ function whyNotSearched(img: GrayImage): [FindingText, Record<string, unknown>] 
   return drawn ? [blurTexts.notAssessed(drawnReason(drawn.equalNeighbourShare, drawnBecause.flatAreas)), drawn] : null;
 }
 
+/** The inside-against-surroundings figures as evidence (grey levels of mean |Laplacian|, two decimals). */
+function roundedInterior(d: InteriorDetail) {
+  const r2 = (v: number) => Number(v.toFixed(2));
+  return { inside: r2(d.inside), ring: d.sides.map((s) => (s === null ? null : r2(s))), ratio: r2(d.ratio) };
+}
+
 /** The rectangle in pixels of the file's picture (the searched picture may be reduced). */
 function scaledTo(pictureWidth: number, img: GrayImage, r: BlurRectangle) {
   const f = pictureWidth / img.width;
@@ -60,22 +67,48 @@ function scaledTo(pictureWidth: number, img: GrayImage, r: BlurRectangle) {
   return { x, y, width, height };
 }
 
-/** The finding for the strongest rectangle: BLUR_RECTANGLE from the Yellow threshold, else BLUR_NONE. */
+/** The strongest rectangle and, when it is too weak alone but may be confirmed, its inside against its surroundings. */
+interface Judged {
+  found: BlurRectangle | null;
+  interior: InteriorDetail | null;
+  flagged: BlurRectangle | null;
+}
+
+function judge(img: GrayImage, found: BlurRectangle | null): Judged {
+  if (!found) return { found, interior: null, flagged: null };
+  if (found.score >= BLUR_THRESHOLDS.yellow) return { found, interior: null, flagged: found };
+  if (found.score < CONFIRMED_BLUR_THRESHOLDS.minScore) return { found, interior: null, flagged: null };
+  const interior = interiorDetail(img, found);
+  return { found, interior, flagged: confirmedByInterior(found, interior) ? found : null };
+}
+
+/**
+ * The finding for the strongest rectangle: BLUR_RECTANGLE from the Yellow threshold, BLUR_RECTANGLE_CONFIRMED
+ * (Yellow) when a weaker one is confirmed by its inside, else BLUR_NONE.
+ */
 function verdict(
   ctx: ScanContext,
   picture: { width: number; height: number },
-  found: BlurRectangle | null,
+  { found, interior, flagged }: Judged,
   evidence: Record<string, unknown>,
 ) {
-  if (!found || found.score < BLUR_THRESHOLDS.yellow)
-    return finding(ctx.language, "BLUR_NONE", "Green", blurTexts.none(), evidence);
+  if (!found || !flagged) return finding(ctx.language, "BLUR_NONE", "Green", blurTexts.none(), evidence);
   const region = evidence.region as { width: number; height: number };
   const share = Number(((100 * region.width * region.height) / (picture.width * picture.height)).toFixed(1));
+  const size = { share, width: region.width, height: region.height, percent: Math.floor(found.score * 100) };
+  if (interior)
+    return finding(
+      ctx.language,
+      "BLUR_RECTANGLE_CONFIRMED",
+      "Yellow",
+      blurTexts.confirmed({ ...size, ratio: Math.floor(interior.ratio) }),
+      evidence,
+    );
   return finding(
     ctx.language,
     "BLUR_RECTANGLE",
     found.score >= BLUR_THRESHOLDS.red ? "Red" : "Yellow",
-    blurTexts.region({ share, width: region.width, height: region.height, percent: Math.floor(found.score * 100) }),
+    blurTexts.region(size),
     evidence,
   );
 }
@@ -92,8 +125,8 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
   const img = await searchPicture(file.bytes, result.maps);
   const not = whyNotSearched(img);
   if (not) return skipped(ctx, ...not);
-  const found = searchBlurRectangle(img);
-  const flagged = found && found.score >= BLUR_THRESHOLDS.yellow ? found : null;
+  const judged = judge(img, searchBlurRectangle(img));
+  const { found, interior, flagged } = judged;
   const evidence: Record<string, unknown> = {
     searchedWidth: img.width,
     searchedHeight: img.height,
@@ -102,22 +135,24 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
       minSide: BLUR_MIN_SIDE,
       fineRatio: FINE_RATIO,
       maxBrightnessJump: MAX_BRIGHTNESS_JUMP,
+      confirmed: CONFIRMED_BLUR_THRESHOLDS,
     },
     strongest: found ? { ...scaledTo(picture.width, img, found), score: Number(found.score.toFixed(3)) } : null,
+    ...(interior ? { interior: roundedInterior(interior) } : {}),
     ...(flagged ? { region: scaledTo(picture.width, img, flagged) } : {}),
   };
   const heatmapSide = Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE);
   const png = renderHeatmapPng(img, areaGrid(img, flagged), heatmapSize(img.width, img.height, heatmapSide));
   return {
     assessed: true,
-    findings: [verdict(ctx, picture, found, evidence)],
+    findings: [verdict(ctx, picture, judged, evidence)],
     attachments: [{ category: "heatmaps", name: `${file.name}.blur.png`, contentType: "image/png", bytes: png }],
   };
 }
 
 export const blurAnalyzer: Analyzer = {
   id: "blur",
-  version: "1.0.0",
+  version: "1.1.0",
   appliesTo: (file: ScanFile) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
   reads: [...blockMapProducts, searchPixels],
   analyze,
