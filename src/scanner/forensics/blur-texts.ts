@@ -30,18 +30,25 @@ export const blurTexts = {
       explanation: `Wewnątrz prostokąta ${a.width} × ${a.height} px (${comma(a.share)} % zdjęcia) brakuje najdrobniejszych szczegółów, a grubsze kształty biegną dalej przez jego brzegi: na ${a.percent} % każdego z czterech boków obraz w jednym kroku przechodzi z ostrego w miękki, przy tej samej jasności. Obiektyw rozmywa wzdłuż konturów przedmiotów w innej odległości, a nie w obrębie czterech prostych linii; tak działa rozmycie w prostym zaznaczeniu, na przykład by ukryć numer, nazwisko lub uszkodzenie. Mapa cieplna pokazuje obszar na czerwono.`,
     },
   }),
-  confirmed: (a: { share: number; width: number; height: number; percent: number; ratio: number }): FindingText => ({
+  confirmed: (a: {
+    share: number;
+    width: number;
+    height: number;
+    percent: number;
+    ratio: number;
+    halfSize: boolean;
+  }): FindingText => ({
     en: {
       title: "Rectangle probably blurred after the photo was taken",
-      explanation: `Along ${a.percent} % of each of the four sides of a rectangle of ${a.width} × ${a.height} px (${a.share} % of the picture) the picture turns from sharp to soft in one step, at the same brightness; too short a stretch to report alone. But inside it the finest detail is at least ${a.ratio} times weaker than just outside each of its four sides, while the coarser shapes carry on. A lens blurs along the outlines of objects at another distance, not within four straight lines; a blur within a straight selection does this, for example to hide a number, a name or damage. The heatmap shows the area in red.`,
+      explanation: `Along ${a.percent} % of each of the four sides of a rectangle of ${a.width} × ${a.height} px (${a.share} % of the picture) the picture${a.halfSize ? ", reduced to half its size," : ""} turns from sharp to soft in one step, at the same brightness; too short a stretch to report alone. But inside it the finest detail is at least ${a.ratio} times weaker than just outside each of its four sides, while the coarser shapes carry on. A lens blurs along the outlines of objects at another distance, not within four straight lines; a blur within a straight selection does this, for example to hide a number, a name or damage. The heatmap shows the area in red.`,
     },
     de: {
       title: "Wahrscheinlich nachträglich weichgezeichnetes Rechteck",
-      explanation: `Auf ${a.percent} % jeder der vier Seiten eines Rechtecks von ${a.width} × ${a.height} px (${comma(a.share)} % des Bildes) wechselt das Bild in einem Schritt von scharf zu weich, bei gleicher Helligkeit; für sich allein zu wenig, um es zu melden. In seinem Inneren sind die feinsten Details aber mindestens ${a.ratio}-mal schwächer als direkt außerhalb jeder seiner vier Seiten, während die gröberen Formen weiterlaufen. Ein Objektiv zeichnet entlang der Umrisse von Gegenständen in anderer Entfernung weich, nicht innerhalb von vier geraden Linien; ein Weichzeichner in einer geraden Auswahl tut das, etwa um eine Nummer, einen Namen oder einen Schaden zu verbergen. Die Heatmap zeigt den Bereich rot.`,
+      explanation: `Auf ${a.percent} % jeder der vier Seiten eines Rechtecks von ${a.width} × ${a.height} px (${comma(a.share)} % des Bildes) wechselt das Bild${a.halfSize ? " (auf halbe Größe verkleinert)" : ""} in einem Schritt von scharf zu weich, bei gleicher Helligkeit; für sich allein zu wenig, um es zu melden. In seinem Inneren sind die feinsten Details aber mindestens ${a.ratio}-mal schwächer als direkt außerhalb jeder seiner vier Seiten, während die gröberen Formen weiterlaufen. Ein Objektiv zeichnet entlang der Umrisse von Gegenständen in anderer Entfernung weich, nicht innerhalb von vier geraden Linien; ein Weichzeichner in einer geraden Auswahl tut das, etwa um eine Nummer, einen Namen oder einen Schaden zu verbergen. Die Heatmap zeigt den Bereich rot.`,
     },
     pl: {
       title: "Prostokąt prawdopodobnie rozmyty po wykonaniu zdjęcia",
-      explanation: `Na ${a.percent} % każdego z czterech boków prostokąta ${a.width} × ${a.height} px (${comma(a.share)} % zdjęcia) obraz w jednym kroku przechodzi z ostrego w miękki, przy tej samej jasności; to za mało, by zgłosić to samodzielnie. Jednak wewnątrz prostokąta najdrobniejsze szczegóły są co najmniej ${a.ratio} razy słabsze niż tuż za każdym z jego czterech boków, a grubsze kształty biegną dalej. Obiektyw rozmywa wzdłuż konturów przedmiotów w innej odległości, a nie w obrębie czterech prostych linii; tak działa rozmycie w prostym zaznaczeniu, na przykład by ukryć numer, nazwisko lub uszkodzenie. Mapa cieplna pokazuje obszar na czerwono.`,
+      explanation: `Na ${a.percent} % każdego z czterech boków prostokąta ${a.width} × ${a.height} px (${comma(a.share)} % zdjęcia) obraz${a.halfSize ? " (zmniejszony do połowy)" : ""} w jednym kroku przechodzi z ostrego w miękki, przy tej samej jasności; to za mało, by zgłosić to samodzielnie. Jednak wewnątrz prostokąta najdrobniejsze szczegóły są co najmniej ${a.ratio} razy słabsze niż tuż za każdym z jego czterech boków, a grubsze kształty biegną dalej. Obiektyw rozmywa wzdłuż konturów przedmiotów w innej odległości, a nie w obrębie czterech prostych linii; tak działa rozmycie w prostym zaznaczeniu, na przykład by ukryć numer, nazwisko lub uszkodzenie. Mapa cieplna pokazuje obszar na czerwono.`,
     },
   }),
   none: (): FindingText => ({

@@ -7,6 +7,7 @@ import {
 } from "../../../src/scanner/forensics/blur-interior";
 import type { GrayImage } from "../../../src/scanner/images/gray";
 import { encodeRgbaPngStreamed } from "../../../src/scanner/images/png-encode";
+import { searchBlurRectangle } from "../../../src/scanner/forensics/blur-search";
 import { type Box, blurInside, detailedPicture } from "./blur-pictures";
 import { context, scanFile } from "./fixtures";
 
@@ -27,9 +28,9 @@ function softBands(img: GrayImage, rows: [number, number], columns: [number, num
 const weakBlur = () => softBands(blurInside(detailedPicture(W, H), rect, 3), [60, 90], [80, 120]);
 
 function png(img: GrayImage): Uint8Array {
-  const rgba = new Uint8Array(W * H * 4).fill(255);
+  const rgba = new Uint8Array(img.width * img.height * 4).fill(255);
   img.data.forEach((v, i) => rgba.fill(Math.round(Math.min(255, Math.max(0, v))), i * 4, i * 4 + 3));
-  return encodeRgbaPngStreamed(rgba, W, H);
+  return encodeRgbaPngStreamed(rgba, img.width, img.height);
 }
 
 describe("blurred rectangles confirmed by their inside (blur 1.1.0)", () => {
@@ -80,5 +81,26 @@ describe("blurred rectangles confirmed by their inside (blur 1.1.0)", () => {
     const untouched = softBands(detailedPicture(W, H), [60, 90], [80, 120]);
     const r = await blurAnalyzer.analyze(scanFile("bands.png", png(untouched)), context());
     expect(r.findings[0]).toMatchObject({ code: "BLUR_NONE", level: "Green" });
+  });
+
+  it("on a soft picture (camera-like: each pixel doubled, then σ 1) a σ 5 blur shows only at half size, and is confirmed there (blur 1.2.0)", async () => {
+    const [w, h] = [2 * W, 2 * H];
+    const doubled = { width: w, height: h, data: new Float32Array(w * h) };
+    const sharp = detailedPicture(W, H);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) doubled.data[y * w + x] = sharp.data[(y >> 1) * W + (x >> 1)];
+    const soft = blurInside(doubled, { x: 0, y: 0, width: w, height: h }, 1);
+    const area = { x: 134, y: 82, width: 180, height: 140 };
+    const blurred = blurInside(soft, area, 5);
+    expect(searchBlurRectangle(blurred)).toBeNull();
+    const r = await blurAnalyzer.analyze(scanFile("soft.png", png(blurred)), context());
+    expect(r.findings[0]).toMatchObject({ code: "BLUR_RECTANGLE_CONFIRMED", level: "Yellow" });
+    const evidence = r.findings[0].evidence as { region: Box; halfSize: { width: number } };
+    expect(evidence.halfSize.width).toBe(W);
+    for (const k of ["x", "y", "width", "height"] as const)
+      expect(Math.abs(evidence.region[k] - area[k])).toBeLessThanOrEqual(10);
+    expect(r.findings[0].explanation).toContain("reduced to half its size");
+    const untouched = await blurAnalyzer.analyze(scanFile("soft.png", png(soft)), context());
+    expect(untouched.findings[0]).toMatchObject({ code: "BLUR_NONE", level: "Green" });
   });
 });
