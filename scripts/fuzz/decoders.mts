@@ -10,6 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { seededRandom } from "../../test/support/seeded-random";
 
 const SEEDS = [
   "../shared/data/photos/opencv-doc/leuvenA.jpg",
@@ -31,20 +32,9 @@ const SEEDS = [
   "../shared/data/pdf/pypdf/crazyones.pdf",
 ];
 
-/** xorshift32: the same mutations for the same seed on every machine. */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 /** One mutation of `bytes` (the first 12 bytes, the signature, kept so that the file keeps its kind). */
 export function mutate(bytes: Uint8Array, seed: number): { bytes: Uint8Array; how: string } {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const at = (min = 12) => min + Math.floor(r() * Math.max(1, bytes.length - min));
   const out = Uint8Array.from(bytes);
   switch (Math.floor(r() * 5)) {

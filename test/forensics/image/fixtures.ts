@@ -112,13 +112,4 @@ export function noiseBytes(length: number, seed: number, alphabet = 256): Uint8A
   return out;
 }
 
-/** Deterministic numbers in [0, 1) (xorshift32). */
-export function seededRandom(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+export { seededRandom } from "../../support/seeded-random";
