@@ -113,7 +113,7 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       ]);
   });
 
-  it("every cell not judged (hatched), every cell judged at the ramp's ends, its middle and its half-way roundings", () => {
+  it("every cell not judged (hatched), every cell judged at the ramp's ends and beyond, its middle and its half-way roundings", () => {
     const base = randomBase(64, 48, 5);
     const grid = (score: number, reliable: number) => ({
       width: 8,
@@ -126,12 +126,25 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       [0, 1],
       [1, 1],
       [Number.NaN, 1],
+      // Outside 0–1 and signed zero: the kernel's selects stand for Math.min(1, Math.max(0, score)).
+      [-0, 1],
+      [-1, 1],
+      [2, 1],
+      [Number.POSITIVE_INFINITY, 1],
+      [Number.NEGATIVE_INFINITY, 1],
       // 0.25: 40 + 215 × 0.5 = 147.5 and 80 + 175 × 0.5 = 167.5; 0.75: 255 × 0.5 = 127.5 (Math.round: up).
       [0.25, 1],
       [0.5, 1],
       [0.75, 1],
     ])
       expectSameHeatmap(base, grid(score, reliable), { width: 67, height: 45 });
+    // Odd grid widths (the kernel takes two cells per step) with every kind of cell in one row.
+    const mixed = [0, 0.25, 0.5, 0.75, 1, -0, Number.NaN, 2, -1];
+    for (const width of [1, 2, 3, 9]) {
+      const scores = Float32Array.from({ length: width * 3 }, (_, i) => mixed[i % mixed.length]);
+      const reliable = Uint8Array.from(scores, (_, i) => (i % 4 === 3 ? 0 : 1));
+      expectSameHeatmap(base, { width, height: 3, scores, reliable }, { width: 67, height: 45 });
+    }
   });
 });
 
