@@ -148,6 +148,38 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
   });
 });
 
+describe("a heatmap drawn again over the same picture (renderHeatmapPng remembers the last small grid)", () => {
+  it("the same inputs give the same bytes; any other score, judged cell, size or line is drawn anew", () => {
+    const base = randomBase(64, 48, 9);
+    const size = { width: 67, height: 45 };
+    const lines = [{ x1: 0.1, y1: 0.2, x2: 0.9, y2: 0.8 }];
+    const grid = randomGrid(9, 7, 9);
+    const first = renderHeatmapPng(base, grid, size, lines);
+    const again = renderHeatmapPng(
+      base,
+      { ...grid, scores: grid.scores.slice(), reliable: grid.reliable.slice() },
+      size,
+      lines.map((l) => ({ ...l })),
+    );
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // The grid changed in place after it was drawn: the remembered copy is not the caller's array.
+    grid.scores[5] = 0.97;
+    expectSameHeatmap(base, grid, size, lines);
+    const judged = { ...grid, reliable: grid.reliable.slice() };
+    judged.reliable[3] ^= 1;
+    expectSameHeatmap(base, judged, size, lines);
+    // −0 against +0 are other bits: drawn anew (and still the reference's pixels), as are another size, lines, picture.
+    const zero = { ...grid, scores: grid.scores.slice() };
+    zero.scores[1] = -0;
+    expectSameHeatmap(base, zero, size, lines);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, lines);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, [{ ...lines[0], x2: 0.5 }]);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, []);
+    expectSameHeatmap(randomBase(64, 48, 10), zero, { width: 66, height: 45 }, []);
+  });
+});
+
 describe("PNG chunk CRC and zlib Adler-32 in wasm: the reference's values", () => {
   it("crc32 on noise of odd lengths, continued from a previous CRC", () => {
     const next = random(11);
