@@ -43,43 +43,69 @@ export function heatmapRow(
   }
 }
 
-/** JavaScript's Math.round (half-way up; NaN stays NaN) for the finite values of the ramp. */
-@inline function jsRound(v: f64): f64 {
-  const down = Math.floor(v);
-  return v - down >= 0.5 ? down + 1 : down;
+const ONE = f64x2.splat(1);
+const HALF = f64x2.splat(0.5);
+
+/** JavaScript's Math.round (half-way up; NaN stays NaN) of two finite or NaN values. */
+@inline function jsRound2(v: v128): v128 {
+  const down = f64x2.floor(v);
+  return v128.bitselect(f64x2.add(down, ONE), down, f64x2.ge(f64x2.sub(v, down), HALF));
+}
+
+/**
+ * heatmapCells' values of two cells: scores `v` (f64 lanes), judged where `judged`'s lane is all ones; stored
+ * as the layout's (1 − opacity or −1, R × opacity) and (G × opacity, B × opacity) pairs of lane 0 at `cell`
+ * and, when `both`, of lane 1 at `cell` + 32.
+ */
+@inline function twoCells(v: v128, judged: v128, cell: usize, both: bool): void {
+  const nan = f64x2.ne(v, v);
+  // Math.min(1, score), then Math.max(0, ·) below: NaN stays NaN, −0 becomes +0 as Math.max(0, −0) does.
+  const atMostOne = v128.bitselect(v, ONE, v128.or(f64x2.lt(v, ONE), nan));
+  const s = v128.bitselect(atMostOne, v128.bitselect(v, f64x2.splat(0), nan), f64x2.gt(v, f64x2.splat(0)));
+  const low = f64x2.lt(s, HALF);
+  const uLow = f64x2.mul(s, f64x2.splat(2)); // s / 0.5, the same double
+  const uHigh = f64x2.mul(f64x2.sub(s, HALF), f64x2.splat(2));
+  const r = v128.bitselect(
+    jsRound2(f64x2.add(f64x2.splat(40), f64x2.mul(f64x2.splat(215), uLow))),
+    f64x2.splat(255),
+    low,
+  );
+  const g = v128.bitselect(
+    jsRound2(f64x2.add(f64x2.splat(80), f64x2.mul(f64x2.splat(175), uLow))),
+    jsRound2(f64x2.mul(f64x2.splat(255), f64x2.sub(ONE, uHigh))),
+    low,
+  );
+  const b = v128.bitselect(jsRound2(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow))), f64x2.splat(0), low);
+  const a = f64x2.add(f64x2.splat(0.2), f64x2.mul(f64x2.splat(0.6), atMostOne));
+  const keep = v128.bitselect(f64x2.sub(ONE, a), f64x2.splat(-1), judged);
+  const ra = f64x2.mul(r, a);
+  const ga = f64x2.mul(g, a);
+  const ba = f64x2.mul(b, a);
+  v128.store(cell, i64x2.shuffle(keep, ra, 0, 2));
+  v128.store(cell, i64x2.shuffle(ga, ba, 0, 2), 16);
+  if (both) {
+    v128.store(cell, i64x2.shuffle(keep, ra, 1, 3), 32);
+    v128.store(cell, i64x2.shuffle(ga, ba, 1, 3), 48);
+  }
 }
 
 /**
  * The colours of `count` cells of one grid row into `cells` (heatmapRow's layout): from each cell's score
  * (f32) and whether it is judged (u8): 1 − opacity, then R, G, B × opacity; −1 for a cell not judged.
+ * The reference's ramp (heatmap.ts `ramp`) and opacity, two cells per step and without branches: both
+ * halves of the ramp are worked out and one is selected per lane (scores on both sides of 0.5 made the
+ * branches mispredict, and V8 turns a scalar f64 select into a branch); ÷ 0.5 is × 2, the same double.
  */
 export function heatmapCells(scores: usize, reliable: usize, count: i32, cells: usize): void {
-  for (let i = 0; i < count; i++) {
-    const cell = cells + (<usize>i << 5);
-    if (!load<u8>(reliable + <usize>i)) {
-      store<f64>(cell, -1);
-      continue;
-    }
-    const score = <f64>load<f32>(scores + (<usize>i << 2));
-    const s = min(1.0, max(0.0, score));
-    let r: f64;
-    let g: f64;
-    let b: f64;
-    if (s < 0.5) {
-      const u = s / 0.5;
-      r = jsRound(40 + 215 * u);
-      g = jsRound(80 + 175 * u);
-      b = jsRound(220 * (1 - u));
-    } else {
-      const u = (s - 0.5) / 0.5;
-      r = 255;
-      g = jsRound(255 * (1 - u));
-      b = 0;
-    }
-    const a = 0.2 + 0.6 * min(1.0, score);
-    store<f64>(cell, 1 - a);
-    store<f64>(cell, r * a, 8);
-    store<f64>(cell, g * a, 16);
-    store<f64>(cell, b * a, 24);
+  let i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const v = f64x2.promote_low_f32x4(v128.load64_zero(scores + (<usize>i << 2)));
+    const flags = i64x2.extend_low_i32x4_u(i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load16_splat(reliable + <usize>i))));
+    twoCells(v, i64x2.ne(flags, i64x2.splat(0)), cells + (<usize>i << 5), true);
+  }
+  if (i < count) {
+    const v = f64x2.promote_low_f32x4(v128.load32_zero(scores + (<usize>i << 2)));
+    const judged = load<u8>(reliable + <usize>i) ? i64x2.splat(-1) : i64x2.splat(0);
+    twoCells(v, judged, cells + (<usize>i << 5), false);
   }
 }

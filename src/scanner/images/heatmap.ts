@@ -181,12 +181,80 @@ function background(base: GrayImage, side: number): GrayImage {
   return small;
 }
 
-/** PNG bytes of the overlay (RGB): rendered by the heatmap kernel into the PNG's rows, or (too large for it) by renderPixels. */
+/** A heatmap drawn over a picture: what it was drawn from (copies) and its PNG. */
+interface DrawnHeatmap {
+  grid: ScoreGrid;
+  size: { width: number; height: number };
+  lines: OverlayLine[];
+  png: Uint8Array;
+}
+
+/**
+ * Grids up to this many cells are remembered with their PNG: the blur and cut-edge checks draw a coarse grid
+ * over the same search picture, the same all-clear grid when neither finds anything (most photos); the
+ * block-level grids of the other detectors never repeat and would only cost a copy.
+ */
+const REMEMBERED_CELLS = 65_536;
+
+/** The last remembered heatmap drawn over each picture. */
+const drawn = new WeakMap<GrayImage, DrawnHeatmap>();
+
+/** Whether a heatmap is drawn from the same grid (score bits, judged cells), size and lines as `last`. */
+function drawnAlike(
+  last: DrawnHeatmap,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  lines: OverlayLine[],
+): boolean {
+  if (last.size.width !== size.width || last.size.height !== size.height) return false;
+  if (last.grid.width !== grid.width || last.grid.height !== grid.height) return false;
+  const sameLine = (a: OverlayLine, b: OverlayLine) =>
+    Object.is(a.x1, b.x1) && Object.is(a.y1, b.y1) && Object.is(a.x2, b.x2) && Object.is(a.y2, b.y2);
+  if (last.lines.length !== lines.length || !last.lines.every((line, i) => sameLine(line, lines[i]))) return false;
+  const cells = grid.width * grid.height;
+  const bits = (scores: Float32Array) => new Uint32Array(scores.buffer, scores.byteOffset, cells);
+  const [a, b] = [bits(last.grid.scores), bits(grid.scores)];
+  for (let i = 0; i < cells; i++) if (a[i] !== b[i] || last.grid.reliable[i] !== grid.reliable[i]) return false;
+  return true;
+}
+
+/**
+ * PNG bytes of the overlay (RGB): rendered by the heatmap kernel into the PNG's rows, or (too large for it) by
+ * renderPixels. A small grid drawn again over the same picture, alike in every input, gets a copy of the PNG
+ * made before (the same bytes: encoding is deterministic).
+ */
 export function renderHeatmapPng(
   base: GrayImage,
   grid: ScoreGrid,
   size: { width: number; height: number },
   lines: OverlayLine[] = [],
+): Uint8Array {
+  const cells = grid.width * grid.height;
+  const remembered = cells <= REMEMBERED_CELLS && grid.scores.length >= cells && grid.reliable.length >= cells;
+  const last = remembered ? drawn.get(base) : undefined;
+  if (last && drawnAlike(last, grid, size, lines)) return last.png.slice();
+  const png = encodeHeatmapPng(base, grid, size, lines);
+  if (remembered)
+    drawn.set(base, {
+      grid: {
+        width: grid.width,
+        height: grid.height,
+        scores: grid.scores.slice(0, cells),
+        reliable: grid.reliable.slice(0, cells),
+      },
+      size: { ...size },
+      lines: lines.map((line) => ({ ...line })),
+      png: png.slice(),
+    });
+  return png;
+}
+
+/** renderHeatmapPng's drawing and encoding. */
+function encodeHeatmapPng(
+  base: GrayImage,
+  grid: ScoreGrid,
+  size: { width: number; height: number },
+  lines: OverlayLine[],
 ): Uint8Array {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));

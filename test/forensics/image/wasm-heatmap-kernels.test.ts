@@ -113,7 +113,7 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       ]);
   });
 
-  it("every cell not judged (hatched), every cell judged at the ramp's ends, its middle and its half-way roundings", () => {
+  it("every cell not judged (hatched), every cell judged at the ramp's ends and beyond, its middle and its half-way roundings", () => {
     const base = randomBase(64, 48, 5);
     const grid = (score: number, reliable: number) => ({
       width: 8,
@@ -126,12 +126,57 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       [0, 1],
       [1, 1],
       [Number.NaN, 1],
+      // Outside 0–1 and signed zero: the kernel's selects stand for Math.min(1, Math.max(0, score)).
+      [-0, 1],
+      [-1, 1],
+      [2, 1],
+      [Number.POSITIVE_INFINITY, 1],
+      [Number.NEGATIVE_INFINITY, 1],
       // 0.25: 40 + 215 × 0.5 = 147.5 and 80 + 175 × 0.5 = 167.5; 0.75: 255 × 0.5 = 127.5 (Math.round: up).
       [0.25, 1],
       [0.5, 1],
       [0.75, 1],
     ])
       expectSameHeatmap(base, grid(score, reliable), { width: 67, height: 45 });
+    // Odd grid widths (the kernel takes two cells per step) with every kind of cell in one row.
+    const mixed = [0, 0.25, 0.5, 0.75, 1, -0, Number.NaN, 2, -1];
+    for (const width of [1, 2, 3, 9]) {
+      const scores = Float32Array.from({ length: width * 3 }, (_, i) => mixed[i % mixed.length]);
+      const reliable = Uint8Array.from(scores, (_, i) => (i % 4 === 3 ? 0 : 1));
+      expectSameHeatmap(base, { width, height: 3, scores, reliable }, { width: 67, height: 45 });
+    }
+  });
+});
+
+describe("a heatmap drawn again over the same picture (renderHeatmapPng remembers the last small grid)", () => {
+  it("the same inputs give the same bytes; any other score, judged cell, size or line is drawn anew", () => {
+    const base = randomBase(64, 48, 9);
+    const size = { width: 67, height: 45 };
+    const lines = [{ x1: 0.1, y1: 0.2, x2: 0.9, y2: 0.8 }];
+    const grid = randomGrid(9, 7, 9);
+    const first = renderHeatmapPng(base, grid, size, lines);
+    const again = renderHeatmapPng(
+      base,
+      { ...grid, scores: grid.scores.slice(), reliable: grid.reliable.slice() },
+      size,
+      lines.map((l) => ({ ...l })),
+    );
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    // The grid changed in place after it was drawn: the remembered copy is not the caller's array.
+    grid.scores[5] = 0.97;
+    expectSameHeatmap(base, grid, size, lines);
+    const judged = { ...grid, reliable: grid.reliable.slice() };
+    judged.reliable[3] ^= 1;
+    expectSameHeatmap(base, judged, size, lines);
+    // −0 against +0 are other bits: drawn anew (and still the reference's pixels), as are another size, lines, picture.
+    const zero = { ...grid, scores: grid.scores.slice() };
+    zero.scores[1] = -0;
+    expectSameHeatmap(base, zero, size, lines);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, lines);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, [{ ...lines[0], x2: 0.5 }]);
+    expectSameHeatmap(base, zero, { width: 66, height: 45 }, []);
+    expectSameHeatmap(randomBase(64, 48, 10), zero, { width: 66, height: 45 }, []);
   });
 });
 
