@@ -1,6 +1,7 @@
 /**
  * Blurred rectangles (issue 17): an area blurred within a straight selection, found by the step in sharpness
- * along its four sides (blur-search.ts). Reads the picture copy-move and the cut-edge check search (≤ 1 MP at
+ * along its four sides (blur-search.ts); a weaker one when its whole inside has lost the detail just outside every
+ * side (blur-interior.ts), also on the picture at half size. Reads the picture copy-move and the cut-edge check search (≤ 1 MP at
  * full resolution; larger pictures area-averaged, which softens the sharp side too). It does not see blurs with
  * feathered or free-form outlines, nor blurs of areas that had no fine detail to lose (sky, plain walls).
  */
@@ -61,9 +62,9 @@ function roundedInterior(d: InteriorDetail) {
   return { inside: r2(d.inside), ring: d.sides.map((s) => (s === null ? null : r2(s))), ratio: r2(d.ratio) };
 }
 
-/** The rectangle in pixels of the file's picture (the searched picture may be reduced). */
-function scaledTo(pictureWidth: number, img: GrayImage, r: BlurRectangle) {
-  const f = pictureWidth / img.width;
+/** The rectangle `r` of a picture `from` pixels wide, in pixels of one `toWidth` wide (same proportions). */
+function scaledTo(toWidth: number, from: GrayImage, r: BlurRectangle) {
+  const f = toWidth / from.width;
   const [x, y, width, height] = [r.x, r.y, r.width, r.height].map((v) => Math.round(v * f));
   return { x, y, width, height };
 }
@@ -102,12 +103,9 @@ function judgeAtHalfSize(img: GrayImage): Judged | null {
   return confirmedByInterior(found, interior) ? { searched: half, found, interior, flagged: found } : null;
 }
 
-/** The rectangle in the search picture's pixels (for its heatmap). */
+/** The flagged rectangle in the search picture's pixels (for its heatmap). */
 function inSearchPicture(img: GrayImage, { searched, flagged }: Judged): BlurRectangle | null {
-  if (!flagged || searched === img) return flagged;
-  const f = img.width / searched.width;
-  const [x, y, width, height] = [flagged.x, flagged.y, flagged.width, flagged.height].map((v) => Math.round(v * f));
-  return { x, y, width, height, score: flagged.score };
+  return flagged && { ...scaledTo(img.width, searched, flagged), score: flagged.score };
 }
 
 /**
