@@ -15,7 +15,7 @@ For every untouched camera photo in SOURCES (camera firmware only, no editor in 
 
 Usage: /usr/bin/python3 scripts/datagen/generate.py [out_dir=.tmp/generated] [--small N] [--seed S]
   --seed S   another seed (default 20261122): the eval's held-out sets (.tmp/generated-heldout, seed 20261125;
-             .tmp/generated-heldout-2, seed 20261129; .tmp/generated-heldout-3, seed 20261130) have other crops, edit rectangles, patches and qualities
+             .tmp/generated-heldout-2, seed 20261129; .tmp/generated-heldout-3, seed 20261130; .tmp/generated-heldout-4, seed 20261201) have other crops, edit rectangles, patches and qualities
              from the same source photos.
   --small N  writes N small (512x384) cases per kind instead (used for test/fixtures/generated),
              plus restart-interval.jpg / restart-none.jpg: the same 320x256 crop saved with and
