@@ -177,6 +177,20 @@ export function* decodeTiffBands(
   for (const band of bands) yield decodeOn(buffer, band);
 }
 
+/**
+ * utif2 4.1 (the latest) prints `console.log("====", tilesAcross, tilesDown)` for every tiled image it decodes: one
+ * line in the service's logs per band of a tiled page. `decodeImage` is synchronous, so nothing else logs meanwhile.
+ */
+function withoutDebugPrint(decode: () => void): void {
+  const log = console.log;
+  console.log = () => {};
+  try {
+    decode();
+  } finally {
+    console.log = log;
+  }
+}
+
 /** utif2 reads offsets from the start of the buffer: copy only a view that does not begin there. */
 function utifBuffer(bytes: Uint8Array): ArrayBuffer {
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
@@ -185,7 +199,7 @@ function utifBuffer(bytes: Uint8Array): ArrayBuffer {
 
 function decodeOn(buffer: ArrayBuffer, page: TiffPage): { width: number; height: number; rgba: Uint8Array } {
   const ifd = { ...page.tags } as unknown as UTIF.IFD;
-  UTIF.decodeImage(buffer, ifd);
+  withoutDebugPrint(() => UTIF.decodeImage(buffer, ifd));
   if (!ifd.data || ifd.width !== page.width || ifd.height !== page.height) throw new Error("page could not be decoded");
   const rgba = UTIF.toRGBA8(ifd);
   if (rgba.length !== page.width * page.height * 4) throw new Error("unsupported pixel layout");

@@ -3,7 +3,7 @@
  * detector that applies and gets a real level with findings; their EXIF reaches the metadata checks;
  * cut-off and damaged variants are '-' with a reason, never a 500. Fixtures: scripts/datagen/formats.sh.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "../../helpers";
 import { zip } from "../../scanner/fixtures";
 import { postScanner, scanCase } from "../../scanner/http";
@@ -164,10 +164,11 @@ describe("cut-off WebP, HEIC and TIFF are '-' with a reason", () => {
 });
 
 /** A little-endian TIFF: one IFD at offset 8 with these LONG-valued tags, then `next`; 16 bytes of pixels. */
-function tiff(tags: Record<number, number>, next = 0): Uint8Array {
+/** A little-endian TIFF of one IFD (LONG values); strip/tile offsets point at `dataBytes` zero bytes after it. */
+function tiff(tags: Record<number, number>, next = 0, dataBytes = 16): Uint8Array {
   const entries = Object.entries(tags);
   const data = 8 + 2 + entries.length * 12 + 4;
-  const out = new Uint8Array(data + 16);
+  const out = new Uint8Array(data + dataBytes);
   const view = new DataView(out.buffer);
   out.set([0x49, 0x49, 0x2a, 0]);
   view.setUint32(4, 8, true);
@@ -177,7 +178,7 @@ function tiff(tags: Record<number, number>, next = 0): Uint8Array {
     view.setUint16(at, Number(tag), true);
     view.setUint16(at + 2, 4, true);
     view.setUint32(at + 4, 1, true);
-    view.setUint32(at + 8, Number(tag) === 273 ? data : value, true);
+    view.setUint32(at + 8, Number(tag) === 273 || Number(tag) === 324 ? data : value, true);
   });
   view.setUint32(10 + entries.length * 12, next, true);
   return out;
@@ -263,6 +264,19 @@ describe("hostile TIFFs end at the gatekeeper: utif2 never reads an IFD chain we
     new DataView(bytes.buffer).setUint32(10 + 4, 0xffffffff, true); // count of the first entry
     const result = await fileTypeAnalyzer.analyze(file("count.tiff", bytes, "tiff"), context());
     expect(result.findings).toEqual([expect.objectContaining({ code: "FILE_MALFORMED", level: "-" })]);
+  });
+
+  it("a tiled TIFF (16 × 16 grey, one tile) is decoded without utif2's debug line in the service's log", async () => {
+    const { 273: _, 279: __, ...strips } = grey(16, 16);
+    const tiled = file("tiled.tiff", tiff({ ...strips, 322: 16, 323: 16, 324: 0, 325: 256 }, 0, 256), "tiff");
+    const log = vi.spyOn(console, "log");
+    try {
+      const result = await imagePages.analyze(tiled, context());
+      expect(result.extracted?.map((f) => f.name)).toEqual(["tiled.tiff#p1.png"]);
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+    }
   });
 
   it("a tiny valid TIFF (4 × 4 grey) passes and is decoded to one PNG page", async () => {
