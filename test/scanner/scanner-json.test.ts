@@ -71,7 +71,7 @@ describe("POST /v2/scanner analyses every file of a direct upload (spec 4.4, 2.6
       code: "FILE_TYPE_UNSUPPORTED",
       title: "File type not supported",
     });
-    expect(body.modelVersions).toMatchObject({ "file-type": "1.1.0", thumbnail: "1.6.0" });
+    expect(body.modelVersions).toMatchObject({ "file-type": "1.1.0", thumbnail: "1.7.0" });
     expect(body.tokensConsumed).toBeGreaterThan(0);
     const thumb = body.attachments!.thumbnails.find((a) => a.name === "front.jpg.thumb.png")!;
     const png = Uint8Array.from(atob(thumb.data), (ch) => ch.charCodeAt(0));

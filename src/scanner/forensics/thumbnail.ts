@@ -1,5 +1,3 @@
-import { countDecode } from "../images/decode-count";
-import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon";
 import { finding } from "../finding";
 import { AreaDownscaler, areaDownscale, singleBand } from "../images/area-downscale";
 import { type DecodeProduct, decoded } from "../images/file-decode";
@@ -9,7 +7,7 @@ import { type DeclaredSize, declaredSize, MAX_PIXEL_DECODE, MAX_STREAMED_PNG_PIX
 import { exifOrientation, orientUpright } from "../images/orientation";
 import { encodePng } from "../images/png-encode";
 import type { RgbaBandSource } from "../images/rgba-band";
-import { openStreamed } from "../images/streamed-image";
+import { openPixels, TOO_LARGE } from "../images/streamed-image";
 import { hashMetadata } from "../similarity/hash-metadata";
 import type { Analyzer, AnalyzerResult, Language, ScanFile } from "../types";
 
@@ -33,19 +31,20 @@ const thumbnailPixels: DecodeProduct<Thumbnail & { decodedWidth: number; decoded
 /**
  * Decodes every JPEG/PNG and attaches a PNG thumbnail (opaque: transparency is dropped). Baseline
  * JPEGs and non-interlaced PNGs are streamed through a strip decoder (a few MB at any size);
- * everything else is decoded by photon up to MAX_PIXEL_DECODE, and a progressive JPEG above that is
- * shrunk from its 1/8-scale DC preview (jpeg-dc-preview.ts). A file that passes the structural check
- * but still cannot be decoded is reported as `-`. Both wasm images are freed on every path.
+ * everything else is decoded by photon up to MAX_PIXEL_DECODE (streamed-image.ts `openPixels`) and area-averaged
+ * the same way, and a progressive JPEG above that is shrunk from its 1/8-scale DC preview (jpeg-dc-preview.ts). A
+ * file that passes the structural check but still cannot be decoded is reported as `-`.
  */
 export const thumbnailAnalyzer: Analyzer = {
   id: "thumbnail",
+  // 1.7: WebPs and interlaced PNGs area-averaged from photon's bitmap like every other format (1.6: photon's resize).
   // 1.6: a TIFF page's or HEIC's picture too, by its own orientation (ScanFile.orientation; 1.5: as stored).
   // 1.5: the thumbnail is shown upright by the JPEG's EXIF orientation (1.4: as stored).
   // 1.4: the thumbnail's pixels give the perceptual hashes for reverse search (metadata.perceptualHash).
   // 1.3: non-interlaced PNGs are streamed and area-averaged at any size (1.2: photon, up to 6 MP).
   // 1.2: progressive JPEGs over MAX_PIXEL_DECODE get a thumbnail from the DC preview (1.1: none).
   // 1.1: baseline JPEGs are area-averaged while streaming (1.0: photon's triangle resize).
-  version: "1.6.0",
+  version: "1.7.0",
   // An image that cannot be decoded cannot be judged by any pixel detector after this one.
   gate: true,
   appliesTo: (file) => file.kind === "jpeg" || file.kind === "png" || file.kind === "webp",
@@ -54,16 +53,13 @@ export const thumbnailAnalyzer: Analyzer = {
     // The file's one shared decode (built here when no other detector planned it); null: not streamed or damaged.
     const shared = await decoded(file.bytes, thumbnailPixels);
     if (shared) return withThumbnail(file, shared.decodedWidth, shared.decodedHeight, shared);
-    const streamed = openStreamed(file.bytes);
-    if (typeof streamed !== "string") return fromStrips(file, streamed, ctx.language);
+    const opened = openPixels(file.bytes);
+    if (typeof opened !== "string") return fromStrips(file, opened.source, ctx.language);
     const size = declaredSize(file.bytes);
-    if (!size) return { assessed: false, findings: [undecodable(ctx.language)] };
-    if (size.width * size.height > MAX_PIXEL_DECODE) {
-      const previewed = file.kind === "jpeg" ? fromDcPreview(file, size, ctx.language) : null;
-      // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
-      return previewed ?? { assessed: true, findings: [tooLarge(ctx.language, size)] };
-    }
-    return fromPhoton(file, ctx.language);
+    if (opened !== TOO_LARGE || !size) return { assessed: false, findings: [undecodable(ctx.language)] };
+    const previewed = file.kind === "jpeg" ? fromDcPreview(file, size, ctx.language) : null;
+    // Too large for photon is not damage: later detectors decide for themselves, so the gate stays open.
+    return previewed ?? { assessed: true, findings: [tooLarge(ctx.language, size)] };
   },
 };
 
@@ -145,34 +141,6 @@ function fromDcPreview(file: ScanFile, size: DeclaredSize, language: Language): 
     { rgba: areaDownscale(singleBand(preview), width, height), width, height },
     "dc-preview",
   );
-}
-
-function fromPhoton(file: ScanFile, language: Language): AnalyzerResult {
-  let image: PhotonImage;
-  try {
-    countDecode(file.bytes, "pixels");
-    image = PhotonImage.new_from_byteslice(file.bytes);
-  } catch {
-    return { assessed: false, findings: [undecodable(language)] };
-  }
-  try {
-    const width = image.get_width();
-    const height = image.get_height();
-    const size = thumbnailSize(width, height);
-    return withThumbnail(file, width, height, { rgba: scaledRgba(image, size.width, size.height), ...size });
-  } finally {
-    image.free();
-  }
-}
-
-function scaledRgba(image: PhotonImage, width: number, height: number): Uint8Array {
-  if (width === image.get_width() && height === image.get_height()) return image.get_raw_pixels();
-  const small = resize(image, width, height, SamplingFilter.Triangle);
-  try {
-    return small.get_raw_pixels();
-  } finally {
-    small.free();
-  }
 }
 
 function undecodable(language: Language) {

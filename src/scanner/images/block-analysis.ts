@@ -12,18 +12,15 @@
  * kernel (wasm/assembly/block-measure.ts) one row of blocks per call; `measureBlock` below is its
  * JavaScript reference (bit-identical results, test/unit/wasm-kernels.test.ts).
  */
-import { countDecode } from "./decode-count";
-import { PhotonImage } from "@cf-wasm/photon";
 import { COS, forwardDct, inverseDct } from "./dct";
-import { singleBand } from "./area-downscale";
 import { type GrayImage, lumaFromRgba } from "./gray";
 import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
 import { isJpeg, type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
-import { declaredSize, fitsPixelDecode, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
+import { declaredSize, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "./file-decode";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
-import { openStreamed } from "./streamed-image";
+import { openPixels, TOO_LARGE } from "./streamed-image";
 import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
 import { cooperative } from "../../lib/cooperate";
 
@@ -339,37 +336,16 @@ async function fromPixels(bytes: Uint8Array, reference: boolean): Promise<BlockM
   // The file's shared decode when it could build them (a streamed picture, not damaged).
   const shared = reference ? null : await decoded(bytes, pixelBlockMaps);
   if (shared) return { ok: true, maps: shared, structure: null };
-  let source = openStreamed(bytes);
-  if (typeof source === "string") {
-    if (!fitsPixelDecode(bytes))
-      return {
-        ok: false,
-        reason: `image too large to decode to pixels (${size.width}×${size.height})`,
-        structure: null,
-      };
-    const decoded = decodeWithPhoton(bytes);
-    if (!decoded) return { ok: false, reason: "image could not be decoded", structure: null };
-    source = singleBand(decoded);
-  }
+  const opened = openPixels(bytes);
+  if (opened === TOO_LARGE)
+    return { ok: false, reason: `${TOO_LARGE} (${size.width}×${size.height})`, structure: null };
+  if (typeof opened === "string") return { ok: false, reason: "image could not be decoded", structure: null };
   try {
-    return { ok: true, maps: await measurePixels(source, reference), structure: null };
+    return { ok: true, maps: await measurePixels(opened.source, reference), structure: null };
   } catch (error) {
     if (error instanceof ImageDataError)
       return { ok: false, reason: `image data is damaged: ${error.message}`, structure: null };
     throw error;
-  }
-}
-
-function decodeWithPhoton(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array } | null {
-  let image: PhotonImage | null = null;
-  try {
-    countDecode(bytes, "pixels");
-    image = PhotonImage.new_from_byteslice(bytes);
-    return { width: image.get_width(), height: image.get_height(), rgba: image.get_raw_pixels() };
-  } catch {
-    return null;
-  } finally {
-    image?.free();
   }
 }
 

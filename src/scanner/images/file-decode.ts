@@ -13,8 +13,8 @@
  * they would be held through the models' inference inside the isolate's 128 MB. A baseline or progressive
  * JPEG up to ONE_PASS_PIXELS has one Huffman pass for both kinds (`jpegPass`): its products are small.
  *
- * The pixel pass reads streamed formats only (baseline and progressive JPEG, non-interlaced PNG,
- * streamed-image.ts).
+ * The pixel pass reads the streamed formats (baseline and progressive JPEG, non-interlaced PNG) band by band and
+ * any other format photon decodes within MAX_PIXEL_DECODE from photon's bitmap (streamed-image.ts `openPixels`).
  * For anything else, or a file whose data turns out damaged, every product is null and each detector
  * takes its own path, which decodes by itself and reports the damage as before. Products are built
  * with exactly the arithmetic of those paths (test/ml/decode-once.test.ts compares both), so no result
@@ -25,7 +25,7 @@ import { decodeLumaCoefficients, lumaGridIsPicture, readsCoefficients } from "./
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
-import { countedSource, openStreamed } from "./streamed-image";
+import { countedSource, openPixels } from "./streamed-image";
 
 /** Bands fed to the products between two turns given to other requests. */
 const BANDS_PER_TURN = 4;
@@ -51,8 +51,11 @@ export interface DecodeProduct<T> {
   readonly kind: "pixels" | "coefficients";
   /** Read once by a cache of its own (block maps, coefficient statistics), however many detectors declare it. */
   readonly cached?: true;
-  /** A sink for a picture of this size (`bytes` for format checks), or null when the product does not apply. */
-  sink(width: number, height: number, bytes: Uint8Array): DecodeSink<T> | null;
+  /**
+   * A sink for a picture of this size (`bytes` for format checks; `decodedBy`: a strip decoder's bands, or photon's
+   * bitmap for the formats none streams), or null when the product does not apply.
+   */
+  sink(width: number, height: number, bytes: Uint8Array, decodedBy: "strips" | "photon"): DecodeSink<T> | null;
 }
 
 type AnyProduct = DecodeProduct<unknown>;
@@ -133,13 +136,17 @@ export function decoded<T>(bytes: Uint8Array, product: DecodeProduct<T>): Promis
   return entry.value as Promise<T | null>;
 }
 
-/** One decode of `bytes` to pixels feeding every product's sink; all null when the strip decoders cannot read it. */
+/**
+ * One decode of `bytes` to pixels feeding every product's sink (streamed, or photon's bitmap for WebP, interlaced
+ * PNG and other JPEG codings within MAX_PIXEL_DECODE); all null when neither can read it.
+ */
 async function pixelPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
-  const source = openStreamed(bytes);
-  if (typeof source === "string") return products.map(() => null);
+  const opened = openPixels(bytes);
+  if (typeof opened === "string") return products.map(() => null);
+  const { source, decodedBy } = opened;
   return feedBands(
     source,
-    products.map((p) => p.sink(source.width, source.height, bytes)),
+    products.map((p) => p.sink(source.width, source.height, bytes, decodedBy)),
   );
 }
 
@@ -218,7 +225,7 @@ async function jpegPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unkn
     const values = await coefficientPass(bytes, coefficients);
     return products.map((p) => (p.kind === "coefficients" ? values[coefficients.indexOf(p)] : null));
   }
-  sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
+  sinks = products.map((p) => p.sink(frame.width, frame.height, bytes, "strips"));
   return feedBands(countedSource(bytes, decoder), sinks);
 }
 
@@ -229,7 +236,7 @@ async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promi
   const structure = jpegStructureOf(bytes);
   const frame = structure.frame;
   if (!frame || !readsCoefficients(frame)) return none;
-  const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes));
+  const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes, "strips"));
   if (sinks.every((s) => s === null)) return none;
   // Sinks taking rows get each block once in a row of the pass, not one call and one copy per block each.
   const byRows = lumaGridIsPicture(frame) ? sinks.filter((s) => s?.rows) : [];
@@ -321,7 +328,7 @@ export async function coefficientProduct<T>(
     };
   const shared = await decoded(bytes, product);
   if (shared) return { ok: true, value: shared };
-  const sink = product.sink(frame.width, frame.height, bytes);
+  const sink = product.sink(frame.width, frame.height, bytes, "strips");
   if (!sink?.block) return { ok: false, kind: "damaged", reason: "no quantisation table" };
   const result = await decodeLumaCoefficients(bytes, jpegStructureOf(bytes), sink.block);
   if (result.error) return { ok: false, kind: "damaged", reason: result.error };

@@ -32,14 +32,15 @@ function searchSide(width: number, height: number): number {
 /**
  * The search picture from the file's shared decode: luma of every band, area-averaged to at most
  * the search size (searchSide), as `decodeSmallLuma` + `downscale` give it (the same values, streamed). Baseline JPEGs
- * (the same strip decoder) and 8-bit PNGs (lossless: the same samples as photon's); other PNG depths
- * keep photon's conversion (decodeSmallLuma).
+ * (the same strip decoder), 8-bit PNGs (lossless: the same samples as photon's) and whatever the pass read from
+ * photon's bitmap (WebP, interlaced PNG); streamed PNGs of other depths keep photon's conversion (decodeSmallLuma).
  */
 export const searchPixels: DecodeProduct<GrayImage> = {
   id: "copy-move-luma",
   kind: "pixels",
-  sink(width, height, bytes) {
-    if (width * height > FULL_DECODE_PIXELS || !(isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8))) return null;
+  sink(width, height, bytes, decodedBy) {
+    const samePixels = decodedBy === "photon" || isJpeg(bytes) || (isPng(bytes) && bytes[24] === 8);
+    if (width * height > FULL_DECODE_PIXELS || !samePixels) return null;
     // Streamed (images/luma-downscale.ts): above FULL_SEARCH_PIXELS no full-size luma is held (16 MB at 4 MP).
     const scaler = new LumaDownscaler(width, height, searchSide(width, height));
     return { add: (band) => scaler.add(band), finish: () => scaler.finish() };

@@ -1,9 +1,9 @@
 /**
  * The gate in front of the models: only JPEG/PNG/WebP whose header dimensions are sane and within the
- * pixel budget are opened, and only a successful decode is handed on. Corrupt or unsupported bytes
- * never reach a model; the caller gets a reason to turn into a `-` finding. Baseline JPEGs and
- * non-interlaced PNGs are decoded while the model reads them, so damage past the header shows up as
- * an ImageDataError from `rows()`, which the analyzers report the same way (`undecodable`).
+ * pixel budget are opened. Corrupt or unsupported bytes never reach a model; the caller gets a reason to turn
+ * into a `-` finding. Every format is decoded while the model reads it (baseline JPEGs and non-interlaced PNGs
+ * streamed, others by photon on first read), so damage past the header shows up as an ImageDataError from
+ * `rows()`, which the analyzers report the same way (`undecodable`).
  */
 import { declaredSize, MAX_PIXEL_DECODE } from "../images/pixel-budget";
 import type { ScanFile } from "../types";
@@ -40,14 +40,11 @@ export function openImage(file: ScanFile): OpenedImage {
   // Opened once: the strip decoder if one reads the file, else photon within its cap.
   const streamed = streamedSource(file.bytes);
   if (typeof streamed === "string" && pixels > MAX_PIXEL_DECODE) return { ok: false, reason: "too-large", ...size };
-  try {
-    const source = typeof streamed === "string" ? photonSource(file.bytes) : streamed;
-    if (source.width !== size.width || source.height !== size.height) {
-      source.close();
-      return { ok: false, reason: "undecodable", ...size };
-    }
-    return { ok: true, source };
-  } catch {
+  // photon decodes on first read (raster.ts photonSource): not at all when the file's shared decode serves the model.
+  const source = typeof streamed === "string" ? photonSource(file.bytes) : streamed;
+  if (source.width !== size.width || source.height !== size.height) {
+    source.close();
     return { ok: false, reason: "undecodable", ...size };
   }
+  return { ok: true, source };
 }

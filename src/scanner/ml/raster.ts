@@ -7,6 +7,8 @@
  */
 import { countDecode } from "../images/decode-count";
 import { PhotonImage, crop } from "@cf-wasm/photon";
+import { declaredSize } from "../images/pixel-budget";
+import { ImageDataError } from "../images/rgba-band";
 import { streamedSource } from "./streamed-source";
 
 /** RGBA pixels, row-major, 4 bytes per pixel. */
@@ -58,32 +60,48 @@ export function rgbaSource(image: RgbaImage): PixelSource {
 
 /**
  * JPEG/PNG/WebP bytes as a strip reader; `close()` frees what it holds. Baseline JPEGs and
- * non-interlaced PNGs stream (corrupt data throws from `rows`); anything else is decoded in full by
- * photon here (throws if undecodable).
+ * non-interlaced PNGs stream; anything else is decoded in full by photon on first read. Corrupt data throws
+ * ImageDataError from `rows` either way.
  */
 export function decodeToSource(bytes: Uint8Array): PixelSource & { close(): void } {
   const streamed = streamedSource(bytes);
   return typeof streamed !== "string" ? streamed : photonSource(bytes);
 }
 
-/** The whole picture decoded by photon, read in row strips (callers keep it under MAX_PIXEL_DECODE). */
+/**
+ * The whole picture decoded by photon when first read, in row strips (callers keep it under MAX_PIXEL_DECODE). Its
+ * size is the header's; a reader served by the file's shared decode never reads, so nothing is decoded twice. Damage,
+ * or a decoded size other than the header's, throws ImageDataError from `rows`, as a strip decoder's damage does.
+ */
 export function photonSource(bytes: Uint8Array): PixelSource & { close(): void } {
-  countDecode(bytes, "pixels");
-  const image = PhotonImage.new_from_byteslice(bytes);
-  const width = image.get_width();
-  const height = image.get_height();
+  const size = declaredSize(bytes);
+  if (!size) throw new ImageDataError("no picture size in the header");
+  const { width, height } = size;
+  let image: PhotonImage | null = null;
+  const decoded = (): PhotonImage => {
+    if (image) return image;
+    countDecode(bytes, "pixels");
+    try {
+      image = PhotonImage.new_from_byteslice(bytes);
+    } catch {
+      throw new ImageDataError("photon could not decode the picture");
+    }
+    if (image.get_width() !== width || image.get_height() !== height)
+      throw new ImageDataError("the decoded picture is not the size its header declares");
+    return image;
+  };
   return {
     width,
     height,
     rows(y, count) {
-      const strip = crop(image, 0, y, width, y + count);
+      const strip = crop(decoded(), 0, y, width, y + count);
       try {
         return strip.get_raw_pixels();
       } finally {
         strip.free();
       }
     },
-    close: () => image.free(),
+    close: () => image?.free(),
   };
 }
 

@@ -11,7 +11,7 @@ import { LumaDownscaler } from "../../../src/scanner/images/luma-downscale";
 import { encodePng } from "../../../src/scanner/images/png-encode";
 import { pngChunks } from "../../../src/scanner/images/png-chunks";
 import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
-import type { RgbaBandSource } from "../../../src/scanner/images/rgba-band";
+import { bitmapBands } from "../../../src/scanner/images/streamed-image";
 import { align16, kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
 import { concat, pngChunk } from "../../support/hostile-inputs";
 import { generatedFile, sharedFile, noiseBytes as noise } from "./fixtures";
@@ -151,30 +151,14 @@ describe("PNG unfiltering: the wasm kernel gives the reference's rows", () => {
   });
 });
 
-/** Every row of the picture, as bands of the given height. */
-function bandsOf(image: { width: number; height: number; rgba: Uint8Array }, rowsPerBand: number): RgbaBandSource {
-  let y = 0;
-  return {
-    width: image.width,
-    height: image.height,
-    next() {
-      if (y >= image.height) return null;
-      const rows = Math.min(rowsPerBand, image.height - y);
-      const band = { y, rows, rgba: image.rgba.subarray(y * image.width * 4, (y + rows) * image.width * 4) };
-      y += rows;
-      return band;
-    },
-  };
-}
-
 function expectSameDownscale(
   image: { width: number; height: number; rgba: Uint8Array },
   outWidth: number,
   outHeight: number,
 ): void {
   for (const rowsPerBand of [16, 5, image.height]) {
-    const wasm = areaDownscale(bandsOf(image, rowsPerBand), outWidth, outHeight);
-    const reference = areaDownscale(bandsOf(image, rowsPerBand), outWidth, outHeight, { reference: true });
+    const wasm = areaDownscale(bitmapBands(image, rowsPerBand), outWidth, outHeight);
+    const reference = areaDownscale(bitmapBands(image, rowsPerBand), outWidth, outHeight, { reference: true });
     expect(wasm.length).toBe(reference.length);
     let differing = 0;
     for (let i = 0; i < wasm.length; i++) if (wasm[i] !== reference[i]) differing++;
@@ -239,7 +223,7 @@ async function photoRgba(path: string): Promise<{ width: number; height: number;
 function expectSameLuma(image: { width: number; height: number; rgba: Uint8Array }, maxSide: number): void {
   const run = (rowsPerBand: number, reference: boolean) => {
     const scaler = new LumaDownscaler(image.width, image.height, maxSide, { reference });
-    const source = bandsOf(image, rowsPerBand);
+    const source = bitmapBands(image, rowsPerBand);
     for (let band = source.next(); band; band = source.next()) scaler.add(band);
     return scaler.finish();
   };
