@@ -79,7 +79,9 @@ async function settled() {
   for (let ok = 0; ok < 3; ) {
     await new Promise((r) => setTimeout(r, 2000));
     try {
-      ok = (await fetch(`${server.base}/board/assets/board.css`)).ok ? ok + 1 : 0;
+      // A request that lands on the Worker being reloaded may never be answered: give up on it and ask again.
+      const res = await fetch(`${server.base}/board/assets/board.css`, { signal: AbortSignal.timeout(5000) });
+      ok = res.ok ? ok + 1 : 0;
     } catch {
       ok = 0;
     }
