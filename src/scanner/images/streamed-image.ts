@@ -53,7 +53,7 @@ export interface OpenedPixels {
  * The file's pixels as bands: a strip decoder when one reads the format, else photon's bitmap when the declared
  * size fits MAX_PIXEL_DECODE; or why neither (too large, undecodable). Photon's decode is counted here.
  */
-export function openPixels(bytes: Uint8Array): OpenedPixels | typeof TOO_LARGE | string {
+export function openPixels(bytes: Uint8Array): OpenedPixels | string {
   const streamed = openStreamed(bytes);
   if (typeof streamed !== "string") return { source: streamed, decodedBy: "strips" };
   if (!fitsPixelDecode(bytes)) return TOO_LARGE;

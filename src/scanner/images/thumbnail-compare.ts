@@ -1,11 +1,11 @@
 /** Compares an EXIF preview with the main image (both reduced to a small common size). */
 import { countDecode } from "./decode-count";
-import { PhotonImage } from "@cf-wasm/photon";
 import { downscale, type GrayImage, lumaFromRgba } from "./gray";
 import { isJpeg } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { declaredSize } from "./pixel-budget";
 import { ImageDataError } from "./rgba-band";
+import { decodeWithPhoton } from "./streamed-image";
 
 const COMPARE_SIDE = 48;
 
@@ -39,16 +39,8 @@ function stripLuma(bytes: Uint8Array): GrayImage | null {
 }
 
 function photonLuma(bytes: Uint8Array): GrayImage | null {
-  let img: PhotonImage | null = null;
-  try {
-    countDecode(bytes, "pixels");
-    img = PhotonImage.new_from_byteslice(bytes);
-    return lumaFromRgba(img.get_raw_pixels(), img.get_width(), img.get_height());
-  } catch {
-    return null;
-  } finally {
-    img?.free();
-  }
+  const picture = decodeWithPhoton(bytes);
+  return picture && lumaFromRgba(picture.rgba, picture.width, picture.height);
 }
 
 /** Resamples to exactly w×h by area averaging of a prior downscale + nearest pick. */

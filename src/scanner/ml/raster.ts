@@ -81,13 +81,17 @@ export function photonSource(bytes: Uint8Array): PixelSource & { close(): void }
   const decoded = (): PhotonImage => {
     if (image) return image;
     countDecode(bytes, "pixels");
+    let decoding: PhotonImage;
     try {
-      image = PhotonImage.new_from_byteslice(bytes);
+      decoding = PhotonImage.new_from_byteslice(bytes);
     } catch {
       throw new ImageDataError("photon could not decode the picture");
     }
-    if (image.get_width() !== width || image.get_height() !== height)
+    if (decoding.get_width() !== width || decoding.get_height() !== height) {
+      decoding.free();
       throw new ImageDataError("the decoded picture is not the size its header declares");
+    }
+    image = decoding;
     return image;
   };
   return {
