@@ -10,7 +10,7 @@ import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-m
 import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { decodesOf } from "../../src/scanner/images/decode-count";
-import { useSharedDecode } from "../../src/scanner/images/file-decode";
+import { planDecode, useSharedDecode } from "../../src/scanner/images/file-decode";
 import { JpegStripDecoder } from "../../src/scanner/images/jpeg-strip-decoder";
 import { benchContext, benchFile } from "./bench-file";
 
@@ -59,8 +59,14 @@ export default {
     const ids = match[1].split("+");
     const selected = match[1] === "all" ? imageAnalyzers : imageAnalyzers.filter((a) => ids.includes(a.id));
     if (!selected.length) return new Response("unknown detector", { status: 404 });
+    // Planned as the pipeline plans them: one Huffman pass feeds every coefficient product the selection reads.
+    const applicable = selected.filter((a) => a.appliesTo(file));
+    planDecode(
+      file.bytes,
+      applicable.flatMap((a) => a.reads ?? []),
+    );
     const out: Record<string, string[]> = {};
-    for (const a of selected) {
+    for (const a of applicable) {
       const r = await a.analyze(file, benchContext);
       out[a.id] = r.findings.map((f) => `${f.code}:${f.level}`);
     }
