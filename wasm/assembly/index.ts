@@ -25,6 +25,7 @@ export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { ghostTopRegion } from "./ghost-region";
+export { scoreTopRegion } from "./score-region";
 export { grayDownscaleRows, lumaRows } from "./gray";
 export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";

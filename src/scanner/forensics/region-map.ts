@@ -2,9 +2,10 @@
  * Shared part of the map-based detectors (ELA, noise): from a per-block score map to the most
  * prominent region, its evidence in pixels, and the heatmap attachment.
  */
-import { type AnomalyRegion, anomalyRegions, toUnit } from "../images/anomaly";
+import { type AnomalyRegion, toUnit } from "../images/anomaly";
 import type { BlockMaps } from "../images/block-analysis";
 import { HEATMAP_MAX_SIDE, heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { topAnomalyRegionWasm } from "../images/score-region-wasm";
 import type { Attachment, SuspicionLevel } from "../types";
 
 /** Heatmap pixels per 8×8 block, at most (twice the preview it is drawn over). */
@@ -36,13 +37,14 @@ export interface RegionVerdict {
 }
 
 export function judgeRegions(scores: Float32Array, maps: BlockMaps, t: RegionThresholds): RegionVerdict {
-  let reliable = 0;
-  for (const v of scores) if (!Number.isNaN(v)) reliable++;
-  const reliableShare = reliable / scores.length;
-  const regions = anomalyRegions(scores, maps.blocksWide, maps.blocksHigh, t.blockScore).filter(
-    (r) => r.share <= t.maxShare,
+  const { judged, region: top } = topAnomalyRegionWasm(
+    scores,
+    maps.blocksWide,
+    maps.blocksHigh,
+    t.blockScore,
+    t.maxShare,
   );
-  const top = regions[0] ?? null;
+  const reliableShare = judged / scores.length;
   const significant = top && top.share >= t.minShare && top.blocks >= t.minBlocks ? top : null;
   const level: SuspicionLevel = !significant ? "Green" : significant.meanScore >= t.redScore ? "Red" : "Yellow";
   const evidence: Record<string, unknown> = {

@@ -203,6 +203,30 @@ export function anomalyRegions(scores: Float32Array, w: number, h: number, thres
   return regions.sort((a, b) => b.blocks - a.blocks);
 }
 
+/** The judged (not NaN) scores of a map, and its largest region covering at most `maxShare` of them. */
+export interface TopAnomalyRegion {
+  judged: number;
+  region: AnomalyRegion | null;
+}
+
+/**
+ * What region-map.ts `judgeRegions` takes from a map: its judged scores and its largest region within
+ * `maxShare` (the first of equal size, as the stable sort of anomalyRegions leaves them); the reference of
+ * score-region-wasm.ts `topAnomalyRegionWasm`.
+ */
+export function topAnomalyRegion(
+  scores: Float32Array,
+  w: number,
+  h: number,
+  threshold: number,
+  maxShare: number,
+): TopAnomalyRegion {
+  let judged = 0;
+  for (const v of scores) if (!Number.isNaN(v)) judged++;
+  const region = anomalyRegions(scores, w, h, threshold).find((r) => r.share <= maxShare) ?? null;
+  return { judged, region };
+}
+
 /** Maps log-ratio scores to 0–1 for drawing (0 at or below zero, 1 at `full`). */
 export function toUnit(scores: Float32Array, full: number): { scores: Float32Array; reliable: Uint8Array } {
   const unit = new Float32Array(scores.length);

@@ -225,6 +225,16 @@ export interface KernelExports {
     stack: number,
     out: number,
   ): number;
+  scoreTopRegion(
+    scores: number,
+    w: number,
+    h: number,
+    threshold: number,
+    maxShare: number,
+    flags: number,
+    stack: number,
+    out: number,
+  ): number;
   peerRuns(
     covariate: number,
     reliable: number,
