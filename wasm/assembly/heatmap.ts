@@ -109,3 +109,29 @@ export function heatmapCells(scores: usize, reliable: usize, count: i32, cells: 
     twoCells(v, judged, cells + (<usize>i << 5), false);
   }
 }
+
+/**
+ * heatmapCells of a row of log-ratio scores (f32, NaN = not judged), each taken to 0–1 first as anomaly.ts
+ * `toUnit` does: Math.min(1, Math.max(0, score / full)) stored as an f32 (NaN: 0, not judged). `pmax` with 0
+ * gives +0 for −0 as Math.max(0, −0) does; a NaN lane (not judged) is set to 0 as toUnit leaves it.
+ */
+export function heatmapRatioCells(ratios: usize, count: i32, full: f64, cells: usize): void {
+  const divisor = f64x2.splat(full);
+  let i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const v = f64x2.promote_low_f32x4(v128.load64_zero(ratios + (<usize>i << 2)));
+    const judged = f64x2.eq(v, v);
+    twoCells(unitOf(v, divisor, judged), judged, cells + (<usize>i << 5), true);
+  }
+  if (i < count) {
+    const v = f64x2.promote_low_f32x4(v128.load32_zero(ratios + (<usize>i << 2)));
+    const judged = f64x2.eq(v, v);
+    twoCells(unitOf(v, divisor, judged), judged, cells + (<usize>i << 5), false);
+  }
+}
+
+/** toUnit's value of two judged ratios (0 in lanes not judged), rounded to f32 as its Float32Array stores it. */
+@inline function unitOf(v: v128, divisor: v128, judged: v128): v128 {
+  const u = f64x2.pmin(ONE, f64x2.pmax(f64x2.splat(0), f64x2.div(v, divisor)));
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(v128.and(u, judged)));
+}

@@ -2,9 +2,9 @@
  * Shared part of the map-based detectors (ELA, noise): from a per-block score map to the most
  * prominent region, its evidence in pixels, and the heatmap attachment.
  */
-import { type AnomalyRegion, toUnit } from "../images/anomaly";
+import type { AnomalyRegion } from "../images/anomaly";
 import type { BlockMaps } from "../images/block-analysis";
-import { HEATMAP_MAX_SIDE, heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { HEATMAP_MAX_SIDE, heatmapSize, renderRatioHeatmapPng } from "../images/heatmap";
 import { topAnomalyRegionWasm } from "../images/score-region-wasm";
 import type { Attachment, SuspicionLevel } from "../types";
 
@@ -72,7 +72,6 @@ export function heatmapAttachment(
   scores: Float32Array,
   full: number,
 ): Attachment {
-  const grid = toUnit(scores, full);
   // The block grid covers whole 8×8 blocks; crop the grid's padding by sizing from the blocks. At most
   // 4 px per block: the background (the 1/4-scale preview) then still shows every one of its pixels as a
   // 2 × 2 square and every block as a 4 × 4 one; a larger PNG would only repeat them (and deflating the
@@ -82,6 +81,7 @@ export function heatmapAttachment(
     maps.blocksHigh * 8,
     Math.min(HEATMAP_MAX_SIDE, BLOCK_HEATMAP_SCALE * Math.max(maps.blocksWide, maps.blocksHigh)),
   );
-  const bytes = renderHeatmapPng(maps.preview, { width: maps.blocksWide, height: maps.blocksHigh, ...grid }, size);
+  const grid = { width: maps.blocksWide, height: maps.blocksHigh, ratios: scores, full };
+  const bytes = renderRatioHeatmapPng(maps.preview, grid, size);
   return { category: "heatmaps", name: `${fileName}.${detector}.png`, contentType: "image/png", bytes };
 }

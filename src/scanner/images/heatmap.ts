@@ -3,10 +3,11 @@
  * greyscale copy of the image, with cells the detector cannot judge (flat, clipped, too small)
  * hatched in grey instead of being coloured as clean or suspicious. Output is PNG.
  */
+import { toUnit } from "./anomaly";
 import { downscale, type GrayImage } from "./gray";
 import { downscaleWasm } from "./gray-wasm";
 import { encodePng, encodePngRows, type PngRowsTarget } from "./png-encode";
-import { align16, kernels } from "./wasm-kernels";
+import { align16, type KernelExports, kernels } from "./wasm-kernels";
 
 /** Default longest side of a heatmap PNG. */
 export const HEATMAP_MAX_SIDE = 1024;
@@ -19,6 +20,17 @@ export interface ScoreGrid {
   scores: Float32Array;
   /** 1 = the detector can judge this cell; 0 = cannot (drawn hatched). */
   reliable: Uint8Array;
+}
+
+/**
+ * A grid of log-ratio scores (NaN = not judged), drawn as anomaly.ts `toUnit` takes them to a ScoreGrid:
+ * 0 at or below zero, 1 at `full`.
+ */
+export interface RatioGrid {
+  width: number;
+  height: number;
+  ratios: Float32Array;
+  full: number;
 }
 
 /** A segment drawn on top (e.g. a copy-move match), in heatmap-relative coordinates 0–1. */
@@ -249,6 +261,26 @@ export function renderHeatmapPng(
   return png;
 }
 
+/**
+ * PNG bytes of the overlay of a RatioGrid: renderHeatmapPng of its toUnit grid, the ratios taken to 0–1 by the
+ * heatmap kernel per grid row (heatmapRatioCells), without the unit grid's two arrays (a map's block grid, ≈
+ * 375 000 cells at 24 MP, never drawn twice).
+ */
+export function renderRatioHeatmapPng(
+  base: GrayImage,
+  grid: RatioGrid,
+  size: { width: number; height: number },
+): Uint8Array {
+  const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
+    new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.ratios.subarray(row, row + grid.width));
+    k.heatmapRatioCells(at.scores, grid.width, grid.full, at.cells);
+  };
+  const png = encodeRowsWasm(base, grid.width, grid.height, size, [], cells);
+  if (png) return png;
+  const unit = { width: grid.width, height: grid.height, ...toUnit(grid.ratios, grid.full) };
+  return encodePng(renderPixels(base, unit, size, [], 3), size.width, size.height, 3);
+}
+
 /** renderHeatmapPng's drawing and encoding. */
 function encodeHeatmapPng(
   base: GrayImage,
@@ -256,53 +288,79 @@ function encodeHeatmapPng(
   size: { width: number; height: number },
   lines: OverlayLine[],
 ): Uint8Array {
+  const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
+    new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.scores.subarray(row, row + grid.width));
+    new Uint8Array(k.memory.buffer, at.reliable, grid.width).set(grid.reliable.subarray(row, row + grid.width));
+    k.heatmapCells(at.scores, at.reliable, grid.width, at.cells);
+  };
+  const png = encodeRowsWasm(base, grid.width, grid.height, size, lines, cells);
+  return png ?? encodePng(renderPixels(base, grid, size, lines, 3), size.width, size.height, 3);
+}
+
+/** Where one grid row's inputs and cell colours lie in the kernels' memory (heatmapCells' layout). */
+interface CellRowPlaces {
+  scores: number;
+  reliable: number;
+  cells: number;
+}
+
+/**
+ * The overlay's PNG rendered by the heatmap kernel into the PNG's rows, each grid row's cell colours worked
+ * out by `cells` (at the row's first cell `row`); null when the picture is too large for the kernels.
+ */
+function encodeRowsWasm(
+  base: GrayImage,
+  gridWidth: number,
+  gridHeight: number,
+  size: { width: number; height: number },
+  lines: OverlayLine[],
+  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
+): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + align16(grid.width * 37) + 16 + small.width * 4;
-  const png = encodePngRows(width, height, 3, extra, (target) => {
-    renderRowsWasm(small, grid, size, target);
+  const extra = 2 * align16(width * 4) + align16(gridWidth * 37) + 16 + small.width * 4;
+  return encodePngRows(width, height, 3, extra, (target) => {
+    renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
   });
-  return png ?? encodePng(renderPixels(base, grid, size, lines, 3), width, height, 3);
 }
 
 /**
  * renderPixels' RGB rows by the heatmap kernel (wasm/assembly/heatmap.ts), one row per call, straight into
  * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, which the
- * kernel does through per-column tables; the cell colours are worked out here per grid row, as there.
+ * kernel does through per-column tables; `cells` works out the colours of each grid row in use (as renderPixels).
  */
 function renderRowsWasm(
   small: GrayImage,
-  grid: ScoreGrid,
+  gridWidth: number,
+  gridHeight: number,
   size: { width: number; height: number },
   target: PngRowsTarget,
+  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
 ): void {
   const { width, height } = size;
   const k = kernels();
   const srcXAt = target.extra;
   const cellXAt = srcXAt + align16(width * 4);
   const cellsAt = cellXAt + align16(width * 4);
-  const scoresAt = cellsAt + grid.width * 32;
-  const reliableAt = scoresAt + grid.width * 4;
-  const sourceAt = align16(reliableAt + grid.width);
+  const scoresAt = cellsAt + gridWidth * 32;
+  const reliableAt = scoresAt + gridWidth * 4;
+  const sourceAt = align16(reliableAt + gridWidth);
   const srcX = new Int32Array(target.buffer, srcXAt, width);
   const cellX = new Int32Array(target.buffer, cellXAt, width);
   for (let x = 0; x < width; x++) {
     srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
-    cellX[x] = Math.min(grid.width - 1, Math.floor((x * grid.width) / width));
+    cellX[x] = Math.min(gridWidth - 1, Math.floor((x * gridWidth) / width));
   }
-  // The grid row in use, whose cell colours the kernel works out (heatmapCells: the ramp, as renderPixels).
-  const rowScores = new Float32Array(target.buffer, scoresAt, grid.width);
-  const rowReliable = new Uint8Array(target.buffer, reliableAt, grid.width);
+  // The grid row in use, whose cell colours the kernel works out (the ramp, as renderPixels).
+  const places = { scores: scoresAt, reliable: reliableAt, cells: cellsAt };
   const source = new Float32Array(target.buffer, sourceAt, small.width);
   let cellRow = -1;
   let sourceRow = -1;
   for (let y = 0; y < height; y++) {
-    const row = Math.min(grid.height - 1, Math.floor((y * grid.height) / height)) * grid.width;
+    const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
     if (row !== cellRow) {
-      rowScores.set(grid.scores.subarray(row, row + grid.width));
-      rowReliable.set(grid.reliable.subarray(row, row + grid.width));
-      k.heatmapCells(scoresAt, reliableAt, grid.width, cellsAt);
+      cells(k, row, places);
       cellRow = row;
     }
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));

@@ -61,6 +61,7 @@ export interface KernelExports {
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
   heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
+  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): void;
   heatmapRow(src: number, srcX: number, cellX: number, cells: number, y: number, width: number, out: number): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
