@@ -112,8 +112,9 @@ export function fusedScoresReference(m: FusionInput, s: FusionScales): Float32Ar
 /** The second-highest of the judged (not NaN) values a, b, c, taken in that order; NaN when there is none. */
 function secondHighest(a: number, b: number, c: number): number {
   // A NaN (not judged) is greater than nothing: it changes neither.
-  let first = a > Number.NEGATIVE_INFINITY ? a : Number.NEGATIVE_INFINITY;
+  let first = Number.NEGATIVE_INFINITY;
   let second = Number.NEGATIVE_INFINITY;
+  if (a > first) first = a;
   if (b > first) {
     second = first;
     first = b;
