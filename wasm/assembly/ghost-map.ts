@@ -11,9 +11,12 @@ import { jsRound } from "./block-measure";
 const MIN_SPREAD: f64 = 2;
 const FLAT: u8 = 255;
 const NORMALISED_MAX: f64 = 254;
-/** At most this many qualities (pairs of averages at LOCAL). */
+/** At most this many qualities: one position's bytes at LOCAL, its averages (exactBytes) at AVERAGES. */
 const MAX_QUALITIES: i32 = 16;
-const LOCAL = memory.data(MAX_QUALITIES * 8, 16);
+const LOCAL = memory.data(MAX_QUALITIES + 16, 16);
+const AVERAGES = memory.data(MAX_QUALITIES * 8, 16);
+const HALF = f64x2.splat(0.5);
+const ONE = f64x2.splat(1);
 
 /** One more position of quality q holding `value`. */
 @inline function tally(counts: usize, q: i32, value: u8): void {
@@ -88,49 +91,100 @@ export function ghostNormalisedRow(
   columnSums(errors, rows, n, sums);
   rowWindows(sums, n, qualities, window);
   // s / scale is exact (a power of two), and so is s · (1 / scale): the same value, without a division.
-  const unit = f64x2.splat(1 / scale);
-  const pairs = (qualities + 1) >> 1;
+  const unit = 1 / scale;
   for (let x = 0; x < width; x++) {
-    const count = f64x2.splat(<f64>((min(width - 1, x + 1) - max(0, x - 1) + 1) * rows));
-    let lo = f64x2.splat(Infinity);
-    let hi = f64x2.splat(-Infinity);
+    const count = <f64>((min(width - 1, x + 1) - max(0, x - 1) + 1) * rows);
     const at = window + <usize>(x * qualities) * 4;
-    for (let p = 0; p < pairs; p++) {
-      let v = f64x2.div(f64x2.mul(f64x2.convert_low_i32x4_s(v128.load64_zero(at + <usize>p * 8)), unit), count);
-      // An odd last quality: its lane twice (the other lane is the next position's).
-      if (2 * p + 1 == qualities) v = f64x2.splat(f64x2.extract_lane(v, 0));
-      v128.store(LOCAL + <usize>p * 16, v);
-      lo = f64x2.pmin(lo, v);
-      hi = f64x2.pmax(hi, v);
+    let lo = load<i32>(at);
+    let hi = lo;
+    for (let q = 1; q < qualities; q++) {
+      const sum = load<i32>(at + <usize>q * 4);
+      lo = min(lo, sum);
+      hi = max(hi, sum);
     }
-    // pmin/pmax, here and above (one instruction each; min/max are NaN- and zero-sign-safe sequences in V8): the values
-    // are ≥ +0 and never NaN, where both give the same value.
-    const low = f64x2.extract_lane(f64x2.pmin(lo, i64x2.shuffle(lo, lo, 1, 0)), 0);
-    const high = f64x2.extract_lane(f64x2.pmax(hi, i64x2.shuffle(hi, hi, 1, 0)), 0);
     const row = out + <usize>x;
-    if (high < MIN_SPREAD) {
+    // The reference's largest average: the averages' order is the sums' (each is the sum's one rounding, monotonic).
+    if ((<f64>hi * unit) / count < MIN_SPREAD) {
       for (let q = 0; q < qualities; q++) {
         store<u8>(row + <usize>(q * width), FLAT);
         tally(counts, q, FLAT);
       }
       continue;
     }
-    const from = f64x2.splat(low);
-    const range = f64x2.splat(high - low);
-    for (let p = 0; p < pairs; p++) {
-      const v = v128.load(LOCAL + <usize>p * 16);
-      const r = jsRound(f64x2.div(f64x2.mul(f64x2.splat(NORMALISED_MAX), f64x2.sub(v, from)), range));
-      // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0. The integers 0–254 as i32: + 2^52
-      // leaves each in its lane's low 32 bits (i32 lanes 0 and 2; trunc_sat is a long sequence in V8).
-      const bytes = f64x2.add(v128.and(r, f64x2.eq(r, r)), f64x2.splat(4503599627370496));
-      const first = <u8>i32x4.extract_lane(bytes, 0);
-      store<u8>(row + <usize>(2 * p * width), first);
-      tally(counts, 2 * p, first);
-      if (2 * p + 1 < qualities) {
-        const second = <u8>i32x4.extract_lane(bytes, 2);
-        store<u8>(row + <usize>((2 * p + 1) * width), second);
-        tally(counts, 2 * p + 1, second);
-      }
+    if (!fastBytes(at, qualities, lo, hi)) exactBytes(at, qualities, unit, count);
+    for (let q = 0; q < qualities; q++) {
+      const value = load<u8>(LOCAL + <usize>q);
+      store<u8>(row + <usize>(q * width), value);
+      tally(counts, q, value);
     }
+  }
+}
+
+/** Fractions this close to a half (or closer) take exactBytes: see fastBytes. */
+const TIE_MARGIN: f64 = 1.0 / 65536;
+
+/**
+ * The normalised bytes of one position (its `qualities` window sums at `at`, lowest `lo`, highest `hi` > lo
+ * or equal) into LOCAL, from the sums: 254 · (s − lo) / (hi − lo) is the reference's 254 · (v − low) /
+ * (high − low) without its roundings (v = s / scale / count for every quality alike); as a product with
+ * 254 / (hi − lo) it is within 10⁻¹³ of that, and the reference's value, from its averages (each within a
+ * relative 2⁻⁵³ of s / scale / count, s ≤ 9 · 65 535), within 10⁻⁷ / (hi − lo) + 10⁻¹³. The exact value is a
+ * half or at least 1 / (2 · (hi − lo)) away from one, so a fraction ≥ TIE_MARGIN from a half rounds as the
+ * reference's; false is returned (LOCAL unfinished) when one is closer. Equal sums: 0 / 0, NaN, which a
+ * Uint8Array stores as 0.
+ */
+function fastBytes(at: usize, qualities: i32, lo: i32, hi: i32): bool {
+  if (hi == lo) {
+    memory.fill(LOCAL, 0, <usize>qualities);
+    return true;
+  }
+  const perSum = f64x2.splat(NORMALISED_MAX / <f64>(hi - lo));
+  const lowest = i32x4.splat(lo);
+  let near = v128.splat<i64>(0);
+  for (let q = 0; q < qualities; q += 2) {
+    const t = f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.sub(v128.load64_zero(at + <usize>q * 4), lowest)), perSum);
+    const down = f64x2.floor(t);
+    const fraction = f64x2.sub(t, down);
+    let close = f64x2.lt(f64x2.abs(f64x2.sub(fraction, HALF)), f64x2.splat(TIE_MARGIN));
+    // An odd last quality: the other lane is the next position's.
+    if (q + 1 == qualities) close = i64x2.shuffle(close, v128.splat<i64>(0), 0, 2);
+    near = v128.or(near, close);
+    // floor(t) + 1 from a half up (Math.round), as i32 by adding 2^52 (0–254: lanes 0 and 2 hold them).
+    const r = f64x2.add(f64x2.add(down, v128.and(f64x2.ge(fraction, HALF), ONE)), f64x2.splat(4503599627370496));
+    store<u8>(LOCAL + <usize>q, <u8>i32x4.extract_lane(r, 0));
+    store<u8>(LOCAL + <usize>q, <u8>i32x4.extract_lane(r, 2), 1);
+  }
+  return !v128.any_true(near);
+}
+
+/** The reference's operations for one position's bytes into LOCAL, two qualities per f64x2 (averages in AVERAGES). */
+function exactBytes(at: usize, qualities: i32, unit: f64, count: f64): void {
+  const pairs = (qualities + 1) >> 1;
+  const scaled = f64x2.splat(unit);
+  const divisor = f64x2.splat(count);
+  let lo = f64x2.splat(Infinity);
+  let hi = f64x2.splat(-Infinity);
+  for (let p = 0; p < pairs; p++) {
+    let v = f64x2.div(f64x2.mul(f64x2.convert_low_i32x4_s(v128.load64_zero(at + <usize>p * 8)), scaled), divisor);
+    // An odd last quality: its lane twice (the other lane is the next position's).
+    if (2 * p + 1 == qualities) v = f64x2.splat(f64x2.extract_lane(v, 0));
+    v128.store(AVERAGES + <usize>p * 16, v);
+    lo = f64x2.pmin(lo, v);
+    hi = f64x2.pmax(hi, v);
+  }
+  // pmin/pmax, here and above (one instruction each; min/max are NaN- and zero-sign-safe sequences in V8): the values
+  // are ≥ +0 and never NaN, where both give the same value.
+  const low = f64x2.extract_lane(f64x2.pmin(lo, i64x2.shuffle(lo, lo, 1, 0)), 0);
+  const high = f64x2.extract_lane(f64x2.pmax(hi, i64x2.shuffle(hi, hi, 1, 0)), 0);
+  const from = f64x2.splat(low);
+  const range = f64x2.splat(high - low);
+  for (let p = 0; p < pairs; p++) {
+    const v = v128.load(AVERAGES + <usize>p * 16);
+    const r = jsRound(f64x2.div(f64x2.mul(f64x2.splat(NORMALISED_MAX), f64x2.sub(v, from)), range));
+    // 0 / 0 (every quality alike) is NaN, which a Uint8Array stores as 0. The integers 0–254 as i32: + 2^52
+    // leaves each in its lane's low 32 bits (i32 lanes 0 and 2; trunc_sat is a long sequence in V8).
+    const bytes = f64x2.add(v128.and(r, f64x2.eq(r, r)), f64x2.splat(4503599627370496));
+    store<u8>(LOCAL + <usize>(2 * p), <u8>i32x4.extract_lane(bytes, 0));
+    store<u8>(LOCAL + <usize>(2 * p), <u8>i32x4.extract_lane(bytes, 2), 1);
   }
 }

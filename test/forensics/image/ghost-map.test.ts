@@ -151,6 +151,30 @@ describe("JPEG ghost maps on crafted errors: the reference's bytes, map and regi
     expect(differences(crafted(97, 64, 13, 99)).region?.blocks).toBeGreaterThan(48);
   });
 
+  it("normalised values on and near halves (ramps of errors, small and capped sums), which the kernel rounds from the reference's averages", () => {
+    // A ramp q · m over 13 qualities gives 254 · q / 12 at every position of a uniform area: 63.5 and 190.5 at
+    // q = 3 and 9, halves on which the kernel's shortcut from the sums must give way to the reference's
+    // operations; small random sums and sums near the cap put other values close to halves.
+    let seed = 900;
+    for (const [w, h] of [
+      [1, 1],
+      [3, 2],
+      [29, 17],
+    ])
+      for (const m of [1, 3, 5000]) {
+        const input = crafted(w, h, 13, seed++);
+        const random = numbers(seed++);
+        for (let i = 0; i < w * h; i++) {
+          const kind = random();
+          for (let q = 0; q < 13; q++)
+            input.errors[i * 13 + q] =
+              kind < 0.5 ? q * m : kind < 0.8 ? Math.floor(random() * 13) : 65535 - Math.floor(random() * 3);
+        }
+        const d = differences(input);
+        expect({ normalised: d.normalised, map: d.map, choice: d.choice }, `${w} × ${h}, ramp × ${m}`).toEqual(SAME);
+      }
+  });
+
   it("the region search at low thresholds (many regions, equal sizes, ones at the edges) and small largest shares", () => {
     let seed = 500;
     let found = 0;
