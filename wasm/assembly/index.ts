@@ -21,7 +21,7 @@ export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gridScoreTileRow } from "./grid-score";
-export { heatmapCells, heatmapRatioCells, heatmapRow } from "./heatmap";
+export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSpread } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { ghostTopRegion } from "./ghost-region";

@@ -318,7 +318,7 @@ function encodeRowsWasm(
 ): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + align16(gridWidth * 37) + 16 + small.width * 4;
+  const extra = 2 * align16(width * 4) + width * 32 + align16(gridWidth * 37) + 16 + small.width * 4;
   return encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -342,7 +342,8 @@ function renderRowsWasm(
   const k = kernels();
   const srcXAt = target.extra;
   const cellXAt = srcXAt + align16(width * 4);
-  const cellsAt = cellXAt + align16(width * 4);
+  const planesAt = cellXAt + align16(width * 4);
+  const cellsAt = planesAt + width * 32;
   const scoresAt = cellsAt + gridWidth * 32;
   const reliableAt = scoresAt + gridWidth * 4;
   const sourceAt = align16(reliableAt + gridWidth);
@@ -361,6 +362,7 @@ function renderRowsWasm(
     const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
     if (row !== cellRow) {
       cells(k, row, places);
+      k.heatmapSpread(cellsAt, cellXAt, width, planesAt);
       cellRow = row;
     }
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
@@ -368,6 +370,6 @@ function renderRowsWasm(
       source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
       sourceRow = sy;
     }
-    k.heatmapRow(sourceAt, srcXAt, cellXAt, cellsAt, y, width, target.rows + y * target.lineBytes + 1);
+    k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, target.rows + y * target.lineBytes + 1);
   }
 }

@@ -62,7 +62,8 @@ export interface KernelExports {
   crc32(data: number, length: number, previous: number): number;
   heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
   heatmapRatioCells(ratios: number, count: number, full: number, cells: number): void;
-  heatmapRow(src: number, srcX: number, cellX: number, cells: number, y: number, width: number, out: number): void;
+  heatmapSpread(cells: number, cellX: number, width: number, planes: number): void;
+  heatmapRow(src: number, srcX: number, planes: number, y: number, width: number, out: number): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
     rgba: number,
