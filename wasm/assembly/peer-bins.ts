@@ -1,7 +1,7 @@
 // The peer comparison of ELA and noise: src/scanner/images/anomaly.ts `relativeToPeers` (its `byCovariate`
 // and `middleValue`) and `smoothGrid` are the JavaScript references. The bins' members and middle values are
-// found here by the reference's selection, step for step; the log2 ratios stay in JavaScript (V8's Math.log2,
-// which AssemblyScript's Math does not reproduce bit for bit).
+// found here by the reference's selection, step for step; the log2 ratios stay in JavaScript (Math.log2 is not
+// the same algorithm in every V8: Node 22's is FreeBSD's e_log2.c, workerd's gives other last bits).
 
 /** Keys carry the block index in their low 21 bits (at most 781 250 blocks < 2^21). */
 const INDEX_SCALE: f64 = 2097152;
@@ -245,3 +245,4 @@ export function smoothGrid(values: usize, w: i32, h: i32, radius: i32, need: i32
     }
   }
 }
+

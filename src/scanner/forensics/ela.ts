@@ -9,7 +9,7 @@ import { oncePer } from "../../lib/once-per";
 import type { FindingText } from "../finding";
 import { blockChecks } from "./budget-texts";
 import { blockRegionAnalyzer } from "./block-region-check";
-import { relativeToPeersWasm, smoothGridWasm } from "../images/peer-bins-wasm";
+import { smoothedPeerRatios } from "../images/peer-bins-wasm";
 import type { BlockMaps } from "../images/block-analysis";
 import type { Analyzer } from "../types";
 import type { RegionThresholds } from "./region-map";
@@ -36,7 +36,7 @@ export const elaScores = oncePer((maps: BlockMaps): Float32Array => {
   const reliable = new Uint8Array(maps.ela.length);
   for (let i = 0; i < reliable.length; i++)
     reliable[i] = !maps.clipped[i] && maps.activity[i] >= ELA_FLAT_ACTIVITY ? 1 : 0;
-  return smoothGridWasm(relativeToPeersWasm(maps.ela, maps.activity, reliable), maps.blocksWide, maps.blocksHigh, 2);
+  return smoothedPeerRatios(maps.ela, maps.activity, reliable, maps.blocksWide, maps.blocksHigh, 2);
 });
 
 const texts = {

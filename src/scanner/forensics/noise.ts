@@ -9,7 +9,7 @@ import { oncePer } from "../../lib/once-per";
 import type { FindingText } from "../finding";
 import { blockChecks } from "./budget-texts";
 import { blockRegionAnalyzer } from "./block-region-check";
-import { relativeToPeersWasm, smoothGridWasm } from "../images/peer-bins-wasm";
+import { smoothedPeerRatios } from "../images/peer-bins-wasm";
 import type { BlockMaps } from "../images/block-analysis";
 import type { Analyzer } from "../types";
 import type { RegionThresholds } from "./region-map";
@@ -44,8 +44,8 @@ export const noiseScores = oncePer((maps: BlockMaps): Float32Array => {
   for (let i = 0; i < reliable.length; i++)
     reliable[i] =
       !maps.clipped[i] && maps.activity[i] <= NOISE_MAX_ACTIVITY && maps.noise[i] >= NOISE_MIN_SIGMA ? 1 : 0;
-  const rel = relativeToPeersWasm(maps.noise, maps.activity, reliable, 12, NOISE_MIN_SIGMA);
-  const smoothed = smoothGridWasm(rel, maps.blocksWide, maps.blocksHigh, 2);
+  const { blocksWide: w, blocksHigh: h } = maps;
+  const smoothed = smoothedPeerRatios(maps.noise, maps.activity, reliable, w, h, 2, 12, NOISE_MIN_SIGMA);
   // Missing noise is the signal (blur, smoothing, upscaled pastes); extra noise is mostly texture.
   for (let i = 0; i < smoothed.length; i++) smoothed[i] = -smoothed[i];
   return smoothed;

@@ -6,7 +6,8 @@
 import { oncePer } from "../../lib/once-per";
 import type { BlockMaps } from "./block-analysis";
 import { type DecodeProduct, decoded } from "./file-decode";
-import { downscale, type GrayImage } from "./gray";
+import type { GrayImage } from "./gray";
+import { downscaleWasm } from "./gray-wasm";
 import { isJpeg } from "./jpeg-markers";
 import { LumaDownscaler } from "./luma-downscale";
 import { isPng } from "./png-chunks";
@@ -47,9 +48,9 @@ export const searchPixels: DecodeProduct<GrayImage> = {
   },
 };
 
-/** A large photo's search picture: the block maps' 1/4-scale preview, reduced once per file. */
+/** A large photo's search picture: the block maps' 1/4-scale preview, reduced once per file (gray.ts `downscale`'s values). */
 const reducedPreview = oncePer((maps: BlockMaps) =>
-  downscale(maps.preview, searchSide(maps.preview.width, maps.preview.height)),
+  downscaleWasm(maps.preview, searchSide(maps.preview.width, maps.preview.height)),
 );
 
 /**
@@ -62,5 +63,5 @@ export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise
     maps.width * maps.height <= FULL_DECODE_PIXELS
       ? ((await decoded(bytes, searchPixels)) ?? decodeSmallLuma(bytes, FULL_DECODE_PIXELS))
       : null;
-  return full ? downscale(full, searchSide(full.width, full.height)) : reducedPreview(maps);
+  return full ? downscaleWasm(full, searchSide(full.width, full.height)) : reducedPreview(maps);
 }

@@ -5,7 +5,7 @@ import { ELA_FLAT_ACTIVITY, elaScores } from "../../../src/scanner/forensics/ela
 import { NOISE_MAX_ACTIVITY, NOISE_MIN_SIGMA, noiseScores } from "../../../src/scanner/forensics/noise";
 import { relativeToPeers, smoothGrid } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, blockMaps } from "../../../src/scanner/images/block-analysis";
-import { relativeToPeersWasm, smoothGridWasm } from "../../../src/scanner/images/peer-bins-wasm";
+import { relativeToPeersWasm, smoothedPeerRatios, smoothGridWasm } from "../../../src/scanner/images/peer-bins-wasm";
 import { seededRandom as random, sharedFile } from "./fixtures";
 
 function differing(a: Float32Array, b: Float32Array): number {
@@ -92,8 +92,16 @@ describe("peer comparison of ELA and noise: the kernels give anomaly.ts's values
         values[i] = next() < 0.05 ? -0 : next() * 0.2 + (next() < 0.5 ? 0 : next() * 50);
       }
       const what = `${w}×${h}, ${bins} bins`;
-      expectSamePeers(values, covariate, reliable, bins, 0.05, what);
+      const ratios = expectSamePeers(values, covariate, reliable, bins, 0.05, what);
       expectSamePeers(values, covariate, reliable, bins, 0.3, `${what}, floor 0.3`);
+      for (const radius of [0, 2])
+        expect(
+          differing(
+            smoothedPeerRatios(values, covariate, reliable, w, h, radius, bins),
+            smoothGrid(ratios, w, h, radius),
+          ),
+          `${what} smoothed, radius ${radius}`,
+        ).toBe(0);
       // NaN values: fewer than half of some bins, then most of every bin (their middle is NaN).
       for (const nanShare of [0.2, 0.8]) {
         const withNaN = values.map((v) => (next() < nanShare ? Number.NaN : v));
