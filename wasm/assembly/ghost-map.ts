@@ -67,8 +67,9 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
 }
 
 /**
- * One block row of the maps: `rows` (1–3) block rows of errors at `errors` (the window's rows, each
- * `width` × `qualities` u16, position-major), `scale` their unit. Scratch: `sums` and `window`
+ * One block row of the maps: the window's `rows` (1–3) block rows of errors among the `slots` rows at `errors`
+ * (each `width` × `qualities` u16, position-major; the caller's ring of rows, in any order: the other slots hold
+ * zeros, so that summing all slots sums the window's rows), `scale` their unit. Scratch: `sums` and `window`
  * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` planes of `width` bytes at `out`
  * (plane q = the row of quality q's map) and, per quality, the row's positions added to the count of
  * each byte value (256 i32 per quality at `counts`, cleared first when `clear`: the caller keeps them
@@ -76,6 +77,7 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
  */
 export function ghostNormalisedRow(
   errors: usize,
+  slots: i32,
   rows: i32,
   width: i32,
   qualities: i32,
@@ -88,7 +90,7 @@ export function ghostNormalisedRow(
 ): void {
   const n = width * qualities;
   if (clear) memory.fill(counts, 0, <usize>qualities * 1024);
-  columnSums(errors, rows, n, sums);
+  columnSums(errors, slots, n, sums);
   rowWindows(sums, n, qualities, window);
   // s / scale is exact (a power of two), and so is s · (1 / scale): the same value, without a division.
   const unit = 1 / scale;

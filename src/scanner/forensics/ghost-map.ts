@@ -51,9 +51,9 @@ export interface NormalisedGhosts {
 /**
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
  * and quality (0–NORMALISED_MAX; FLAT = not judged): 13 float maps of a 24 MP photo would take 20 MB.
- * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1), the window's rows
- * copied in; it also counts the values, in wasm memory over all rows (the counts lie first in the scratch
- * area, so that their place stays while the other regions' sizes change).
+ * One wasm call per block row (wasm/assembly/ghost-map.ts; its window is RADIUS 1) on a ring of three rows of
+ * errors in wasm memory, each row copied in once (the next row over the one that left the window, zeros past
+ * the last); it also counts the values, in wasm memory over all rows (the counts lie first in the scratch area).
  */
 export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
   const { blocksWide: w, blocksHigh: h, errors, qualities, scale } = input;
@@ -61,21 +61,28 @@ export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
   const maps = qualities.map(() => new Uint8Array(w * h));
   const rowLength = w * nq;
   const counts = qualities.map(() => new Float64Array(FLAT + 1));
+  const slots = 2 * RADIUS + 1;
+  const s = scratchRegions({
+    counts: nq * 1024,
+    ring: slots * rowLength * 2,
+    sums: rowLength * 4,
+    window: rowLength * 4 + 16,
+    out: rowLength,
+  });
+  const ring = new Uint16Array(s.buffer, s.at.ring, slots * rowLength);
+  ring.fill(0);
+  // Row r lives in slot r mod 3: rows 0 … RADIUS − 1 first, then each step brings in the window's last row.
+  for (let r = 0; r < Math.min(h, RADIUS); r++)
+    ring.set(errors.subarray(r * rowLength, (r + 1) * rowLength), (r % slots) * rowLength);
   for (let y = 0; y < h; y++) {
-    const top = Math.max(0, y - RADIUS);
-    const bottom = Math.min(h - 1, y + RADIUS);
-    const rows = bottom - top + 1;
-    const s = scratchRegions({
-      counts: nq * 1024,
-      errors: rows * rowLength * 2,
-      sums: rowLength * 4,
-      window: rowLength * 4 + 16,
-      out: rowLength,
-    });
-    const window = errors.subarray(top * rowLength, (bottom + 1) * rowLength);
-    new Uint16Array(s.buffer, s.at.errors, window.length).set(window);
+    const next = y + RADIUS;
+    const slot = ring.subarray((next % slots) * rowLength, ((next % slots) + 1) * rowLength);
+    if (next < h) slot.set(errors.subarray(next * rowLength, (next + 1) * rowLength));
+    else slot.fill(0);
+    const rows = Math.min(h - 1, y + RADIUS) - Math.max(0, y - RADIUS) + 1;
     kernels().ghostNormalisedRow(
-      s.at.errors,
+      s.at.ring,
+      slots,
       rows,
       w,
       nq,
@@ -87,11 +94,10 @@ export function normalisedGhosts(input: GhostInput): NormalisedGhosts {
       y === 0,
     );
     for (let q = 0; q < nq; q++) maps[q].set(s.bytes.subarray(s.at.out + q * w, s.at.out + (q + 1) * w), y * w);
-    if (y === h - 1) {
-      const all = new Int32Array(s.buffer, s.at.counts, nq * 256);
-      for (let q = 0; q < nq; q++) counts[q].set(all.subarray(q * 256, q * 256 + FLAT + 1));
-    }
   }
+  // The kernel cleared the counts on the first row (none: no row, no count).
+  const all = new Int32Array(s.buffer, s.at.counts, nq * 256);
+  if (h > 0) for (let q = 0; q < nq; q++) counts[q].set(all.subarray(q * 256, q * 256 + FLAT + 1));
   return { maps, counts };
 }
 

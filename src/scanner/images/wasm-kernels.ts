@@ -205,6 +205,7 @@ export interface KernelExports {
   ): void;
   ghostNormalisedRow(
     errors: number,
+    slots: number,
     rows: number,
     width: number,
     qualities: number,
