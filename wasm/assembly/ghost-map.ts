@@ -97,9 +97,20 @@ export function ghostNormalisedRow(
   for (let x = 0; x < width; x++) {
     const count = <f64>((min(width - 1, x + 1) - max(0, x - 1) + 1) * rows);
     const at = window + <usize>(x * qualities) * 4;
-    let lo = load<i32>(at);
-    let hi = lo;
-    for (let q = 1; q < qualities; q++) {
+    // The lowest and highest sum, four qualities per step, the rest one by one.
+    let low4 = i32x4.splat(i32.MAX_VALUE);
+    let high4 = i32x4.splat(i32.MIN_VALUE);
+    let q = 0;
+    for (; q + 4 <= qualities; q += 4) {
+      const v = v128.load(at + <usize>q * 4);
+      low4 = i32x4.min_s(low4, v);
+      high4 = i32x4.max_s(high4, v);
+    }
+    low4 = i32x4.min_s(low4, v128.shuffle<i32>(low4, low4, 2, 3, 0, 1));
+    high4 = i32x4.max_s(high4, v128.shuffle<i32>(high4, high4, 2, 3, 0, 1));
+    let lo = min(i32x4.extract_lane(low4, 0), i32x4.extract_lane(low4, 1));
+    let hi = max(i32x4.extract_lane(high4, 0), i32x4.extract_lane(high4, 1));
+    for (; q < qualities; q++) {
       const sum = load<i32>(at + <usize>q * 4);
       lo = min(lo, sum);
       hi = max(hi, sum);
