@@ -13,6 +13,7 @@
  * regions are searched on the bytes (in wasm too: wasm/assembly/ghost-region.ts).
  */
 import type { AnomalyRegion } from "../images/anomaly";
+import { kernelRegion } from "../images/score-region-wasm";
 import { kernels, scratchRegions } from "../images/wasm-kernels";
 
 /** Window radius (blocks) of the averaging. */
@@ -157,18 +158,7 @@ function topRegion(
   for (let v = 0; v < 256; v++) bytes[at.above + v] = table[v] > threshold ? 1 : 0;
   new Float32Array(buffer, at.table, 256).set(table);
   const count = kernels().ghostTopRegion(at.map, at.above, at.table, w, h, judged, maxShare, at.seen, at.stack, at.out);
-  if (!count) return null;
-  const [x0, y0, x1, y1] = new Int32Array(buffer, at.out, 4);
-  const sum = new Float64Array(buffer, at.out + 16, 1)[0];
-  return {
-    blocks: count,
-    share: count / judged,
-    meanScore: sum / count,
-    x: x0,
-    y: y0,
-    width: x1 - x0 + 1,
-    height: y1 - y0 + 1,
-  };
+  return kernelRegion(buffer, at.out, count, judged);
 }
 
 /** Whether any judged position reaches the threshold (most maps of one direction have none). */

@@ -14,9 +14,9 @@ import {
 } from "../../../src/scanner/images/heatmap";
 import { encodePng } from "../../../src/scanner/images/png-encode";
 import { pngChunks } from "../../../src/scanner/images/png-chunks";
-import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { kernels, scratch } from "../../../src/scanner/images/wasm-kernels";
 import { seededRandom as random, sharedFile } from "./fixtures";
+import { pngRgba } from "./png-pixels";
 
 /** Every chunk's stored CRC against the reference's CRC of its type and data. */
 function expectChunkCrcs(png: Uint8Array): void {
@@ -43,11 +43,7 @@ function adler32(data: Uint8Array): number {
 /** The PNG's pixels as RGBA (decoded by the strip decoder), after checking its CRCs. */
 function decodedRgba(png: Uint8Array): Uint8Array {
   expectChunkCrcs(png);
-  const decoder = PngStripDecoder.open(png);
-  if (typeof decoder === "string") throw new Error(decoder);
-  const rgba = new Uint8Array(decoder.width * decoder.height * 4);
-  for (let band = decoder.next(); band; band = decoder.next()) rgba.set(band.rgba, band.y * decoder.width * 4);
-  return rgba;
+  return pngRgba(png);
 }
 
 /** The kernel's heatmap PNG decodes to the reference's pixels. */

@@ -15,9 +15,9 @@ import { toUnit, topAnomalyRegion } from "../../../src/scanner/images/anomaly";
 import { type BlockMaps, blockMaps } from "../../../src/scanner/images/block-analysis";
 import type { GrayImage } from "../../../src/scanner/images/gray";
 import { renderHeatmapRgba, renderRatioHeatmapPng } from "../../../src/scanner/images/heatmap";
-import { PngStripDecoder } from "../../../src/scanner/images/png-strip-decoder";
 import { topAnomalyRegionWasm } from "../../../src/scanner/images/score-region-wasm";
 import { seededRandom as random, sharedFile } from "./fixtures";
+import { pngRgba } from "./png-pixels";
 
 /** The kernel's region and judged count equal the reference's (JSON: the same numbers, −0 and all). */
 function expectSameTop(scores: Float32Array, w: number, h: number, threshold: number, maxShare: number, what: string) {
@@ -99,15 +99,6 @@ describe("a score map's top region in wasm: anomaly.ts topAnomalyRegion's region
   });
 });
 
-/** The PNG's pixels as RGBA. */
-function decodedRgba(png: Uint8Array): Uint8Array {
-  const decoder = PngStripDecoder.open(png);
-  if (typeof decoder === "string") throw new Error(decoder);
-  const rgba = new Uint8Array(decoder.width * decoder.height * 4);
-  for (let band = decoder.next(); band; band = decoder.next()) rgba.set(band.rgba, band.y * decoder.width * 4);
-  return rgba;
-}
-
 function expectSameRatioHeatmap(
   base: GrayImage,
   ratios: Float32Array,
@@ -116,7 +107,7 @@ function expectSameRatioHeatmap(
   size: { width: number; height: number },
 ): void {
   const reference = renderHeatmapRgba(base, { ...grid, ...toUnit(ratios, full) }, size).rgba;
-  const decoded = decodedRgba(renderRatioHeatmapPng(base, { ...grid, ratios, full }, size));
+  const decoded = pngRgba(renderRatioHeatmapPng(base, { ...grid, ratios, full }, size));
   let differing = Math.abs(decoded.length - reference.length);
   for (let i = 0; i < reference.length; i++) if (decoded[i] !== reference[i]) differing++;
   expect(differing, `${size.width} × ${size.height}, grid ${grid.width} × ${grid.height}, full ${full}`).toBe(0);
