@@ -32,14 +32,14 @@ const TONE = {
   alike: 0.5,
 };
 
-/** Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched). */
+/**
+ * Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched): at index 4i
+ * … 4i + 3 of `sums`, r, r², the row before and the row after, each summed over x < i (the step D is after −
+ * before); side by side, so that a side's eight reads share two cache lines.
+ */
 interface Line {
   k: number;
-  /** r, r², the row before and the row after, each summed over x < i at index i (the step D is after − before). */
-  r: Float64Array;
-  r2: Float64Array;
-  before: Float64Array;
-  after: Float64Array;
+  sums: Float64Array;
 }
 
 /**
@@ -56,15 +56,6 @@ interface LineReader {
 
 const rowsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.width, along: 1, across: img.width });
 const columnsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.height, along: img.width, across: 1 });
-
-/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), into `out`. */
-function residualRow({ data, length, along, across }: LineReader, k: number, out: Float32Array): void {
-  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
-  for (let x = 0, i = 0; x < length; x++, i += along) {
-    const here = data[c + i] - data[b + i];
-    out[x] = here - 0.5 * (data[b + i] - data[a + i] + data[d + i] - data[c + i]);
-  }
-}
 
 /**
  * Per boundary k: the largest and smallest t of r over runs of SEAM_MIN_SIDE pixels (0 where not computed), r read
@@ -124,26 +115,31 @@ function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
     .sort((a, b) => a - b);
 }
 
-/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the line's length). */
-function prefixLine(lines: LineReader, k: number, r: Float32Array): Line {
-  const { data, length, along, across } = lines;
-  residualRow(lines, k, r);
-  const line = {
-    k,
-    r: new Float64Array(length + 1),
-    r2: new Float64Array(length + 1),
-    before: new Float64Array(length + 1),
-    after: new Float64Array(length + 1),
-  };
-  for (let x = 0, i = k * across; x < length; x++, i += along) {
-    const p = data[i];
-    const q = data[i + across];
-    line.r[x + 1] = line.r[x] + r[x];
-    line.r2[x + 1] = line.r2[x] + r[x] * r[x];
-    line.before[x + 1] = line.before[x] + p;
-    line.after[x + 1] = line.after[x] + q;
+/**
+ * A candidate line's prefix sums, every pixel along it: r (rounded to f32, as the run extremes store it) and the
+ * pixels either side of the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), summed in one pass.
+ */
+function prefixLine({ data, length, along, across }: LineReader, k: number): Line {
+  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
+  const sums = new Float64Array(4 * (length + 1));
+  let r = 0;
+  let r2 = 0;
+  let before = 0;
+  let after = 0;
+  for (let x = 0, i = 0, o = 4; x < length; x++, i += along, o += 4) {
+    const pb = data[b + i];
+    const pc = data[c + i];
+    const v = Math.fround(pc - pb - 0.5 * (pb - data[a + i] + data[d + i] - pc));
+    r += v;
+    r2 += v * v;
+    before += pb;
+    after += pc;
+    sums[o] = r;
+    sums[o + 1] = r2;
+    sums[o + 2] = before;
+    sums[o + 3] = after;
   }
-  return line;
+  return { k, sums };
 }
 
 /**
@@ -156,18 +152,17 @@ function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line)
 
 /** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
 function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
-  const r = new Float32Array(Math.max(img.width, img.height));
   if (options.reference) {
     const columns = transposed(img);
     return {
-      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k, r)),
-      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k, r)),
+      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k)),
+      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k)),
     };
   }
   const extremes = toneRunExtremesWasm(img);
   return {
-    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k, r)),
-    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k, r)),
+    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k)),
+    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k)),
   };
 }
 
@@ -175,20 +170,22 @@ function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
  * A side along `line` over a … b − 1: its t (0 when spread or too small). `sign` +1: the box lies after the
  * boundary (left/top side); −1: before it (right/bottom side), for a brighter box.
  */
-function sideT(line: Line, a: number, b: number, sign: number): number {
+function sideT({ sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const before = line.before[b] - line.before[a];
-  const step = (sign * (line.after[b] - line.after[a] - before)) / n;
-  const residual = (sign * (line.r[b] - line.r[a])) / n;
+  const [i, j] = [4 * a, 4 * b];
+  const before = sums[j + 2] - sums[i + 2];
+  const step = (sign * (sums[j + 3] - sums[i + 3] - before)) / n;
+  const residual = (sign * (sums[j] - sums[i])) / n;
   if (step < TONE.minStep || residual < TONE.sharpness * step) return 0;
-  return sign * tValue(line.r[b] - line.r[a], line.r2[b] - line.r2[a], n);
+  return sign * tValue(sums[j] - sums[i], sums[j + 1] - sums[i + 1], n);
 }
 
 /** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (signs as sideT). */
-function sideTone(line: Line, a: number, b: number, sign: number): number {
+function sideTone({ sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const before = (line.before[b] - line.before[a]) / n;
-  const after = (line.after[b] - line.after[a]) / n;
+  const [i, j] = [4 * a, 4 * b];
+  const before = (sums[j + 2] - sums[i + 2]) / n;
+  const after = (sums[j + 3] - sums[i + 3]) / n;
   return sign * Math.log((after + TONE.offset) / (before + TONE.offset));
 }
 
