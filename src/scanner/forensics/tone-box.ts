@@ -33,13 +33,21 @@ const TONE = {
 };
 
 /**
- * Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched): at index 4i
- * … 4i + 3 of `sums`, r, r², the row before and the row after, each summed over x < i (the step D is after −
- * before); side by side, so that a side's eight reads share two cache lines.
+ * Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched), kept at the
+ * positions the box search reads (`at`: slot of position i, the sums over x < i; −1 where not kept): at 4 · slot …
+ * 4 · slot + 3 of `sums`, r, r², the row before and the row after (the step D is after − before); side by side, so
+ * that a side's eight reads share two cache lines.
  */
 interface Line {
   k: number;
+  at: Int32Array;
   sums: Float64Array;
+}
+
+/** The positions along a direction's lines that its sides start or end at (slot per position, −1 elsewhere). */
+interface Kept {
+  at: Int32Array;
+  count: number;
 }
 
 /**
@@ -116,17 +124,19 @@ function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
 }
 
 /**
- * A candidate line's prefix sums, every pixel along it: r (rounded to f32, as the run extremes store it) and the
- * pixels either side of the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), summed in one pass.
+ * A candidate line's prefix sums at the positions `kept`: r (rounded to f32, as the run extremes store it) and the
+ * pixels either side of the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), summed over every pixel in one
+ * pass (the same sums in the same order as at every position).
  */
-function prefixLine({ data, length, along, across }: LineReader, k: number): Line {
+function prefixLine({ data, length, along, across }: LineReader, k: number, kept: Kept): Line {
   const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
-  const sums = new Float64Array(4 * (length + 1));
+  const sums = new Float64Array(4 * kept.count);
+  // Position 0's sums are all 0, as the array starts.
   let r = 0;
   let r2 = 0;
   let before = 0;
   let after = 0;
-  for (let x = 0, i = 0, o = 4; x < length; x++, i += along, o += 4) {
+  for (let x = 0, i = 0; x < length; x++, i += along) {
     const pb = data[b + i];
     const pc = data[c + i];
     const v = Math.fround(pc - pb - 0.5 * (pb - data[a + i] + data[d + i] - pc));
@@ -134,45 +144,85 @@ function prefixLine({ data, length, along, across }: LineReader, k: number): Lin
     r2 += v * v;
     before += pb;
     after += pc;
-    sums[o] = r;
-    sums[o + 1] = r2;
-    sums[o + 2] = before;
-    sums[o + 3] = after;
+    const slot = kept.at[x + 1];
+    if (slot < 0) continue;
+    sums[4 * slot] = r;
+    sums[4 * slot + 1] = r2;
+    sums[4 * slot + 2] = before;
+    sums[4 * slot + 3] = after;
   }
-  return { k, sums };
+  return { k, at: kept.at, sums };
 }
 
 /**
- * Candidate boundaries of `extremes` (lines along x), by sign of their step (+: the next row brighter), each made by
- * `line`.
+ * Where sides along a direction's lines start and end: bestBox measures a side from the crossing candidate
+ * boundary k at k + 3 and to the one at k − 1 (`crossing`: the other direction's candidates, both signs), on lines
+ * `length` pixels long.
  */
-function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line): { rising: Line[]; falling: Line[] } {
-  return { rising: strongest(most, 1).map(line), falling: strongest(least, -1).map(line) };
+function keptPositions(crossing: number[], length: number): Kept {
+  const at = new Int32Array(length + 1).fill(-1);
+  let count = 0;
+  for (const k of crossing) for (const position of [k + 3, k - 1]) if (at[position] < 0) at[position] = count++;
+  return { at, count };
+}
+
+/** The candidate boundaries of both signs of `extremes` (lines along x): +, the next row brighter; −, darker. */
+function candidates({ most, least }: RunExtremes): { rising: number[]; falling: number[] } {
+  return { rising: strongest(most, 1), falling: strongest(least, -1) };
+}
+
+/** Both directions' candidate lines, each made by `rowLine` / `columnLine` with the positions the other's cross. */
+function candidateLines(
+  rows: RunExtremes,
+  columns: RunExtremes,
+  size: { width: number; height: number },
+  rowLine: (k: number, kept: Kept) => Line,
+  columnLine: (k: number, kept: Kept) => Line,
+): { rows: { rising: Line[]; falling: Line[] }; vertical: { rising: Line[]; falling: Line[] } } {
+  const [across, down] = [candidates(rows), candidates(columns)];
+  const alongRows = keptPositions([...down.rising, ...down.falling], size.width);
+  const alongColumns = keptPositions([...across.rising, ...across.falling], size.height);
+  return {
+    rows: {
+      rising: across.rising.map((k) => rowLine(k, alongRows)),
+      falling: across.falling.map((k) => rowLine(k, alongRows)),
+    },
+    vertical: {
+      rising: down.rising.map((k) => columnLine(k, alongColumns)),
+      falling: down.falling.map((k) => columnLine(k, alongColumns)),
+    },
+  };
 }
 
 /** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
 function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
   if (options.reference) {
     const columns = transposed(img);
-    return {
-      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k)),
-      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k)),
-    };
+    return candidateLines(
+      runExtremes(img),
+      runExtremes(columns),
+      img,
+      (k, kept) => prefixLine(rowsOf(img), k, kept),
+      (k, kept) => prefixLine(rowsOf(columns), k, kept),
+    );
   }
   const extremes = toneRunExtremesWasm(img);
-  return {
-    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k)),
-    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k)),
-  };
+  return candidateLines(
+    extremes.rows,
+    extremes.columns,
+    img,
+    (k, kept) => prefixLine(rowsOf(img), k, kept),
+    (k, kept) => prefixLine(columnsOf(img), k, kept),
+  );
 }
 
 /**
  * A side along `line` over a … b − 1: its t (0 when spread or too small). `sign` +1: the box lies after the
  * boundary (left/top side); −1: before it (right/bottom side), for a brighter box.
  */
-function sideT({ sums }: Line, a: number, b: number, sign: number): number {
+function sideT({ at, sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const [i, j] = [4 * a, 4 * b];
+  const [i, j] = [4 * at[a], 4 * at[b]];
   const before = sums[j + 2] - sums[i + 2];
   const step = (sign * (sums[j + 3] - sums[i + 3] - before)) / n;
   const residual = (sign * (sums[j] - sums[i])) / n;
@@ -181,9 +231,9 @@ function sideT({ sums }: Line, a: number, b: number, sign: number): number {
 }
 
 /** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (signs as sideT). */
-function sideTone({ sums }: Line, a: number, b: number, sign: number): number {
+function sideTone({ at, sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const [i, j] = [4 * a, 4 * b];
+  const [i, j] = [4 * at[a], 4 * at[b]];
   const before = (sums[j + 2] - sums[i + 2]) / n;
   const after = (sums[j + 3] - sums[i + 3]) / n;
   return sign * Math.log((after + TONE.offset) / (before + TONE.offset));
