@@ -10,6 +10,7 @@
  */
 import type { GrayImage } from "../images/gray";
 import { seamStepCountsWasm } from "./seam-steps-wasm";
+import { strongestLines } from "./strongest-lines";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
@@ -80,12 +81,7 @@ function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16A
 
 /** The lines with the densest run of SEAM_MIN_SIDE pixels of steps (at least CANDIDATE_SHARE), in ascending order. */
 function candidates({ most }: StepCounts): number[] {
-  const run = SEAM_MIN_SIDE / SAMPLE;
-  const lines = Array.from(most.keys()).filter((k) => most[k] >= CANDIDATE_SHARE * run);
-  return lines
-    .sort((a, b) => most[b] - most[a] || a - b)
-    .slice(0, CANDIDATES)
-    .sort((a, b) => a - b);
+  return strongestLines(most, CANDIDATE_SHARE * (SEAM_MIN_SIDE / SAMPLE), CANDIDATES).sort((a, b) => a - b);
 }
 
 /** The picture turned on its diagonal: its columns become rows (both searches read vertical edges along them). */

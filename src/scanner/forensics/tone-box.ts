@@ -115,12 +115,19 @@ function tValue(sum: number, sum2: number, n: number): number {
 
 /** The boundaries whose extreme of this sign passes TONE.candidateT, the TONE.candidates strongest, ascending. */
 function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
-  const ks: number[] = [];
-  for (let k = 0; k < extreme.length; k++) if (sign * extreme[k] > TONE.candidateT) ks.push(k);
-  return ks
-    .sort((a, b) => sign * (extreme[b] - extreme[a]) || a - b)
-    .slice(0, TONE.candidates)
-    .sort((a, b) => a - b);
+  // Sorting every passing boundary by strength (ties: lower k first) and keeping the first TONE.candidates: the same
+  // as keeping them sorted while they are found, each inserted after the stronger and equal ones before it.
+  const before = (a: number, b: number) => sign * (extreme[b] - extreme[a]) || a - b;
+  const top: number[] = [];
+  for (let k = 0; k < extreme.length; k++) {
+    if (!(sign * extreme[k] > TONE.candidateT)) continue;
+    if (top.length === TONE.candidates && before(k, top[top.length - 1]) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && before(k, top[at - 1]) < 0) at--;
+    top.splice(at, 0, k);
+    if (top.length > TONE.candidates) top.pop();
+  }
+  return top.sort((a, b) => a - b);
 }
 
 /**
