@@ -125,22 +125,26 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
   const sampleOf = (v: number) => Math.ceil(v / SAMPLE);
   const [xFrom, xTo] = [xs.map((x) => sampleOf(x + 2)), xs.map((x) => sampleOf(x - 1))];
   const [yFrom, yTo] = [ys.map((y) => sampleOf(y + 2)), ys.map((y) => sampleOf(y - 1))];
+  // The counts where a side starting (ending) at each candidate line starts (ends), along each crossing line.
+  const gathered = (s: StepCounts, along: number[], from: number[], to: number[]) => {
+    const [starts, ends] = [new Int32Array(from.length * along.length), new Int32Array(from.length * along.length)];
+    for (let a = 0; a < from.length; a++)
+      for (let i = 0; i < along.length; i++) {
+        starts[a * along.length + i] = s.counts[from[a] * s.lines + along[i]];
+        ends[a * along.length + i] = s.counts[to[a] * s.lines + along[i]];
+      }
+    return { starts, ends };
+  };
+  const rowCounts = gathered(horizontal, ys, xFrom, xTo);
   const across = new Float64Array(m * n * n);
-  for (let a = 0; a < m; a++) {
-    const at = (sample: number) => horizontal.counts[sample * horizontal.lines + ys[a]];
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j < n; j++)
-        if (xs[j] - xs[i] >= SEAM_MIN_SIDE)
-          across[(a * n + i) * n + j] = (at(xTo[j]) - at(xFrom[i])) / (xTo[j] - xFrom[i]);
-  }
-  // The vertical counts at each candidate column where a side starting (ending) at each candidate row starts (ends).
-  const fromCounts = new Int32Array(m * n);
-  const toCounts = new Int32Array(m * n);
   for (let a = 0; a < m; a++)
     for (let i = 0; i < n; i++) {
-      fromCounts[a * n + i] = vertical.counts[yFrom[a] * vertical.lines + xs[i]];
-      toCounts[a * n + i] = vertical.counts[yTo[a] * vertical.lines + xs[i]];
+      const start = rowCounts.starts[i * m + a];
+      for (let j = 0; j < n; j++)
+        if (xs[j] - xs[i] >= SEAM_MIN_SIDE)
+          across[(a * n + i) * n + j] = (rowCounts.ends[j * m + a] - start) / (xTo[j] - xFrom[i]);
     }
+  const { starts: fromCounts, ends: toCounts } = gathered(vertical, xs, yFrom, yTo);
   const sides = new Float64Array(n);
   // The columns whose side beats the best score when a pair of rows begins, ascending: the only ones the loops
   // below can take (the best score only grows), so the rectangles are met in the same order.
