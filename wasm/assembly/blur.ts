@@ -344,6 +344,59 @@ let brightMeans: usize = 0;
   return i64x2.all_true(v128.and(low, high));
 }
 
+/**
+ * stepAt of two positions, one per lane (each f64x2 holds the two positions' f32 means, promoted): every condition
+ * the reference tests, as lane masks (its early returns only skip tests whose outcome would not change the step).
+ * Returns the `into` marks (step +1) in lanes 0–1 and the `outOf` marks (step −1) in lanes 2–3, as i32 masks.
+ */
+@inline function stepsOfTwo(fa: v128, fb: v128, ca: v128, cb: v128, ba: v128, bb: v128): v128 {
+  const ratio = f64x2.splat(FINE_RATIO);
+  const sharpA = f64x2.gt(fa, f64x2.mul(ratio, fb));
+  const sharpB = f64x2.gt(fb, f64x2.mul(ratio, fa));
+  // Not "within FINE_RATIO either way" (the first return) and no brightness jump (the second).
+  const quiet = v128.and(f64x2.le(fa, f64x2.mul(ratio, fb)), f64x2.le(fb, f64x2.mul(ratio, fa)));
+  const jump = f64x2.ge(f64x2.abs(f64x2.sub(ba, bb)), f64x2.splat(MAX_BRIGHTNESS_JUMP));
+  const open = v128.not(v128.or(quiet, jump));
+  const floor = f64x2.splat(COARSE_FLOOR);
+  const ra = f64x2.div(fa, f64x2.add(ca, floor));
+  const rb = f64x2.div(fb, f64x2.add(cb, floor));
+  const drop = f64x2.splat(RATIO_DROP);
+  const kept = f64x2.splat(COARSE_KEPT);
+  const minFine = f64x2.splat(MIN_FINE);
+  const minCoarse = f64x2.splat(MIN_COARSE);
+  const into = v128.and(
+    v128.and(v128.and(sharpA, f64x2.gt(fa, minFine)), f64x2.gt(ra, f64x2.mul(drop, rb))),
+    v128.and(f64x2.ge(cb, f64x2.mul(kept, ca)), f64x2.ge(cb, minCoarse)),
+  );
+  const outOf = v128.and(
+    v128.and(v128.and(sharpB, f64x2.gt(fb, minFine)), f64x2.gt(rb, f64x2.mul(drop, ra))),
+    v128.and(f64x2.ge(ca, f64x2.mul(kept, cb)), f64x2.ge(ca, minCoarse)),
+  );
+  return i32x4.shuffle(v128.and(open, into), v128.andnot(v128.and(open, outOf), into), 0, 2, 4, 6);
+}
+
+/** Four f32 at `p` as two f64x2 (low: the first two). */
+@inline function low(v: v128): v128 {
+  return f64x2.promote_low_f32x4(v);
+}
+
+@inline function high(v: v128): v128 {
+  return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1));
+}
+
+/** Sampled columns j … j + 3 (every other f32 from `p`, reading 32 bytes) as four f32. */
+@inline function everyOther(p: usize): v128 {
+  return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
+}
+
+/** Marks (u16 1) where stepsOfTwo's masks are set: its two positions at `into`/`outOf` and `apart` bytes on. */
+@inline function markLanes(steps: v128, into: usize, outOf: usize, apart: usize): void {
+  if (i32x4.extract_lane(steps, 0) != 0) store<u16>(into, 1);
+  if (i32x4.extract_lane(steps, 1) != 0) store<u16>(into + apart, 1);
+  if (i32x4.extract_lane(steps, 2) != 0) store<u16>(outOf, 1);
+  if (i32x4.extract_lane(steps, 3) != 0) store<u16>(outOf + apart, 1);
+}
+
 /** Marks a step at row `row` of a pair of count tables (u16, 1 where the picture turns blurred or sharp). */
 @inline function mark(into: usize, outOf: usize, k: i32, step: i32): void {
   if (step > 0) store<u16>(into + (<usize>k << 1), 1);
@@ -417,12 +470,19 @@ export function blurStepCounts(
       const outOf = outOfV + row;
       let k = 6;
       for (; k + 8 < w; k += 4) {
-        if (noStepAtFour(v128.load(at(f, k - 4)), v128.load(at(f, k + 3)))) continue;
-        for (let i = k; i < k + 4; i++) {
-          const a = <usize>(i - 4) << 2;
-          const o = <usize>(i + 3) << 2;
-          mark(into, outOf, i, stepAt(f + a, c + a, b + a, f + o, c + o, b + o));
-        }
+        const fa = v128.load(at(f, k - 4));
+        const fb = v128.load(at(f, k + 3));
+        if (noStepAtFour(fa, fb)) continue;
+        const ca = v128.load(at(c, k - 4));
+        const cb = v128.load(at(c, k + 3));
+        const ba = v128.load(at(b, k - 4));
+        const bb = v128.load(at(b, k + 3));
+        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), low(ba), low(bb));
+        const second = stepsOfTwo(high(fa), high(fb), high(ca), high(cb), high(ba), high(bb));
+        // The masks (−1) as u16 marks (1) of positions k … k + 3: into, then outOf.
+        const marks = i16x8.neg(i16x8.narrow_i32x4_s(i32x4.shuffle(first, second, 0, 1, 4, 5), i32x4.shuffle(first, second, 2, 3, 6, 7)));
+        v128.store64_lane(into + (<usize>k << 1), marks, 0);
+        v128.store64_lane(outOf + (<usize>k << 1), marks, 1);
       }
       for (; k + 5 < w; k++) {
         const a = <usize>(k - 4) << 2;
@@ -443,14 +503,19 @@ export function blurStepCounts(
       // Four sampled columns (x = 2j … 2j + 6) per test; the loads reach one value past the row at most.
       for (; j + 3 < samplesH; j += 4) {
         const x = <usize>(j * SAMPLE) << 2;
-        const a = i32x4.shuffle(v128.load(fa + x), v128.load(fa + x + 16), 0, 2, 4, 6);
-        const e = i32x4.shuffle(v128.load(f + x), v128.load(f + x + 16), 0, 2, 4, 6);
+        const a = everyOther(fa + x);
+        const e = everyOther(f + x);
         if (noStepAtFour(a, e)) continue;
-        for (let i = j; i < j + 4; i++) {
-          const s = <usize>(i * SAMPLE) << 2;
-          const here = <usize>(i + 1) * step;
-          mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + s, f + s, c + s, b + s));
-        }
+        const coarseA = everyOther(ca + x);
+        const coarseB = everyOther(c + x);
+        const brightA = everyOther(ba + x);
+        const brightB = everyOther(b + x);
+        const first = stepsOfTwo(low(a), low(e), low(coarseA), low(coarseB), low(brightA), low(brightB));
+        const second = stepsOfTwo(high(a), high(e), high(coarseA), high(coarseB), high(brightA), high(brightB));
+        if (!v128.any_true(v128.or(first, second))) continue;
+        const here = <usize>(j + 1) * step;
+        markLanes(first, into + here, outOf + here, step);
+        markLanes(second, into + here + 2 * step, outOf + here + 2 * step, step);
       }
       for (; j < samplesH; j++) {
         const s = <usize>(j * SAMPLE) << 2;
