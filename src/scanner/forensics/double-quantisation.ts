@@ -77,7 +77,9 @@ function laplaceEdges(step: number, lambda: number, n: number): { below: Float64
 function quantisedLaplace(step: number, lambda: number, n: number, p: Float64Array, at: number): void {
   const { below, above } = laplaceEdges(step, lambda, n + 1);
   // Edge v + ½ is above[v] for v ≥ 0, below[−v − 1] for v < 0 (and edge v − ½ likewise, at v − 1).
-  for (let v = -n; v <= n; v++) p[at + v] = (v >= 0 ? above[v] : below[-v - 1]) - (v >= 1 ? above[v - 1] : below[-v]);
+  for (let v = -n; v < 0; v++) p[at + v] = below[-v - 1] - below[-v];
+  p[at] = above[0] - below[0];
+  for (let v = 1; v <= n; v++) p[at + v] = above[v] - above[v - 1];
 }
 
 /** Smallest mass a lattice point must have to count in doublePmf. */
@@ -250,8 +252,10 @@ function nonZeroAt(
   out = new Float64Array(index.length),
 ): Float64Array {
   let s = 0;
-  for (let i = 0; i < p.length; i++) if (i !== range) s += p[i];
-  for (let j = 0; j < index.length; j++) out[j] = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
+  for (let i = 0; i < range; i++) s += p[i];
+  for (let i = range + 1; i < p.length; i++) s += p[i];
+  if (s <= 0) out.fill(0);
+  else for (let j = 0; j < index.length; j++) out[j] = Math.max(FLOOR, p[index[j]] / s);
   return out;
 }
 
