@@ -1,8 +1,8 @@
 // The blurred-rectangle search's per-pixel work (src/scanner/forensics/blur-search.ts `stepCounts` of
 // `sideMeans`, and `runMaxima`), value for value: the three 5 × 5 box means (fine detail, coarse
 // structure, brightness) are made row by row with the reference's f64 operations in its order, kept in rings of
-// eight rows (no full-size map), and every sampled position's sharpness step is marked into the prefix counts as
-// soon as both its windows' rows exist. The constants are blur-search.ts's.
+// eight rows (no full-size map), and every sampled position's sharpness step is marked as soon as both its
+// windows' rows exist; the marks are summed into the prefix counts at the end. The constants are blur-search.ts's.
 
 const FINE_RATIO: f64 = 2.5;
 const MIN_FINE: f64 = 3;
@@ -375,7 +375,7 @@ let brightMeans: usize = 0;
   return i32x4.shuffle(v128.and(open, into), v128.andnot(v128.and(open, outOf), into), 0, 2, 4, 6);
 }
 
-/** Four f32 at `p` as two f64x2 (low: the first two). */
+/** The first two of four f32 lanes as an f64x2 (`high`: the last two). */
 @inline function low(v: v128): v128 {
   return f64x2.promote_low_f32x4(v);
 }
@@ -397,7 +397,7 @@ let brightMeans: usize = 0;
   if (i32x4.extract_lane(steps, 3) != 0) store<u16>(outOf + apart, 1);
 }
 
-/** Marks a step at row `row` of a pair of count tables (u16, 1 where the picture turns blurred or sharp). */
+/** Marks a step at position k of a row of a pair of count tables (u16, 1 where the picture turns blurred or sharp). */
 @inline function mark(into: usize, outOf: usize, k: i32, step: i32): void {
   if (step > 0) store<u16>(into + (<usize>k << 1), 1);
   else if (step < 0) store<u16>(outOf + (<usize>k << 1), 1);

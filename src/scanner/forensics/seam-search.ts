@@ -147,7 +147,8 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
   const { starts: fromCounts, ends: toCounts } = gathered(vertical, xs, yFrom, yTo);
   const sides = new Float64Array(n);
   // The columns whose side beats the best score when a pair of rows begins, ascending: the only ones the loops
-  // below can take (the best score only grows), so the rectangles are met in the same order.
+  // below can take (the best score only grows: sides are shares of integer counts, never NaN), so the rectangles are
+  // met in the same order.
   const strong = new Int32Array(n);
   for (let a = 0; a < m; a++)
     for (let b = 0; b < m; b++) {
