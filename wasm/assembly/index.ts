@@ -30,3 +30,4 @@ export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";
 export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
 export { seamStepCounts, toneRunExtremes } from "./seams";
+export { equalNeighbourCount } from "./drawn";

@@ -201,6 +201,7 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  equalNeighbourCount(picture: number, width: number, height: number): number;
   ghostNormalisedRow(
     errors: number,
     rows: number,
