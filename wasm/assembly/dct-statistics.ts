@@ -1,14 +1,14 @@
 // Per-block statistics of the localised JPEG detectors (double quantisation, JPEG ghosts):
 // src/scanner/forensics/jpeg-dct-blocks.ts `statisticsSink` is the JavaScript reference. Per luminance
 // block: the first AC frequencies in zig-zag order and their histograms, the darkest and brightest
-// pixel of the block's integer IDCT (jpeg-idct.ts, the reference's idctBlockToBytes), and the mean
+// pixel of the block's integer IDCT (the caller's samples: luma-rows.ts, the reference's idctBlockToBytes,
+// computed once per block for jpeg-grid too), and the mean
 // squared error of re-quantising the block at each ghost quality. Each squared error is an integer (looked
 // up, or computed by the reference's operations, Math.round rebuilt exactly), so the reference's f64 sum
 // over the block is the kernel's integer sum, and its stored value min(65535, Math.round(e / 4)) is
 // (e + 2) >> 2 saturated: every stored value is the reference's.
 
 import { jsRound } from "./block-measure";
-import { idctBlock } from "./jpeg-idct";
 
 const FREQUENCIES: i32 = 20;
 const RANGE: i32 = 64;
@@ -23,8 +23,6 @@ const STEPS = memory.data(64 * 16 * 8, 16);
 const INVERSE = memory.data(64 * 16 * 8, 16);
 /** Natural position of zig-zag index f + 1, f < FREQUENCIES. */
 const ZIGZAG = memory.data(32, 16);
-
-const PIXELS = memory.data(64, 16);
 
 /**
  * Quantised values −LOOKUP..LOOKUP have their squared errors looked up: per position k and value v, the
@@ -202,13 +200,15 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
 }
 
 /**
- * `count` blocks (64 i16 each, natural order, from `coefficients`; luminance table `table`, 64 u16):
- * FREQUENCIES i16 per block at `frequencies`, QUALITIES u16 per block at `ghost`, one u8 per block at
- * `low` and `high`; `histograms` (FREQUENCIES × BINS i32) gets this call's counts (cleared first).
+ * `count` blocks (64 i16 each, natural order, from `coefficients`; luminance table `table`, 64 u16; their
+ * samples at `samples`, 8 lines of count × 8 bytes): FREQUENCIES i16 per block at `frequencies`,
+ * QUALITIES u16 per block at `ghost`, one u8 per block at `low` and `high`; `histograms` (FREQUENCIES × BINS
+ * i32) gets this call's counts (cleared first).
  */
 export function dctStatisticsRow(
   count: i32,
   coefficients: usize,
+  samples: usize,
   table: usize,
   frequencies: usize,
   ghost: usize,
@@ -218,6 +218,7 @@ export function dctStatisticsRow(
 ): void {
   memory.fill(histograms, 0, <usize>(FREQUENCIES * BINS * 4));
   if (!builtFor(table)) buildSquared(table);
+  const stride = <usize>count * 8;
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
     for (let f = 0; f < FREQUENCIES; f++) {
@@ -228,11 +229,12 @@ export function dctStatisticsRow(
         store<i32>(bin, load<i32>(bin) + 1);
       }
     }
-    idctBlock(q, table, PIXELS, 8);
-    const a = v128.load(PIXELS);
-    const b = v128.load(PIXELS, 16);
-    const c = v128.load(PIXELS, 32);
-    const d = v128.load(PIXELS, 48);
+    // The block's 8 lines, two per vector.
+    const line = samples + <usize>i * 8;
+    const a = v128.load64_lane(line + stride, v128.load64_zero(line), 1);
+    const b = v128.load64_lane(line + 3 * stride, v128.load64_zero(line + 2 * stride), 1);
+    const c = v128.load64_lane(line + 5 * stride, v128.load64_zero(line + 4 * stride), 1);
+    const d = v128.load64_lane(line + 7 * stride, v128.load64_zero(line + 6 * stride), 1);
     store<u8>(low + <usize>i, fold(i8x16.min_u(i8x16.min_u(a, b), i8x16.min_u(c, d)), false));
     store<u8>(high + <usize>i, fold(i8x16.max_u(i8x16.max_u(a, b), i8x16.max_u(c, d)), true));
     ghostErrors(q, table, ghost + <usize>(i * QUALITIES) * 2);

@@ -7,6 +7,7 @@
  * reference (a cell row at a time, `{ reference: true }`; the tests compare both).
  */
 import { idctBlockToBytes } from "../images/jpeg-idct";
+import type { WasmLumaRows } from "../images/jpeg-coefficients";
 import { LumaBlockRows } from "../images/luma-block-rows";
 import { ensureConstants, kernels, scratchRegions } from "../images/wasm-kernels";
 
@@ -62,8 +63,6 @@ export interface PhaseSums {
 
 /** Receives the luminance blocks in decoding order. */
 export type BlockFeed = (row: number, col: number, q: Int16Array) => void;
-/** Receives whole block rows in order (jpeg-coefficients.ts LumaRowsVisitor). */
-export type RowsFeed = (first: number, count: number, coefficients: Int16Array) => void;
 
 /**
  * The JavaScript reference: four block rows of pixels (a 2×2-sampled MCU row delivers two at once; a cell
@@ -170,65 +169,70 @@ function ensureGridConstants(): void {
 }
 
 /**
- * The wasm kernel: blocks gathered into block rows (a ring of 8: a tile row's GRID_TILE + 1 rows while the
- * next MCU row may be arriving), each tile row measured by one call once its rows and the one below are
- * complete, which also adds them to the picture's sums (in tile row order, as the reference's closing
- * does); its sums are copied out into their slot at once (the scratch area is the next caller's). The
- * last tile row may have fewer cell rows (its closing is left to the caller's finish, as the reference's).
+ * The wasm kernel: each block row's samples (the integer IDCT, computed once per block: by the shared pass for
+ * its row sinks, else here from blocks gathered into rows) kept in a ring of 8 (a tile row's GRID_TILE + 1 rows
+ * while the next MCU row may be arriving), each tile row measured by one call once its rows and the one below
+ * have arrived, which also adds them to the picture's sums (in tile row order, as the reference's closing
+ * does); its sums are copied out into their slot at once (the scratch area is the next caller's). The last
+ * tile row may have fewer cell rows (its closing is left to the caller's finish, as the reference's).
  */
-export function wasmPhaseSums(out: PhaseSums): { block: BlockFeed; rows: RowsFeed } {
+export function wasmPhaseSums(out: PhaseSums): { block: BlockFeed; rows: (rows: WasmLumaRows) => void } {
   ensureGridConstants();
   const { blocksWide, blocksHigh, table, acc, cells } = out;
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
+  /** Samples of one block row: 8 lines of blocksWide × 8 bytes. */
+  const rowBytes = blocksWide * 64;
+  const slots = 2 * GRID_TILE;
+  const samples = new Uint8Array(slots * rowBytes);
+  /** Block rows whose samples have arrived (the last `slots` of them are held). */
+  let held = 0;
   let nextTileRow = 0;
 
   function measure(t: number, first: number, last: number): void {
     const blockRows = last - first + 1;
-    const rowBytes = blocksWide * 128;
     const s = scratchRegions({
-      table: 128,
-      coefficients: blockRows * rowBytes,
-      lines: blockRows * 8 * blocksWide * 8,
+      lines: blockRows * rowBytes,
       columns: blocksWide * 16,
-      squares: (blockRows - 1) * rowBytes,
+      squares: (blockRows - 1) * blocksWide * 128,
       sums: tilesWide * TILE_STRIDE * 4,
       cells: tilesWide * 4,
       picture: TILE_STRIDE * 8,
     });
-    const { at, buffer } = s;
-    new Uint16Array(buffer, at.table, 64).set(table);
+    const { at, buffer, bytes } = s;
     new Float64Array(buffer, at.picture, TILE_STRIDE).set(out.picture);
-    for (let r = first; r <= last; r++)
-      new Int16Array(buffer, at.coefficients + (r - first) * rowBytes, blocksWide * 64).set(rows.row(r));
-    kernels().gridTileRow(
-      at.coefficients,
-      blockRows,
-      blocksWide,
-      at.table,
-      at.lines,
-      at.columns,
-      at.squares,
-      at.sums,
-      at.cells,
-      at.picture,
-    );
+    for (let r = first; r <= last; r++) {
+      const slot = (r % slots) * rowBytes;
+      bytes.set(samples.subarray(slot, slot + rowBytes), at.lines + (r - first) * rowBytes);
+    }
+    kernels().gridTileRow(at.lines, blockRows, blocksWide, at.columns, at.squares, at.sums, at.cells, at.picture);
     out.picture.set(new Float64Array(buffer, at.picture, TILE_STRIDE));
     acc[t % 3].set(new Float32Array(buffer, at.sums, tilesWide * TILE_STRIDE));
     cells[t % 3].set(new Int32Array(buffer, at.cells, tilesWide));
     if (last === first + GRID_TILE) out.closeTileRow(t);
   }
 
-  const rows = new LumaBlockRows(blocksWide, 2 * GRID_TILE, () => {
+  /** `count` block rows' samples from the kernels' memory at `from` kept, then the tile rows they complete measured. */
+  function addSamples(from: number, count: number): void {
+    const memory = new Uint8Array(kernels().memory.buffer);
+    for (let i = 0; i < count; i++, held++)
+      samples.set(memory.subarray(from + i * rowBytes, from + (i + 1) * rowBytes), (held % slots) * rowBytes);
     for (;;) {
       const first = nextTileRow * GRID_TILE;
-      if (first + 1 >= blocksHigh) return;
       const last = Math.min(first + GRID_TILE, blocksHigh - 1);
-      for (let r = first; r <= last; r++) if (!rows.has(r)) return;
+      if (first + 1 >= blocksHigh || last >= held) return;
       measure(nextTileRow++, first, last);
     }
+  }
+
+  const rows = new LumaBlockRows(blocksWide, 4, (row) => {
+    const s = scratchRegions({ table: 128, coefficients: blocksWide * 128, samples: rowBytes });
+    new Uint16Array(s.buffer, s.at.table, 64).set(table);
+    new Int16Array(s.buffer, s.at.coefficients, blocksWide * 64).set(rows.row(row));
+    kernels().lumaRowSamples(s.at.coefficients, 1, blocksWide, s.at.table, s.at.samples);
+    addSamples(s.at.samples, 1);
   });
   return {
     block: (row, col, q) => rows.add(row, col, q),
-    rows: (first, count, coefficients) => rows.addRows(first, count, coefficients),
+    rows: (wasmRows) => addSamples(wasmRows.samples(), wasmRows.count),
   };
 }

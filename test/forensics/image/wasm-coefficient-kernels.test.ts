@@ -68,9 +68,12 @@ async function products(bytes: Uint8Array) {
   expect(lumaGridIsPicture(frame)).toBe(true);
   const byRows = { statistics: statisticsSink(width, height, table), grid: gridSink(width, height, table) };
   const rowsDecode = await decodeLumaCoefficients(bytes, structure, null, {
-    rows(first, count, q) {
-      byRows.statistics.rows?.(first, count, q);
-      byRows.grid.rows?.(first, count, q);
+    rows: {
+      table,
+      visit(rows) {
+        byRows.statistics.rows?.(rows);
+        byRows.grid.rows?.(rows);
+      },
     },
   });
   expect(rowsDecode.error).toBeNull();
