@@ -29,7 +29,11 @@ await decodeLumaCoefficients(bytes, structure, null, {
   rows: {
     table,
     visit: (r) =>
-      rows.push([r.first, r.count, new Int16Array(kernels().memory.buffer, r.coefficients, r.count * blocksWide * 64).slice()]),
+      rows.push([
+        r.first,
+        r.count,
+        new Int16Array(kernels().memory.buffer, r.coefficients, r.count * blocksWide * 64).slice(),
+      ]),
   },
 });
 const decodeMs = cpuMs() - t0;

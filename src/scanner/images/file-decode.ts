@@ -21,12 +21,7 @@
  * changes. A product is dropped once every detector that planned it has read it.
  */
 import { cooperative } from "../../lib/cooperate";
-import {
-  decodeLumaCoefficients,
-  lumaGridIsPicture,
-  readsCoefficients,
-  type WasmLumaRows,
-} from "./jpeg-coefficients";
+import { decodeLumaCoefficients, lumaGridIsPicture, readsCoefficients, type WasmLumaRows } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";

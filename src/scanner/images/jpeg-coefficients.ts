@@ -146,7 +146,16 @@ function decodeRowsInScratch(
     if (c.index === 0) {
       const base = scratch(0).base;
       const perMcu = scan.blocksPerRow / scan.mcusX;
-      kernels().gatherLumaRows(base + mcu, scan.mcusX, perMcu, lumaAt, c.h, c.v, blocksWide, base + layout.coefficients);
+      kernels().gatherLumaRows(
+        base + mcu,
+        scan.mcusX,
+        perMcu,
+        lumaAt,
+        c.h,
+        c.v,
+        blocksWide,
+        base + layout.coefficients,
+      );
       return null;
     }
     lumaAt += c.h * c.v;
@@ -225,9 +234,7 @@ export async function decodeLumaCoefficients(
   for (let row = 0; row < scan.mcusY; row++) {
     await turn();
     firstRow = row * rowsPerMcu;
-    const error = inWasm
-      ? decodeRowsInScratch(inWasm, layout, blocksWide)
-      : scan.decodeRow(rows ? gather : visitLuma);
+    const error = inWasm ? decodeRowsInScratch(inWasm, layout, blocksWide) : scan.decodeRow(rows ? gather : visitLuma);
     if (error) return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error };
     if (!wanted || firstRow >= blocksHigh) continue;
     const count = Math.min(rowsPerMcu, blocksHigh - firstRow);
