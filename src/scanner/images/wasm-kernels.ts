@@ -127,6 +127,7 @@ export interface KernelExports {
   gridScoreTileRow(
     sums: number,
     cells: number,
+    first: number,
     rows: number,
     tilesWide: number,
     allowed: number,

@@ -264,7 +264,7 @@ function kernelBest(sums: Float32Array, cells: number, allowed: Uint8Array) {
   new Int32Array(s.buffer, s.at.cells, 1)[0] = cells;
   s.bytes.set(allowed, s.at.allowed);
   const { at } = s;
-  kernels().gridScoreTileRow(at.sums, at.cells, 1, 1, at.allowed, 1, at.windowCells, at.score, at.shift, at.step);
+  kernels().gridScoreTileRow(at.sums, at.cells, 0, 1, 1, at.allowed, 1, at.windowCells, at.score, at.shift, at.step);
   return { score: new Float64Array(s.buffer, at.score, 1)[0], shift: s.bytes[at.shift], step: s.bytes[at.step] };
 }
 
