@@ -29,9 +29,13 @@ const SIDES = memory.data(4 * 56 * 8, 16);
  */
 function sumColumn(sums: usize, cells: usize, first: i32, rows: i32, tilesWide: i32, v: i32): void {
   const out = COLUMNS + <usize>(v % 3) * WINDOW_BYTES;
-  memory.fill(out, 0, WINDOW_BYTES);
-  let n = 0;
-  for (let u = first; u < first + rows; u++) {
+  // The first row is the reference's 0 + value: the value itself (a −0 would become +0 there, but phase
+  // sums are added up from +0, so none is −0; and the scores see only squares).
+  const top = sums + (<usize>((first % 3) * tilesWide) + <usize>v) * TILE_BYTES;
+  for (let p = 0; p < VALUES; p += 2)
+    v128.store(out + <usize>p * 8, f64x2.promote_low_f32x4(v128.load64_zero(top + <usize>p * 4)));
+  let n = load<i32>(cells + <usize>((first % 3) * tilesWide + v) * 4);
+  for (let u = first + 1; u < first + rows; u++) {
     const slot = u % 3;
     const row = sums + (<usize>(slot * tilesWide) + <usize>v) * TILE_BYTES;
     for (let p = 0; p < VALUES; p += 2) {
@@ -195,9 +199,11 @@ export function gridScoreTileRow(
   for (let v = 0; v < min(2, tilesWide); v++) sumColumn(sums, cells, first, rows, tilesWide, v);
   for (let c = 0; c < tilesWide; c++) {
     if (c + 1 < tilesWide && c >= 1) sumColumn(sums, cells, first, rows, tilesWide, c + 1);
-    memory.fill(WINDOW, 0, WINDOW_BYTES);
-    let n = 0;
-    for (let v = max(0, c - 1); v <= min(tilesWide - 1, c + 1); v++) {
+    // The first column likewise: 0 + its sums are its sums.
+    const left = max(0, c - 1);
+    memory.copy(WINDOW, COLUMNS + <usize>(left % 3) * WINDOW_BYTES, WINDOW_BYTES);
+    let n = load<i32>(COLUMN_CELLS + <usize>(left % 3) * 4);
+    for (let v = left + 1; v <= min(tilesWide - 1, c + 1); v++) {
       const column = COLUMNS + <usize>(v % 3) * WINDOW_BYTES;
       for (let p: usize = 0; p < WINDOW_BYTES; p += 16)
         v128.store(WINDOW + p, f64x2.add(v128.load(WINDOW + p), v128.load(column + p)));
