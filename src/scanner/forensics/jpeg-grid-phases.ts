@@ -179,8 +179,11 @@ function setGridConstants(k: KernelExports): void {
  * picture's goes with its sink, as does one whose pass stopped (damaged data).
  */
 let spare: KernelExports | null = null;
-/** Memory of an instance that is kept for the next sink (a ≈ 4 MP picture's state and the static data). */
-const SPARE_BYTES = 4 << 20;
+/**
+ * Memory of an instance that is kept for the next sink: its 1.7 MB of static data and a picture's state up to
+ * ≈ 3 200 px wide (≈ 3.3 KB per block of width, most of it three rows of tile sums).
+ */
+const SPARE_BYTES = 3 << 20;
 
 function takeKernels(): KernelExports {
   const k = spare ?? ownKernels();
