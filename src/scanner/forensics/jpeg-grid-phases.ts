@@ -319,7 +319,8 @@ export function wasmPhaseSums(
   return {
     block: (row, col, q) => rows.add(row, col, q),
     rows(wasmRows) {
-      const from = new Uint8Array(kernels().memory.buffer, wasmRows.samples(), wasmRows.count * rowBytes);
+      const samples = wasmRows.samples();
+      const from = new Uint8Array(kernels().memory.buffer, samples, wasmRows.count * rowBytes);
       for (let i = 0; i < wasmRows.count; i++) {
         const row = wasmRows.first + i;
         new Uint8Array(k.memory.buffer).set(from.subarray(i * rowBytes, (i + 1) * rowBytes), slotOf(row));
