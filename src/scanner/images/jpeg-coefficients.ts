@@ -141,25 +141,13 @@ function decodeRowsInScratch(
   const mcu = layout.reserve;
   const { error } = scan.decodeRowInto(align16(mcu + scan.blocksPerRow * 128), mcu);
   if (error) return error;
-  let lumaAt = 0;
-  for (const c of scan.components) {
-    if (c.index === 0) {
-      const base = scratch(0).base;
-      const perMcu = scan.blocksPerRow / scan.mcusX;
-      kernels().gatherLumaRows(
-        base + mcu,
-        scan.mcusX,
-        perMcu,
-        lumaAt,
-        c.h,
-        c.v,
-        blocksWide,
-        base + layout.coefficients,
-      );
-      return null;
-    }
-    lumaAt += c.h * c.v;
-  }
+  // The luminance's blocks in each MCU: after the blocks of the scan's components before it.
+  const luma = scan.components.findIndex((c) => c.index === 0);
+  const lumaAt = scan.components.slice(0, luma).reduce((n, c) => n + c.h * c.v, 0);
+  const { h, v } = scan.components[luma];
+  const base = scratch(0).base;
+  const perMcu = scan.blocksPerRow / scan.mcusX;
+  kernels().gatherLumaRows(base + mcu, scan.mcusX, perMcu, lumaAt, h, v, blocksWide, base + layout.coefficients);
   return null;
 }
 
