@@ -33,6 +33,12 @@ const ZIGZAG = memory.data(32, 16);
 const LOOKUP: i32 = 64;
 const VALUES_PER_POSITION: i32 = 2 * LOOKUP + 1;
 const SQUARED = memory.data(64 * (2 * 64 + 1) * 16 * 2, 16);
+/**
+ * The DC coefficient (position 0, non-zero in nearly every block) has a range of its own, −DC_LOOKUP..DC_LOOKUP:
+ * a photo's quantised DC values lie far beyond ±LOOKUP after a fine save (a step of 2–3 at quality ≈ 92).
+ */
+const DC_LOOKUP: i32 = 1024;
+const DC_SQUARED = memory.data((2 * 1024 + 1) * 16 * 2, 16);
 const BUILT_FOR = memory.data(128, 16);
 let built = false;
 /** Per lane (quality), the block's summed squared errors: i32 from the lookups, f64 from the others. */
@@ -62,21 +68,26 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
   return f64x2.mul(d, d);
 }
 
+/** The PADDED squared errors (u16 at `out`) of coefficient value v at position k with the luminance table's step. */
+@inline function storeErrors(k: i32, v: i32, step: f64, out: usize): void {
+  const c = f64x2.splat(<f64>v * step);
+  const row = <usize>k * POSITION_BYTES;
+  for (let pair = 0; pair < PADDED / 2; pair++) {
+    const e = squaredError(c, row, <usize>pair);
+    store<u16>(out + <usize>pair * 4, <u16>f64x2.extract_lane(e, 0));
+    store<u16>(out + <usize>pair * 4 + 2, <u16>f64x2.extract_lane(e, 1));
+  }
+}
+
 /** The squared errors of every looked-up value at every position for the luminance table `table` (64 u16). */
 function buildSquared(table: usize): void {
   for (let k = 0; k < 64; k++) {
-    const row = <usize>k * POSITION_BYTES;
     const step = <f64>load<u16>(table + <usize>k * 2);
-    for (let v = -LOOKUP; v <= LOOKUP; v++) {
-      const c = f64x2.splat(<f64>v * step);
-      const out = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-      for (let pair = 0; pair < PADDED / 2; pair++) {
-        const e = squaredError(c, row, <usize>pair);
-        store<u16>(out + <usize>pair * 4, <u16>f64x2.extract_lane(e, 0));
-        store<u16>(out + <usize>pair * 4 + 2, <u16>f64x2.extract_lane(e, 1));
-      }
-    }
+    for (let v = -LOOKUP; v <= LOOKUP; v++)
+      storeErrors(k, v, step, SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32);
   }
+  const dcStep = <f64>load<u16>(table);
+  for (let v = -DC_LOOKUP; v <= DC_LOOKUP; v++) storeErrors(0, v, dcStep, DC_SQUARED + <usize>(v + DC_LOOKUP) * 32);
   memory.copy(BUILT_FOR, table, 128);
   built = true;
 }
@@ -111,6 +122,7 @@ let computed = false;
  * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
  */
 @inline function lookUp(k: i32, v: i32, table: usize): usize {
+  if (k == 0 && v >= -DC_LOOKUP && v <= DC_LOOKUP) return DC_SQUARED + <usize>(v + DC_LOOKUP) * 32;
   if (v < -LOOKUP || v > LOOKUP) {
     if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
     computed = true;
