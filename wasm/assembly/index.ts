@@ -20,6 +20,7 @@ export { areaDownscaleBand } from "./area-downscale";
 export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
+export { gatherLumaRows, lumaRowSamples } from "./luma-rows";
 export { gridScoreTileRow } from "./grid-score";
 export { heatmapCells, heatmapRow } from "./heatmap";
 export { crc32 } from "./crc32";
