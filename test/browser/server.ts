@@ -82,7 +82,8 @@ export async function startDevServer(): Promise<DevServer> {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      const res = await fetch(`${base}/c/assets/capture.css`);
+      // A request reaching a Worker that is still loading may never be answered: give up on it and ask again.
+      const res = await fetch(`${base}/c/assets/capture.css`, { signal: AbortSignal.timeout(5000) });
       if (res.ok) return { base, stop, query: (sql) => queryD1(persist, sql, env) };
     } catch {
       /* not up yet */

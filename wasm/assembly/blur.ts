@@ -1,8 +1,8 @@
 // The blurred-rectangle search's per-pixel work (src/scanner/forensics/blur-search.ts `stepCounts` of
 // `sideMeans`, and `runMaxima`), value for value: the three 5 × 5 box means (fine detail, coarse
 // structure, brightness) are made row by row with the reference's f64 operations in its order, kept in rings of
-// eight rows (no full-size map), and every sampled position's sharpness step is marked into the prefix counts as
-// soon as both its windows' rows exist. The constants are blur-search.ts's.
+// eight rows (no full-size map), and every sampled position's sharpness step is marked as soon as both its
+// windows' rows exist; the marks are summed into the prefix counts at the end. The constants are blur-search.ts's.
 
 const FINE_RATIO: f64 = 2.5;
 const MIN_FINE: f64 = 3;
@@ -32,27 +32,19 @@ let src: usize = 0;
   return ring + (<usize>((y & (RING - 1)) * width) << 2);
 }
 
-// The four box means (id 0: g, the 9 × 9 mean of the picture; 1: fine detail; 2: coarse structure; 3:
-// brightness): their radius, their input (0: the picture, 1: fine-detail rows, 2: coarse-structure rows), their
-// f64 column sums and their next output row. No objects: the module's runtime never frees (`--runtime stub`).
-const G_BOX = 0;
-const FINE_BOX = 1;
-const COARSE_BOX = 2;
-const BRIGHT_BOX = 3;
-let columnSums: usize = 0;
-let nextRows: usize = 0;
-
-@inline function radiusOf(box: i32): i32 {
-  return box == G_BOX ? 4 : 2;
-}
-
-@inline function inputOf(box: i32): i32 {
-  return box == FINE_BOX ? 1 : box == COARSE_BOX ? 2 : 0;
-}
-
-@inline function columnsOf(box: i32): usize {
-  return columnSums + (<usize>(box * width) << 3);
-}
+// The four box means (g, the 9 × 9 mean of the picture; fine detail; coarse structure; brightness) keep their
+// f64 column sums: g's and brightness's one f64 per column; fine detail's and coarse structure's side by side in
+// one `f64x2` per column (lane 0 fine, lane 1 coarse: both 5 × 5 boxes over the same rows, so their running sums
+// along a row go in one vector, each lane the reference's operations). No objects: the module's runtime never frees
+// (`--runtime stub`).
+const G_RADIUS = 4;
+const SIDE_RADIUS = 2;
+let gColumns: usize = 0;
+let pairColumns: usize = 0;
+let brightColumns: usize = 0;
+/** The next output row of g and of the three side means. */
+let gNext: i32 = 0;
+let sideNext: i32 = 0;
 
 // Lazily computed input rows: fine detail (|Laplacian|), the 9 × 9 box mean g, the coarse structure of g.
 let fineRing: usize = 0;
@@ -61,26 +53,52 @@ let gRing: usize = 0;
 let coarseRing: usize = 0;
 let coarseDone: i32 = 0;
 
-/** Row y of the box's input (computed when not yet). */
-function inputRow(kind: i32, y: i32): usize {
-  if (kind == 0) return src + (<usize>(y * width) << 2);
-  if (kind == 1) {
-    while (fineDone <= y) fineRow(fineDone++);
-    return ringRow(fineRing, y);
-  }
+@inline function pictureRow(y: i32): usize {
+  return src + (<usize>(y * width) << 2);
+}
+
+function fineInput(y: i32): usize {
+  while (fineDone <= y) fineRow(fineDone++);
+  return ringRow(fineRing, y);
+}
+
+function coarseInput(y: i32): usize {
   while (coarseDone <= y) coarseRow(coarseDone++);
   return ringRow(coarseRing, y);
 }
 
-/** |4-neighbour Laplacian| of row y's inner pixels (0 on the border), as fineDetail. */
+/** Two f32 at `p` as an f64x2. */
+@inline function two(p: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(p));
+}
+
+/** The two f64 lanes of `v` stored as f32 at `p` (the reference stores each double into a Float32Array). */
+@inline function storeTwo(p: usize, v: v128): void {
+  v128.store64_lane(p, f32x4.demote_f64x2_zero(v), 0);
+}
+
+/**
+ * |4-neighbour Laplacian| of row y's inner pixels (0 on the border), as fineDetail: 4a − left − right − up − down in
+ * f64 in that order, two pixels per `f64x2`.
+ */
 function fineRow(y: i32): void {
   const out = ringRow(fineRing, y);
   memory.fill(out, 0, <usize>width << 2);
   if (y < 1 || y >= height - 1) return;
-  const row = src + (<usize>(y * width) << 2);
+  const row = pictureRow(y);
   const up = row - (<usize>width << 2);
   const down = row + (<usize>width << 2);
-  for (let x = 1; x < width - 1; x++) {
+  const four = f64x2.splat(4);
+  let x = 1;
+  for (; x + 2 < width; x += 2) {
+    let v = f64x2.mul(four, two(at(row, x)));
+    v = f64x2.sub(v, two(at(row, x - 1)));
+    v = f64x2.sub(v, two(at(row, x + 1)));
+    v = f64x2.sub(v, two(at(up, x)));
+    v = f64x2.sub(v, two(at(down, x)));
+    storeTwo(at(out, x), f64x2.abs(v));
+  }
+  for (; x < width - 1; x++) {
     const v =
       4 * <f64>load<f32>(at(row, x)) -
       <f64>load<f32>(at(row, x - 1)) -
@@ -91,16 +109,26 @@ function fineRow(y: i32): void {
   }
 }
 
-/** Gradient of g on row y (coarseStructure: rows 2 … height − 3, columns 2 … width − 3; else 0). */
+/**
+ * Gradient of g on row y (coarseStructure: rows 2 … height − 3, columns 2 … width − 3; else 0):
+ * 2 · (|g(x + 2) − g(x − 2)| + |down − up|) in f64, two pixels per `f64x2`.
+ */
 function coarseRow(y: i32): void {
   const out = ringRow(coarseRing, y);
   memory.fill(out, 0, <usize>width << 2);
   if (y < 2 || y >= height - 2) return;
-  while (load<i32>(nextRows) <= y + 2) boxRow(G_BOX, ringRow(gRing, load<i32>(nextRows)));
+  while (gNext <= y + 2) gRow(ringRow(gRing, gNext));
   const g = ringRow(gRing, y);
   const up = ringRow(gRing, y - 2);
   const down = ringRow(gRing, y + 2);
-  for (let x = 2; x < width - 2; x++) {
+  const twice = f64x2.splat(2);
+  let x = 2;
+  for (; x + 1 < width - 2; x += 2) {
+    const across = f64x2.abs(f64x2.sub(two(at(g, x + 2)), two(at(g, x - 2))));
+    const vertical = f64x2.abs(f64x2.sub(two(at(down, x)), two(at(up, x))));
+    storeTwo(at(out, x), f64x2.mul(twice, f64x2.add(across, vertical)));
+  }
+  for (; x < width - 2; x++) {
     const v =
       2 *
       (Math.abs(<f64>load<f32>(at(g, x + 2)) - <f64>load<f32>(at(g, x - 2))) +
@@ -109,72 +137,174 @@ function coarseRow(y: i32): void {
   }
 }
 
-/** Starts a box mean (boxMean's first column sums: its input's rows −r … r, clamped, added in order). */
-function startBox(box: i32): void {
-  const columns = columnsOf(box);
-  const r = radiusOf(box);
-  memory.fill(columns, 0, <usize>width << 3);
-  store<i32>(nextRows + (<usize>box << 2), 0);
-  for (let y = -r; y <= r; y++) {
-    const row = inputRow(inputOf(box), clampRow(y));
-    for (let x = 0; x < width; x++) {
-      const c = columns + (<usize>x << 3);
-      store<f64>(c, load<f64>(c) + <f64>load<f32>(at(row, x)));
-    }
+/** Adds row `row` (f32) to `w` f64 column sums, in order (boxMean's start). */
+function addRow(columns: usize, row: usize): void {
+  for (let x = 0; x < width; x++) {
+    const c = columns + (<usize>x << 3);
+    store<f64>(c, load<f64>(c) + <f64>load<f32>(at(row, x)));
   }
 }
 
-/**
- * The box's next output row into `out` (f32), then its column sums moved down one row, as boxMean. With `evenOnly`
- * only the even columns are stored (with SAMPLE 2 the means of odd rows are read there only: no division for the
- * others).
- */
-function boxRow(box: i32, out: usize, evenOnly: bool = false): void {
-  const r = radiusOf(box);
-  const columns = columnsOf(box);
-  const n = <f64>((2 * r + 1) * (2 * r + 1));
-  const last = width - 1;
-  let sum: f64 = 0;
-  for (let x = -r; x <= r; x++) sum += load<f64>(columns + (<usize>(x < 0 ? 0 : min(x, last)) << 3));
-  // Clamped column indices only near the ends: the same sums in the same order.
-  const inner = min(max(r, 0), width);
-  const innerEnd = max(last - r, inner);
-  let x = 0;
-  for (; x < inner; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
-    sum += load<f64>(columns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(columns + (<usize>max(x - r, 0) << 3));
-  }
-  if (evenOnly)
-    for (; x < innerEnd; x++) {
-      if ((x & 1) == 0) store<f32>(at(out, x), <f32>(sum / n));
-      sum += load<f64>(columns + (<usize>(x + r + 1) << 3)) - load<f64>(columns + (<usize>(x - r) << 3));
+/** Starts every box mean: boxMean's first column sums, its input's rows −r … r (clamped) added in order. */
+function startBoxes(): void {
+  memory.fill(gColumns, 0, <usize>width << 3);
+  memory.fill(pairColumns, 0, <usize>width << 4);
+  memory.fill(brightColumns, 0, <usize>width << 3);
+  gNext = 0;
+  sideNext = 0;
+  for (let y = -G_RADIUS; y <= G_RADIUS; y++) addRow(gColumns, pictureRow(clampRow(y)));
+  for (let y = -SIDE_RADIUS; y <= SIDE_RADIUS; y++) {
+    const fine = fineInput(clampRow(y));
+    const coarse = coarseInput(clampRow(y));
+    for (let x = 0; x < width; x++) {
+      const c = pairColumns + (<usize>x << 4);
+      const v = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(at(fine, x))), 1, <f64>load<f32>(at(coarse, x)));
+      v128.store(c, f64x2.add(v128.load(c), v));
     }
-  else
-    for (; x < innerEnd; x++) {
-      store<f32>(at(out, x), <f32>(sum / n));
-      sum += load<f64>(columns + (<usize>(x + r + 1) << 3)) - load<f64>(columns + (<usize>(x - r) << 3));
-    }
-  for (; x < width; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
-    sum += load<f64>(columns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(columns + (<usize>max(x - r, 0) << 3));
+    addRow(brightColumns, pictureRow(clampRow(y)));
   }
-  const next = nextRows + (<usize>box << 2);
-  const y = load<i32>(next);
-  store<i32>(next, y + 1);
-  const add = inputRow(inputOf(box), clampRow(y + r + 1));
-  const drop = inputRow(inputOf(box), clampRow(y - r));
-  // Two columns per f64x2: each lane column + (add − drop) in f64, as the scalar sums.
+}
+
+/** Adds row `add` and takes row `drop` from `w` f64 column sums (column + (add − drop)), two columns per f64x2. */
+function moveColumns(columns: usize, add: usize, drop: usize): void {
   let i = 0;
   for (; i + 2 <= width; i += 2) {
     const c = columns + (<usize>i << 3);
-    const a = f64x2.promote_low_f32x4(v128.load64_zero(at(add, i)));
-    const d = f64x2.promote_low_f32x4(v128.load64_zero(at(drop, i)));
-    v128.store(c, f64x2.add(v128.load(c), f64x2.sub(a, d)));
+    v128.store(c, f64x2.add(v128.load(c), f64x2.sub(two(at(add, i)), two(at(drop, i)))));
   }
   for (; i < width; i++) {
     const c = columns + (<usize>i << 3);
     store<f64>(c, load<f64>(c) + (<f64>load<f32>(at(add, i)) - <f64>load<f32>(at(drop, i))));
   }
+}
+
+/** g's next output row into `out` (boxMean with r 4: the running sum along the row, ÷ 81), then its columns moved down. */
+function gRow(out: usize): void {
+  const r = G_RADIUS;
+  const n: f64 = 81;
+  const last = width - 1;
+  let sum: f64 = 0;
+  for (let x = -r; x <= r; x++) sum += load<f64>(gColumns + (<usize>(x < 0 ? 0 : min(x, last)) << 3));
+  // Clamped column indices only near the ends: the same sums in the same order.
+  const inner = min(r, width);
+  const innerEnd = max(last - r, inner);
+  let x = 0;
+  for (; x < inner; x++) {
+    store<f32>(at(out, x), <f32>(sum / n));
+    sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
+  }
+  for (; x < innerEnd; x++) {
+    store<f32>(at(out, x), <f32>(sum / n));
+    sum += load<f64>(gColumns + (<usize>(x + r + 1) << 3)) - load<f64>(gColumns + (<usize>(x - r) << 3));
+  }
+  for (; x < width; x++) {
+    store<f32>(at(out, x), <f32>(sum / n));
+    sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
+  }
+  const y = gNext++;
+  moveColumns(gColumns, pictureRow(clampRow(y + r + 1)), pictureRow(clampRow(y - r)));
+}
+
+@inline function pairAt(x: i32): v128 {
+  return v128.load(pairColumns + (<usize>x << 4));
+}
+
+@inline function brightAt(x: i32): f64 {
+  return load<f64>(brightColumns + (<usize>x << 3));
+}
+
+/**
+ * The three side means' next output row (boxMean with r 2 of fine detail, coarse structure and brightness) into
+ * `f`, `c` and `b`: fine and coarse in the lanes of one running f64x2 sum, brightness in a scalar one; then the
+ * columns moved down a row. With `evenOnly` only the even columns are divided and stored (with SAMPLE 2 the means of
+ * odd rows are read there only).
+ */
+function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
+  const r = SIDE_RADIUS;
+  const n = f64x2.splat(25);
+  const last = width - 1;
+  let pair = f64x2.splat(0);
+  let bright: f64 = 0;
+  for (let x = -r; x <= r; x++) {
+    const i = x < 0 ? 0 : min(x, last);
+    pair = f64x2.add(pair, pairAt(i));
+    bright += brightAt(i);
+  }
+  const inner = min(r, width);
+  const innerEnd = max(last - r, inner);
+  let x = 0;
+  for (; x < inner; x++) {
+    const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+    v128.store32_lane(at(f, x), q, 0);
+    v128.store32_lane(at(c, x), q, 1);
+    store<f32>(at(b, x), <f32>(bright / 25));
+    const to = min(x + r + 1, last);
+    const from = max(x - r, 0);
+    pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
+    bright += brightAt(to) - brightAt(from);
+  }
+  if (evenOnly)
+    for (; x < innerEnd; x++) {
+      if ((x & 1) == 0) {
+        const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+        v128.store32_lane(at(f, x), q, 0);
+        v128.store32_lane(at(c, x), q, 1);
+        store<f32>(at(b, x), <f32>(bright / 25));
+      }
+      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
+      bright += brightAt(x + r + 1) - brightAt(x - r);
+    }
+  else
+    for (; x < innerEnd; x++) {
+      const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+      v128.store32_lane(at(f, x), q, 0);
+      v128.store32_lane(at(c, x), q, 1);
+      store<f32>(at(b, x), <f32>(bright / 25));
+      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
+      bright += brightAt(x + r + 1) - brightAt(x - r);
+    }
+  for (; x < width; x++) {
+    const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+    v128.store32_lane(at(f, x), q, 0);
+    v128.store32_lane(at(c, x), q, 1);
+    store<f32>(at(b, x), <f32>(bright / 25));
+    const to = min(x + r + 1, last);
+    const from = max(x - r, 0);
+    pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
+    bright += brightAt(to) - brightAt(from);
+  }
+  const y = sideNext++;
+  const dropRow = clampRow(y - r);
+  const addRowAt = clampRow(y + r + 1);
+  const fineDrop = fineInput(dropRow);
+  const fineAdd = fineInput(addRowAt);
+  const coarseDrop = coarseInput(dropRow);
+  const coarseAdd = coarseInput(addRowAt);
+  // Per column (fine, coarse) + ((fine, coarse) added − (fine, coarse) dropped), each lane as the scalar sums.
+  let i = 0;
+  for (; i + 2 <= width; i += 2) {
+    const added = i32x4.shuffle(v128.load64_zero(at(fineAdd, i)), v128.load64_zero(at(coarseAdd, i)), 0, 4, 1, 5);
+    const dropped = i32x4.shuffle(v128.load64_zero(at(fineDrop, i)), v128.load64_zero(at(coarseDrop, i)), 0, 4, 1, 5);
+    const p = pairColumns + (<usize>i << 4);
+    const low = f64x2.sub(f64x2.promote_low_f32x4(added), f64x2.promote_low_f32x4(dropped));
+    const high = f64x2.sub(
+      f64x2.promote_low_f32x4(i32x4.shuffle(added, added, 2, 3, 0, 1)),
+      f64x2.promote_low_f32x4(i32x4.shuffle(dropped, dropped, 2, 3, 0, 1)),
+    );
+    v128.store(p, f64x2.add(v128.load(p), low));
+    v128.store(p + 16, f64x2.add(v128.load(p + 16), high));
+  }
+  for (; i < width; i++) {
+    const p = pairColumns + (<usize>i << 4);
+    const added = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(at(fineAdd, i))), 1, <f64>load<f32>(at(coarseAdd, i)));
+    const dropped = f64x2.replace_lane(
+      f64x2.splat(<f64>load<f32>(at(fineDrop, i))),
+      1,
+      <f64>load<f32>(at(coarseDrop, i)),
+    );
+    v128.store(p, f64x2.add(v128.load(p), f64x2.sub(added, dropped)));
+  }
+  moveColumns(brightColumns, pictureRow(addRowAt), pictureRow(dropRow));
 }
 
 // The three means' rings (row y at slot y % RING).
@@ -199,18 +329,100 @@ let brightMeans: usize = 0;
   return 0;
 }
 
-/** Adds mark `step` at (sample j, line k) of a prefix-count pair (`lines` wide): row j + 1 = row j + mark. */
-@inline function count(into: usize, outOf: usize, lines: i32, j: i32, k: i32, step: i32): void {
-  const above = <usize>(j * lines + k) << 1;
-  const here = <usize>((j + 1) * lines + k) << 1;
-  store<u16>(into + here, <u16>(<i32>load<u16>(into + above) + (step > 0 ? 1 : 0)));
-  store<u16>(outOf + here, <u16>(<i32>load<u16>(outOf + above) + (step < 0 ? 1 : 0)));
+/**
+ * stepAt's first test for four positions (fine means `a` and `b`, f32x4): true when each lies within FINE_RATIO of
+ * the other at all four (no step there). FINE_RATIO · f is exact in f64 for an f32 f, as the reference's product.
+ */
+@inline function noStepAtFour(a: v128, b: v128): bool {
+  const ratio = f64x2.splat(FINE_RATIO);
+  const aLow = f64x2.promote_low_f32x4(a);
+  const bLow = f64x2.promote_low_f32x4(b);
+  const aHigh = f64x2.promote_low_f32x4(i32x4.shuffle(a, a, 2, 3, 0, 1));
+  const bHigh = f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1));
+  const low = v128.and(f64x2.le(aLow, f64x2.mul(ratio, bLow)), f64x2.le(bLow, f64x2.mul(ratio, aLow)));
+  const high = v128.and(f64x2.le(aHigh, f64x2.mul(ratio, bHigh)), f64x2.le(bHigh, f64x2.mul(ratio, aHigh)));
+  return i64x2.all_true(v128.and(low, high));
+}
+
+/**
+ * stepAt of two positions, one per lane (each f64x2 holds the two positions' f32 means, promoted): every condition
+ * the reference tests, as lane masks (its early returns only skip tests whose outcome would not change the step).
+ * Returns the `into` marks (step +1) in lanes 0–1 and the `outOf` marks (step −1) in lanes 2–3, as i32 masks.
+ */
+@inline function stepsOfTwo(fa: v128, fb: v128, ca: v128, cb: v128, ba: v128, bb: v128): v128 {
+  const ratio = f64x2.splat(FINE_RATIO);
+  const sharpA = f64x2.gt(fa, f64x2.mul(ratio, fb));
+  const sharpB = f64x2.gt(fb, f64x2.mul(ratio, fa));
+  // Not "within FINE_RATIO either way" (the first return) and no brightness jump (the second).
+  const quiet = v128.and(f64x2.le(fa, f64x2.mul(ratio, fb)), f64x2.le(fb, f64x2.mul(ratio, fa)));
+  const jump = f64x2.ge(f64x2.abs(f64x2.sub(ba, bb)), f64x2.splat(MAX_BRIGHTNESS_JUMP));
+  const open = v128.not(v128.or(quiet, jump));
+  const floor = f64x2.splat(COARSE_FLOOR);
+  const ra = f64x2.div(fa, f64x2.add(ca, floor));
+  const rb = f64x2.div(fb, f64x2.add(cb, floor));
+  const drop = f64x2.splat(RATIO_DROP);
+  const kept = f64x2.splat(COARSE_KEPT);
+  const minFine = f64x2.splat(MIN_FINE);
+  const minCoarse = f64x2.splat(MIN_COARSE);
+  const into = v128.and(
+    v128.and(v128.and(sharpA, f64x2.gt(fa, minFine)), f64x2.gt(ra, f64x2.mul(drop, rb))),
+    v128.and(f64x2.ge(cb, f64x2.mul(kept, ca)), f64x2.ge(cb, minCoarse)),
+  );
+  const outOf = v128.and(
+    v128.and(v128.and(sharpB, f64x2.gt(fb, minFine)), f64x2.gt(rb, f64x2.mul(drop, ra))),
+    v128.and(f64x2.ge(ca, f64x2.mul(kept, cb)), f64x2.ge(ca, minCoarse)),
+  );
+  return i32x4.shuffle(v128.and(open, into), v128.andnot(v128.and(open, outOf), into), 0, 2, 4, 6);
+}
+
+/** The first two of four f32 lanes as an f64x2 (`high`: the last two). */
+@inline function low(v: v128): v128 {
+  return f64x2.promote_low_f32x4(v);
+}
+
+@inline function high(v: v128): v128 {
+  return f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 2, 3, 0, 1));
+}
+
+/** Sampled columns j … j + 3 (every other f32 from `p`, reading 32 bytes) as four f32. */
+@inline function everyOther(p: usize): v128 {
+  return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
+}
+
+/** Marks (u16 1) where stepsOfTwo's masks are set: its two positions at `into`/`outOf` and `apart` bytes on. */
+@inline function markLanes(steps: v128, into: usize, outOf: usize, apart: usize): void {
+  if (i32x4.extract_lane(steps, 0) != 0) store<u16>(into, 1);
+  if (i32x4.extract_lane(steps, 1) != 0) store<u16>(into + apart, 1);
+  if (i32x4.extract_lane(steps, 2) != 0) store<u16>(outOf, 1);
+  if (i32x4.extract_lane(steps, 3) != 0) store<u16>(outOf + apart, 1);
+}
+
+/** Marks a step at position k of a row of a pair of count tables (u16, 1 where the picture turns blurred or sharp). */
+@inline function mark(into: usize, outOf: usize, k: i32, step: i32): void {
+  if (step > 0) store<u16>(into + (<usize>k << 1), 1);
+  else if (step < 0) store<u16>(outOf + (<usize>k << 1), 1);
+}
+
+/** Prefix sums down a (samples + 1) × lines u16 table of marks (row 0 zero): row j + 1 += row j, eight per step. */
+function prefixDown(table: usize, lines: i32, samples: i32): void {
+  const total = <usize>(samples * lines);
+  const offset = <usize>lines << 1;
+  let i: usize = 0;
+  for (; i + 8 <= total; i += 8) {
+    const here = table + offset + (i << 1);
+    v128.store(here, i16x8.add(v128.load(here), v128.load(here - offset)));
+  }
+  for (; i < total; i++) {
+    const here = table + offset + (i << 1);
+    store<u16>(here, <u16>(<i32>load<u16>(here) + <i32>load<u16>(here - offset)));
+  }
 }
 
 /**
  * Step counts of the `w` × `h` f32 picture at `picture` across vertical boundaries (`intoV`/`outOfV`: lines w,
  * ceil(h / 2) samples) and horizontal ones (`intoH`/`outOfH`: lines h, ceil(w / 2) samples), as u16 prefix counts
- * laid out as blur-search.ts's `StepCounts` ((samples + 1) × lines each). `work` holds
+ * laid out as blur-search.ts's `StepCounts` ((samples + 1) × lines each): the steps marked as the reference marks
+ * them (four positions tested at once for the common case of none), then summed down the samples. `work` holds
  * blurStepWorkBytes(w) bytes.
  */
 export function blurStepCounts(
@@ -234,8 +446,9 @@ export function blurStepCounts(
   fineMeans = coarseRing + ringBytes;
   coarseMeans = fineMeans + ringBytes;
   brightMeans = coarseMeans + ringBytes;
-  columnSums = brightMeans + ringBytes;
-  nextRows = columnSums + (<usize>(4 * w) << 3);
+  gColumns = brightMeans + ringBytes;
+  pairColumns = gColumns + (<usize>w << 3);
+  brightColumns = pairColumns + (<usize>w << 4);
   fineDone = 0;
   coarseDone = 0;
   const samplesV = (h + SAMPLE - 1) / SAMPLE;
@@ -244,22 +457,37 @@ export function blurStepCounts(
   memory.fill(outOfV, 0, <usize>((samplesV + 1) * w) << 1);
   memory.fill(intoH, 0, <usize>((samplesH + 1) * h) << 1);
   memory.fill(outOfH, 0, <usize>((samplesH + 1) * h) << 1);
-  for (let box = 0; box < 4; box++) startBox(box);
+  startBoxes();
   for (let y = 0; y < h; y++) {
     const f = ringRow(fineMeans, y);
     const c = ringRow(coarseMeans, y);
     const b = ringRow(brightMeans, y);
-    const odd = (y & 1) != 0;
-    boxRow(FINE_BOX, f, odd);
-    boxRow(COARSE_BOX, c, odd);
-    boxRow(BRIGHT_BOX, b, odd);
+    sideRows(f, c, b, (y & 1) != 0);
     // Vertical boundaries k on sampled row y: sharp side at k − 4, blurred side at k + 3.
     if (y % SAMPLE == 0) {
-      const j = y / SAMPLE;
-      for (let k = 6; k + 5 < w; k++) {
+      const row = <usize>((y / SAMPLE + 1) * w) << 1;
+      const into = intoV + row;
+      const outOf = outOfV + row;
+      let k = 6;
+      for (; k + 8 < w; k += 4) {
+        const fa = v128.load(at(f, k - 4));
+        const fb = v128.load(at(f, k + 3));
+        if (noStepAtFour(fa, fb)) continue;
+        const ca = v128.load(at(c, k - 4));
+        const cb = v128.load(at(c, k + 3));
+        const ba = v128.load(at(b, k - 4));
+        const bb = v128.load(at(b, k + 3));
+        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), low(ba), low(bb));
+        const second = stepsOfTwo(high(fa), high(fb), high(ca), high(cb), high(ba), high(bb));
+        // The masks (−1) as u16 marks (1) of positions k … k + 3: into, then outOf.
+        const marks = i16x8.neg(i16x8.narrow_i32x4_s(i32x4.shuffle(first, second, 0, 1, 4, 5), i32x4.shuffle(first, second, 2, 3, 6, 7)));
+        v128.store64_lane(into + (<usize>k << 1), marks, 0);
+        v128.store64_lane(outOf + (<usize>k << 1), marks, 1);
+      }
+      for (; k + 5 < w; k++) {
         const a = <usize>(k - 4) << 2;
         const o = <usize>(k + 3) << 2;
-        count(intoV, outOfV, w, j, k, stepAt(f + a, c + a, b + a, f + o, c + o, b + o));
+        mark(into, outOf, k, stepAt(f + a, c + a, b + a, f + o, c + o, b + o));
       }
     }
     // The horizontal boundary k = y − 3 (rows k − 4 and k + 3 = y are both made now), at every sampled column.
@@ -268,17 +496,43 @@ export function blurStepCounts(
       const fa = ringRow(fineMeans, k - 4);
       const ca = ringRow(coarseMeans, k - 4);
       const ba = ringRow(brightMeans, k - 4);
-      for (let j = 0; j < samplesH; j++) {
+      const into = intoH + (<usize>k << 1);
+      const outOf = outOfH + (<usize>k << 1);
+      const step = <usize>h << 1;
+      let j = 0;
+      // Four sampled columns (x = 2j … 2j + 6) per test; the loads reach one value past the row at most.
+      for (; j + 3 < samplesH; j += 4) {
         const x = <usize>(j * SAMPLE) << 2;
-        count(intoH, outOfH, h, j, k, stepAt(fa + x, ca + x, ba + x, f + x, c + x, b + x));
+        const a = everyOther(fa + x);
+        const e = everyOther(f + x);
+        if (noStepAtFour(a, e)) continue;
+        const coarseA = everyOther(ca + x);
+        const coarseB = everyOther(c + x);
+        const brightA = everyOther(ba + x);
+        const brightB = everyOther(b + x);
+        const first = stepsOfTwo(low(a), low(e), low(coarseA), low(coarseB), low(brightA), low(brightB));
+        const second = stepsOfTwo(high(a), high(e), high(coarseA), high(coarseB), high(brightA), high(brightB));
+        if (!v128.any_true(v128.or(first, second))) continue;
+        const here = <usize>(j + 1) * step;
+        markLanes(first, into + here, outOf + here, step);
+        markLanes(second, into + here + 2 * step, outOf + here + 2 * step, step);
+      }
+      for (; j < samplesH; j++) {
+        const s = <usize>(j * SAMPLE) << 2;
+        const here = <usize>(j + 1) * step;
+        mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + s, f + s, c + s, b + s));
       }
     }
   }
+  prefixDown(intoV, w, samplesV);
+  prefixDown(outOfV, w, samplesV);
+  prefixDown(intoH, h, samplesH);
+  prefixDown(outOfH, h, samplesH);
 }
 
-/** Bytes of blurStepCounts' work area for a picture `w` wide (six rings of rows, four rows of f64 sums, 4 rows). */
+/** Bytes of blurStepCounts' work area for a picture `w` wide (six rings of rows, four rows of f64 column sums). */
 export function blurStepWorkBytes(w: i32): i32 {
-  return 6 * RING * w * 4 + 4 * w * 8 + 16;
+  return 6 * RING * w * 4 + 4 * w * 8;
 }
 
 /**
@@ -291,7 +545,13 @@ export function stepRunMaxima(counts: usize, lines: i32, samples: i32, run: i32,
   for (let j = 0; j + run <= samples; j++) {
     const start = counts + (<usize>(j * lines) << 1);
     const end = counts + (<usize>((j + run) * lines) << 1);
-    for (let k = 0; k < lines; k++) {
+    let k = 0;
+    // Eight lines per step: end − start saturated at 0 (u16), the larger kept (u16).
+    for (; k + 8 <= lines; k += 8) {
+      const o = <usize>k << 1;
+      v128.store(most + o, i16x8.max_u(v128.load(most + o), i16x8.sub_sat_u(v128.load(end + o), v128.load(start + o))));
+    }
+    for (; k < lines; k++) {
       const o = <usize>k << 1;
       const n = <i32>load<u16>(end + o) - <i32>load<u16>(start + o);
       if (n > <i32>load<u16>(most + o)) store<u16>(most + o, <u16>n);

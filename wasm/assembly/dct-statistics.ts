@@ -1,14 +1,14 @@
 // Per-block statistics of the localised JPEG detectors (double quantisation, JPEG ghosts):
 // src/scanner/forensics/jpeg-dct-blocks.ts `statisticsSink` is the JavaScript reference. Per luminance
 // block: the first AC frequencies in zig-zag order and their histograms, the darkest and brightest
-// pixel of the block's integer IDCT (jpeg-idct.ts, the reference's idctBlockToBytes), and the mean
+// pixel of the block's integer IDCT (the caller's samples: luma-rows.ts, the reference's idctBlockToBytes,
+// computed once per block for jpeg-grid too), and the mean
 // squared error of re-quantising the block at each ghost quality. Each squared error is an integer (looked
 // up, or computed by the reference's operations, Math.round rebuilt exactly), so the reference's f64 sum
 // over the block is the kernel's integer sum, and its stored value min(65535, Math.round(e / 4)) is
 // (e + 2) >> 2 saturated: every stored value is the reference's.
 
 import { jsRound } from "./block-measure";
-import { idctBlock } from "./jpeg-idct";
 
 const FREQUENCIES: i32 = 20;
 const RANGE: i32 = 64;
@@ -24,8 +24,6 @@ const INVERSE = memory.data(64 * 16 * 8, 16);
 /** Natural position of zig-zag index f + 1, f < FREQUENCIES. */
 const ZIGZAG = memory.data(32, 16);
 
-const PIXELS = memory.data(64, 16);
-
 /**
  * Quantised values −LOOKUP..LOOKUP have their squared errors looked up: per position k and value v, the
  * PADDED errors (c − step·round(c / step))² of c = v · table[k] as u16 (integers ≤ 127², exact), built
@@ -35,6 +33,12 @@ const PIXELS = memory.data(64, 16);
 const LOOKUP: i32 = 64;
 const VALUES_PER_POSITION: i32 = 2 * LOOKUP + 1;
 const SQUARED = memory.data(64 * (2 * 64 + 1) * 16 * 2, 16);
+/**
+ * The DC coefficient (position 0, non-zero in nearly every block) has a range of its own, −DC_LOOKUP..DC_LOOKUP:
+ * a photo's quantised DC values lie far beyond ±LOOKUP after a fine save (a step of 2–3 at quality ≈ 92).
+ */
+const DC_LOOKUP: i32 = 1024;
+const DC_SQUARED = memory.data((2 * 1024 + 1) * 16 * 2, 16);
 const BUILT_FOR = memory.data(128, 16);
 let built = false;
 /** Per lane (quality), the block's summed squared errors: i32 from the lookups, f64 from the others. */
@@ -64,21 +68,26 @@ export function setDctStatisticsConstants(steps: usize, inverse: usize, zigzag: 
   return f64x2.mul(d, d);
 }
 
+/** The PADDED squared errors (u16 at `out`) of coefficient value v at position k with the luminance table's step. */
+@inline function storeErrors(k: i32, v: i32, step: f64, out: usize): void {
+  const c = f64x2.splat(<f64>v * step);
+  const row = <usize>k * POSITION_BYTES;
+  for (let pair = 0; pair < PADDED / 2; pair++) {
+    const e = squaredError(c, row, <usize>pair);
+    store<u16>(out + <usize>pair * 4, <u16>f64x2.extract_lane(e, 0));
+    store<u16>(out + <usize>pair * 4 + 2, <u16>f64x2.extract_lane(e, 1));
+  }
+}
+
 /** The squared errors of every looked-up value at every position for the luminance table `table` (64 u16). */
 function buildSquared(table: usize): void {
   for (let k = 0; k < 64; k++) {
-    const row = <usize>k * POSITION_BYTES;
     const step = <f64>load<u16>(table + <usize>k * 2);
-    for (let v = -LOOKUP; v <= LOOKUP; v++) {
-      const c = f64x2.splat(<f64>v * step);
-      const out = SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-      for (let pair = 0; pair < PADDED / 2; pair++) {
-        const e = squaredError(c, row, <usize>pair);
-        store<u16>(out + <usize>pair * 4, <u16>f64x2.extract_lane(e, 0));
-        store<u16>(out + <usize>pair * 4 + 2, <u16>f64x2.extract_lane(e, 1));
-      }
-    }
+    for (let v = -LOOKUP; v <= LOOKUP; v++)
+      storeErrors(k, v, step, SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32);
   }
+  const dcStep = <f64>load<u16>(table);
+  for (let v = -DC_LOOKUP; v <= DC_LOOKUP; v++) storeErrors(0, v, dcStep, DC_SQUARED + <usize>(v + DC_LOOKUP) * 32);
   memory.copy(BUILT_FOR, table, 128);
   built = true;
 }
@@ -113,6 +122,7 @@ let computed = false;
  * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
  */
 @inline function lookUp(k: i32, v: i32, table: usize): usize {
+  if (k == 0 && v >= -DC_LOOKUP && v <= DC_LOOKUP) return DC_SQUARED + <usize>(v + DC_LOOKUP) * 32;
   if (v < -LOOKUP || v > LOOKUP) {
     if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
     computed = true;
@@ -202,13 +212,15 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
 }
 
 /**
- * `count` blocks (64 i16 each, natural order, from `coefficients`; luminance table `table`, 64 u16):
- * FREQUENCIES i16 per block at `frequencies`, QUALITIES u16 per block at `ghost`, one u8 per block at
- * `low` and `high`; `histograms` (FREQUENCIES × BINS i32) gets this call's counts (cleared first).
+ * `count` blocks (64 i16 each, natural order, from `coefficients`; luminance table `table`, 64 u16; their
+ * samples at `samples`, 8 lines of count × 8 bytes): FREQUENCIES i16 per block at `frequencies`,
+ * QUALITIES u16 per block at `ghost`, one u8 per block at `low` and `high`; `histograms` (FREQUENCIES × BINS
+ * i32) gets this call's counts (cleared first).
  */
 export function dctStatisticsRow(
   count: i32,
   coefficients: usize,
+  samples: usize,
   table: usize,
   frequencies: usize,
   ghost: usize,
@@ -218,6 +230,7 @@ export function dctStatisticsRow(
 ): void {
   memory.fill(histograms, 0, <usize>(FREQUENCIES * BINS * 4));
   if (!builtFor(table)) buildSquared(table);
+  const stride = <usize>count * 8;
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
     for (let f = 0; f < FREQUENCIES; f++) {
@@ -228,11 +241,12 @@ export function dctStatisticsRow(
         store<i32>(bin, load<i32>(bin) + 1);
       }
     }
-    idctBlock(q, table, PIXELS, 8);
-    const a = v128.load(PIXELS);
-    const b = v128.load(PIXELS, 16);
-    const c = v128.load(PIXELS, 32);
-    const d = v128.load(PIXELS, 48);
+    // The block's 8 lines, two per vector.
+    const line = samples + <usize>i * 8;
+    const a = v128.load64_lane(line + stride, v128.load64_zero(line), 1);
+    const b = v128.load64_lane(line + 3 * stride, v128.load64_zero(line + 2 * stride), 1);
+    const c = v128.load64_lane(line + 5 * stride, v128.load64_zero(line + 4 * stride), 1);
+    const d = v128.load64_lane(line + 7 * stride, v128.load64_zero(line + 6 * stride), 1);
     store<u8>(low + <usize>i, fold(i8x16.min_u(i8x16.min_u(a, b), i8x16.min_u(c, d)), false));
     store<u8>(high + <usize>i, fold(i8x16.max_u(i8x16.max_u(a, b), i8x16.max_u(c, d)), true));
     ghostErrors(q, table, ghost + <usize>(i * QUALITIES) * 2);

@@ -1,14 +1,12 @@
 // The phase sums of the earlier-JPEG-grid detector for one row of tiles: src/scanner/forensics/
-// jpeg-grid-map.ts `gridSink` (its measureCellRow and addCellRow) is the JavaScript reference. The
-// block rows of the tile row (and the one below it) go through the integer IDCT (jpeg-idct.ts, the
-// reference's idctBlockToBytes); per cell row the 8×8 box sums at every offset (i16x8: 8 offsets per
+// jpeg-grid-map.ts `gridSink` (its measureCellRow and addCellRow) is the JavaScript reference. From the
+// samples of the tile row's block rows (and the one below it; the integer IDCT of luma-rows.ts, the
+// reference's idctBlockToBytes), per cell row the 8×8 box sums at every offset (i16x8: 8 offsets per
 // vector, sums ≤ 64·255 fit), the flat test, and per judged cell the (cos, sin) of its square sums
 // on the lattice of each step added to its tile's f32 sums. Each sum starts from 0 and gets the
 // cells in the reference's order (cell rows top down, cells left to right), one f32 addition each
 // (JavaScript's Float32Array `+=` rounds the double sum of two floats to the same float), so the
 // sums are bit-identical; the tables are the reference's own, copied in.
-
-import { idctBlock } from "./jpeg-idct";
 
 const SHIFTS: i32 = 55;
 const STEPS: i32 = 7;
@@ -147,18 +145,15 @@ function addToPicture(sums: usize, tilesWide: i32, picture: usize): void {
 }
 
 /**
- * One tile row: `blockRows` block rows of coefficients (64 i16 per block, `blocksWide` per row; the tile
- * row's cell rows and the block row below the last), dequantised with `table` (64 u16). Scratch:
- * `lines` (blockRows × 8 lines of blocksWide × 8 bytes), `columns` (blocksWide × 8 i16), `squares`
- * (blockRows − 1 rows of blocksWide × 64 i16). Out: per tile TILE_BYTES of sums at `sums`, judged
- * cells (i32) at `cells`, and the sums added to the picture's at `picture`.
+ * One tile row: the samples of `blockRows` block rows (the tile row's cell rows and the block row below the
+ * last; 8 lines of blocksWide × 8 bytes each, luma-rows.ts `lumaRowSamples`) at `lines`. Scratch: `columns`
+ * (blocksWide × 8 i16), `squares` (blockRows − 1 rows of blocksWide × 64 i16). Out: per tile TILE_BYTES of
+ * sums at `sums`, judged cells (i32) at `cells`, and the sums added to the picture's at `picture`.
  */
 export function gridTileRow(
-  coefficients: usize,
+  lines: usize,
   blockRows: i32,
   blocksWide: i32,
-  table: usize,
-  lines: usize,
   columns: usize,
   squares: usize,
   sums: usize,
@@ -166,14 +161,6 @@ export function gridTileRow(
   picture: usize,
 ): void {
   const rowWidth = blocksWide * 8;
-  for (let r = 0; r < blockRows; r++)
-    for (let c = 0; c < blocksWide; c++)
-      idctBlock(
-        coefficients + <usize>(r * blocksWide + c) * 128,
-        table,
-        lines + <usize>(r * 8 * rowWidth + c * 8),
-        rowWidth,
-      );
   const cellRows = blockRows - 1;
   const rowSquares = <usize>blocksWide * 128;
   for (let r = 0; r < cellRows; r++)

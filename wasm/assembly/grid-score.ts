@@ -23,19 +23,27 @@ const SQUARES = memory.data(385 * 8, 16);
 /** Two buffers of a smaller and a larger side each (the median's passes). */
 const SIDES = memory.data(4 * 56 * 8, 16);
 
-/** Column `v` of the `rows` tile rows at `sums` summed into ring slot v % 3; its judged cells. */
-function sumColumn(sums: usize, cells: usize, rows: i32, tilesWide: i32, v: i32): void {
+/**
+ * Column `v` of the `rows` tile rows from `first` on summed into ring slot v % 3; its judged cells. Tile row u
+ * lies in slot u % 3 of `sums` (tilesWide × TILE_BYTES each) and of `cells` (tilesWide i32 each).
+ */
+function sumColumn(sums: usize, cells: usize, first: i32, rows: i32, tilesWide: i32, v: i32): void {
   const out = COLUMNS + <usize>(v % 3) * WINDOW_BYTES;
-  memory.fill(out, 0, WINDOW_BYTES);
-  let n = 0;
-  for (let u = 0; u < rows; u++) {
-    const row = sums + <usize>(u * tilesWide + v) * TILE_BYTES;
+  // The first row is the reference's 0 + value: the value itself (a −0 would become +0 there, but phase
+  // sums are added up from +0, so none is −0; and the scores see only squares).
+  const top = sums + (<usize>((first % 3) * tilesWide) + <usize>v) * TILE_BYTES;
+  for (let p = 0; p < VALUES; p += 2)
+    v128.store(out + <usize>p * 8, f64x2.promote_low_f32x4(v128.load64_zero(top + <usize>p * 4)));
+  let n = load<i32>(cells + <usize>((first % 3) * tilesWide + v) * 4);
+  for (let u = first + 1; u < first + rows; u++) {
+    const slot = u % 3;
+    const row = sums + (<usize>(slot * tilesWide) + <usize>v) * TILE_BYTES;
     for (let p = 0; p < VALUES; p += 2) {
       const at = out + <usize>p * 8;
       const values = f64x2.promote_low_f32x4(v128.load64_zero(row + <usize>p * 4));
       v128.store(at, f64x2.add(v128.load(at), values));
     }
-    n += load<i32>(cells + <usize>(u * tilesWide + v) * 4);
+    n += load<i32>(cells + <usize>(slot * tilesWide + v) * 4);
   }
   store<i32>(COLUMN_CELLS + <usize>(v % 3) * 4, n);
 }
@@ -169,14 +177,16 @@ function bestPair(cells: i32, allowed: usize, score: usize, shift: usize, step: 
 }
 
 /**
- * The windows centred on one tile row: `rows` (1–3) tile rows of sums at `sums` (tilesWide × VALUES f32
- * each: the rows above, at and below that exist) and their judged cells (i32) at `cells`. Per tile out:
+ * The windows centred on one tile row: `rows` (1–3) tile rows of sums from `first` on (the rows above, at and
+ * below that exist), tile row u in slot u % 3 of `sums` (tilesWide × VALUES f32 each) and of `cells` (their
+ * judged cells, tilesWide i32 each). Per tile out:
  * the window's judged cells (i32) at `windowCells`, and when at least `minCells`, its score (f64),
  * offset and step (u8).
  */
 export function gridScoreTileRow(
   sums: usize,
   cells: usize,
+  first: i32,
   rows: i32,
   tilesWide: i32,
   allowed: usize,
@@ -186,12 +196,14 @@ export function gridScoreTileRow(
   shift: usize,
   step: usize,
 ): void {
-  for (let v = 0; v < min(2, tilesWide); v++) sumColumn(sums, cells, rows, tilesWide, v);
+  for (let v = 0; v < min(2, tilesWide); v++) sumColumn(sums, cells, first, rows, tilesWide, v);
   for (let c = 0; c < tilesWide; c++) {
-    if (c + 1 < tilesWide && c >= 1) sumColumn(sums, cells, rows, tilesWide, c + 1);
-    memory.fill(WINDOW, 0, WINDOW_BYTES);
-    let n = 0;
-    for (let v = max(0, c - 1); v <= min(tilesWide - 1, c + 1); v++) {
+    if (c + 1 < tilesWide && c >= 1) sumColumn(sums, cells, first, rows, tilesWide, c + 1);
+    // The first column likewise: 0 + its sums are its sums.
+    const left = max(0, c - 1);
+    memory.copy(WINDOW, COLUMNS + <usize>(left % 3) * WINDOW_BYTES, WINDOW_BYTES);
+    let n = load<i32>(COLUMN_CELLS + <usize>(left % 3) * 4);
+    for (let v = left + 1; v <= min(tilesWide - 1, c + 1); v++) {
       const column = COLUMNS + <usize>(v % 3) * WINDOW_BYTES;
       for (let p: usize = 0; p < WINDOW_BYTES; p += 16)
         v128.store(WINDOW + p, f64x2.add(v128.load(WINDOW + p), v128.load(column + p)));

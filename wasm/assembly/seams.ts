@@ -93,53 +93,155 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
   return (mean * Math.abs(mean) * n) / max(s2 / n - mean * mean, 1e-6);
 }
 
+/**
+ * signedSquare of two runs, one per lane, by the same operations; Math.max(v, 1e-6) as `pmax` (v < 1e-6 ? 1e-6 :
+ * v), which keeps NaN as Math.max does.
+ */
+@inline function signedSquares(s1: v128, s2: v128): v128 {
+  const n = f64x2.splat(<f64>RUN);
+  const mean = f64x2.div(s1, n);
+  const spread = f64x2.pmax(f64x2.sub(f64x2.div(s2, n), f64x2.mul(mean, mean)), f64x2.splat(1e-6));
+  return f64x2.div(f64x2.mul(f64x2.mul(mean, f64x2.abs(mean)), n), spread);
+}
+
+/** residual of two boundaries, one per lane (a, b, c, d: each lane's four pixels), rounded to f32 and back. */
+@inline function residuals(a: v128, b: v128, c: v128, d: v128): v128 {
+  const v = f64x2.sub(
+    f64x2.sub(c, b),
+    f64x2.mul(f64x2.splat(0.5), f64x2.sub(f64x2.add(f64x2.sub(b, a), d), c)),
+  );
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(v));
+}
+
 /** Math.sign(v) · √|v| as runExtremes stores it (±0 and NaN kept). */
 @inline function signedRoot(v: f64): f32 {
   const sign: f64 = v > 0 ? 1 : v < 0 ? -1 : v;
   return <f32>(sign * Math.sqrt(Math.abs(v)));
 }
 
+/** Two f32 at `p` as an f64x2. */
+@inline function two(p: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load64_zero(p));
+}
+
+/** Two f64 lanes from one f32 in each of two rows at column x. */
+@inline function pairOf(upper: usize, lower: usize, x: i32): v128 {
+  return f64x2.replace_lane(f64x2.splat(px(upper, x)), 1, px(lower, x));
+}
+
+/**
+ * runExtremes between rows k and k + 1 and between rows k + 1 and k + 2 at once, one boundary per lane: both
+ * boundaries' residuals side by side in `r` (f32 pairs), their run sums in the lanes of one f64x2 each.
+ */
+function rowPairExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize, most: usize, least: usize): void {
+  const a = rowAt(picture, w, k - 1);
+  const b = rowAt(picture, w, k);
+  const c = rowAt(picture, w, k + 1);
+  const d = rowAt(picture, w, k + 2);
+  const e = rowAt(picture, w, k + 3);
+  for (let i = 0, x = 0; x < w; i++, x += RUN_STEP) {
+    const v = residuals(pairOf(a, b, x), pairOf(b, c, x), pairOf(c, d, x), pairOf(d, e, x));
+    v128.store64_lane(r + (<usize>i << 3), f32x4.demote_f64x2_zero(v), 0);
+  }
+  let s1 = f64x2.splat(0);
+  let s2 = f64x2.splat(0);
+  for (let i = 0; i < RUN; i++) {
+    const v = two(r + (<usize>i << 3));
+    s1 = f64x2.add(s1, v);
+    s2 = f64x2.add(s2, f64x2.mul(v, v));
+  }
+  let hi = f64x2.splat(-Infinity);
+  let lo = f64x2.splat(Infinity);
+  for (let i = 0; ; i++) {
+    const q = signedSquares(s1, s2);
+    hi = f64x2.pmax(hi, q);
+    lo = f64x2.pmin(lo, q);
+    if (i + RUN >= samples) break;
+    const out = two(r + (<usize>i << 3));
+    const into = two(r + (<usize>(i + RUN) << 3));
+    s1 = f64x2.add(s1, f64x2.sub(into, out));
+    s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(into, into), f64x2.mul(out, out)));
+  }
+  const at = <usize>k << 2;
+  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
+  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
+  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
+  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+}
+
+/** runExtremes between rows k and k + 1 alone. */
+function rowExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize, most: usize, least: usize): void {
+  const a = rowAt(picture, w, k - 1);
+  const b = rowAt(picture, w, k);
+  const c = rowAt(picture, w, k + 1);
+  const d = rowAt(picture, w, k + 2);
+  for (let i = 0, x = 0; x < w; i++, x += RUN_STEP)
+    store<f32>(r + (<usize>i << 2), residual(px(a, x), px(b, x), px(c, x), px(d, x)));
+  let s1: f64 = 0;
+  let s2: f64 = 0;
+  for (let i = 0; i < RUN; i++) {
+    const v = <f64>load<f32>(r + (<usize>i << 2));
+    s1 += v;
+    s2 += v * v;
+  }
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (let i = 0; ; i++) {
+    const q = signedSquare(s1, s2);
+    if (q > hi) hi = q;
+    if (q < lo) lo = q;
+    if (i + RUN >= samples) break;
+    const out = <f64>load<f32>(r + (<usize>i << 2));
+    const into = <f64>load<f32>(r + (<usize>(i + RUN) << 2));
+    s1 += into - out;
+    s2 += into * into - out * out;
+  }
+  store<f32>(most + (<usize>k << 2), signedRoot(hi));
+  store<f32>(least + (<usize>k << 2), signedRoot(lo));
+}
+
+/**
+ * One column k's running state for sample row i (`v`: its residual there): the sums of its last RUN residuals and,
+ * once a run is complete, the run's extremes (`held`: its residual ring slot).
+ */
+@inline function columnStep(i: i32, o: usize, held: usize, v: f32, sums: usize, squares: usize, his: usize, los: usize): void {
+  let s1: f64 = i == 0 ? 0 : load<f64>(sums + o);
+  let s2: f64 = i == 0 ? 0 : load<f64>(squares + o);
+  const into = <f64>v;
+  if (i < RUN) {
+    s1 += into;
+    s2 += into * into;
+  } else {
+    const out = <f64>load<f32>(held);
+    s1 += into - out;
+    s2 += into * into - out * out;
+  }
+  store<f32>(held, v);
+  store<f64>(sums + o, s1);
+  store<f64>(squares + o, s2);
+  if (i + 1 < RUN) return;
+  const q = signedSquare(s1, s2);
+  const hi = i + 1 == RUN ? -Infinity : load<f64>(his + o);
+  const lo = i + 1 == RUN ? Infinity : load<f64>(los + o);
+  store<f64>(his + o, q > hi ? q : hi);
+  store<f64>(los + o, q < lo ? q : lo);
+}
+
 /**
  * tone-box.ts `runExtremes` of the `w` × `h` f32 picture: boundaries between rows (`rows`: `most`/`least` h f32
- * each, r along the row at every other column) when `rows` is 1, else between columns (w f32 each, r down the
- * column at every other row: the reference's runExtremes of the transposed picture; each column's sums, extremes
- * and its last RUN residuals in `work`, 4 · RUN + 32 bytes per column; h ≥ 2 · RUN, as the search needs).
+ * each, r along the row at every other column; two boundaries per f64x2) when `rows` is 1, else between columns (w
+ * f32 each, r down the column at every other row: the reference's runExtremes of the transposed picture; each
+ * column's sums, extremes and its last RUN residuals in `work`, 4 · RUN + 32 bytes per column, two columns per
+ * f64x2; h ≥ 2 · RUN, as the search needs). Every lane does the reference's operations on its own boundary.
  */
 export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most: usize, least: usize, work: usize): void {
   if (rows) {
     memory.fill(most, 0, <usize>h << 2);
     memory.fill(least, 0, <usize>h << 2);
     const samples = (w + RUN_STEP - 1) / RUN_STEP;
-    const r = work;
-    for (let k = 1; k + 2 < h; k++) {
-      const a = rowAt(picture, w, k - 1);
-      const b = rowAt(picture, w, k);
-      const c = rowAt(picture, w, k + 1);
-      const d = rowAt(picture, w, k + 2);
-      for (let i = 0, x = 0; x < w; i++, x += RUN_STEP)
-        store<f32>(r + (<usize>i << 2), residual(px(a, x), px(b, x), px(c, x), px(d, x)));
-      let s1: f64 = 0;
-      let s2: f64 = 0;
-      for (let i = 0; i < RUN; i++) {
-        const v = <f64>load<f32>(r + (<usize>i << 2));
-        s1 += v;
-        s2 += v * v;
-      }
-      let hi = -Infinity;
-      let lo = Infinity;
-      for (let i = 0; ; i++) {
-        const q = signedSquare(s1, s2);
-        if (q > hi) hi = q;
-        if (q < lo) lo = q;
-        if (i + RUN >= samples) break;
-        const out = <f64>load<f32>(r + (<usize>i << 2));
-        const into = <f64>load<f32>(r + (<usize>(i + RUN) << 2));
-        s1 += into - out;
-        s2 += into * into - out * out;
-      }
-      store<f32>(most + (<usize>k << 2), signedRoot(hi));
-      store<f32>(least + (<usize>k << 2), signedRoot(lo));
-    }
+    let k = 1;
+    for (; k + 3 < h; k += 2) rowPairExtremes(picture, w, k, samples, work, most, least);
+    for (; k + 2 < h; k++) rowExtremes(picture, w, k, samples, work, most, least);
     return;
   }
   memory.fill(most, 0, <usize>w << 2);
@@ -151,33 +253,41 @@ export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most:
   const his = squares + columnBytes;
   const los = his + columnBytes;
   const ring = los + columnBytes;
+  const floor = f64x2.splat(-Infinity);
+  const ceiling = f64x2.splat(Infinity);
   for (let i = 0; i < samples; i++) {
     const row = rowAt(picture, w, i * RUN_STEP);
     const slot = ring + (<usize>((i % RUN) * w) << 2);
-    for (let k = 1; k + 2 < w; k++) {
-      const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
+    let k = 1;
+    // Columns k and k + 1 in the lanes of one f64x2: the same sums, run values and extremes per lane.
+    for (; k + 3 < w; k += 2) {
+      const x = <usize>k << 2;
+      const v = residuals(two(row + x - 4), two(row + x), two(row + x + 4), two(row + x + 8));
       const o = <usize>k << 3;
-      const held = slot + (<usize>k << 2);
-      let s1: f64 = i == 0 ? 0 : load<f64>(sums + o);
-      let s2: f64 = i == 0 ? 0 : load<f64>(squares + o);
-      const into = <f64>v;
+      const held = slot + x;
+      let s1 = i == 0 ? f64x2.splat(0) : v128.load(sums + o);
+      let s2 = i == 0 ? f64x2.splat(0) : v128.load(squares + o);
       if (i < RUN) {
-        s1 += into;
-        s2 += into * into;
+        s1 = f64x2.add(s1, v);
+        s2 = f64x2.add(s2, f64x2.mul(v, v));
       } else {
-        const out = <f64>load<f32>(held);
-        s1 += into - out;
-        s2 += into * into - out * out;
+        const out = two(held);
+        s1 = f64x2.add(s1, f64x2.sub(v, out));
+        s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(v, v), f64x2.mul(out, out)));
       }
-      store<f32>(held, v);
-      store<f64>(sums + o, s1);
-      store<f64>(squares + o, s2);
+      v128.store64_lane(held, f32x4.demote_f64x2_zero(v), 0);
+      v128.store(sums + o, s1);
+      v128.store(squares + o, s2);
       if (i + 1 < RUN) continue;
-      const q = signedSquare(s1, s2);
-      const hi = i + 1 == RUN ? -Infinity : load<f64>(his + o);
-      const lo = i + 1 == RUN ? Infinity : load<f64>(los + o);
-      store<f64>(his + o, q > hi ? q : hi);
-      store<f64>(los + o, q < lo ? q : lo);
+      const q = signedSquares(s1, s2);
+      const hi = i + 1 == RUN ? floor : v128.load(his + o);
+      const lo = i + 1 == RUN ? ceiling : v128.load(los + o);
+      v128.store(his + o, f64x2.pmax(hi, q));
+      v128.store(los + o, f64x2.pmin(lo, q));
+    }
+    for (; k + 2 < w; k++) {
+      const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
+      columnStep(i, <usize>k << 3, slot + (<usize>k << 2), v, sums, squares, his, los);
     }
   }
   for (let k = 1; k + 2 < w; k++) {

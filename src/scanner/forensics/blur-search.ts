@@ -17,6 +17,7 @@
  */
 import type { GrayImage } from "../images/gray";
 import { blurStepCountsWasm } from "./blur-steps-wasm";
+import { strongestLines } from "./strongest-lines";
 
 /** Shortest side of a rectangle, in pixels of the searched picture (the generator's: ≥ 48). */
 export const BLUR_MIN_SIDE = 48;
@@ -197,11 +198,7 @@ function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16A
 
 /** The lines holding a run of RUN pixels that is at least half steps (`most`: run maxima), the strongest CANDIDATES. */
 function candidates(most: Uint16Array): number[] {
-  const run = RUN / SAMPLE;
-  return Array.from(most.keys())
-    .filter((k) => most[k] >= run / 2)
-    .sort((a, b) => most[b] - most[a] || a - b)
-    .slice(0, CANDIDATES);
+  return strongestLines(most, RUN / SAMPLE / 2, CANDIDATES);
 }
 
 /** The rectangle found, in pixels of the searched picture, and its weakest side's share of sharpness steps. */

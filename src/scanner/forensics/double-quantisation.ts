@@ -45,14 +45,23 @@ function erf(x: number): number {
 }
 const normalCdf = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
 
+/** laplaceEdges' arrays, grown to the largest n asked (the fits are synchronous: one uses them at a time). */
+let edgesBelow = new Float64Array(0);
+let edgesAbove = new Float64Array(0);
+
 /**
  * The Laplacian CDF (rate lambda) at the bin edges ±step·(k + ½), k = 0 … n − 1, from one exp per |edge|:
  * `below[k]` at −step·(k + ½) (0.5·e^(λy)), `above[k]` at +step·(k + ½) (1 − 0.5·e^(−λy)). λ·(−a) = −(λ·a)
- * exactly, so both come from the same exp and equal the CDF evaluated at each edge on its own.
+ * exactly, so both come from the same exp and equal the CDF evaluated at each edge on its own. The arrays are
+ * reused by the next call (no allocation per likelihood of the rate's search).
  */
 function laplaceEdges(step: number, lambda: number, n: number): { below: Float64Array; above: Float64Array } {
-  const below = new Float64Array(n);
-  const above = new Float64Array(n);
+  if (edgesBelow.length < n) {
+    edgesBelow = new Float64Array(n);
+    edgesAbove = new Float64Array(n);
+  }
+  const below = edgesBelow;
+  const above = edgesAbove;
   for (let k = 0; k < n; k++) {
     const e = Math.exp(-lambda * (step * (k + 0.5)));
     below[k] = 0.5 * e;
@@ -67,9 +76,10 @@ function laplaceEdges(step: number, lambda: number, n: number): { below: Float64
  */
 function quantisedLaplace(step: number, lambda: number, n: number, p: Float64Array, at: number): void {
   const { below, above } = laplaceEdges(step, lambda, n + 1);
-  // Edge v + ½ is above[v] for v ≥ 0, below[−v − 1] for v < 0.
-  const edge = (v: number) => (v >= 0 ? above[v] : below[-v - 1]);
-  for (let v = -n; v <= n; v++) p[at + v] = edge(v) - edge(v - 1);
+  // Edge v + ½ is above[v] for v ≥ 0, below[−v − 1] for v < 0 (and edge v − ½ likewise, at v − 1).
+  for (let v = -n; v < 0; v++) p[at + v] = below[-v - 1] - below[-v];
+  p[at] = above[0] - below[0];
+  for (let v = 1; v <= n; v++) p[at + v] = above[v] - above[v - 1];
 }
 
 /** Smallest mass a lattice point must have to count in doublePmf. */
@@ -153,11 +163,18 @@ function logLikelihood(count: Float64Array, p: Float64Array): number {
   return ll;
 }
 
-/** Laplacian rate that best explains the non-zero values under single quantisation (golden-section search). */
+/**
+ * Laplacian rate that best explains the non-zero values under single quantisation (golden-section search); each
+ * step's probabilities are written over the last step's (`p`, `at`).
+ */
 function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
   const { index, count } = countedBins(h, range);
-  const ll = (logLambda: number) =>
-    logLikelihood(count, nonZeroAt(singlePmf(q2, Math.exp(logLambda), range), range, index));
+  const p = new Float64Array(2 * range + 1);
+  const at = new Float64Array(index.length);
+  const ll = (logLambda: number) => {
+    quantisedLaplace(q2, Math.exp(logLambda), range, p, range);
+    return logLikelihood(count, nonZeroAt(p, range, index, at));
+  };
   let a = Math.log(1e-4);
   let b = Math.log(5);
   const g = (Math.sqrt(5) - 1) / 2;
@@ -227,12 +244,18 @@ function fitAlpha(bins: { count: Float64Array; total: number }, pd: Float64Array
   return [alpha, ll];
 }
 
-/** nonZero(p) at the counted bins only (the sum over every non-zero value as there). */
-function nonZeroAt(p: Float64Array, range: number, index: Int32Array): Float64Array {
+/** nonZero(p) at the counted bins only (the sum over every non-zero value as there), into `out`. */
+function nonZeroAt(
+  p: Float64Array,
+  range: number,
+  index: Int32Array,
+  out = new Float64Array(index.length),
+): Float64Array {
   let s = 0;
-  for (let i = 0; i < p.length; i++) if (i !== range) s += p[i];
-  const out = new Float64Array(index.length);
-  for (let j = 0; j < index.length; j++) out[j] = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
+  for (let i = 0; i < range; i++) s += p[i];
+  for (let i = range + 1; i < p.length; i++) s += p[i];
+  if (s <= 0) out.fill(0);
+  else for (let j = 0; j < index.length; j++) out[j] = Math.max(FLOOR, p[index[j]] / s);
   return out;
 }
 

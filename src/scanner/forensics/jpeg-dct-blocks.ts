@@ -170,29 +170,42 @@ function referenceBlock(blocks: DctBlocks): (row: number, col: number, q: Int16A
 
 /**
  * Each whole block row measured by one wasm call, its results copied out at once (the scratch area is the
- * next caller's): rows from the shared pass (`rows`), or blocks gathered into rows (a ring of 4: at most
- * two rows are in progress).
+ * next caller's): rows where the shared pass left them in wasm memory (`rows`, with their samples, shared
+ * with jpeg-grid), or blocks gathered into rows (a ring of 4: at most two rows are in progress), copied in.
  */
 function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, "block" | "rows">> {
   ensureStatisticsConstants();
   const { blocksWide: n, table } = blocks;
   const qualities = GHOST_QUALITIES.length;
   const histogramLength = blocks.histograms.length;
-  /** Block row `row` from its coefficients (n × 64). */
-  const measureRow = (row: number, coefficients: Int16Array) => {
-    const s = scratchRegions({
-      table: 128,
-      coefficients: n * 128,
-      frequencies: n * DQ_FREQUENCIES * 2,
-      ghost: n * qualities * 2,
-      low: n,
-      high: n,
-      histograms: histogramLength * 4,
-    });
+  /**
+   * Block row `row` from its coefficients (n × 64 i16) and samples (8 lines of n × 8 bytes) in the kernels'
+   * memory, dequantised with the table at `tableAt`; scratch regions from `after` on.
+   */
+  const measureAt = (row: number, coefficients: number, samples: number, tableAt: number, after: number) => {
+    const s = scratchRegions(
+      {
+        frequencies: n * DQ_FREQUENCIES * 2,
+        ghost: n * qualities * 2,
+        low: n,
+        high: n,
+        histograms: histogramLength * 4,
+      },
+      kernels(),
+      after,
+    );
     const { at, buffer } = s;
-    new Uint16Array(buffer, at.table, 64).set(table);
-    new Int16Array(buffer, at.coefficients, n * 64).set(coefficients);
-    kernels().dctStatisticsRow(n, at.coefficients, at.table, at.frequencies, at.ghost, at.low, at.high, at.histograms);
+    kernels().dctStatisticsRow(
+      n,
+      coefficients,
+      samples,
+      tableAt,
+      at.frequencies,
+      at.ghost,
+      at.low,
+      at.high,
+      at.histograms,
+    );
     blocks.coefficients.set(new Int16Array(buffer, at.frequencies, n * DQ_FREQUENCIES), row * n * DQ_FREQUENCIES);
     blocks.ghost.set(new Uint16Array(buffer, at.ghost, n * qualities), row * n * qualities);
     blocks.low.set(s.bytes.subarray(at.low, at.low + n), row * n);
@@ -200,11 +213,22 @@ function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, 
     const counts = new Int32Array(buffer, at.histograms, histogramLength);
     for (let i = 0; i < histogramLength; i++) blocks.histograms[i] += counts[i];
   };
+  /** Block row `row` from its coefficients in JavaScript: copied in, its samples computed. */
+  const measureRow = (row: number, coefficients: Int16Array) => {
+    const s = scratchRegions({ table: 128, coefficients: n * 128, samples: n * 64 });
+    const { at, buffer } = s;
+    new Uint16Array(buffer, at.table, 64).set(table);
+    new Int16Array(buffer, at.coefficients, n * 64).set(coefficients);
+    kernels().lumaRowSamples(at.coefficients, 1, n, at.table, at.samples);
+    measureAt(row, at.coefficients, at.samples, at.table, s.end);
+  };
   const ring = new LumaBlockRows(n, 4, (row) => measureRow(row, ring.row(row)));
   return {
     block: (row, col, q) => ring.add(row, col, q),
-    rows(first, count, coefficients) {
-      for (let i = 0; i < count; i++) measureRow(first + i, coefficients.subarray(i * n * 64, (i + 1) * n * 64));
+    rows(rows) {
+      const samples = rows.samples();
+      for (let i = 0; i < rows.count; i++)
+        measureAt(rows.first + i, rows.coefficients + i * n * 128, samples + i * n * 64, rows.table, rows.reserve);
     },
   };
 }

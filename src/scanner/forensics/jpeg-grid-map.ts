@@ -27,11 +27,12 @@ import {
   coefficientProductOf,
   type CoefficientSink,
 } from "../images/file-decode";
-import { kernels, scratchRegions } from "../images/wasm-kernels";
 import {
   GRID_SHIFTS,
   GRID_STEPS,
   GRID_TILE,
+  type GridMemory,
+  gridMemory,
   type PhaseSums,
   referencePhaseSums,
   TILE_STRIDE,
@@ -165,10 +166,12 @@ export function gridSink(
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
   const tilesHigh = Math.ceil(blocksHigh / GRID_TILE);
   const allowed = allowedPairs(table[0]);
+  // The kernels' state in an instance of their own (jpeg-grid-phases.ts gridMemory), the reference's in JavaScript.
+  const memory = options.reference ? null : gridMemory(blocksWide, table, allowed);
   // Three rows of tiles of phase sums (a window spans the tile rows above and below), judged cells per tile.
   const tileStride = TILE_STRIDE;
-  const acc = Array.from({ length: 3 }, () => new Float32Array(tilesWide * tileStride));
-  const cells = Array.from({ length: 3 }, () => new Int32Array(tilesWide));
+  const acc = memory?.acc ?? Array.from({ length: 3 }, () => new Float32Array(tilesWide * tileStride));
+  const cells = memory?.cells ?? Array.from({ length: 3 }, () => new Int32Array(tilesWide));
   const picture = new Float64Array(tileStride);
   let pictureCells = 0;
   const score = new Float32Array(tilesWide * tilesHigh).fill(Number.NaN);
@@ -214,30 +217,15 @@ export function gridSink(
     }
   }
 
-  /** The same scores by the wasm kernel (wasm/assembly/grid-score.ts): the tile rows t − 1..t + 1 copied in. */
+  /** The same scores by the wasm kernel (wasm/assembly/grid-score.ts), from the sums where they are, in its instance. */
   function scoreTileRowWasm(t: number): void {
+    const { k, at } = memory as GridMemory;
     const first = Math.max(0, t - 1);
     const rows = Math.min(tilesHigh - 1, t + 1) - first + 1;
-    const s = scratchRegions({
-      sums: rows * tilesWide * tileStride * 4,
-      cells: rows * tilesWide * 4,
-      allowed: PAIRS,
-      windowCells: tilesWide * 4,
-      score: tilesWide * 8,
-      shift: tilesWide,
-      step: tilesWide,
-    });
-    const { at, buffer, bytes } = s;
-    for (let u = 0; u < rows; u++) {
-      new Float32Array(buffer, at.sums + u * tilesWide * tileStride * 4, tilesWide * tileStride).set(
-        acc[(first + u) % 3],
-      );
-      new Int32Array(buffer, at.cells + u * tilesWide * 4, tilesWide).set(cells[(first + u) % 3]);
-    }
-    bytes.set(allowed, at.allowed);
-    kernels().gridScoreTileRow(
+    k.gridScoreTileRow(
       at.sums,
       at.cells,
+      first,
       rows,
       tilesWide,
       at.allowed,
@@ -247,8 +235,10 @@ export function gridSink(
       at.shift,
       at.step,
     );
+    const { buffer } = k.memory;
     const windowCells = new Int32Array(buffer, at.windowCells, tilesWide);
     const scores = new Float64Array(buffer, at.score, tilesWide);
+    const bytes = new Uint8Array(buffer);
     for (let c = 0; c < tilesWide; c++)
       if (windowCells[c] >= MIN_WINDOW_CELLS)
         storeTile(t, c, { score: scores[c], shift: bytes[at.shift + c], step: bytes[at.step + c] });
@@ -283,7 +273,7 @@ export function gridSink(
   }
 
   const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, picture, closeTileRow };
-  const feed = options.reference ? { block: referencePhaseSums(sums), rows: undefined } : wasmPhaseSums(sums);
+  const feed = memory ? wasmPhaseSums(sums, memory) : { block: referencePhaseSums(sums), rows: undefined };
   const scoreRow = options.reference ? scoreTileRow : scoreTileRowWasm;
   return {
     block(row, col, q) {
@@ -295,6 +285,7 @@ export function gridSink(
       const lastTileRow = Math.floor((blocksHigh - 2) / GRID_TILE);
       if ((blocksHigh - 1) % GRID_TILE !== 0 && blocksHigh >= 2) closeTileRow(lastTileRow);
       if (lastTileRow >= 0) scoreRow(lastTileRow);
+      memory?.release();
       const whole = bestPair(picture, 0, pictureCells, allowed, scratch);
       return {
         width,

@@ -7,8 +7,9 @@
  * reference (a cell row at a time, `{ reference: true }`; the tests compare both).
  */
 import { idctBlockToBytes } from "../images/jpeg-idct";
+import type { WasmLumaRows } from "../images/jpeg-coefficients";
 import { LumaBlockRows } from "../images/luma-block-rows";
-import { ensureConstants, kernels, scratchRegions } from "../images/wasm-kernels";
+import { type KernelExports, kernels, ownKernels, scratch, scratchRegions } from "../images/wasm-kernels";
 
 /** DC steps of the earlier save that are looked for (finer ones drown in the last save's rounding). */
 export const GRID_STEPS = [4, 5, 6, 8, 10, 12, 16] as const;
@@ -62,8 +63,6 @@ export interface PhaseSums {
 
 /** Receives the luminance blocks in decoding order. */
 export type BlockFeed = (row: number, col: number, q: Int16Array) => void;
-/** Receives whole block rows in order (jpeg-coefficients.ts LumaRowsVisitor). */
-export type RowsFeed = (first: number, count: number, coefficients: Int16Array) => void;
 
 /**
  * The JavaScript reference: four block rows of pixels (a 2×2-sampled MCU row delivers two at once; a cell
@@ -158,77 +157,175 @@ export function referencePhaseSums(out: PhaseSums): BlockFeed {
   };
 }
 
-/** The phase tables and the offsets into the wasm kernel's static memory (once per isolate). */
-function ensureGridConstants(): void {
+/** Instances whose static memory holds the phase tables and the offsets. */
+const withConstants = new WeakSet<KernelExports>();
+
+/** The phase tables and the offsets into the instance's static memory (once per instance). */
+function setGridConstants(k: KernelExports): void {
+  if (withConstants.has(k)) return;
   const tables = phases();
   const tableBytes = tables[0].length * 4;
-  ensureConstants("grid-phases", STEPS * tableBytes + SHIFTS * 4, (s) => {
-    tables.forEach((t, k) => new Float32Array(s.buffer, s.base + k * tableBytes, t.length).set(t));
-    new Int32Array(s.buffer, s.base + STEPS * tableBytes, SHIFTS).set(GRID_SHIFTS);
-    kernels().setGridConstants(s.base, s.base + STEPS * tableBytes);
-  });
+  const s = scratch(STEPS * tableBytes + SHIFTS * 4, k);
+  tables.forEach((t, i) => new Float32Array(s.buffer, s.base + i * tableBytes, t.length).set(t));
+  new Int32Array(s.buffer, s.base + STEPS * tableBytes, SHIFTS).set(GRID_SHIFTS);
+  k.setGridConstants(s.base, s.base + STEPS * tableBytes);
+  withConstants.add(k);
 }
 
 /**
- * The wasm kernel: blocks gathered into block rows (a ring of 8: a tile row's GRID_TILE + 1 rows while the
- * next MCU row may be arriving), each tile row measured by one call once its rows and the one below are
- * complete, which also adds them to the picture's sums (in tile row order, as the reference's closing
- * does); its sums are copied out into their slot at once (the scratch area is the next caller's). The
- * last tile row may have fewer cell rows (its closing is left to the caller's finish, as the reference's).
+ * An instance of the kernels for one grid sink: its memory holds the sink's state from call to call (the pass
+ * gives other requests turns between MCU rows, and they use the isolate's scratch area). One is kept for the
+ * next sink when its memory stayed small (smaller pictures: no new instance and garbage per file); a larger
+ * picture's goes with its sink, as does one whose pass stopped (damaged data).
  */
-export function wasmPhaseSums(out: PhaseSums): { block: BlockFeed; rows: RowsFeed } {
-  ensureGridConstants();
-  const { blocksWide, blocksHigh, table, acc, cells } = out;
+let spare: KernelExports | null = null;
+/**
+ * Memory of an instance that is kept for the next sink: its 1.7 MB of static data and a picture's state up to
+ * ≈ 3 200 px wide (≈ 3.3 KB per block of width, most of it three rows of tile sums).
+ */
+const SPARE_BYTES = 3 << 20;
+
+function takeKernels(): KernelExports {
+  const k = spare ?? ownKernels();
+  spare = null;
+  setGridConstants(k);
+  return k;
+}
+
+/**
+ * One grid sink's state in its kernels' memory, laid out once (the memory never grows after, so the views stay
+ * valid): the samples of the tile row being gathered (its GRID_TILE + 1 block rows) and the box sums'
+ * work, three rows of tiles of phase sums and judged cells (slot t % 3; `acc` and `cells` are views on
+ * them), the picture's sums, and the window scores' inputs and outputs.
+ */
+export interface GridMemory {
+  k: KernelExports;
+  at: Record<
+    | "lines"
+    | "block"
+    | "table"
+    | "columns"
+    | "squares"
+    | "sums"
+    | "cells"
+    | "picture"
+    | "allowed"
+    | "windowCells"
+    | "score"
+    | "shift"
+    | "step",
+    number
+  >;
+  acc: Float32Array[];
+  cells: Int32Array[];
+  /** The instance back for the next sink (after the last score). */
+  release(): void;
+}
+
+/** The grid state of a picture `blocksWide` blocks wide (luminance `table`; its allowed offset/step pairs, u8 each). */
+export function gridMemory(blocksWide: number, table: Uint16Array, allowed: Uint8Array): GridMemory {
+  const k = takeKernels();
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
+  const rowSums = tilesWide * TILE_STRIDE * 4;
+  const s = scratchRegions(
+    {
+      lines: (GRID_TILE + 1) * blocksWide * 64,
+      block: blocksWide * 128,
+      table: 128,
+      columns: blocksWide * 16,
+      squares: GRID_TILE * blocksWide * 128,
+      sums: 3 * rowSums,
+      cells: 3 * tilesWide * 4,
+      picture: TILE_STRIDE * 8,
+      allowed: allowed.length,
+      windowCells: tilesWide * 4,
+      score: tilesWide * 8,
+      shift: tilesWide,
+      step: tilesWide,
+    },
+    k,
+  );
+  const { at, buffer, bytes } = s;
+  bytes.fill(0, at.sums, at.picture + TILE_STRIDE * 8);
+  bytes.set(allowed, at.allowed);
+  new Uint16Array(buffer, at.table, 64).set(table);
+  return {
+    k,
+    at,
+    acc: [0, 1, 2].map((i) => new Float32Array(buffer, at.sums + i * rowSums, tilesWide * TILE_STRIDE)),
+    cells: [0, 1, 2].map((i) => new Int32Array(buffer, at.cells + i * tilesWide * 4, tilesWide)),
+    release() {
+      if (k.memory.buffer.byteLength <= SPARE_BYTES) spare = k;
+    },
+  };
+}
+
+/**
+ * The wasm kernel in the sink's own instance (`memory`, whose `acc` and `cells` are the sums' slots): each block
+ * row's samples (the integer IDCT, computed once per block: by the shared pass for its row sinks, copied over
+ * from the isolate's instance; else here from blocks gathered into rows) written into the tile row's lines,
+ * each tile row measured by one call once its rows and the one below have arrived, which also adds them to the
+ * picture's sums (in tile row order, as the reference's closing does); the row below is then the next tile
+ * row's first. The last tile row may have fewer cell rows (its closing is left to the caller's finish, as the
+ * reference's).
+ */
+export function wasmPhaseSums(
+  out: PhaseSums,
+  memory: GridMemory,
+): { block: BlockFeed; rows: (rows: WasmLumaRows) => void } {
+  const { blocksWide, blocksHigh } = out;
+  const { k, at } = memory;
+  const tilesWide = Math.ceil(blocksWide / GRID_TILE);
+  /** Samples of one block row: 8 lines of blocksWide × 8 bytes. */
+  const rowBytes = blocksWide * 64;
+  const picture = new Float64Array(k.memory.buffer, at.picture, TILE_STRIDE);
+  const lines = new Uint8Array(k.memory.buffer, at.lines, (GRID_TILE + 1) * rowBytes);
   let nextTileRow = 0;
 
-  function measure(t: number, first: number, last: number): void {
-    const blockRows = last - first + 1;
-    const rowBytes = blocksWide * 128;
-    const s = scratchRegions({
-      table: 128,
-      coefficients: blockRows * rowBytes,
-      lines: blockRows * 8 * blocksWide * 8,
-      columns: blocksWide * 16,
-      squares: (blockRows - 1) * rowBytes,
-      sums: tilesWide * TILE_STRIDE * 4,
-      cells: tilesWide * 4,
-      picture: TILE_STRIDE * 8,
-    });
-    const { at, buffer } = s;
-    new Uint16Array(buffer, at.table, 64).set(table);
-    new Float64Array(buffer, at.picture, TILE_STRIDE).set(out.picture);
-    for (let r = first; r <= last; r++)
-      new Int16Array(buffer, at.coefficients + (r - first) * rowBytes, blocksWide * 64).set(rows.row(r));
-    kernels().gridTileRow(
-      at.coefficients,
+  function measure(t: number, blockRows: number): void {
+    const slot = t % 3;
+    k.gridTileRow(
+      at.lines,
       blockRows,
       blocksWide,
-      at.table,
-      at.lines,
       at.columns,
       at.squares,
-      at.sums,
-      at.cells,
+      at.sums + slot * tilesWide * TILE_STRIDE * 4,
+      at.cells + slot * tilesWide * 4,
       at.picture,
     );
-    out.picture.set(new Float64Array(buffer, at.picture, TILE_STRIDE));
-    acc[t % 3].set(new Float32Array(buffer, at.sums, tilesWide * TILE_STRIDE));
-    cells[t % 3].set(new Int32Array(buffer, at.cells, tilesWide));
-    if (last === first + GRID_TILE) out.closeTileRow(t);
+    out.picture.set(picture);
+    if (blockRows === GRID_TILE + 1) out.closeTileRow(t);
   }
 
-  const rows = new LumaBlockRows(blocksWide, 2 * GRID_TILE, () => {
-    for (;;) {
-      const first = nextTileRow * GRID_TILE;
-      if (first + 1 >= blocksHigh) return;
-      const last = Math.min(first + GRID_TILE, blocksHigh - 1);
-      for (let r = first; r <= last; r++) if (!rows.has(r)) return;
-      measure(nextTileRow++, first, last);
-    }
+  /** Block row `row`'s samples are in its line slot: the tile row it completes is measured. */
+  function arrived(row: number): void {
+    const first = nextTileRow * GRID_TILE;
+    const last = Math.min(first + GRID_TILE, blocksHigh - 1);
+    if (row !== last || first + 1 >= blocksHigh) return;
+    measure(nextTileRow++, last - first + 1);
+    // The row below this tile row is the next one's first.
+    lines.copyWithin(0, GRID_TILE * rowBytes, (GRID_TILE + 1) * rowBytes);
+  }
+
+  /** Where block row `row`'s samples go: its place among the lines of the tile row being gathered. */
+  const slotOf = (row: number) => at.lines + (row - nextTileRow * GRID_TILE) * rowBytes;
+
+  const rows = new LumaBlockRows(blocksWide, 4, (row) => {
+    new Int16Array(k.memory.buffer, at.block, blocksWide * 64).set(rows.row(row));
+    k.lumaRowSamples(at.block, 1, blocksWide, at.table, slotOf(row));
+    arrived(row);
   });
   return {
     block: (row, col, q) => rows.add(row, col, q),
-    rows: (first, count, coefficients) => rows.addRows(first, count, coefficients),
+    rows(wasmRows) {
+      const samples = wasmRows.samples();
+      const from = new Uint8Array(kernels().memory.buffer, samples, wasmRows.count * rowBytes);
+      for (let i = 0; i < wasmRows.count; i++) {
+        const row = wasmRows.first + i;
+        new Uint8Array(k.memory.buffer).set(from.subarray(i * rowBytes, (i + 1) * rowBytes), slotOf(row));
+        arrived(row);
+      }
+    },
   };
 }

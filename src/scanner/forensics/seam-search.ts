@@ -10,6 +10,7 @@
  */
 import type { GrayImage } from "../images/gray";
 import { seamStepCountsWasm } from "./seam-steps-wasm";
+import { strongestLines } from "./strongest-lines";
 
 /** Grey levels by which a step must exceed both neighbouring differences. */
 export const SEAM_STEP = 4;
@@ -63,13 +64,6 @@ export function stepCounts(img: GrayImage, rowStep: number): StepCounts {
   return { lines, samples, counts, most: runMaxima(lines, samples, counts) };
 }
 
-/** Share of the sampled positions a … b − 1 (picture pixels) along line k that are steps. */
-function support(s: StepCounts, k: number, a: number, b: number): number {
-  const from = Math.ceil(a / SAMPLE);
-  const to = Math.ceil(b / SAMPLE);
-  return (s.counts[to * s.lines + k] - s.counts[from * s.lines + k]) / (to - from);
-}
-
 /** The most steps in any run of the side's samples, per line (integer counts, one pass over the sums). */
 function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16Array {
   const run = SEAM_MIN_SIDE / SAMPLE;
@@ -87,12 +81,7 @@ function runMaxima(lines: number, samples: number, counts: Uint16Array): Uint16A
 
 /** The lines with the densest run of SEAM_MIN_SIDE pixels of steps (at least CANDIDATE_SHARE), in ascending order. */
 function candidates({ most }: StepCounts): number[] {
-  const run = SEAM_MIN_SIDE / SAMPLE;
-  const lines = Array.from(most.keys()).filter((k) => most[k] >= CANDIDATE_SHARE * run);
-  return lines
-    .sort((a, b) => most[b] - most[a] || a - b)
-    .slice(0, CANDIDATES)
-    .sort((a, b) => a - b);
+  return strongestLines(most, CANDIDATE_SHARE * (SEAM_MIN_SIDE / SAMPLE), CANDIDATES).sort((a, b) => a - b);
 }
 
 /** The picture turned on its diagonal: its columns become rows (both searches read vertical edges along them). */
@@ -126,36 +115,66 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
   const ys = candidates(horizontal);
   let best: SeamRectangle | null = null;
   let bestScore = 0;
-  // Every side's support worked out once: the vertical sides' per pair of rows (left and right), the horizontal
-  // sides' per candidate row and pair of columns (top and bottom), all before the loop over rectangles.
+  // A side's support: the share of the sampled positions a … b − 1 (pixels) along its line that are steps, from the
+  // prefix counts at samples ceil(a / SAMPLE) and ceil(b / SAMPLE). Every side's is worked out before the loop over
+  // rectangles: the vertical sides' per pair of rows (left and right), the horizontal sides' per candidate row and
+  // pair of columns (top and bottom). Sides are measured without the two pixels next to each corner (the crossing
+  // side's own step): a side between lines a and b spans a + 2 … b − 2.
   const n = xs.length;
-  const sides = new Float64Array(n);
-  const across = ys.map((y) => {
-    const row = new Float64Array(n * n);
-    for (let i = 0; i < n; i++)
+  const m = ys.length;
+  const sampleOf = (v: number) => Math.ceil(v / SAMPLE);
+  const [xFrom, xTo] = [xs.map((x) => sampleOf(x + 2)), xs.map((x) => sampleOf(x - 1))];
+  const [yFrom, yTo] = [ys.map((y) => sampleOf(y + 2)), ys.map((y) => sampleOf(y - 1))];
+  // The counts where a side starting (ending) at each candidate line starts (ends), along each crossing line.
+  const gathered = (s: StepCounts, along: number[], from: number[], to: number[]) => {
+    const [starts, ends] = [new Int32Array(from.length * along.length), new Int32Array(from.length * along.length)];
+    for (let a = 0; a < from.length; a++)
+      for (let i = 0; i < along.length; i++) {
+        starts[a * along.length + i] = s.counts[from[a] * s.lines + along[i]];
+        ends[a * along.length + i] = s.counts[to[a] * s.lines + along[i]];
+      }
+    return { starts, ends };
+  };
+  const rowCounts = gathered(horizontal, ys, xFrom, xTo);
+  const across = new Float64Array(m * n * n);
+  for (let a = 0; a < m; a++)
+    for (let i = 0; i < n; i++) {
+      const start = rowCounts.starts[i * m + a];
       for (let j = 0; j < n; j++)
-        if (xs[j] - xs[i] >= SEAM_MIN_SIDE) row[i * n + j] = support(horizontal, y, xs[i] + 2, xs[j] - 1);
-    return row;
-  });
-  // Sides are measured without the two pixels next to each corner (the crossing side's own step).
-  for (let a = 0; a < ys.length; a++)
-    for (let b = 0; b < ys.length; b++) {
+        if (xs[j] - xs[i] >= SEAM_MIN_SIDE)
+          across[(a * n + i) * n + j] = (rowCounts.ends[j * m + a] - start) / (xTo[j] - xFrom[i]);
+    }
+  const { starts: fromCounts, ends: toCounts } = gathered(vertical, xs, yFrom, yTo);
+  const sides = new Float64Array(n);
+  // The columns whose side beats the best score when a pair of rows begins, ascending: the only ones the loops
+  // below can take (the best score only grows: sides are shares of integer counts, never NaN), so the rectangles are
+  // met in the same order.
+  const strong = new Int32Array(n);
+  for (let a = 0; a < m; a++)
+    for (let b = 0; b < m; b++) {
       const [y0, y1] = [ys[a], ys[b]];
       if (y1 - y0 < SEAM_MIN_SIDE) continue;
-      for (let i = 0; i < n; i++) sides[i] = support(vertical, xs[i], y0 + 2, y1 - 1);
-      const [tops, bottoms] = [across[a], across[b]];
+      const length = yTo[b] - yFrom[a];
+      let count = 0;
       for (let i = 0; i < n; i++) {
+        sides[i] = (toCounts[b * n + i] - fromCounts[a * n + i]) / length;
+        if (sides[i] > bestScore) strong[count++] = i;
+      }
+      const [tops, bottoms] = [a * n * n, b * n * n];
+      for (let p = 0; p < count; p++) {
+        const i = strong[p];
         const x0 = xs[i];
         const left = sides[i];
         if (left <= bestScore) continue;
-        for (let j = 0; j < n; j++) {
+        for (let q = 0; q < count; q++) {
+          const j = strong[q];
           const x1 = xs[j];
           if (x1 - x0 < SEAM_MIN_SIDE) continue;
           const right = sides[j];
           if (right <= bestScore) continue;
-          const top = tops[i * n + j];
+          const top = across[tops + i * n + j];
           if (top <= bestScore) continue;
-          const score = Math.min(left, right, top, bottoms[i * n + j]);
+          const score = Math.min(left, right, top, across[bottoms + i * n + j]);
           if (score <= bestScore) continue;
           bestScore = score;
           best = { x: x0 + 1, y: y0 + 1, width: x1 - x0, height: y1 - y0, score };

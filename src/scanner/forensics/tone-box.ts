@@ -32,14 +32,22 @@ const TONE = {
   alike: 0.5,
 };
 
-/** Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched). */
+/**
+ * Prefix sums along one candidate line (a boundary between rows k and k + 1 of the picture searched), kept at the
+ * positions the box search reads (`at`: slot of position i, the sums over x < i; −1 where not kept): at 4 · slot …
+ * 4 · slot + 3 of `sums`, r, r², the row before and the row after (the step D is after − before); side by side, so
+ * that a side's eight reads share two cache lines.
+ */
 interface Line {
   k: number;
-  /** r, r², the row before and the row after, each summed over x < i at index i (the step D is after − before). */
-  r: Float64Array;
-  r2: Float64Array;
-  before: Float64Array;
-  after: Float64Array;
+  at: Int32Array;
+  sums: Float64Array;
+}
+
+/** The positions along a direction's lines that its sides start or end at (slot per position, −1 elsewhere). */
+interface Kept {
+  at: Int32Array;
+  count: number;
 }
 
 /**
@@ -56,15 +64,6 @@ interface LineReader {
 
 const rowsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.width, along: 1, across: img.width });
 const columnsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.height, along: img.width, across: 1 });
-
-/** r along the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), into `out`. */
-function residualRow({ data, length, along, across }: LineReader, k: number, out: Float32Array): void {
-  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
-  for (let x = 0, i = 0; x < length; x++, i += along) {
-    const here = data[c + i] - data[b + i];
-    out[x] = here - 0.5 * (data[b + i] - data[a + i] + data[d + i] - data[c + i]);
-  }
-}
 
 /**
  * Per boundary k: the largest and smallest t of r over runs of SEAM_MIN_SIDE pixels (0 where not computed), r read
@@ -116,79 +115,134 @@ function tValue(sum: number, sum2: number, n: number): number {
 
 /** The boundaries whose extreme of this sign passes TONE.candidateT, the TONE.candidates strongest, ascending. */
 function strongest(extreme: Float32Array, sign: 1 | -1): number[] {
-  const ks: number[] = [];
-  for (let k = 0; k < extreme.length; k++) if (sign * extreme[k] > TONE.candidateT) ks.push(k);
-  return ks
-    .sort((a, b) => sign * (extreme[b] - extreme[a]) || a - b)
-    .slice(0, TONE.candidates)
-    .sort((a, b) => a - b);
-}
-
-/** A candidate line's prefix sums, every pixel along it (`r`: scratch of the line's length). */
-function prefixLine(lines: LineReader, k: number, r: Float32Array): Line {
-  const { data, length, along, across } = lines;
-  residualRow(lines, k, r);
-  const line = {
-    k,
-    r: new Float64Array(length + 1),
-    r2: new Float64Array(length + 1),
-    before: new Float64Array(length + 1),
-    after: new Float64Array(length + 1),
-  };
-  for (let x = 0, i = k * across; x < length; x++, i += along) {
-    const p = data[i];
-    const q = data[i + across];
-    line.r[x + 1] = line.r[x] + r[x];
-    line.r2[x + 1] = line.r2[x] + r[x] * r[x];
-    line.before[x + 1] = line.before[x] + p;
-    line.after[x + 1] = line.after[x] + q;
+  // Sorting every passing boundary by strength (ties: lower k first) and keeping the first TONE.candidates: the same
+  // as keeping them sorted while they are found, each inserted after the stronger and equal ones before it.
+  const before = (a: number, b: number) => sign * (extreme[b] - extreme[a]) || a - b;
+  const top: number[] = [];
+  for (let k = 0; k < extreme.length; k++) {
+    if (!(sign * extreme[k] > TONE.candidateT)) continue;
+    if (top.length === TONE.candidates && before(k, top[top.length - 1]) >= 0) continue;
+    let at = top.length;
+    while (at > 0 && before(k, top[at - 1]) < 0) at--;
+    top.splice(at, 0, k);
+    if (top.length > TONE.candidates) top.pop();
   }
-  return line;
+  return top.sort((a, b) => a - b);
 }
 
 /**
- * Candidate boundaries of `extremes` (lines along x), by sign of their step (+: the next row brighter), each made by
- * `line`.
+ * A candidate line's prefix sums at the positions `kept`: r (rounded to f32, as the run extremes store it) and the
+ * pixels either side of the boundary between rows k and k + 1 (k ≥ 1, k + 2 < rows), summed over every pixel in one
+ * pass (the same sums in the same order as at every position).
  */
-function candidateLines({ most, least }: RunExtremes, line: (k: number) => Line): { rising: Line[]; falling: Line[] } {
-  return { rising: strongest(most, 1).map(line), falling: strongest(least, -1).map(line) };
+function prefixLine({ data, length, along, across }: LineReader, k: number, kept: Kept): Line {
+  const [a, b, c, d] = [(k - 1) * across, k * across, (k + 1) * across, (k + 2) * across];
+  const sums = new Float64Array(4 * kept.count);
+  // Position 0's sums are all 0, as the array starts.
+  let r = 0;
+  let r2 = 0;
+  let before = 0;
+  let after = 0;
+  for (let x = 0, i = 0; x < length; x++, i += along) {
+    const pb = data[b + i];
+    const pc = data[c + i];
+    const v = Math.fround(pc - pb - 0.5 * (pb - data[a + i] + data[d + i] - pc));
+    r += v;
+    r2 += v * v;
+    before += pb;
+    after += pc;
+    const slot = kept.at[x + 1];
+    if (slot < 0) continue;
+    sums[4 * slot] = r;
+    sums[4 * slot + 1] = r2;
+    sums[4 * slot + 2] = before;
+    sums[4 * slot + 3] = after;
+  }
+  return { k, at: kept.at, sums };
+}
+
+/**
+ * Where sides along a direction's lines start and end: bestBox measures a side from the crossing candidate
+ * boundary k at k + 3 and to the one at k − 1 (`crossing`: the other direction's candidates, both signs), on lines
+ * `length` pixels long.
+ */
+function keptPositions(crossing: number[], length: number): Kept {
+  const at = new Int32Array(length + 1).fill(-1);
+  let count = 0;
+  for (const k of crossing) for (const position of [k + 3, k - 1]) if (at[position] < 0) at[position] = count++;
+  return { at, count };
+}
+
+/** The candidate boundaries of both signs of `extremes` (lines along x): +, the next row brighter; −, darker. */
+function candidates({ most, least }: RunExtremes): { rising: number[]; falling: number[] } {
+  return { rising: strongest(most, 1), falling: strongest(least, -1) };
+}
+
+/** Both directions' candidate lines, each made by `rowLine` / `columnLine` with the positions the other's cross. */
+function candidateLines(
+  rows: RunExtremes,
+  columns: RunExtremes,
+  size: { width: number; height: number },
+  rowLine: (k: number, kept: Kept) => Line,
+  columnLine: (k: number, kept: Kept) => Line,
+): { rows: { rising: Line[]; falling: Line[] }; vertical: { rising: Line[]; falling: Line[] } } {
+  const [across, down] = [candidates(rows), candidates(columns)];
+  const alongRows = keptPositions([...down.rising, ...down.falling], size.width);
+  const alongColumns = keptPositions([...across.rising, ...across.falling], size.height);
+  return {
+    rows: {
+      rising: across.rising.map((k) => rowLine(k, alongRows)),
+      falling: across.falling.map((k) => rowLine(k, alongRows)),
+    },
+    vertical: {
+      rising: down.rising.map((k) => columnLine(k, alongColumns)),
+      falling: down.falling.map((k) => columnLine(k, alongColumns)),
+    },
+  };
 }
 
 /** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
 function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
-  const r = new Float32Array(Math.max(img.width, img.height));
   if (options.reference) {
     const columns = transposed(img);
-    return {
-      rows: candidateLines(runExtremes(img), (k) => prefixLine(rowsOf(img), k, r)),
-      vertical: candidateLines(runExtremes(columns), (k) => prefixLine(rowsOf(columns), k, r)),
-    };
+    return candidateLines(
+      runExtremes(img),
+      runExtremes(columns),
+      img,
+      (k, kept) => prefixLine(rowsOf(img), k, kept),
+      (k, kept) => prefixLine(rowsOf(columns), k, kept),
+    );
   }
   const extremes = toneRunExtremesWasm(img);
-  return {
-    rows: candidateLines(extremes.rows, (k) => prefixLine(rowsOf(img), k, r)),
-    vertical: candidateLines(extremes.columns, (k) => prefixLine(columnsOf(img), k, r)),
-  };
+  return candidateLines(
+    extremes.rows,
+    extremes.columns,
+    img,
+    (k, kept) => prefixLine(rowsOf(img), k, kept),
+    (k, kept) => prefixLine(columnsOf(img), k, kept),
+  );
 }
 
 /**
  * A side along `line` over a … b − 1: its t (0 when spread or too small). `sign` +1: the box lies after the
  * boundary (left/top side); −1: before it (right/bottom side), for a brighter box.
  */
-function sideT(line: Line, a: number, b: number, sign: number): number {
+function sideT({ at, sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const before = line.before[b] - line.before[a];
-  const step = (sign * (line.after[b] - line.after[a] - before)) / n;
-  const residual = (sign * (line.r[b] - line.r[a])) / n;
+  const [i, j] = [4 * at[a], 4 * at[b]];
+  const before = sums[j + 2] - sums[i + 2];
+  const step = (sign * (sums[j + 3] - sums[i + 3] - before)) / n;
+  const residual = (sign * (sums[j] - sums[i])) / n;
   if (step < TONE.minStep || residual < TONE.sharpness * step) return 0;
-  return sign * tValue(line.r[b] - line.r[a], line.r2[b] - line.r2[a], n);
+  return sign * tValue(sums[j] - sums[i], sums[j + 1] - sums[i + 1], n);
 }
 
 /** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (signs as sideT). */
-function sideTone(line: Line, a: number, b: number, sign: number): number {
+function sideTone({ at, sums }: Line, a: number, b: number, sign: number): number {
   const n = b - a;
-  const before = (line.before[b] - line.before[a]) / n;
-  const after = (line.after[b] - line.after[a]) / n;
+  const [i, j] = [4 * at[a], 4 * at[b]];
+  const before = (sums[j + 2] - sums[i + 2]) / n;
+  const after = (sums[j + 3] - sums[i + 3]) / n;
   return sign * Math.log((after + TONE.offset) / (before + TONE.offset));
 }
 

@@ -14,14 +14,14 @@
  */
 import { COS, forwardDct, inverseDct } from "./dct";
 import { type GrayImage, lumaFromRgba } from "./gray";
-import { decodeLumaCoefficients, readsCoefficients } from "./jpeg-coefficients";
+import { decodeLumaCoefficients, readsCoefficients, type WasmLumaRows } from "./jpeg-coefficients";
 import { isJpeg, type JpegFrame, type JpegStructure, ZIGZAG } from "./jpeg-markers";
 import { declaredSize, MAX_BLOCK_MAP_PIXELS } from "./pixel-budget";
 import { STANDARD_LUMA, scaledTable } from "./quant-tables";
 import { type DecodeProduct, type DecodeSink, decoded, jpegStructureOf, lumaFrameOf } from "./file-decode";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
 import { openPixels, TOO_LARGE } from "./streamed-image";
-import { align16, ensureBlockConstants, kernels, scratch } from "./wasm-kernels";
+import { align16, ensureBlockConstants, kernels, scratch, scratchRegions } from "./wasm-kernels";
 import { cooperative } from "../../lib/cooperate";
 
 /** Pixel bands measured between two turns given to other requests. */
@@ -182,7 +182,7 @@ function coefficientMeasurer(
   const rows = reference ? null : new CoefficientRows(maps, table, Math.max(...frame.components.map((c) => c.v)));
   return {
     // The kernel counts the histograms of the rows it measures.
-    rows: rows ? (first, count, q) => rows.addRows(first, count, q) : undefined,
+    rows: rows ? (wasmRows) => rows.measureWasmRows(wasmRows) : undefined,
     block(row, col, q) {
       if (rows) {
         rows.add(row, col, q);
@@ -300,25 +300,33 @@ class CoefficientRows {
     this.first = until;
   }
 
-  /** Whole rows from the shared pass, measured at once (nothing is left buffered for the next flush). */
-  addRows(first: number, count: number, coefficients: Int16Array): void {
-    this.measureRows(first, count, coefficients);
-    this.first = first + count;
+  /** Whole rows from the shared pass, measured where it left them (nothing is left buffered for the next flush). */
+  measureWasmRows(rows: WasmLumaRows): void {
+    this.measureAt(rows.first, rows.count, rows.coefficients, rows.table, rows.reserve);
+    this.first = rows.first + rows.count;
   }
 
   /** Measures `count` whole block rows from `first` on (blocksWide × 64 coefficients each, from the start of `coefficients`). */
   private measureRows(first: number, count: number, coefficients: Int16Array): void {
     const n = this.maps.blocksWide;
-    const layout = blockPassLayout(n, n * 128);
+    const s = scratchRegions({ table: 128, input: count * n * 128 });
+    new Uint16Array(s.buffer, s.at.table, 64).set(this.table);
+    new Int16Array(s.buffer, s.at.input, count * n * 64).set(coefficients.subarray(0, count * n * 64));
+    this.measureAt(first, count, s.at.input, s.at.table, s.end);
+  }
+
+  /**
+   * Measures `count` block rows from `first` on whose coefficients lie in the kernels' memory at `input` (row
+   * after row), dequantised with the table at `table`, in scratch regions from `after` on.
+   */
+  private measureAt(first: number, count: number, input: number, table: number, after: number): void {
+    const n = this.maps.blocksWide;
     const histogramBytes = kernels().blockHistogramBytes();
-    const s = scratch(align16(layout.bytes) + histogramBytes);
-    const histograms = s.base + align16(layout.bytes);
-    const counts = new Int32Array(s.buffer, histograms, histogramBytes / 4);
-    new Uint16Array(s.buffer, s.base, 64).set(this.table);
+    const s = scratchRegions({ out: kernels().blockOutputBytes(n), histograms: histogramBytes }, kernels(), after);
+    const counts = new Int32Array(s.buffer, s.at.histograms, histogramBytes / 4);
     for (let i = 0; i < count; i++) {
-      new Int16Array(s.buffer, s.base + layout.input, n * 64).set(coefficients.subarray(i * n * 64, (i + 1) * n * 64));
-      kernels().measureCoefficientRow(n, s.base + layout.input, s.base, s.base + layout.out, histograms);
-      storeBlockRow(this.maps, first + i, s.buffer, s.base + layout.out);
+      kernels().measureCoefficientRow(n, input + i * n * 128, table, s.at.out, s.at.histograms);
+      storeBlockRow(this.maps, first + i, s.buffer, s.at.out);
       addCounts(this.maps.histograms as Int32Array[], counts);
     }
   }

@@ -21,7 +21,7 @@
  * changes. A product is dropped once every detector that planned it has read it.
  */
 import { cooperative } from "../../lib/cooperate";
-import { decodeLumaCoefficients, lumaGridIsPicture, readsCoefficients } from "./jpeg-coefficients";
+import { decodeLumaCoefficients, lumaGridIsPicture, readsCoefficients, type WasmLumaRows } from "./jpeg-coefficients";
 import { isJpeg, type JpegStructure, parseJpegStructure } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { ImageDataError, type RgbaBand, type RgbaBandSource } from "./rgba-band";
@@ -37,10 +37,10 @@ export interface DecodeSink<T> {
   /** Coefficient products: one luminance block (block row, column, quantised coefficients in natural order). */
   block?(row: number, col: number, coefficients: Int16Array): void;
   /**
-   * Coefficient products that can take whole block rows instead (jpeg-coefficients.ts LumaRowsVisitor): the
-   * shared pass hands them rows, not blocks, when the decoder's block grid is the picture's.
+   * Coefficient products that can take whole block rows instead, in the kernels' scratch area (jpeg-coefficients.ts
+   * WasmLumaRows): the shared pass hands them rows, not blocks, when the decoder's block grid is the picture's.
    */
-  rows?(first: number, count: number, coefficients: Int16Array): void;
+  rows?(rows: WasmLumaRows): void;
   finish(): T;
 }
 
@@ -238,8 +238,9 @@ async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promi
   if (!frame || !readsCoefficients(frame)) return none;
   const sinks = products.map((p) => p.sink(frame.width, frame.height, bytes, "strips"));
   if (sinks.every((s) => s === null)) return none;
-  // Sinks taking rows get each block once in a row of the pass, not one call and one copy per block each.
-  const byRows = lumaGridIsPicture(frame) ? sinks.filter((s) => s?.rows) : [];
+  // Sinks taking rows read each block row where the pass left it in wasm memory: no call and copy per block or sink.
+  const { table } = lumaFrameOf(bytes);
+  const byRows = table && lumaGridIsPicture(frame) ? sinks.filter((s) => s?.rows) : [];
   const byBlocks = sinks.filter((s) => s && !byRows.includes(s));
   const result = await decodeLumaCoefficients(
     bytes,
@@ -250,11 +251,15 @@ async function coefficientPass(bytes: Uint8Array, products: AnyProduct[]): Promi
         }
       : null,
     {
-      rows: byRows.length
-        ? (first, count, coefficients) => {
-            for (const sink of byRows) sink?.rows?.(first, count, coefficients);
-          }
-        : undefined,
+      rows:
+        table && byRows.length
+          ? {
+              table,
+              visit(rows) {
+                for (const sink of byRows) sink?.rows?.(rows);
+              },
+            }
+          : undefined,
     },
   );
   if (result.error) return none;

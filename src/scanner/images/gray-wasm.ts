@@ -39,10 +39,28 @@ function ranges(size: number, outSize: number): { first: Int32Array; end: Int32A
   return { first, end };
 }
 
-/** gray.ts `downscale` (area average until the longer side is at most `maxSide`), its values, band by band in wasm. */
+/**
+ * The pictures downscaleWasm made, per picture and side, held as long as the picture is: the blur search's half-size
+ * picture is the seams and blur heatmaps' background (callers do not change what they are given).
+ */
+const downscaled = new WeakMap<GrayImage, Map<number, GrayImage>>();
+
+/**
+ * gray.ts `downscale` (area average until the longer side is at most `maxSide`), its values, band by band in wasm;
+ * once per picture and side.
+ */
 export function downscaleWasm(img: GrayImage, maxSide: number): GrayImage {
   const factor = Math.max(img.width, img.height) / maxSide;
   if (factor <= 1) return img;
+  let sizes = downscaled.get(img);
+  if (!sizes) downscaled.set(img, (sizes = new Map()));
+  let small = sizes.get(maxSide);
+  if (!small) sizes.set(maxSide, (small = downscaleOnce(img, factor)));
+  return small;
+}
+
+/** downscaleWasm of a picture `factor` times larger than wanted (> 1). */
+function downscaleOnce(img: GrayImage, factor: number): GrayImage {
   const width = Math.max(1, Math.round(img.width / factor));
   const height = Math.max(1, Math.round(img.height / factor));
   const rows = ranges(img.height, height);

@@ -12,6 +12,7 @@ import type { JpegFrame, JpegStructure } from "./jpeg-markers";
 import { ProgressiveScanDecoder } from "./jpeg-progressive";
 import { WasmProgressiveScanDecoder } from "./jpeg-progressive-wasm";
 import { cooperative } from "../../lib/cooperate";
+import { align16, kernels, scratch } from "./wasm-kernels";
 
 /** A decoder of a JPEG's blocks, one MCU row per call. */
 export type RowDecoder = ScanDecoder | WasmScanDecoder | ProgressiveScanDecoder | WasmProgressiveScanDecoder;
@@ -44,10 +45,111 @@ const ROWS_PER_TURN = 8;
 export type LumaBlockVisitor = (row: number, col: number, coefficients: Int16Array) => void;
 
 /**
- * Receives `count` whole block rows from `first` on (the rows of one MCU row): `blocksWide` blocks of 64
- * coefficients each per row, row-major, in natural order. The array is reused for the next MCU row.
+ * Whole luminance block rows of one MCU row in the kernels' scratch area, where every row sink's kernel reads
+ * them (no copy per sink). Valid only until the visitor returns: the pass gives other requests a turn between
+ * MCU rows, and they use the scratch area too.
  */
-export type LumaRowsVisitor = (first: number, count: number, coefficients: Int16Array) => void;
+export interface WasmLumaRows {
+  /** Block rows `first`…`first + count − 1`, `blocksWide` blocks each. */
+  readonly first: number;
+  readonly count: number;
+  readonly blocksWide: number;
+  /** Byte address (kernels' memory) of the rows' coefficients: 64 i16 per block, natural order, row-major. */
+  readonly coefficients: number;
+  /** Byte address of the luminance table (64 u16). */
+  readonly table: number;
+  /** Scratch bytes (from its base) the rows and their samples take: a sink's own regions start behind them. */
+  readonly reserve: number;
+  /**
+   * Byte address of the rows' integer IDCT samples (jpeg-idct.ts idctBlockToBytes per block): 8 lines of
+   * blocksWide × 8 bytes per block row, computed on the first call (once for every sink that reads them).
+   */
+  samples(): number;
+}
+
+/** Receives the whole block rows of each MCU row (the shared pass's row sinks). */
+export type LumaRowsVisitor = (rows: WasmLumaRows) => void;
+
+/** Where one MCU row's block rows, their samples and the table lie in the scratch area (offsets from its base). */
+interface RowsLayout {
+  coefficients: number;
+  samples: number;
+  table: number;
+  /** End of the rows, samples and table. */
+  reserve: number;
+}
+
+function rowsLayout(rows: number, blocksWide: number): RowsLayout {
+  const samples = align16(rows * blocksWide * 128);
+  const table = align16(samples + rows * blocksWide * 64);
+  return { coefficients: 0, samples, table, reserve: table + 128 };
+}
+
+/**
+ * Rows `first`…`first + count − 1` at the layout's place (written there by the caller), the table copied in:
+ * the visitor's view of them, computing their samples at most once.
+ */
+function rowsAt(layout: RowsLayout, first: number, count: number, blocksWide: number, table: Uint16Array) {
+  const s = scratch(layout.reserve);
+  new Uint16Array(s.buffer, s.base + layout.table, 64).set(table);
+  let samplesDone = false;
+  const rows: WasmLumaRows = {
+    first,
+    count,
+    blocksWide,
+    coefficients: s.base + layout.coefficients,
+    table: s.base + layout.table,
+    reserve: layout.reserve,
+    samples() {
+      if (!samplesDone)
+        kernels().lumaRowSamples(rows.coefficients, count, blocksWide, rows.table, s.base + layout.samples);
+      samplesDone = true;
+      return s.base + layout.samples;
+    },
+  };
+  return rows;
+}
+
+/**
+ * Block rows held in JavaScript (`coefficients`: `count` rows of `blocksWide` × 64) copied into the scratch
+ * area as the shared pass leaves them: for the decoders in JavaScript, and for benchmarks.
+ */
+export function lumaRowsInScratch(
+  first: number,
+  count: number,
+  blocksWide: number,
+  coefficients: Int16Array,
+  table: Uint16Array,
+): WasmLumaRows {
+  const layout = rowsLayout(count, blocksWide);
+  const s = scratch(layout.reserve);
+  new Int16Array(s.buffer, s.base + layout.coefficients, count * blocksWide * 64).set(
+    coefficients.subarray(0, count * blocksWide * 64),
+  );
+  return rowsAt(layout, first, count, blocksWide, table);
+}
+
+/**
+ * The wasm decoder's next MCU row decoded behind the layout's rows (`reserve` on) and its luminance blocks
+ * gathered into them in wasm (wasm/assembly/luma-rows.ts); the error, as decodeRow (the rows are then incomplete).
+ */
+function decodeRowsInScratch(
+  scan: WasmScanDecoder | WasmProgressiveScanDecoder,
+  layout: RowsLayout,
+  blocksWide: number,
+): string | null {
+  const mcu = layout.reserve;
+  const { error } = scan.decodeRowInto(align16(mcu + scan.blocksPerRow * 128), mcu);
+  if (error) return error;
+  // The luminance's blocks in each MCU: after the blocks of the scan's components before it.
+  const luma = scan.components.findIndex((c) => c.index === 0);
+  const lumaAt = scan.components.slice(0, luma).reduce((n, c) => n + c.h * c.v, 0);
+  const { h, v } = scan.components[luma];
+  const base = scratch(0).base;
+  const perMcu = scan.blocksPerRow / scan.mcusX;
+  kernels().gatherLumaRows(base + mcu, scan.mcusX, perMcu, lumaAt, h, v, blocksWide, base + layout.coefficients);
+  return null;
+}
 
 /**
  * Whether the decoder's luminance block grid is the picture's, ceil(width / 8) × ceil(height / 8): when the
@@ -82,14 +184,15 @@ export function lumaBlockGrid(frame: JpegFrame): { blocksWide: number; blocksHig
 }
 
 /**
- * Decodes a baseline or progressive JPEG's luminance and visits every luminance block inside the image.
+ * Decodes a baseline or progressive JPEG's luminance and visits every luminance block inside the image,
+ * and/or hands whole block rows to `rows.visit` (the luminance `rows.table` dequantises their samples).
  * Returns the grid size; `error` says why it stopped early (corrupt data, unsupported layout).
  */
 export async function decodeLumaCoefficients(
   bytes: Uint8Array,
   structure: JpegStructure,
   visit: LumaBlockVisitor | null,
-  options: { reference?: boolean; rows?: LumaRowsVisitor } = {},
+  options: { reference?: boolean; rows?: { table: Uint16Array; visit: LumaRowsVisitor } } = {},
 ): Promise<CoefficientDecode> {
   const empty = { blocksWide: 0, blocksHigh: 0, mcusDecoded: 0, mcusTotal: 0 };
   // Huffman decoding in wasm; `reference` = the JavaScript ScanDecoder (same blocks, same errors).
@@ -101,11 +204,14 @@ export async function decodeLumaCoefficients(
   const visitLuma = (component: number, row: number, col: number, coefficients: Int16Array) => {
     if (component === 0 && row < blocksHigh && col < blocksWide) visit?.(row, col, coefficients);
   };
-  // Whole rows: each luminance block copied once into the MCU row's block rows, handed on when it is complete.
-  const rowsVisitor = options.rows;
+  // Whole rows: gathered in wasm memory from the wasm decoder's output, or from the visited blocks.
+  const wanted = options.rows;
   // Block rows per MCU row: the luminance's v in an interleaved scan, 1 in a scan of its own.
   const rowsPerMcu = scan.components.find((c) => c.index === 0)?.v ?? 1;
-  const rows = rowsVisitor ? new Int16Array(rowsPerMcu * blocksWide * 64) : null;
+  const inWasm =
+    wanted && !visit && (scan instanceof WasmScanDecoder || scan instanceof WasmProgressiveScanDecoder) ? scan : null;
+  const layout = rowsLayout(rowsPerMcu, blocksWide);
+  const rows = wanted && !inWasm ? new Int16Array(rowsPerMcu * blocksWide * 64) : null;
   let firstRow = 0;
   const gather = (component: number, row: number, col: number, coefficients: Int16Array) => {
     if (component !== 0 || row >= blocksHigh || col >= blocksWide) return;
@@ -116,14 +222,15 @@ export async function decodeLumaCoefficients(
   for (let row = 0; row < scan.mcusY; row++) {
     await turn();
     firstRow = row * rowsPerMcu;
-    // Rows alone from the wasm decoder: copied out of its output without a call per block.
-    const error =
-      rows && !visit && (scan instanceof WasmScanDecoder || scan instanceof WasmProgressiveScanDecoder)
-        ? scan.decodeLumaRows(rows, blocksWide)
-        : scan.decodeRow(rows ? gather : visitLuma);
+    const error = inWasm ? decodeRowsInScratch(inWasm, layout, blocksWide) : scan.decodeRow(rows ? gather : visitLuma);
     if (error) return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error };
-    if (rowsVisitor && rows && firstRow < blocksHigh)
-      rowsVisitor(firstRow, Math.min(rowsPerMcu, blocksHigh - firstRow), rows);
+    if (!wanted || firstRow >= blocksHigh) continue;
+    const count = Math.min(rowsPerMcu, blocksHigh - firstRow);
+    wanted.visit(
+      rows
+        ? lumaRowsInScratch(firstRow, count, blocksWide, rows, wanted.table)
+        : rowsAt(layout, firstRow, count, blocksWide, wanted.table),
+    );
   }
   return { blocksWide, blocksHigh, mcusDecoded: scan.mcusDecoded, mcusTotal: scan.mcusTotal, error: null };
 }

@@ -168,11 +168,6 @@ export class WasmScanDecoder {
     return { blocks, error };
   }
 
-  /** The next MCU row's luminance block rows copied into `rows` (decodeLumaRows); its error, if any. */
-  decodeLumaRows(rows: Int16Array, blocksWide: number): string | null {
-    return decodeLumaRows(this, rows, blocksWide);
-  }
-
   /** As ScanDecoder.decodeRow: decodes the next MCU row and visits its blocks (the decoded ones when it fails). */
   decodeRow(visit: BlockVisitor): string | null {
     const my = this.state[6] / this.mcusX;
@@ -192,34 +187,4 @@ export class WasmScanDecoder {
     }
     return error;
   }
-}
-
-/** A wasm row decoder (baseline or progressive): decodes MCU rows into the kernels' scratch area. */
-interface ScratchRowDecoder {
-  readonly components: readonly ScanComponent[];
-  readonly mcusX: number;
-  readonly blocksPerRow: number;
-  decodeRowInto(reserve: number, coefficientsAt: number): { blocks: number; error: string | null };
-}
-
-/**
- * The decoder's next MCU row's luminance (component 0) blocks copied straight into `rows`: its block rows
- * of `blocksWide` blocks, row-major (the padding blocks past `blocksWide` left out), without a call per
- * block. Returns the error, as decodeRow; `rows` is then incomplete.
- */
-export function decodeLumaRows(decoder: ScratchRowDecoder, rows: Int16Array, blocksWide: number): string | null {
-  const reserve = align16(decoder.blocksPerRow * 128);
-  const { blocks, error } = decoder.decodeRowInto(reserve, 0);
-  if (error) return error;
-  const s = scratch(reserve);
-  const all = new Int16Array(s.buffer, s.base, blocks * 64);
-  let n = 0;
-  for (let mx = 0; mx < decoder.mcusX; mx++)
-    for (const c of decoder.components)
-      for (let by = 0; by < c.v; by++, n += c.h) {
-        const col = mx * c.h;
-        const count = Math.min(c.h, blocksWide - col);
-        if (c.index === 0 && count > 0) rows.set(all.subarray(n * 64, (n + count) * 64), (by * blocksWide + col) * 64);
-      }
-  return null;
 }

@@ -7,15 +7,7 @@
  * it; the row's coefficients stay in the scratch area while every scan adds its part.
  */
 import type { BlockVisitor, HuffmanTable, ScanComponent } from "./jpeg-entropy";
-import {
-  decodeLumaRows,
-  ERRORS,
-  MAX_WINDOW,
-  MIN_WINDOW,
-  NEED_MORE,
-  TABLE_BYTES,
-  tableBytes,
-} from "./jpeg-entropy-wasm";
+import { ERRORS, MAX_WINDOW, MIN_WINDOW, NEED_MORE, TABLE_BYTES, tableBytes } from "./jpeg-entropy-wasm";
 import type { JpegStructure } from "./jpeg-markers";
 import { type OpenScan, ProgressiveScanDecoder } from "./jpeg-progressive";
 import { align16, kernels, scratch } from "./wasm-kernels";
@@ -190,11 +182,6 @@ export class WasmProgressiveScanDecoder {
     const error = this.reference.decodeScanRow(scan, my, row, saved[UNITS]);
     saved.set(kernelState(scan));
     return error;
-  }
-
-  /** The next MCU row's luminance block rows copied into `rows` (jpeg-entropy-wasm.ts decodeLumaRows). */
-  decodeLumaRows(rows: Int16Array, blocksWide: number): string | null {
-    return decodeLumaRows(this, rows, blocksWide);
   }
 
   /** As ProgressiveScanDecoder.decodeRow: decodes the next MCU row and visits all its blocks. */

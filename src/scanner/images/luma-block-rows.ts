@@ -30,25 +30,6 @@ export class LumaBlockRows {
     if (++this.filled[slot] === this.blocksWide) this.complete(row);
   }
 
-  /** Whole rows `first`…`first + count − 1` at once (blocksWide × 64 coefficients each, copied), completed in order. */
-  addRows(first: number, count: number, coefficients: Int16Array): void {
-    const length = this.blocksWide * 64;
-    for (let i = 0; i < count; i++) {
-      const row = first + i;
-      const slot = row % this.slots;
-      this.rowIn[slot] = row;
-      this.filled[slot] = this.blocksWide;
-      this.coefficients.set(coefficients.subarray(i * length, (i + 1) * length), slot * length);
-      this.complete(row);
-    }
-  }
-
-  /** Whether every block of `row` has arrived and is still held. */
-  has(row: number): boolean {
-    const slot = row % this.slots;
-    return this.rowIn[slot] === row && this.filled[slot] === this.blocksWide;
-  }
-
   /** The coefficients of a held row (blocksWide × 64, a view). */
   row(row: number): Int16Array {
     const at = (row % this.slots) * this.blocksWide * 64;

@@ -96,6 +96,7 @@ export interface KernelExports {
   dctStatisticsRow(
     count: number,
     coefficients: number,
+    samples: number,
     table: number,
     frequencies: number,
     ghost: number,
@@ -104,12 +105,21 @@ export interface KernelExports {
     histograms: number,
   ): void;
   setGridConstants(phases: number, shifts: number): void;
+  gatherLumaRows(
+    mcu: number,
+    mcusX: number,
+    blocksPerMcu: number,
+    lumaAt: number,
+    h: number,
+    v: number,
+    blocksWide: number,
+    rows: number,
+  ): void;
+  lumaRowSamples(coefficients: number, count: number, blocksWide: number, table: number, samples: number): void;
   gridTileRow(
-    coefficients: number,
+    lines: number,
     blockRows: number,
     blocksWide: number,
-    table: number,
-    lines: number,
     columns: number,
     squares: number,
     sums: number,
@@ -119,6 +129,7 @@ export interface KernelExports {
   gridScoreTileRow(
     sums: number,
     cells: number,
+    first: number,
     rows: number,
     tilesWide: number,
     allowed: number,
@@ -203,6 +214,7 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  equalNeighbourCount(picture: number, width: number, height: number): number;
   ghostNormalisedRow(
     errors: number,
     slots: number,
@@ -294,24 +306,25 @@ export function scratch(
 
 /**
  * Consecutive 16-byte-aligned regions of the scratch area, sized by name: where each starts, with views on
- * the memory as it is after growing (for calls whose inputs and outputs are several arrays).
+ * the memory as it is after growing (for calls whose inputs and outputs are several arrays). They start
+ * `after` bytes into the area (what a caller still needs there, e.g. the shared pass's rows); `end` is the
+ * offset behind the last one.
  */
 export function scratchRegions<K extends string>(
   sizes: Record<K, number>,
   k: KernelExports = kernels(),
-): { at: Record<K, number>; bytes: Uint8Array; buffer: ArrayBuffer } {
+  after = 0,
+): { at: Record<K, number>; bytes: Uint8Array; buffer: ArrayBuffer; end: number } {
   const names = Object.keys(sizes) as K[];
-  const s = scratch(
-    names.reduce((total, name) => total + align16(sizes[name]), 0),
-    k,
-  );
+  const end = names.reduce((total, name) => total + align16(sizes[name]), align16(after));
+  const s = scratch(end, k);
   const at = {} as Record<K, number>;
-  let next = s.base;
+  let next = s.base + align16(after);
   for (const name of names) {
     at[name] = next;
     next += align16(sizes[name]);
   }
-  return { at, bytes: s.bytes, buffer: s.buffer };
+  return { at, bytes: s.bytes, buffer: s.buffer, end };
 }
 
 /**

@@ -1,7 +1,8 @@
 // The coefficient kernels of the localised JPEG detectors (wasm/assembly/dct-statistics.ts, grid-phases.ts,
 // grid-score.ts; docs/wasm.md) against their JavaScript references: the same luminance blocks fed to both
 // sinks give the same values (Object.is per value: every f32/f64, every stored ghost error), whether the
-// kernels' sinks take the blocks one by one or whole block rows (the shared pass).
+// kernels' sinks take the blocks one by one or whole block rows (the shared pass); and the shared pass's rows
+// themselves (wasm/assembly/luma-rows.ts: gathered in wasm memory, their integer IDCT samples).
 import { describe, expect, it } from "vitest";
 import { type DctBlocks, statisticsSink } from "../../../src/scanner/forensics/jpeg-dct-blocks";
 import {
@@ -12,6 +13,7 @@ import {
   gridSink,
 } from "../../../src/scanner/forensics/jpeg-grid-map";
 import { decodeLumaCoefficients, lumaGridIsPicture } from "../../../src/scanner/images/jpeg-coefficients";
+import { idctBlockToBytes } from "../../../src/scanner/images/jpeg-idct";
 import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { kernels, scratchRegions } from "../../../src/scanner/images/wasm-kernels";
 import { croppedJpeg } from "./cropped-jpeg";
@@ -68,9 +70,12 @@ async function products(bytes: Uint8Array) {
   expect(lumaGridIsPicture(frame)).toBe(true);
   const byRows = { statistics: statisticsSink(width, height, table), grid: gridSink(width, height, table) };
   const rowsDecode = await decodeLumaCoefficients(bytes, structure, null, {
-    rows(first, count, q) {
-      byRows.statistics.rows?.(first, count, q);
-      byRows.grid.rows?.(first, count, q);
+    rows: {
+      table,
+      visit(rows) {
+        byRows.statistics.rows?.(rows);
+        byRows.grid.rows?.(rows);
+      },
     },
   });
   expect(rowsDecode.error).toBeNull();
@@ -122,6 +127,76 @@ describe("DCT-block statistics (jpeg-dq, jpeg-ghost) and jpeg-grid's phase sums:
 
   it("at sizes that are not multiples of 8, 16 or a tile (1 × 1 … 137 × 71)", async () => {
     for (const [w, h] of SIZES) expect((await differences(await croppedJpeg(w, h))).out, `${w} × ${h}`).toEqual(SAME);
+  });
+});
+
+/**
+ * The whole block rows a decode hands to a rows visitor, copied out of wasm memory (coefficients and samples,
+ * the picture's rows in order), beside the blocks the JavaScript decoder visits and their reference IDCT.
+ */
+async function passRows(bytes: Uint8Array) {
+  const structure = parseJpegStructure(bytes);
+  const frame = structure.frame;
+  const table = frame && structure.quantTables.get(frame.components[0].tq);
+  if (!frame || !table) throw new Error("not a JPEG with a luminance table");
+  const blocksWide = Math.ceil(frame.width / 8);
+  const blocksHigh = Math.ceil(frame.height / 8);
+  const fromRows = (reference: boolean) => {
+    const coefficients = new Int16Array(blocksWide * blocksHigh * 64);
+    const samples = new Uint8Array(blocksWide * blocksHigh * 64);
+    let next = 0;
+    const done = decodeLumaCoefficients(bytes, structure, null, {
+      reference,
+      rows: {
+        table,
+        visit(rows) {
+          expect(rows.first).toBe(next);
+          next += rows.count;
+          const length = rows.count * blocksWide * 64;
+          // Samples first: the call may not move the coefficients.
+          const at = rows.samples();
+          const memory = kernels().memory.buffer;
+          samples.set(new Uint8Array(memory, at, length), rows.first * blocksWide * 64);
+          coefficients.set(new Int16Array(memory, rows.coefficients, length), rows.first * blocksWide * 64);
+        },
+      },
+    });
+    return done.then((decode) => ({ decode, coefficients, samples, rows: next }));
+  };
+  const coefficients = new Int16Array(blocksWide * blocksHigh * 64);
+  const samples = new Uint8Array(blocksWide * blocksHigh * 64);
+  const decode = await decodeLumaCoefficients(
+    bytes,
+    structure,
+    (row, col, q) => {
+      coefficients.set(q, (row * blocksWide + col) * 64);
+      idctBlockToBytes(q, table, samples, row * blocksWide * 64 + col * 8, blocksWide * 8);
+    },
+    { reference: true },
+  );
+  return {
+    reference: { decode, coefficients, samples, rows: blocksHigh },
+    wasm: await fromRows(false),
+    js: await fromRows(true),
+  };
+}
+
+describe("the shared pass's block rows in wasm memory (luma-rows.ts): the reference decoder's blocks and IDCT samples", () => {
+  const same = async (bytes: Uint8Array, what: string) => {
+    const { reference, wasm, js } = await passRows(bytes);
+    expect(reference.decode.error, what).toBeNull();
+    for (const [name, rows] of Object.entries({ wasm, js })) {
+      expect(rows.decode.error, `${what}, ${name}`).toBeNull();
+      expect(rows.rows, `${what}, ${name}: rows`).toBe(reference.rows);
+      expect(differing(rows.coefficients, reference.coefficients), `${what}, ${name}: coefficients`).toBe(0);
+      expect(differing(rows.samples, reference.samples), `${what}, ${name}: samples`).toBe(0);
+    }
+  };
+  it("on every file above (4:2:0, progressive, 4:2:2 with restarts, 4:4:0, grey, a splice)", async () => {
+    for (const { what, file } of FILES) await same(await file(), what);
+  });
+  it("at sizes that are not multiples of 8, 16 or a tile (1 × 1 … 137 × 71)", async () => {
+    for (const [w, h] of SIZES) await same(await croppedJpeg(w, h), `${w} × ${h}`);
   });
 });
 
@@ -189,7 +264,7 @@ function kernelBest(sums: Float32Array, cells: number, allowed: Uint8Array) {
   new Int32Array(s.buffer, s.at.cells, 1)[0] = cells;
   s.bytes.set(allowed, s.at.allowed);
   const { at } = s;
-  kernels().gridScoreTileRow(at.sums, at.cells, 1, 1, at.allowed, 1, at.windowCells, at.score, at.shift, at.step);
+  kernels().gridScoreTileRow(at.sums, at.cells, 0, 1, 1, at.allowed, 1, at.windowCells, at.score, at.shift, at.step);
   return { score: new Float64Array(s.buffer, at.score, 1)[0], shift: s.bytes[at.shift], step: s.bytes[at.step] };
 }
 

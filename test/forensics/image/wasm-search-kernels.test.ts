@@ -1,13 +1,14 @@
 // The blur and cut-edge searches' kernels (wasm/assembly/blur.ts and seams.ts through blur-steps-wasm.ts and
 // seam-steps-wasm.ts) against their JavaScript references: the same step counts, run maxima and run extremes
 // (Object.is for every value) and the same rectangles and boxes, on shared and generated photos, at odd sizes and on
-// malformed values.
+// malformed values; and the drawn-picture test's equal-neighbour count (wasm/assembly/drawn.ts) on the same pictures.
 import { describe, expect, it } from "vitest";
 import { blurStepCounts, searchBlurRectangle } from "../../../src/scanner/forensics/blur-search";
 import { searchSeams, stepCounts, transposed } from "../../../src/scanner/forensics/seam-search";
 import { seamStepCountsWasm, toneRunExtremesWasm } from "../../../src/scanner/forensics/seam-steps-wasm";
 import { runExtremes, searchToneBox } from "../../../src/scanner/forensics/tone-box";
 import { blockMaps } from "../../../src/scanner/images/block-analysis";
+import { equalNeighbourShare } from "../../../src/scanner/images/drawn-picture";
 import type { GrayImage } from "../../../src/scanner/images/gray";
 import { searchPicture } from "../../../src/scanner/images/search-picture";
 import { kernels } from "../../../src/scanner/images/wasm-kernels";
@@ -23,6 +24,9 @@ function differing(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Every table of both paths of both searches, and their results, compared. */
 function expectSameSearches(img: GrayImage, what: string): void {
   const label = `${what} ${img.width}×${img.height}`;
+  expect(equalNeighbourShare(img), `${label} equal-neighbour share`).toBe(
+    equalNeighbourShare(img, { reference: true }),
+  );
   if (img.width >= 60 && img.height >= 60) {
     const reference = blurStepCounts(img, { reference: true });
     const wasm = blurStepCounts(img);
@@ -59,7 +63,7 @@ async function photoSearchPicture(bytes: Uint8Array): Promise<GrayImage> {
   return searchPicture(bytes, result.maps);
 }
 
-describe("blur and cut-edge search kernels: the references' values", () => {
+describe("blur, cut-edge and drawn-picture kernels: the references' values", () => {
   it("on shared photos and on generated blurred, re-toned and spliced ones (found rectangles included)", async () => {
     for (const path of ["photos/opencv-doc/leuvenA.jpg", "photos/opencv-doc/board.jpg"])
       expectSameSearches(await photoSearchPicture(await sharedFile(path)), path);
@@ -102,6 +106,23 @@ describe("blur and cut-edge search kernels: the references' values", () => {
     img.data[9002] = Number.NEGATIVE_INFINITY;
     img.data[300] = -0;
     expectSameSearches(img, "malformed");
+  });
+
+  it("counts equal neighbours as the reference on tiny pictures with NaN, −0 and runs of equal values", () => {
+    const values = [0, -0, 1, 1, Number.NaN, Number.NaN, 2, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+    for (const [w, h] of [
+      [1, 1],
+      [1, 7],
+      [2, 3],
+      [4, 2],
+      [5, 4],
+      [6, 2],
+      [9, 9],
+      [17, 3],
+    ]) {
+      const img = { width: w, height: h, data: Float32Array.from({ length: w * h }, (_, i) => values[(i * i) % 9]) };
+      expect(equalNeighbourShare(img), `${w}×${h}`).toBe(equalNeighbourShare(img, { reference: true }));
+    }
   });
 
   it("keeps the module's memory bounded at a 1 MP search (no full-size map in wasm)", () => {
