@@ -10,9 +10,9 @@ import { manipulationAnalyzer } from "../../src/scanner/forensics/manipulation-m
 import { recaptureAnalyzer } from "../../src/scanner/forensics/recapture-model";
 import { thumbnailAnalyzer } from "../../src/scanner/forensics/thumbnail";
 import { decodesOf } from "../../src/scanner/images/decode-count";
-import { planDecode, useSharedDecode } from "../../src/scanner/images/file-decode";
+import { useSharedDecode } from "../../src/scanner/images/file-decode";
 import { JpegStripDecoder } from "../../src/scanner/images/jpeg-strip-decoder";
-import { benchContext, benchFile } from "./bench-file";
+import { benchContext, benchFile, plannedAnalyzers } from "./bench-file";
 
 /** What a photo goes through in the service, in registry order. */
 const photoAnalyzers = [thumbnailAnalyzer, recaptureAnalyzer, manipulationAnalyzer, ...imageAnalyzers];
@@ -60,11 +60,7 @@ export default {
     const selected = match[1] === "all" ? imageAnalyzers : imageAnalyzers.filter((a) => ids.includes(a.id));
     if (!selected.length) return new Response("unknown detector", { status: 404 });
     // Planned as the pipeline plans them: one Huffman pass feeds every coefficient product the selection reads.
-    const applicable = selected.filter((a) => a.appliesTo(file));
-    planDecode(
-      file.bytes,
-      applicable.flatMap((a) => a.reads ?? []),
-    );
+    const applicable = plannedAnalyzers(file, selected);
     const out: Record<string, string[]> = {};
     for (const a of applicable) {
       const r = await a.analyze(file, benchContext);

@@ -2,9 +2,7 @@
 // bytes per round (no block map reused), planDecode first; the median of rounds 3..n per detector and in total.
 // node --expose-gc node_modules/.bin/tsx scripts/bench/node-detectors.mts <image> [rounds]   (docs/benchmarks.md)
 import { readFileSync } from "node:fs";
-import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
-import { planDecode } from "../../src/scanner/images/file-decode";
-import { benchContext, benchFile } from "./bench-file";
+import { benchContext, benchFile, plannedAnalyzers } from "./bench-file";
 const [path, roundsArg] = process.argv.slice(2);
 const original = readFileSync(path);
 const per = new Map<string, number[]>();
@@ -13,11 +11,7 @@ for (let round = 0; round < Number(roundsArg ?? 10); round++) {
   const bytes = new Uint8Array(original);
   const file = benchFile(bytes);
   (globalThis as { gc?: () => void }).gc?.();
-  const applicable = imageAnalyzers.filter((a) => a.appliesTo(file));
-  planDecode(
-    bytes,
-    applicable.flatMap((a) => a.reads ?? []),
-  );
+  const applicable = plannedAnalyzers(file);
   let total = 0;
   for (const a of applicable) {
     const t0 = performance.now();

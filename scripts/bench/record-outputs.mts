@@ -7,22 +7,17 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzlibSync } from "fflate";
-import { imageAnalyzers } from "../../src/scanner/forensics/image-analyzers";
-import { planDecode } from "../../src/scanner/images/file-decode";
-import { benchContext, benchFile } from "./bench-file";
+import { isPng, pngChunks } from "../../src/scanner/images/png-chunks";
+import { benchContext, benchFile, plannedAnalyzers } from "./bench-file";
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** The sha256 of a PNG's concatenated IDAT data inflated (its filtered rows), or of the bytes for anything else. */
 function pixelsSha(bytes: Uint8Array): string {
-  if (bytes[0] !== 0x89 || bytes[1] !== 0x50) return sha(bytes);
-  const parts: Uint8Array[] = [];
-  for (let at = 8; at + 8 <= bytes.length; ) {
-    const length = new DataView(bytes.buffer, bytes.byteOffset + at).getUint32(0);
-    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-    if (type === "IDAT") parts.push(bytes.subarray(at + 8, at + 8 + length));
-    at += 12 + length;
-  }
+  if (!isPng(bytes)) return sha(bytes);
+  const parts = pngChunks(bytes)
+    .filter((c) => c.type === "IDAT")
+    .map((c) => c.data);
   const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) joined.set(p, (offset += p.length) - p.length);
@@ -40,13 +35,8 @@ function filesUnder(path: string): string[] {
 async function outputsOf(path: string) {
   const bytes = new Uint8Array(readFileSync(path));
   const file = benchFile(bytes);
-  const applicable = imageAnalyzers.filter((a) => a.appliesTo(file));
-  planDecode(
-    bytes,
-    applicable.flatMap((a) => a.reads ?? []),
-  );
   const out: Record<string, unknown> = {};
-  for (const a of applicable) {
+  for (const a of plannedAnalyzers(file)) {
     const r = await a.analyze(file, benchContext);
     out[a.id] = {
       assessed: r.assessed,
