@@ -15,9 +15,11 @@ const MIN_MATCH: i32 = 4;
 const MAX_MATCH: i32 = 258;
 /**
  * Earlier positions tried per hash. 2 (4 before): on a phone photo's seven heatmaps 18 % less time for 1.2 % more
- * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2.
+ * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2
+ * then. Since matches start at pixel starts only, with the previous pixel's repeat tried first (2026-11-29), 1 takes
+ * ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md, "Heatmap PNGs").
  */
-const MAX_CHAIN: i32 = 2;
+const MAX_CHAIN: i32 = 1;
 /** A match this long ends the search (longer ones are rare and cost more to look for). */
 const NICE_MATCH: i32 = 64;
 /**
