@@ -16,10 +16,11 @@ const MAX_MATCH: i32 = 258;
 /**
  * Earlier positions tried per hash. 2 (4 before): on a phone photo's seven heatmaps 18 % less time for 1.2 % more
  * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2
- * then. Since matches start at pixel starts only, with the previous pixel's repeat tried first (2026-11-29), 1 takes
- * ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md, "Heatmap PNGs").
+ * then. RGB rows matched from pixel starts, with the previous pixel's repeat tried first (2026-11-29), take
+ * PIXEL_CHAIN: ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md, "Heatmap PNGs").
  */
-const MAX_CHAIN: i32 = 1;
+const MAX_CHAIN: i32 = 2;
+const PIXEL_CHAIN: i32 = 1;
 /** A match this long ends the search (longer ones are rare and cost more to look for). */
 const NICE_MATCH: i32 = 64;
 /**
@@ -468,6 +469,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
     pixelBytes = 1;
     line = 0x7fffffff;
   }
+  const chains = pixelBytes > 1 ? PIXEL_CHAIN : MAX_CHAIN;
   // MOD[x] = x mod pixelBytes for every sum the steps below take it of (no division per match).
   for (let x = 0; x < MOD_BYTES; x++) store<u8>(MOD + <usize>x, <u8>(x % pixelBytes));
   let pos = 0;
@@ -495,7 +497,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
         }
       }
       let candidate = load<i32>(HEAD + (<usize>h << 2));
-      for (let chain = 0; chain < MAX_CHAIN && candidate > 0; chain++) {
+      for (let chain = 0; chain < chains && candidate > 0; chain++) {
         const at = candidate - 1;
         if (pos - at > WINDOW) break;
         const n = matchLength(input + <usize>at, input + <usize>pos, limit);
