@@ -453,8 +453,9 @@ function adler32(input: usize, length: i32): u32 {
  * `line` and `pixelBytes`: the input is a PNG's filtered rows, `line` bytes each (the filter byte first), of
  * pixels of `pixelBytes` bytes (1–4): matches are looked for, and positions entered in the hash chains, only at
  * a pixel's first byte (and at a filter byte); the other bytes of a pixel that no match covers are literals.
- * On heatmaps this searches ≈ 40 % fewer positions and enters ≈ 90 % fewer for ≈ 0.6 % more bytes
- * (docs/benchmarks.md, "Heatmap PNGs"). `pixelBytes` 1 looks everywhere (any data: `line` is then unused).
+ * On heatmaps this searches ≈ 40 % fewer positions and enters ≈ 50 % fewer for ≈ 0.5 % more bytes
+ * (docs/benchmarks.md, "Heatmap PNGs"); the previous pixel's repeat is tried first and PIXEL_CHAIN candidates after
+ * it (png-encode.ts passes 3 for RGB). `pixelBytes` 1 looks everywhere with MAX_CHAIN (any data: `line` unused).
  */
 export function zlibDeflate(input: usize, length: i32, output: usize, line: i32, pixelBytes: i32): i32 {
   if (!tablesReady) prepareTables();
@@ -488,7 +489,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
       const h = hashAt(input + <usize>pos);
       const limit = min(MAX_MATCH, length - pos);
       // The previous pixel repeated (distance pixelBytes, from 3 bytes, shorter than the hash's 4): cheaper than
-      // its literals; the heatmaps of small pictures draw every pixel twice (leuvenA's five block heatmaps −10 % bytes).
+      // its literals; the heatmaps of small pictures draw every pixel twice (leuvenA's five block heatmaps −11–14 % bytes).
       if (col > pixelBytes && pixelBytes >= 3) {
         const n = matchLength(input + <usize>(pos - pixelBytes), input + <usize>pos, limit);
         if (n >= pixelBytes) {
