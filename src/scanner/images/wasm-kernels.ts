@@ -57,7 +57,7 @@ export interface KernelExports {
   ): number;
   deflateBound(length: number): number;
   zlibInflate(data: number, length: number, output: number, capacity: number): number;
-  zlibDeflate(input: number, length: number, output: number): number;
+  zlibDeflate(input: number, length: number, output: number, line: number, pixelBytes: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
   heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
