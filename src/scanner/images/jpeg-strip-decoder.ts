@@ -12,7 +12,19 @@
  * tests compare against (identical bytes).
  */
 import { componentsToRgba, isRgb } from "./jpeg-color";
-import { type LumaBlockVisitor, lumaBlockGrid, openRowDecoder, type RowDecoder } from "./jpeg-coefficients";
+import {
+  gatherLumaRowsInScratch,
+  type LumaBlockVisitor,
+  type LumaRowsVisitor,
+  lumaBlockGrid,
+  lumaGridIsPicture,
+  lumaRowsInScratch,
+  openRowDecoder,
+  type RowDecoder,
+  type RowsLayout,
+  rowsAt,
+  rowsLayout,
+} from "./jpeg-coefficients";
 import type { ScanDecoder } from "./jpeg-entropy";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
@@ -47,6 +59,8 @@ interface ComponentPlane {
 
 /** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
 interface WasmLayout {
+  /** The luminance block rows handed to `lumaRows` (first in the area: their sinks' regions follow them). */
+  rows: RowsLayout | null;
   tables: number;
   /** Per block of an MCU row, in MCU order: quantisation table, output offset, stride (the same every row). */
   layout: Int32Array;
@@ -70,6 +84,12 @@ export interface StripDecoderOptions {
    * them): one entropy pass for both pixels and coefficients.
    */
   luma?: LumaBlockVisitor;
+  /**
+   * Also given the luminance's whole block rows of each MCU row in the kernels' scratch area (as jpeg-coefficients.ts
+   * `decodeLumaCoefficients` hands them): gathered in wasm, no call or copy per block. Only for a frame whose
+   * luminance block grid is the picture's (`lumaGridIsPicture`); `open` refuses it otherwise.
+   */
+  lumaRows?: LumaRowsVisitor;
 }
 
 /** Where a decoder hands its luminance blocks, and which of them lie inside the image. */
@@ -79,6 +99,17 @@ interface LumaTap {
   blocksHigh: number;
   /** One MCU row's coefficients, copied out of the kernels' memory before the IDCT reuses it. */
   row: Int16Array;
+}
+
+/** Where a decoder hands its luminance block rows. */
+interface LumaRowsTap {
+  visit: LumaRowsVisitor;
+  blocksWide: number;
+  blocksHigh: number;
+  /** Block rows per MCU row (the luminance's vertical sampling factor in the scan). */
+  perMcu: number;
+  /** The JavaScript reference's rows of the MCU row being decoded (the wasm path gathers them in wasm memory). */
+  gathered: Int16Array | null;
 }
 
 export class JpegStripDecoder implements RgbaBandSource {
@@ -96,6 +127,7 @@ export class JpegStripDecoder implements RgbaBandSource {
   /** Scratch layout of the wasm kernels; null = the JavaScript reference. */
   private readonly wasm: WasmLayout | null;
   private readonly luma: LumaTap | null;
+  private readonly lumaRows: LumaRowsTap | null;
   /** MCU rows decoded so far. */
   private mcuRow = 0;
 
@@ -113,16 +145,25 @@ export class JpegStripDecoder implements RgbaBandSource {
     this.bandHeight = planes[0].lines * planes[0].vFactor;
     this.rgb = planes.length === 3 && isRgb(structure);
     this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
+    const grid = lumaBlockGrid(frame);
+    const perMcu = this.scan.components.find((c) => c.index === 0)?.v ?? 1;
+    this.lumaRows = options.lumaRows
+      ? {
+          visit: options.lumaRows,
+          ...grid,
+          perMcu,
+          gathered: options.reference ? new Int16Array(perMcu * grid.blocksWide * 64) : null,
+        }
+      : null;
     this.wasm = options.reference ? null : this.wasmLayout();
     const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
-    this.luma = options.luma
-      ? { visit: options.luma, ...lumaBlockGrid(frame), row: new Int16Array(blocksPerRow * 64) }
-      : null;
+    this.luma = options.luma ? { visit: options.luma, ...grid, row: new Int16Array(blocksPerRow * 64) } : null;
   }
 
   private wasmLayout(): WasmLayout {
     const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
-    let at = 0;
+    const rows = this.lumaRows ? rowsLayout(this.lumaRows.perMcu, this.lumaRows.blocksWide) : null;
+    let at = rows?.reserve ?? 0;
     const take = (bytes: number) => {
       const start = at;
       at = align16(at + bytes);
@@ -145,7 +186,7 @@ export class JpegStripDecoder implements RgbaBandSource {
             const p = this.planes[c.index];
             layout.set([c.index, planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8, p.stride], n * 3);
           }
-    return { tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
+    return { rows, tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
@@ -164,6 +205,7 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1 && frame?.marker !== 0xc2) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
+    if (options.lumaRows && !lumaGridIsPicture(frame)) return "luminance block grid is not the picture's";
     const single = frame.components.length === 1;
     const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
     const vMax = single ? 1 : Math.max(...frame.components.map((c) => c.v));
@@ -221,14 +263,22 @@ export class JpegStripDecoder implements RgbaBandSource {
       return;
     }
     const luma = this.luma;
+    const rows = this.lumaRows;
+    const first = this.mcuRow * (rows?.perMcu ?? 0);
     const error = this.scan.decodeRow((component, row, col, coefficients) => {
       const p = this.planes[component];
       const line = (row % (p.lines / 8)) * 8;
       if (luma && component === 0 && row < luma.blocksHigh && col < luma.blocksWide) luma.visit(row, col, coefficients);
+      if (rows?.gathered && component === 0 && row < rows.blocksHigh && col < rows.blocksWide)
+        rows.gathered.set(coefficients, ((row - first) * rows.blocksWide + col) * 64);
       idctBlockToBytes(coefficients, p.table, p[target], line * p.stride + col * 8, p.stride);
     });
     this.mcuRow++;
     if (error) throw new JpegDataError(error);
+    if (rows?.gathered && first < rows.blocksHigh) {
+      const count = Math.min(rows.perMcu, rows.blocksHigh - first);
+      rows.visit(lumaRowsInScratch(first, count, rows.blocksWide, rows.gathered, this.planes[0].table));
+    }
   }
 
   /** One MCU row: Huffman decoding and IDCT in wasm, the coefficients never leave its memory. */
@@ -244,10 +294,33 @@ export class JpegStripDecoder implements RgbaBandSource {
       const start = s.base + w.planeOut[i];
       p[target].set(s.bytes.subarray(start, start + p.stride * p.lines));
     });
-    // After the IDCT: the visitor may run kernels of its own, which reuse the scratch area.
+    // After the IDCT: the visitors may run kernels of their own, which reuse the scratch area (the rows' samples
+    // are read from the IDCT's output first; the blocks were copied out above).
+    if (this.lumaRows && w.rows && !error) this.visitLumaRows(this.lumaRows, w.rows, w.coefficients, w.planeOut[0]);
     if (this.luma) this.visitLuma(this.luma, n);
     this.mcuRow++;
     if (error) throw new JpegDataError(error);
+  }
+
+  /**
+   * The MCU row's luminance block rows (those inside the picture) gathered from its coefficients at `mcu` into
+   * the rows' place at the start of the scratch area, where every row sink's kernel reads them; their samples are
+   * the lines the IDCT just wrote to the luminance plane at `planeOut` (the same idctBlock of the same blocks and
+   * table), copied, not computed again.
+   */
+  private visitLumaRows(tap: LumaRowsTap, rows: RowsLayout, mcu: number, planeOut: number): void {
+    const first = this.mcuRow * tap.perMcu;
+    if (first >= tap.blocksHigh) return;
+    const count = Math.min(tap.perMcu, tap.blocksHigh - first);
+    gatherLumaRowsInScratch(this.scan as Exclude<RowDecoder, ScanDecoder>, mcu, rows, tap.blocksWide);
+    const s = scratch(rows.reserve);
+    const { stride } = this.planes[0];
+    const width = tap.blocksWide * 8;
+    for (let line = 0; line < count * 8; line++) {
+      const from = s.base + planeOut + line * stride;
+      s.bytes.copyWithin(s.base + rows.samples + line * width, from, from + width);
+    }
+    tap.visit(rowsAt(rows, first, count, tap.blocksWide, this.planes[0].table, true));
   }
 
   /** The luminance blocks among the MCU row's first `n` blocks (MCU order, as WasmScanDecoder.decodeRow visits them). */
