@@ -184,7 +184,9 @@ export class JpegStripDecoder implements RgbaBandSource {
         for (let by = 0; by < c.v; by++)
           for (let bx = 0; bx < c.h; bx++, n++) {
             const p = this.planes[c.index];
-            layout.set([c.index, planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8, p.stride], n * 3);
+            layout[n * 3] = c.index;
+            layout[n * 3 + 1] = planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8;
+            layout[n * 3 + 2] = p.stride;
           }
     return { rows, tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
   }
