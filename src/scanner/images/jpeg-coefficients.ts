@@ -79,10 +79,11 @@ export interface RowsLayout {
   reserve: number;
 }
 
-export function rowsLayout(rows: number, blocksWide: number): RowsLayout {
-  const samples = align16(rows * blocksWide * 128);
+/** The layout of `rows` block rows of `blocksWide` blocks from offset `at` (16-byte aligned) of the scratch area on. */
+export function rowsLayout(rows: number, blocksWide: number, at = 0): RowsLayout {
+  const samples = at + align16(rows * blocksWide * 128);
   const table = align16(samples + rows * blocksWide * 64);
-  return { coefficients: 0, samples, table, reserve: table + 128 };
+  return { coefficients: at, samples, table, reserve: table + 128 };
 }
 
 /**

@@ -59,7 +59,7 @@ interface ComponentPlane {
 
 /** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
 interface WasmLayout {
-  /** The luminance block rows handed to `lumaRows` (first in the area: their sinks' regions follow them). */
+  /** The luminance block rows handed to `lumaRows` (last in the area: their sinks' regions follow them). */
   rows: RowsLayout | null;
   tables: number;
   /** Per block of an MCU row, in MCU order: quantisation table, output offset, stride (the same every row). */
@@ -162,8 +162,7 @@ export class JpegStripDecoder implements RgbaBandSource {
 
   private wasmLayout(): WasmLayout {
     const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
-    const rows = this.lumaRows ? rowsLayout(this.lumaRows.perMcu, this.lumaRows.blocksWide) : null;
-    let at = rows?.reserve ?? 0;
+    let at = 0;
     const take = (bytes: number) => {
       const start = at;
       at = align16(at + bytes);
@@ -176,6 +175,9 @@ export class JpegStripDecoder implements RgbaBandSource {
     const planeIn = this.planes.map((p) => take(p.stride * (2 * p.lines + 1)));
     const lineOut = this.planes.map((p) => take(p.line.length));
     const rgba = take(this.rgba.length);
+    // The luminance rows last: their sinks' regions start behind them and leave the decoder's own regions alone.
+    const rows = this.lumaRows ? rowsLayout(this.lumaRows.perMcu, this.lumaRows.blocksWide, take(0)) : null;
+    if (rows) at = rows.reserve;
     // Blocks come in MCU order: per MCU, per scan component, its v × h blocks.
     const layout = new Int32Array(blocksPerRow * 3);
     let n = 0;
