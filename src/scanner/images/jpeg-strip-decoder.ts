@@ -57,6 +57,9 @@ interface ComponentPlane {
   line: Uint8Array;
 }
 
+/** i32 fields of one plane's description for the band kernel (color.ts emitRgbaRows). */
+const PLANE_FIELDS = 10;
+
 /** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
 interface WasmLayout {
   /** The luminance block rows handed to `lumaRows` (last in the area: their sinks' regions follow them). */
@@ -70,6 +73,8 @@ interface WasmLayout {
   planeOut: number[];
   planeIn: number[];
   lineOut: number[];
+  /** The planes' descriptions for color.ts emitRgbaRows (PLANE_FIELDS i32 each). */
+  planes: number;
   rgba: number;
   bytes: number;
   blocksPerRow: number;
@@ -174,6 +179,7 @@ export class JpegStripDecoder implements RgbaBandSource {
     const planeOut = this.planes.map((p) => take(p.stride * p.lines));
     const planeIn = this.planes.map((p) => take(p.stride * (2 * p.lines + 1)));
     const lineOut = this.planes.map((p) => take(p.line.length));
+    const planes = take(this.planes.length * PLANE_FIELDS * 4);
     const rgba = take(this.rgba.length);
     // The luminance rows last: their sinks' regions start behind them and leave the decoder's own regions alone.
     const rows = this.lumaRows ? rowsLayout(this.lumaRows.perMcu, this.lumaRows.blocksWide, take(0)) : null;
@@ -190,7 +196,20 @@ export class JpegStripDecoder implements RgbaBandSource {
             layout[n * 3 + 1] = planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8;
             layout[n * 3 + 2] = p.stride;
           }
-    return { rows, tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
+    return {
+      rows,
+      tables,
+      layout,
+      layoutAt,
+      coefficients,
+      planeOut,
+      planeIn,
+      lineOut,
+      planes,
+      rgba,
+      bytes: at,
+      blocksPerRow,
+    };
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
@@ -342,33 +361,31 @@ export class JpegStripDecoder implements RgbaBandSource {
           }
   }
 
-  /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm, copied out. */
+  /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm (one call), copied out. */
   private emitBandWasm(w: WasmLayout, y: number, rows: number): void {
     const s = scratch(w.bytes);
-    const k = kernels();
+    const planes = new Int32Array(s.buffer, s.base + w.planes, this.planes.length * PLANE_FIELDS);
     this.planes.forEach((p, i) => {
       const start = s.base + w.planeIn[i];
       s.bytes.set(p.above, start);
       s.bytes.set(p.current, start + p.stride);
       s.bytes.set(p.following, start + p.stride * (p.lines + 1));
+      // color.ts emitRgbaRows' plane description.
+      const d = i * PLANE_FIELDS;
+      planes[d] = UPSAMPLE_CODES[p.kind];
+      planes[d + 1] = start;
+      planes[d + 2] = p.stride;
+      planes[d + 3] = p.lines;
+      planes[d + 4] = this.band * p.lines;
+      planes[d + 5] = p.height;
+      planes[d + 6] = p.width;
+      planes[d + 7] = p.hFactor;
+      planes[d + 8] = p.vFactor;
+      planes[d + 9] = s.base + w.lineOut[i];
     });
-    /** Address of component line `r` (clamped) in the copied band lines (above, current, following). */
-    const lineAt = (i: number, r: number) => {
-      const p = this.planes[i];
-      const line = Math.min(Math.max(r, 0), p.height - 1) - this.band * p.lines;
-      return s.base + w.planeIn[i] + p.stride * (1 + Math.min(Math.max(line, -1), 2 * p.lines - 1));
-    };
-    const out = this.planes.map((_, i) => s.base + w.lineOut[i]);
-    for (let r = 0; r < rows; r++) {
-      this.planes.forEach((p, i) => {
-        const { near, far } = sourceLines(p.kind, y + r, p.vFactor, p.height);
-        k.upsampleRow(UPSAMPLE_CODES[p.kind], lineAt(i, near), lineAt(i, far), p.width, p.hFactor, this.width, out[i]);
-      });
-      const rowAt = s.base + w.rgba + r * this.width * 4;
-      k.toRgba(this.planes.length, this.rgb ? 1 : 0, out[0], out[1] ?? 0, out[2] ?? 0, this.width, rowAt);
-    }
-    const start = s.base + w.rgba;
-    this.rgba.set(s.bytes.subarray(start, start + rows * this.width * 4));
+    const rowsAt = s.base + w.rgba;
+    kernels().emitRgbaRows(this.planes.length, this.rgb ? 1 : 0, s.base + w.planes, y, rows, this.width, rowsAt);
+    this.rgba.set(s.bytes.subarray(rowsAt, rowsAt + rows * this.width * 4));
   }
 
   /** Component line `r` (clamped) from the band buffers; `band` is the band being emitted. */
