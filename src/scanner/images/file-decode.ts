@@ -205,8 +205,9 @@ function oneEntropyPass(bytes: Uint8Array, state: FileState): boolean {
 
 /**
  * One pass of the strip decoder feeding the pixel products its bands and the coefficient products its
- * luminance block rows (or blocks, for sinks that take no rows) as they are Huffman-decoded; when the strip decoder cannot read the file, each kind takes
- * its own pass (the pixel products are then null, as pixelPass would give them).
+ * luminance block rows (or blocks, for sinks that take no rows) as they are Huffman-decoded; when the strip
+ * decoder cannot read the file, each kind takes its own pass (the pixel products are then null, as pixelPass
+ * would give them).
  */
 async function jpegPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
   const structure = jpegStructureOf(bytes);

@@ -327,7 +327,7 @@ export class JpegStripDecoder implements RgbaBandSource {
 
   /**
    * The MCU row's luminance block rows (those inside the picture) gathered from its coefficients at `mcu` into
-   * the rows' place at the start of the scratch area, where every row sink's kernel reads them; their samples are
+   * the rows' place behind the decoder's own regions, where every row sink's kernel reads them; their samples are
    * the lines the IDCT just wrote to the luminance plane at `planeOut` (the same idctBlock of the same blocks and
    * table), copied, not computed again.
    */
