@@ -2,7 +2,7 @@
 // scripts/build-wasm.mjs into wasm/kernels.wasm (docs/wasm.md).
 export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
-export { toRgba, upsampleRow } from "./color";
+export { emitRgbaRows } from "./color";
 export {
   blockHistogramBytes,
   blockOutputBytes,

@@ -12,16 +12,15 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   scratch(bytes: number): number;
   idctBlocks(count: number, coefficients: number, layout: number, tables: number, out: number): void;
-  upsampleRow(
-    kind: number,
-    near: number,
-    far: number,
-    inWidth: number,
-    hFactor: number,
-    outWidth: number,
+  emitRgbaRows(
+    components: number,
+    rgb: number,
+    planes: number,
+    y: number,
+    rows: number,
+    width: number,
     out: number,
   ): void;
-  toRgba(components: number, rgb: number, a: number, b: number, c: number, width: number, out: number): void;
   setBlockConstants(cos: number, elaTable: number): void;
   blockOutputBytes(count: number): number;
   blockHistogramBytes(): number;
