@@ -110,69 +110,82 @@ function addComputed(k: i32, v: i32, table: usize): void {
   }
 }
 
-/** The block's squared errors (16 lanes) so far: i32 from the lookups, f64 at COMPUTED from the others. */
-let e0 = i32x4.splat(0);
-let e1 = e0;
-let e2 = e0;
-let e3 = e0;
-let computed = false;
-
-/**
- * The address of the looked-up squared errors (16 u16) of coefficient k with value v; beyond the lookup its
- * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
- */
-@inline function lookUp(k: i32, v: i32, table: usize): usize {
-  if (k == 0 && v >= -DC_LOOKUP && v <= DC_LOOKUP) return DC_SQUARED + <usize>(v + DC_LOOKUP) * 32;
-  if (v < -LOOKUP || v > LOOKUP) {
-    if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
-    computed = true;
-    addComputed(k, v, table);
-    return ZERO_ERRORS;
-  }
-  return SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-}
-
-/** 16 u16 zeros: the lookup of a coefficient whose errors are computed instead. */
+/** 16 u16 zeros: the errors of a block without a DC coefficient, before its first AC coefficients. */
 const ZERO_ERRORS = memory.data(32, 16);
 
-/** The 16 u16 squared errors at `a` and at `b` (each ≤ 127², so their sum fits a u16) into the block's i32 sums. */
-@inline function addErrorPair(a: usize, b: usize): void {
-  const low = i16x8.add(v128.load(a), v128.load(b));
-  const high = i16x8.add(v128.load(a, 16), v128.load(b, 16));
-  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
-  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
-  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
-  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+/** The address of AC coefficient k's 16 u16 errors (its value within ±LOOKUP). */
+@inline function nextAc(q: usize, mask: u64): usize {
+  const k = <i32>ctz(mask);
+  return SQUARED + <usize>(k * VALUES_PER_POSITION + <i32>load<i16>(q + <usize>k * 2) + LOOKUP) * 32;
 }
 
 /**
  * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
- * non-zero coefficients found by one 64-bit mask (one loop, whose end is the only hard-to-predict
- * branch), taken two at a time (their u16 errors added before widening; the sums are integers, exact in
- * any order).
+ * non-zero coefficients within the lookups and those beyond found by two 64-bit masks (eight vector compares),
+ * the DC coefficient first, then the AC coefficients looked up three at a time (one loop, whose end is the
+ * only hard-to-predict branch, and no range check per coefficient): their u16 errors (each ≤ 127², so four
+ * sum to ≤ 64 516) added before widening to the block's i32 sums, which stay in locals; the few beyond the
+ * lookups computed after them (the sums are integers, exact in any order).
  */
 function ghostErrors(q: usize, table: usize, out: usize): void {
-  e0 = i32x4.splat(0);
-  e1 = e0;
-  e2 = e0;
-  e3 = e0;
-  computed = false;
   let mask: u64 = 0;
-  for (let g = 0; g < 8; g++)
-    mask |= <u64>i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0))) << (<u64>g * 8);
-  while (mask) {
-    const k = <i32>ctz(mask);
-    mask &= mask - 1;
-    const a = lookUp(k, <i32>load<i16>(q + <usize>k * 2), table);
-    if (!mask) {
-      addErrorPair(a, ZERO_ERRORS);
-      break;
-    }
-    const j = <i32>ctz(mask);
-    mask &= mask - 1;
-    addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
+  let beyond: u64 = 0;
+  for (let g = 0; g < 8; g++) {
+    const v = v128.load(q + <usize>g * 16);
+    mask |= <u64>i16x8.bitmask(i16x8.ne(v, i16x8.splat(0))) << (<u64>g * 8);
+    // |v| > LOOKUP: v + LOOKUP beyond 2 · LOOKUP as u16 (wrapping: every i16 outside ±LOOKUP lands there).
+    beyond |= <u64>i16x8.bitmask(i16x8.gt_u(i16x8.add(v, i16x8.splat(<i16>LOOKUP)), i16x8.splat(<i16>(2 * LOOKUP)))) << (<u64>g * 8);
   }
-  if (computed) {
+  const dc = <i32>load<i16>(q);
+  // The DC coefficient has a range of its own.
+  beyond = (beyond & ~(<u64>1)) | <u64>(<u32>(dc + DC_LOOKUP) > <u32>(2 * DC_LOOKUP));
+  mask &= ~beyond;
+  let e0 = i32x4.splat(0);
+  let e1 = e0;
+  let e2 = e0;
+  let e3 = e0;
+  // The DC coefficient's errors start the first group.
+  const dcErrors = mask & 1 ? DC_SQUARED + <usize>(dc + DC_LOOKUP) * 32 : ZERO_ERRORS;
+  let low = v128.load(dcErrors);
+  let high = v128.load(dcErrors, 16);
+  mask &= ~(<u64>1);
+  while (mask) {
+    // Up to three AC coefficients join the group (the first group also holds the DC coefficient's errors).
+    let at = nextAc(q, mask);
+    mask &= mask - 1;
+    low = i16x8.add(low, v128.load(at));
+    high = i16x8.add(high, v128.load(at, 16));
+    if (mask) {
+      at = nextAc(q, mask);
+      mask &= mask - 1;
+      low = i16x8.add(low, v128.load(at));
+      high = i16x8.add(high, v128.load(at, 16));
+      if (mask) {
+        at = nextAc(q, mask);
+        mask &= mask - 1;
+        low = i16x8.add(low, v128.load(at));
+        high = i16x8.add(high, v128.load(at, 16));
+      }
+    }
+    e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+    e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+    e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+    e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+    low = i32x4.splat(0);
+    high = low;
+  }
+  // A block without AC coefficients in the lookups: the DC coefficient's errors (or none) not yet widened.
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+  if (beyond) {
+    memory.fill(COMPUTED, 0, 16 * 8);
+    while (beyond) {
+      const k = <i32>ctz(beyond);
+      beyond &= beyond - 1;
+      addComputed(k, <i32>load<i16>(q + <usize>k * 2), table);
+    }
     // The computed errors are integers too (≤ 64 · 127² in all): their f64 sums convert exactly.
     v128.store(LOOKED_UP, e0);
     v128.store(LOOKED_UP, e1, 16);
