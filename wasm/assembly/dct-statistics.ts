@@ -113,10 +113,19 @@ function addComputed(k: i32, v: i32, table: usize): void {
 /** 16 u16 zeros: the errors of a block without a DC coefficient, before its first AC coefficients. */
 const ZERO_ERRORS = memory.data(32, 16);
 
-/** The address of AC coefficient k's 16 u16 errors (its value within ±LOOKUP). */
-@inline function nextAc(q: usize, mask: u64): usize {
-  const k = <i32>ctz(mask);
-  return SQUARED + <usize>(k * VALUES_PER_POSITION + <i32>load<i16>(q + <usize>k * 2) + LOOKUP) * 32;
+/** Per position k, k · VALUES_PER_POSITION + LOOKUP (64 u16): a value's lookup index less the value. */
+const INDEX_BASE = memory.data<u16>([
+  64, 193, 322, 451, 580, 709, 838, 967, 1096, 1225, 1354, 1483, 1612, 1741, 1870, 1999,
+  2128, 2257, 2386, 2515, 2644, 2773, 2902, 3031, 3160, 3289, 3418, 3547, 3676, 3805, 3934, 4063,
+  4192, 4321, 4450, 4579, 4708, 4837, 4966, 5095, 5224, 5353, 5482, 5611, 5740, 5869, 5998, 6127,
+  6256, 6385, 6514, 6643, 6772, 6901, 7030, 7159, 7288, 7417, 7546, 7675, 7804, 7933, 8062, 8191,
+], 16);
+/** The block's lookup indices (64 u16; those of values beyond the lookups are not read). */
+const INDEX = memory.data(128, 16);
+
+/** The address of AC coefficient k's 16 u16 errors (its value within ±LOOKUP): from its index. */
+@inline function nextAc(mask: u64): usize {
+  return SQUARED + (<usize>load<u16>(INDEX + (<usize>ctz(mask) << 1)) << 5);
 }
 
 /**
@@ -128,13 +137,25 @@ const ZERO_ERRORS = memory.data(32, 16);
  * lookups computed after them (the sums are integers, exact in any order).
  */
 function ghostErrors(q: usize, table: usize, out: usize): void {
+  // Per 16 coefficients one bitmask of each kind (the i16 compares narrowed to bytes); each lookup's index
+  // (k · VALUES_PER_POSITION + v + LOOKUP, wrapping beyond the lookups: those are not looked up) into INDEX.
   let mask: u64 = 0;
   let beyond: u64 = 0;
-  for (let g = 0; g < 8; g++) {
-    const v = v128.load(q + <usize>g * 16);
-    mask |= <u64>i16x8.bitmask(i16x8.ne(v, i16x8.splat(0))) << (<u64>g * 8);
+  for (let g = 0; g < 4; g++) {
+    const at = q + <usize>g * 32;
+    const a = v128.load(at);
+    const b = v128.load(at, 16);
+    const nonZero = i8x16.narrow_i16x8_s(i16x8.ne(a, i16x8.splat(0)), i16x8.ne(b, i16x8.splat(0)));
+    mask |= <u64>i8x16.bitmask(nonZero) << (<u64>g * 16);
     // |v| > LOOKUP: v + LOOKUP beyond 2 · LOOKUP as u16 (wrapping: every i16 outside ±LOOKUP lands there).
-    beyond |= <u64>i16x8.bitmask(i16x8.gt_u(i16x8.add(v, i16x8.splat(<i16>LOOKUP)), i16x8.splat(<i16>(2 * LOOKUP)))) << (<u64>g * 8);
+    const range = i16x8.splat(<i16>(2 * LOOKUP));
+    const outside = i8x16.narrow_i16x8_s(
+      i16x8.gt_u(i16x8.add(a, i16x8.splat(<i16>LOOKUP)), range),
+      i16x8.gt_u(i16x8.add(b, i16x8.splat(<i16>LOOKUP)), range),
+    );
+    beyond |= <u64>i8x16.bitmask(outside) << (<u64>g * 16);
+    v128.store(INDEX + <usize>g * 32, i16x8.add(a, v128.load(INDEX_BASE + <usize>g * 32)));
+    v128.store(INDEX + <usize>g * 32, i16x8.add(b, v128.load(INDEX_BASE + <usize>g * 32, 16)), 16);
   }
   const dc = <i32>load<i16>(q);
   // The DC coefficient has a range of its own.
@@ -151,17 +172,17 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
   mask &= ~(<u64>1);
   while (mask) {
     // Up to three AC coefficients join the group (the first group also holds the DC coefficient's errors).
-    let at = nextAc(q, mask);
+    let at = nextAc(mask);
     mask &= mask - 1;
     low = i16x8.add(low, v128.load(at));
     high = i16x8.add(high, v128.load(at, 16));
     if (mask) {
-      at = nextAc(q, mask);
+      at = nextAc(mask);
       mask &= mask - 1;
       low = i16x8.add(low, v128.load(at));
       high = i16x8.add(high, v128.load(at, 16));
       if (mask) {
-        at = nextAc(q, mask);
+        at = nextAc(mask);
         mask &= mask - 1;
         low = i16x8.add(low, v128.load(at));
         high = i16x8.add(high, v128.load(at, 16));
