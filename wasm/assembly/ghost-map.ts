@@ -68,8 +68,8 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
  * One block row of the maps: the window's `rows` (1–3) block rows of errors among the `slots` rows at `errors`
  * (each `width` × `qualities` u16, position-major; the caller's ring of rows, in any order: the other slots hold
  * zeros, so that summing all slots sums the window's rows), `scale` their unit. Scratch: `sums` and `window`
- * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` planes of `width` bytes at `out`
- * (plane q = the row of quality q's map) and, per quality, the row's positions added to the count of
+ * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` rows of `width` bytes from `out`,
+ * `stride` bytes apart (the row of quality q's map at out + q · stride: the caller's band of rows per quality) and, per quality, the row's positions added to the count of
  * each byte value (256 i32 per quality at `counts`, cleared first when `clear`: the caller keeps them
  * there over all rows).
  */
@@ -83,6 +83,7 @@ export function ghostNormalisedRow(
   sums: usize,
   window: usize,
   out: usize,
+  stride: i32,
   counts: usize,
   clear: bool,
 ): void {
@@ -117,7 +118,7 @@ export function ghostNormalisedRow(
     // The reference's largest average: the averages' order is the sums' (each is the sum's one rounding, monotonic).
     if ((<f64>hi * unit) / count < MIN_SPREAD) {
       for (let q = 0; q < qualities; q++) {
-        store<u8>(row + <usize>(q * width), FLAT);
+        store<u8>(row + <usize>(q * stride), FLAT);
         tally(counts, q, FLAT);
       }
       continue;
@@ -125,7 +126,7 @@ export function ghostNormalisedRow(
     if (!fastBytes(at, qualities, lo, hi)) exactBytes(at, qualities, unit, count);
     for (let q = 0; q < qualities; q++) {
       const value = load<u8>(LOCAL + <usize>q);
-      store<u8>(row + <usize>(q * width), value);
+      store<u8>(row + <usize>(q * stride), value);
       tally(counts, q, value);
     }
   }
