@@ -124,10 +124,16 @@ export function ghostNormalisedRow(
       continue;
     }
     if (!fastBytes(at, qualities, lo, hi)) exactBytes(at, qualities, unit, count);
-    for (let q = 0; q < qualities; q++) {
-      const value = load<u8>(LOCAL + <usize>q);
-      store<u8>(row + <usize>(q * stride), value);
-      tally(counts, q, value);
+    // Pointers stepped per quality (no index arithmetic per byte: 13 of them per position).
+    let to = row;
+    let bins = counts;
+    for (let at = LOCAL; at < LOCAL + <usize>qualities; at++) {
+      const value = load<u8>(at);
+      store<u8>(to, value);
+      const bin = bins + (<usize>value << 2);
+      store<i32>(bin, load<i32>(bin) + 1);
+      to += <usize>stride;
+      bins += 1024;
     }
   }
 }
