@@ -138,24 +138,26 @@ export function ghostNormalisedRow(
   }
 }
 
-/** Fractions this close to a half (or closer) take exactBytes: see fastBytes. */
+/** Values this close to a half (or closer) take exactBytes: see fastBytes. */
 const TIE_MARGIN: f32 = 1.0 / 8192;
-const HALF4 = f32x4.splat(0.5);
+/** 2²³: t + 2²³ rounds t (0–254) to an integer, held in the low bits of the float. */
+const ROUNDER = f32x4.splat(8388608);
+const NEAR_HALF = f32x4.splat(0.5 - TIE_MARGIN);
 const LANES = i32x4(0, 1, 2, 3);
 
 /**
  * The normalised bytes of one position (its `qualities` window sums at `at`, lowest `lo`, highest `hi` > lo
  * or equal) into LOCAL, from the sums, four qualities per f32x4: 254 · (s − lo) / (hi − lo) is the
  * reference's 254 · (v − low) / (high − low) without its roundings (v = s / scale / count for every quality
- * alike). Here s − lo (< 2²⁴) is exact as f32 and the product with 254 / (hi − lo) (rounded to f32) has two
- * f32 roundings: within 254 · 2⁻²³ ≈ 3.1 · 10⁻⁵ of the exact value; the fraction (t − floor(t)) and its
- * distance to a half are exact. The reference's value, from its averages (each within a relative 2⁻⁵³ of
- * s / scale / count, s ≤ 9 · 65 535), is within 10⁻⁷ / (hi − lo) + 10⁻¹³ of the exact one. So where the
- * kernel's value is ≥ TIE_MARGIN (2⁻¹³ ≈ 1.2 · 10⁻⁴) from a half, all three lie between the same two halves
- * and round alike (floor(t + 0.5): the sum is exact there); false is returned (LOCAL unfinished) when one
- * is closer (exact halves happen: a ramp of errors gives 63.5). Equal sums: 0 / 0, NaN, which a Uint8Array
- * stores as 0. Lanes past the last quality (the next position's sums, or the window's 16 spare bytes) are
- * computed and left out of the test; their bytes land in LOCAL's spare bytes.
+ * alike). Here s − lo (< 2²⁴) is exact as f32 and the product t with 254 / (hi − lo) (rounded to f32) has two
+ * f32 roundings: within 254 · 2⁻²³ ≈ 3.1 · 10⁻⁵ of the exact value. t + 2²³ is t rounded to the nearest
+ * integer (its byte: the float's low byte), and t's distance to it is exact. The reference's value, from its
+ * averages (each within a relative 2⁻⁵³ of s / scale / count, s ≤ 9 · 65 535), is within 10⁻⁷ / (hi − lo) +
+ * 10⁻¹³ of the exact one. So where t is ≥ TIE_MARGIN (2⁻¹³ ≈ 1.2 · 10⁻⁴) from a half, all three lie between
+ * the same two halves and round alike (and rounding to even is Math.round's rounding there); false is
+ * returned (LOCAL unfinished) when one is closer (exact halves happen: a ramp of errors gives 63.5). Equal
+ * sums: 0 / 0, NaN, which a Uint8Array stores as 0. Lanes past the last quality (the next position's sums, or
+ * the window's 16 spare bytes) are computed and left out of the test; their bytes land in LOCAL's spare bytes.
  */
 function fastBytes(at: usize, qualities: i32, lo: i32, hi: i32): bool {
   if (hi == lo) {
@@ -167,12 +169,10 @@ function fastBytes(at: usize, qualities: i32, lo: i32, hi: i32): bool {
   let near = i32x4.splat(0);
   for (let q = 0; q < qualities; q += 4) {
     const t = f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(v128.load(at + <usize>q * 4), lowest)), perSum);
-    const fraction = f32x4.sub(t, f32x4.floor(t));
-    const close = f32x4.lt(f32x4.abs(f32x4.sub(fraction, HALF4)), f32x4.splat(TIE_MARGIN));
+    const rounded = f32x4.add(t, ROUNDER);
+    const close = f32x4.gt(f32x4.abs(f32x4.sub(t, f32x4.sub(rounded, ROUNDER))), NEAR_HALF);
     near = v128.or(near, v128.and(close, i32x4.lt_s(LANES, i32x4.splat(qualities - q))));
-    // 0–254 (trunc_sat: one instruction and a fix-up for f32x4 in V8), narrowed to bytes.
-    const r = i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.add(t, HALF4)));
-    const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(r, r), r);
+    const bytes = i8x16.shuffle(rounded, rounded, 0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     v128.store32_lane(LOCAL + <usize>q, bytes, 0);
   }
   return !v128.any_true(near);
