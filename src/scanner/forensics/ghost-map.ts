@@ -18,8 +18,6 @@ import { kernels, scratchRegions } from "../images/wasm-kernels";
 
 /** Window radius (blocks) of the averaging. */
 export const RADIUS = 1;
-/** Block rows of bytes gathered per quality in wasm memory before they are copied out. */
-const BAND = 16;
 /** Positions whose largest difference is below this (squared grey levels) are flat: not judged. */
 export const MIN_SPREAD = 2;
 export interface GhostInput {
@@ -50,6 +48,9 @@ export interface NormalisedGhosts {
   maps: Uint8Array[];
   counts: Float64Array[];
 }
+
+/** Block rows of bytes gathered per quality in wasm memory before they are copied out. */
+const BAND = 16;
 
 /**
  * Window-averaged errors normalised to 0–1 per position across the qualities, one byte per position
