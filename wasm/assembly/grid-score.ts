@@ -83,32 +83,43 @@ function sumColumn(sums: usize, cells: usize, first: i32, rows: i32, tilesWide: 
   store<i32>(COLUMN_CELLS + <usize>(v % 3) * 4, n);
 }
 
+/** Pairs p and p + 1's squared sums from their window sums `one` and `two` (re, im each), −1 where not allowed. */
+@inline function storeSquares(p: i32, one: v128, two: v128): void {
+  one = f64x2.mul(one, one);
+  two = f64x2.mul(two, two);
+  const squared = f64x2.add(v128.shuffle<u64>(one, two, 0, 2), v128.shuffle<u64>(one, two, 1, 3));
+  const allowed = v128.load(ALLOWED_MASK + <usize>p * 8);
+  v128.store(SQUARES + <usize>p * 8, v128.bitselect(squared, f64x2.splat(-1), allowed));
+}
+
 /**
  * The window of columns `left` … `left + count − 1` (ring slots; 1–3 of them, added from the left as the
  * reference adds them) as squared sums re² + im² into SQUARES, two pairs per step, −1 where not allowed.
+ * The last pass reads one pair beyond the 385th (its square is not kept).
  */
 function windowSquares(left: i32, count: i32): void {
   const a = COLUMNS + <usize>(left % 3) * COLUMN_BYTES;
   const b = COLUMNS + <usize>((left + 1) % 3) * COLUMN_BYTES;
   const c = COLUMNS + <usize>((left + 2) % 3) * COLUMN_BYTES;
-  const minusOne = f64x2.splat(-1);
+  if (count == 3) {
+    // Inside the row: no test per pair.
+    for (let p = 0; p <= PAIRS; p += 2) {
+      const at = <usize>p * 16;
+      const one = f64x2.add(f64x2.add(v128.load(a + at), v128.load(b + at)), v128.load(c + at));
+      const two = f64x2.add(f64x2.add(v128.load(a + at, 16), v128.load(b + at, 16)), v128.load(c + at, 16));
+      storeSquares(p, one, two);
+    }
+    return;
+  }
   for (let p = 0; p <= PAIRS; p += 2) {
     const at = <usize>p * 16;
-    // Pair p and p + 1 (re, im) each; the last pass reads one pair beyond the 385th (its square is not kept).
     let one = v128.load(a + at);
     let two = v128.load(a + at, 16);
     if (count > 1) {
       one = f64x2.add(one, v128.load(b + at));
       two = f64x2.add(two, v128.load(b + at, 16));
     }
-    if (count > 2) {
-      one = f64x2.add(one, v128.load(c + at));
-      two = f64x2.add(two, v128.load(c + at, 16));
-    }
-    one = f64x2.mul(one, one);
-    two = f64x2.mul(two, two);
-    const squared = f64x2.add(v128.shuffle<u64>(one, two, 0, 2), v128.shuffle<u64>(one, two, 1, 3));
-    v128.store(SQUARES + <usize>p * 8, v128.bitselect(squared, minusOne, v128.load(ALLOWED_MASK + <usize>p * 8)));
+    storeSquares(p, one, two);
   }
 }
 
