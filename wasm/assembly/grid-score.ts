@@ -186,17 +186,17 @@ function median(k: i32, n: i32): f64 {
 }
 
 /**
- * Whether step `k`'s score (top − √median / cells) · √cells is sure not to exceed `bound` (then its median
+ * Whether step `k`'s score (top − √median / cells) · √cells (`root`) is sure not to exceed `bound` (then its median
  * need not be found). The floor is the squared sum at which the score would equal `bound`; when at most
  * n >> 1 allowed values lie below it, the median is not below it, and as each operation of the score is
  * correctly rounded and monotone, the score is at most the one computed at the floor, which is checked to
  * be at most `bound` with the same operations.
  */
-function cannotBeat(k: i32, top: f64, count: f64, n: i32, bound: f64): bool {
+function cannotBeat(k: i32, top: f64, count: f64, root: f64, n: i32, bound: f64): bool {
   if (bound != bound) return false;
-  const root = (top - bound / Math.sqrt(count)) * count;
-  const floor = root > 0 ? root * root : 0;
-  if (!((top - Math.sqrt(floor) / count) * Math.sqrt(count) <= bound)) return false;
+  const reach = (top - bound / root) * count;
+  const floor = reach > 0 ? reach * reach : 0;
+  if (!((top - Math.sqrt(floor) / count) * root <= bound)) return false;
   return countBelow(k, floor) - (SHIFTS - n) <= n >> 1;
 }
 
@@ -249,6 +249,7 @@ function bestPair(cells: i32, score: usize, shift: usize, step: usize): void {
     }
     store<i32>(ORDER + <usize>i * 4, k);
   }
+  const root = Math.sqrt(count);
   let best = NaN;
   let bestShift = 0;
   let bestStep = 0;
@@ -257,8 +258,8 @@ function bestPair(cells: i32, score: usize, shift: usize, step: usize): void {
     const n = load<i32>(ALLOWED_COUNT + <usize>k * 4);
     const top = load<f64>(TOPS + <usize>k * 8);
     // best is NaN only while bestStep is 0, so below() sees a number.
-    if (cannotBeat(k, top, count, n, k < bestStep ? below(best) : best)) continue;
-    const value = (top - Math.sqrt(median(k, n)) / count) * Math.sqrt(count);
+    if (cannotBeat(k, top, count, root, n, k < bestStep ? below(best) : best)) continue;
+    const value = (top - Math.sqrt(median(k, n)) / count) * root;
     if (!(value <= best) || (value == best && k < bestStep)) {
       best = value;
       bestShift = topShiftOf(k, load<f64>(LARGEST + <usize>k * 8), top, count);
