@@ -141,13 +141,20 @@ function isFlat(square: usize): bool {
   return spread(lo, hi) < FLAT_RANGE;
 }
 
+/** Adds the pair (cos, sin) f32 in `lanes` (its low half) to the picture's f64 pair at `at`. */
+@inline function addToPicture(at: usize, lanes: v128): void {
+  v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(lanes)));
+}
+
 /**
  * The tile's sums (PAIRS × (cos, sin) f32 at `out`, pair k * SHIFTS + s) over its `judged` cells in order,
  * each from 0: per offset s, the PHASES entry of each cell's square sum at that offset (all steps at once:
  * four f32x4 of two pairs each; the zero pair's sum is not stored) added one cell after the other, so every
- * sum gets its cells in the reference's order.
+ * sum gets its cells in the reference's order. Each sum is also added to the picture's (PAIRS × (cos, sin)
+ * f64 at `picture`) while in registers: tile after tile, as the reference's closeTileRow adds them (f32
+ * promoted, one f64 addition each).
  */
-function accumulate(judged: i32, out: usize): void {
+function accumulate(judged: i32, out: usize, picture: usize): void {
   for (let s = 0; s < SHIFTS; s++) {
     let steps01 = f32x4.splat(0);
     let steps23 = steps01;
@@ -171,20 +178,15 @@ function accumulate(judged: i32, out: usize): void {
     v128.store64_lane(at + 4 * step, steps45, 0);
     v128.store64_lane(at + 5 * step, steps45, 1);
     v128.store64_lane(at + 6 * step, steps6, 0);
-  }
-}
-
-/**
- * The tile row's sums added to the picture's (PAIRS × (cos, sin) f64 at `picture`): tile by tile, as
- * the reference's closeTileRow adds them (f32 promoted, one f64 addition each).
- */
-function addToPicture(sums: usize, tilesWide: i32, picture: usize): void {
-  for (let t = 0; t < tilesWide; t++) {
-    const tile = sums + <usize>t * TILE_BYTES;
-    for (let p = 0; p < PAIRS; p++) {
-      const at = picture + <usize>p * 16;
-      v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(v128.load64_zero(tile + <usize>p * 8))));
-    }
+    const whole = picture + <usize>s * 16;
+    const pictureStep = <usize>SHIFTS * 16;
+    addToPicture(whole, steps01);
+    addToPicture(whole + pictureStep, i64x2.shuffle(steps01, steps01, 1, 1));
+    addToPicture(whole + 2 * pictureStep, steps23);
+    addToPicture(whole + 3 * pictureStep, i64x2.shuffle(steps23, steps23, 1, 1));
+    addToPicture(whole + 4 * pictureStep, steps45);
+    addToPicture(whole + 5 * pictureStep, i64x2.shuffle(steps45, steps45, 1, 1));
+    addToPicture(whole + 6 * pictureStep, steps6);
   }
 }
 
@@ -220,7 +222,6 @@ export function gridTileRow(
       }
     }
     store<i32>(cells + <usize>t * 4, judged);
-    accumulate(judged, sums + <usize>t * TILE_BYTES);
+    accumulate(judged, sums + <usize>t * TILE_BYTES, picture);
   }
-  addToPicture(sums, tilesWide, picture);
 }
