@@ -181,7 +181,7 @@ function setGridConstants(k: KernelExports): void {
 let spare: KernelExports | null = null;
 /**
  * Memory of an instance that is kept for the next sink: its 1.7 MB of static data and a picture's state up to
- * ≈ 3 200 px wide (≈ 3.3 KB per block of width, most of it three rows of tile sums).
+ * ≈ 3 500 px wide (≈ 2.8 KB per block of width, most of it three rows of tile sums).
  */
 const SPARE_BYTES = 3 << 20;
 
