@@ -32,8 +32,8 @@ const SUMS: i32 = 64 * 255 + 1;
 const PERIOD: i32 = 1920;
 
 const PHASES = memory.data((64 * 255 + 1) * 64, 64);
-/** Per square sum, its line in PHASES (u16). */
-const PHASE_LINE = memory.data((64 * 255 + 1) * 2, 16);
+/** Per square sum, the address of its line in PHASES (u32: no multiplication per lookup). */
+const PHASE_LINE = memory.data((64 * 255 + 1) * 4, 16);
 /** Offset dy * 8 + dx of each candidate shift, × 2 (a byte offset into a cell's i16 square sums). */
 const SHIFT_AT = memory.data(55 * 4, 16);
 /** Per judged cell of one tile (at most TILE × TILE), the address of its 64 square sums. */
@@ -66,7 +66,7 @@ function sameLine(a: i32, b: i32): bool {
 export function setGridConstants(phases: usize, shifts: usize): void {
   for (let i = 0; i < PERIOD; i++) {
     copyLine(phases, 8192 + i, i);
-    store<u16>(PHASE_LINE + <usize>(8192 + i) * 2, <u16>i);
+    store<u32>(PHASE_LINE + <usize>(8192 + i) * 4, PHASES + <usize>i * ENTRY_BYTES);
   }
   let lines = PERIOD;
   for (let sum = 0; sum < SUMS; sum++) {
@@ -74,7 +74,7 @@ export function setGridConstants(phases: usize, shifts: usize): void {
     const same = ((sum - 8192) % PERIOD + PERIOD) % PERIOD;
     copyLine(phases, sum, lines);
     const own = !sameLine(lines, same);
-    store<u16>(PHASE_LINE + <usize>sum * 2, <u16>(own ? lines : same));
+    store<u32>(PHASE_LINE + <usize>sum * 4, PHASES + <usize>(own ? lines : same) * ENTRY_BYTES);
     if (own) lines++;
   }
   for (let s = 0; s < SHIFTS; s++) store<i32>(SHIFT_AT + <usize>s * 4, load<i32>(shifts + <usize>s * 4) * 2);
@@ -163,7 +163,7 @@ function accumulate(judged: i32, out: usize, picture: usize): void {
     const shift = <usize>load<i32>(SHIFT_AT + <usize>s * 4);
     for (let c = 0; c < judged; c++) {
       const square = <usize>load<u32>(JUDGED + <usize>c * 4);
-      const entry = PHASES + <usize>load<u16>(PHASE_LINE + <usize>load<u16>(square + shift) * 2) * ENTRY_BYTES;
+      const entry = <usize>load<u32>(PHASE_LINE + <usize>load<u16>(square + shift) * 4);
       steps01 = f32x4.add(steps01, v128.load(entry));
       steps23 = f32x4.add(steps23, v128.load(entry, 16));
       steps45 = f32x4.add(steps45, v128.load(entry, 32));
