@@ -20,7 +20,8 @@ export interface SeamStepCounts {
 
 /**
  * Steps across vertical boundaries (along rows, every `sample`-th row) and horizontal ones (along columns), with
- * their run maxima over `run` samples.
+ * their run maxima over `run` samples: views on the kernels' memory, valid until the next kernel call (the search
+ * reads them at once; copying the tables, ≈ 2 bytes per pixel, was garbage per file).
  */
 export function seamStepCountsWasm(
   img: GrayImage,
@@ -43,8 +44,8 @@ export function seamStepCountsWasm(
     k.stepRunMaxima(counts, s.lines, s.samples, run, most);
     return {
       ...s,
-      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines).slice(),
-      most: new Uint16Array(buffer, most, s.lines).slice(),
+      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines),
+      most: new Uint16Array(buffer, most, s.lines),
     };
   };
   return {
