@@ -120,11 +120,18 @@ interface ErrorCdf {
   table: Float64Array;
   half: number;
 }
-/** Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value. */
-function doublePmf(q1: number, q2: number, lambda: number, range: number, cdf: ErrorCdf): Float64Array {
-  const p = new Float64Array(2 * range + 1);
+/** doublePmf's lattice masses, grown to the largest asked (the fits are synchronous: one uses them at a time). */
+let latticeMasses = new Float64Array(0);
+
+/**
+ * Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value, into `p`
+ * (2 · range + 1 values, zeroed here: the fit's candidates reuse one array instead of two new ones each).
+ */
+function doublePmf(q1: number, q2: number, lambda: number, range: number, cdf: ErrorCdf, p: Float64Array): Float64Array {
+  p.fill(0);
   const vMax = Math.min(Math.ceil((q2 * (range + 1) + 4 * WIDE_SIGMA) / q1), negligibleFrom(q1, lambda));
-  const masses = new Float64Array(2 * vMax + 1);
+  if (latticeMasses.length < 2 * vMax + 1) latticeMasses = new Float64Array(2 * vMax + 1);
+  const masses = latticeMasses;
   quantisedLaplace(q1, lambda, vMax, masses, vMax);
   for (let v = -vMax; v <= vMax; v++) {
     const mass = masses[v + vMax];
@@ -273,9 +280,11 @@ export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): F
   const base = logLikelihood(bins.count, psAt);
   let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
+  const p = new Float64Array(2 * range + 1);
+  const pd = new Float64Array(bins.index.length);
   for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) {
     if (q1 === q2) continue;
-    const pd = nonZeroAt(doublePmf(q1, q2, lambda, range, cdf), range, bins.index);
+    nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pd);
     const [alpha, ll] = fitAlpha(bins, pd, psAt);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
     // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
