@@ -17,15 +17,51 @@ const MULTIPLIERS: StaticArray<i32> = [
   return <u32>h == 0 ? 1 : <u32>h;
 }
 
+/** The f32 samples at `a` and `b` as the two lanes of an f64x2. */
+@inline function twoSamples(a: usize, b: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(b, v128.load32_zero(a), 1));
+}
+
 /**
  * Means of every 4×4 cell at every pixel position (block-matching.ts `cellMeans` is the reference, its f64
  * operations in its order): `luma` holds `height` rows of `width` f32 samples; `ring` (4·(width − 3) f64)
- * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means.
+ * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means. Two rows at a time:
+ * their running sums along the row are the lanes of one f64x2 (each lane the reference's sum of its row), and each
+ * column's sum takes the upper row's change, then the lower's (the reference's order down the column). The running
+ * sum's chain of an add and a subtraction per pixel bound the time with one row at a time.
  */
 export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: usize, columns: usize, out: usize): void {
   const cw = width - 3;
-  for (let y = 0; y < height; y++) {
-    const line = luma + (<usize>(y * width) << 2);
+  const stride = <usize>width << 2;
+  let y = 0;
+  for (; y + 1 < height; y += 2) {
+    const line = luma + <usize>y * stride;
+    const upper = ring + (<usize>((y & 3) * cw) << 3);
+    const lower = ring + (<usize>(((y + 1) & 3) * cw) << 3);
+    let s = f64x2.splat(0);
+    for (let x = 0; x < 3; x++) s = f64x2.add(s, twoSamples(line + (<usize>x << 2), line + stride + (<usize>x << 2)));
+    const to = out + (<usize>((y - 3) * cw) << 2);
+    const next = to + (<usize>cw << 2);
+    for (let x = 0; x < cw; x++) {
+      const at = line + (<usize>x << 2);
+      s = f64x2.add(s, twoSamples(at + 12, at + stride + 12));
+      const r0 = upper + (<usize>x << 3);
+      const r1 = lower + (<usize>x << 3);
+      const c = columns + (<usize>x << 3);
+      const s0 = f64x2.extract_lane(s, 0);
+      const s1 = f64x2.extract_lane(s, 1);
+      const column0 = load<f64>(c) + (s0 - load<f64>(r0));
+      const column1 = column0 + (s1 - load<f64>(r1));
+      store<f64>(r0, s0);
+      store<f64>(r1, s1);
+      store<f64>(c, column1);
+      if (y >= 3) store<f32>(to + (<usize>x << 2), <f32>(column0 / 16));
+      if (y >= 2) store<f32>(next + (<usize>x << 2), <f32>(column1 / 16));
+      s = f64x2.sub(s, twoSamples(at, at + stride));
+    }
+  }
+  for (; y < height; y++) {
+    const line = luma + <usize>y * stride;
     const row = ring + (<usize>((y & 3) * cw) << 3);
     let s: f64 = 0;
     for (let x = 0; x < 3; x++) s += <f64>load<f32>(line + (<usize>x << 2));
