@@ -12,6 +12,7 @@ export {
   takeDenseStages,
 } from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs, copyMoveQuantise } from "./copy-move";
+export { dqMixtureShares } from "./dq-fit";
 export { decodeMcuRow } from "./entropy";
 export { decodeProgressiveScanRow } from "./progressive";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";

@@ -215,6 +215,15 @@ export interface KernelExports {
     work: number,
   ): void;
   equalNeighbourCount(picture: number, width: number, height: number): number;
+  dqMixtureShares(
+    counts: number,
+    ps: number,
+    pds: number,
+    n: number,
+    candidates: number,
+    total: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     slots: number,
