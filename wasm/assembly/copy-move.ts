@@ -206,24 +206,25 @@ const MATCH_TOLERANCE: f64 = 1.5;
 
 /**
  * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
- * 32 − `shift` bits into `order` (positions) and `sorted` (hashes), scan order within a group. `ends`
- * (2^(32 − shift) i32) receives each group's end: group g is [ends[g − 1] (0 for g = 0), ends[g]).
- * `judged` (u8 per position) gets 1 where the hash is not 0.
+ * 32 − `shift` bits into `entries` (8 bytes each: the hash, then the position), scan order within a group: one
+ * cache line written per entry where two arrays took two. `ends` (2^(32 − shift) i32) receives each group's end:
+ * group g is [ends[g − 1] (0 for g = 0), ends[g]). `judged` (u8 per position) gets 1 where the hash is not 0.
  */
-export function copyMoveGroups(
-  hashes: usize,
-  count: i32,
-  shift: i32,
-  ends: usize,
-  order: usize,
-  sorted: usize,
-  judged: usize,
-): void {
+export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize, judged: usize): void {
   const groups = 1 << (32 - shift);
   memory.fill(ends, 0, <usize>groups << 2);
+  // The judged flags 16 positions per step (a hash ≠ 0 as 0xFFFFFFFF, narrowed to bytes and masked to 1).
+  let i = 0;
+  for (; i + 16 <= count; i += 16) {
+    const h = hashes + (<usize>i << 2);
+    const zero = i32x4.splat(0);
+    const low = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h), zero), i32x4.ne(v128.load(h, 16), zero));
+    const high = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h, 32), zero), i32x4.ne(v128.load(h, 48), zero));
+    v128.store(judged + <usize>i, v128.and(i8x16.narrow_i16x8_s(low, high), i8x16.splat(1)));
+  }
+  for (; i < count; i++) store<u8>(judged + <usize>i, load<u32>(hashes + (<usize>i << 2)) != 0 ? 1 : 0);
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
-    store<u8>(judged + <usize>i, h != 0 ? 1 : 0);
     if (h == 0) continue;
     const g = h >>> shift;
     // Counted one group up: after the running sum, ends[g] is where group g starts.
@@ -242,8 +243,7 @@ export function copyMoveGroups(
     const slot = ends + (<usize>(h >>> shift) << 2);
     const at = load<i32>(slot);
     store<i32>(slot, at + 1);
-    store<i32>(order + (<usize>at << 2), i);
-    store<u32>(sorted + (<usize>at << 2), h);
+    store<u64>(entries + (<usize>at << 3), (<u64>i << 32) | <u64>h);
   }
 }
 
@@ -275,8 +275,7 @@ export function copyMovePairs(
   gw: i32,
   groups: i32,
   ends: usize,
-  order: usize,
-  sorted: usize,
+  entries: usize,
   twins: usize,
   state: usize,
   capacity: i32,
@@ -296,14 +295,14 @@ export function copyMovePairs(
         store<i32>(state, i, 4);
         return count;
       }
-      const h = load<u32>(sorted + (<usize>i << 2));
-      const p = load<i32>(order + (<usize>i << 2));
+      const h = load<u32>(entries + (<usize>i << 3));
+      const p = load<i32>(entries + (<usize>i << 3), 4);
       const px = p % gw;
       const py = p / gw;
       for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
-        if (load<u32>(sorted + (<usize>j << 2)) != h) continue;
+        if (load<u32>(entries + (<usize>j << 3)) != h) continue;
         partners++;
-        const q = load<i32>(order + (<usize>j << 2));
+        const q = load<i32>(entries + (<usize>j << 3), 4);
         const qx = q % gw;
         const qy = q / gw;
         const dx = qx - px;

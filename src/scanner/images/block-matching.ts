@@ -363,7 +363,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const blocksCompared = k.copyMoveHashRows(first.at.cells, first.at.luma, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
-  const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };
+  const grouped = { ends: groups * 4, entries: blocksCompared * 8 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
@@ -372,7 +372,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   twins.fill(0);
   const state = new Int32Array(buffer, at.state, 2);
   state.fill(0);
-  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.order, at.sorted, at.judged);
+  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries, at.judged);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
   while (state[0] < groups) {
     const got = k.copyMovePairs(
@@ -381,8 +381,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
       gw,
       groups,
       at.ends,
-      at.order,
-      at.sorted,
+      at.entries,
       at.twins,
       at.state,
       pairsPerCall,

@@ -150,23 +150,14 @@ export interface KernelExports {
     minResidual: number,
     out: number,
   ): number;
-  copyMoveGroups(
-    hashes: number,
-    count: number,
-    shift: number,
-    ends: number,
-    order: number,
-    sorted: number,
-    judged: number,
-  ): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
     gw: number,
     groups: number,
     ends: number,
-    order: number,
-    sorted: number,
+    entries: number,
     twins: number,
     state: number,
     capacity: number,
