@@ -25,11 +25,29 @@ const RUN_STEP: i32 = 2;
   return picture + (<usize>(y * width) << 2);
 }
 
+/** isStep of two positions, one per lane, as i64 masks (the same comparisons of the same doubles). */
+@inline function stepsOfTwo(prev: v128, cur: v128, next: v128): v128 {
+  const step = f64x2.splat(SEAM_STEP);
+  return v128.and(f64x2.ge(f64x2.sub(cur, prev), step), f64x2.ge(f64x2.sub(cur, next), step));
+}
+
+/** The count `apart` bytes after `above`: the one at `above` plus `mark`. */
+@inline function addMark(above: usize, apart: usize, mark: i32): void {
+  store<u16>(above + apart, <u16>(<i32>load<u16>(above) + mark));
+}
+
+/** Four positions' step masks (two i64x2 of isStep) as four i16 1/0 in the low 64 bits. */
+@inline function marksOfFour(low: v128, high: v128): v128 {
+  const words = i32x4.shuffle(low, high, 0, 2, 4, 6);
+  return i16x8.neg(i16x8.narrow_i32x4_s(words, words));
+}
+
 /**
  * One-pixel steps of the `w` × `h` f32 picture as seam-search.ts `stepCounts`: across vertical boundaries along the
  * rows 0, 2, 4, … (`vertical`: lines w − 1, ceil(h / 2) samples) and across horizontal ones along the columns 0, 2,
  * 4, … (`horizontal`: lines h − 1, ceil(w / 2) samples; the reference's stepCounts of the transposed picture), each
- * (samples + 1) × lines u16. `work` holds 3 × ceil(w / 2) f64.
+ * (samples + 1) × lines u16. `work` holds 3 × (ceil(w / 2) f64 + 32 bytes). Four positions per step: each |difference|
+ * in f64 (the difference of two f32 is exact) and each test as isStep's, per lane.
  */
 export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize, work: usize): void {
   let lines = w - 1;
@@ -39,21 +57,38 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
     const row = rowAt(picture, w, j * SAMPLE);
     const above = vertical + (<usize>(j * lines) << 1);
     const here = above + (<usize>lines << 1);
-    let prev = Math.abs(px(row, 1) - px(row, 0));
-    let cur = Math.abs(px(row, 2) - px(row, 1));
-    for (let k = 1; k < lines - 1; k++) {
-      const next = Math.abs(px(row, k + 2) - px(row, k + 1));
+    // Boundaries k … k + 3: differences at k − 1 … k + 4 (pixels k − 1 … k + 5).
+    let k = 1;
+    for (; k + 4 < lines; k += 4) {
+      const at = row + (<usize>(k - 1) << 2);
+      const d0 = f64x2.abs(f64x2.sub(two(at + 4), two(at)));
+      const d1 = f64x2.abs(f64x2.sub(two(at + 8), two(at + 4)));
+      const d2 = f64x2.abs(f64x2.sub(two(at + 12), two(at + 8)));
+      const d3 = f64x2.abs(f64x2.sub(two(at + 16), two(at + 12)));
+      const d4 = f64x2.abs(f64x2.sub(two(at + 20), two(at + 16)));
+      // Lanes: (k, k + 1) and (k + 2, k + 3); d1 holds the differences at k and k + 1, d0 at k − 1, k.
+      const low = stepsOfTwo(d0, d1, d2);
+      const high = stepsOfTwo(d2, d3, d4);
       const o = <usize>k << 1;
-      store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + isStep(prev, cur, next)));
-      prev = cur;
-      cur = next;
+      v128.store64_lane(here + o, i16x8.add(v128.load64_zero(above + o), marksOfFour(low, high)), 0);
+    }
+    if (k < lines - 1) {
+      let prev = Math.abs(px(row, k) - px(row, k - 1));
+      let cur = Math.abs(px(row, k + 1) - px(row, k));
+      for (; k < lines - 1; k++) {
+        const next = Math.abs(px(row, k + 2) - px(row, k + 1));
+        const o = <usize>k << 1;
+        store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + isStep(prev, cur, next)));
+        prev = cur;
+        cur = next;
+      }
     }
   }
   // Horizontal boundaries k (rows k and k + 1) at the sampled columns: the differences of three row pairs rolled.
   lines = h - 1;
   samples = (w + SAMPLE - 1) / SAMPLE;
   memory.fill(horizontal, 0, <usize>((samples + 1) * lines) << 1);
-  const sampled = <usize>samples << 3;
+  const sampled = (<usize>samples << 3) + 32;
   let prevD = work;
   let curD = work + sampled;
   let nextD = work + 2 * sampled;
@@ -62,17 +97,52 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
     store<f64>(prevD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 1), x) - px(rowAt(picture, w, 0), x)));
     store<f64>(curD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 2), x) - px(rowAt(picture, w, 1), x)));
   }
+  const column = <usize>lines << 1;
   for (let k = 1; k < lines - 1; k++) {
     const lower = rowAt(picture, w, k + 1);
     const below = rowAt(picture, w, k + 2);
-    for (let j = 0; j < samples; j++) {
+    let j = 0;
+    // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
+    // next one while 2j + 7 < w.
+    for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
+      const x = <usize>(j * SAMPLE) << 2;
+      const b = i32x4.shuffle(v128.load(below + x), v128.load(below + x, 16), 0, 2, 4, 6);
+      const l = i32x4.shuffle(v128.load(lower + x), v128.load(lower + x, 16), 0, 2, 4, 6);
+      const nextLow = f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(b), f64x2.promote_low_f32x4(l)));
+      const nextHigh = f64x2.abs(
+        f64x2.sub(
+          f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)),
+          f64x2.promote_low_f32x4(i32x4.shuffle(l, l, 2, 3, 0, 1)),
+        ),
+      );
+      const d = <usize>j << 3;
+      v128.store(nextD + d, nextLow);
+      v128.store(nextD + d, nextHigh, 16);
+      const lowMarks = stepsOfTwo(v128.load(prevD + d), v128.load(curD + d), nextLow);
+      const highMarks = stepsOfTwo(v128.load(prevD + d, 16), v128.load(curD + d, 16), nextHigh);
+      if (!v128.any_true(v128.or(lowMarks, highMarks))) {
+        // No step: each count is the one above it.
+        for (let i = 0; i < 4; i++) {
+          const above = horizontal + (<usize>((j + i) * lines + k) << 1);
+          store<u16>(above + column, load<u16>(above));
+        }
+        continue;
+      }
+      const marks = marksOfFour(lowMarks, highMarks);
+      const above = horizontal + (<usize>(j * lines + k) << 1);
+      addMark(above, column, i16x8.extract_lane_u(marks, 0));
+      addMark(above + column, column, i16x8.extract_lane_u(marks, 1));
+      addMark(above + 2 * column, column, i16x8.extract_lane_u(marks, 2));
+      addMark(above + 3 * column, column, i16x8.extract_lane_u(marks, 3));
+    }
+    for (; j < samples; j++) {
       const x = j * SAMPLE;
       const d = <usize>j << 3;
       const next = Math.abs(px(below, x) - px(lower, x));
       store<f64>(nextD + d, next);
       const mark = isStep(load<f64>(prevD + d), load<f64>(curD + d), next);
       const above = horizontal + (<usize>(j * lines + k) << 1);
-      store<u16>(above + (<usize>lines << 1), <u16>(<i32>load<u16>(above) + mark));
+      store<u16>(above + column, <u16>(<i32>load<u16>(above) + mark));
     }
     const done = prevD;
     prevD = curD;

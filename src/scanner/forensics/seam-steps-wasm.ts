@@ -35,7 +35,7 @@ export function seamStepCountsWasm(
   const { at, buffer } = copyGrayInto(img, {
     vertical: bytes(vertical),
     horizontal: bytes(horizontal),
-    work: 3 * horizontal.samples * 8,
+    work: 3 * (horizontal.samples * 8 + 32),
     most: (width + height) * 2,
   });
   const k = kernels();
