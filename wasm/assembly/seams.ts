@@ -156,11 +156,17 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
   return <f32>(c - b - 0.5 * (b - a + d - c));
 }
 
+/**
+ * ÷ RUN as × 1 / RUN: RUN is a power of two, so both give the same double (the rounding of the same real quotient,
+ * subnormal or not), and a multiplication instead of a division per run.
+ */
+const PER_RUN: f64 = 1.0 / <f64>RUN;
+
 /** t · |t| of a run from its sums (runExtremes' q). */
 @inline function signedSquare(s1: f64, s2: f64): f64 {
   const n = <f64>RUN;
-  const mean = s1 / n;
-  return (mean * Math.abs(mean) * n) / max(s2 / n - mean * mean, 1e-6);
+  const mean = s1 * PER_RUN;
+  return (mean * Math.abs(mean) * n) / max(s2 * PER_RUN - mean * mean, 1e-6);
 }
 
 /**
@@ -169,8 +175,8 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
  */
 @inline function signedSquares(s1: v128, s2: v128): v128 {
   const n = f64x2.splat(<f64>RUN);
-  const mean = f64x2.div(s1, n);
-  const spread = f64x2.pmax(f64x2.sub(f64x2.div(s2, n), f64x2.mul(mean, mean)), f64x2.splat(1e-6));
+  const mean = f64x2.mul(s1, f64x2.splat(PER_RUN));
+  const spread = f64x2.pmax(f64x2.sub(f64x2.mul(s2, f64x2.splat(PER_RUN)), f64x2.mul(mean, mean)), f64x2.splat(1e-6));
   return f64x2.div(f64x2.mul(f64x2.mul(mean, f64x2.abs(mean)), n), spread);
 }
 
