@@ -32,5 +32,5 @@ export { grayDownscaleRows, lumaRows } from "./gray";
 export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";
 export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
-export { seamStepCounts, toneRunExtremes } from "./seams";
+export { seamStepCounts, toneLineSums, toneRunExtremes } from "./seams";
 export { equalNeighbourCount } from "./drawn";

@@ -372,3 +372,88 @@ export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most:
     store<f32>(least + (<usize>k << 2), signedRoot(load<f64>(los + o)));
   }
 }
+
+/**
+ * The tone box's candidate lines' prefix sums (tone-box.ts `prefixLine` is the reference): for each of `count`
+ * boundaries k (i32 at `lines`) between rows k and k + 1 (`rows` 1; lines along x < w) or columns k and k + 1 (`rows`
+ * 0; along y < h), the running sums of r (rounded to f32, as the reference), r², the pixels before and after the
+ * boundary, in f64 in the reference's order, stored where `kept` (i32 per position 0 … length: its slot, −1 where
+ * not kept) keeps position x + 1: out + ((line · slots + slot) · 4 + s) · 8, s = r, r², before, after. Two lines
+ * per f64x2 (one per lane; an odd count's last line alone).
+ */
+export function toneLineSums(
+  picture: usize,
+  w: i32,
+  h: i32,
+  rows: i32,
+  lines: usize,
+  count: i32,
+  kept: usize,
+  slots: i32,
+  out: usize,
+): void {
+  const length = rows ? w : h;
+  // Pixel i of line k's row m (m = k − 1 … k + 2): picture + (m · across + i · along) · 4.
+  const across = <usize>(rows ? w : 1) << 2;
+  const along = <usize>(rows ? 1 : w) << 2;
+  const lineBytes = <usize>slots << 5;
+  let n = 0;
+  for (; n + 1 < count; n += 2) {
+    const k0 = load<i32>(lines + (<usize>n << 2));
+    const k1 = load<i32>(lines + (<usize>n << 2), 4);
+    const a0 = picture + <usize>(k0 - 1) * across;
+    const a1 = picture + <usize>(k1 - 1) * across;
+    const to0 = out + <usize>n * lineBytes;
+    const to1 = to0 + lineBytes;
+    let r = f64x2.splat(0);
+    let r2 = f64x2.splat(0);
+    let before = f64x2.splat(0);
+    let after = f64x2.splat(0);
+    for (let x = 0; x < length; x++) {
+      const p0 = a0 + <usize>x * along;
+      const p1 = a1 + <usize>x * along;
+      const pa = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0)), 1, <f64>load<f32>(p1));
+      const pb = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + across)), 1, <f64>load<f32>(p1 + across));
+      const pc = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + 2 * across)), 1, <f64>load<f32>(p1 + 2 * across));
+      const pd = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + 3 * across)), 1, <f64>load<f32>(p1 + 3 * across));
+      const v = residuals(pa, pb, pc, pd);
+      r = f64x2.add(r, v);
+      r2 = f64x2.add(r2, f64x2.mul(v, v));
+      before = f64x2.add(before, pb);
+      after = f64x2.add(after, pc);
+      const slot = load<i32>(kept + (<usize>(x + 1) << 2));
+      if (slot < 0) continue;
+      const s = <usize>slot << 5;
+      v128.store(to0 + s, i64x2.shuffle(r, r2, 0, 2));
+      v128.store(to0 + s, i64x2.shuffle(before, after, 0, 2), 16);
+      v128.store(to1 + s, i64x2.shuffle(r, r2, 1, 3));
+      v128.store(to1 + s, i64x2.shuffle(before, after, 1, 3), 16);
+    }
+  }
+  if (n < count) {
+    const k = load<i32>(lines + (<usize>n << 2));
+    const a = picture + <usize>(k - 1) * across;
+    const to = out + <usize>n * lineBytes;
+    let r: f64 = 0;
+    let r2: f64 = 0;
+    let before: f64 = 0;
+    let after: f64 = 0;
+    for (let x = 0; x < length; x++) {
+      const p = a + <usize>x * along;
+      const pb = <f64>load<f32>(p + across);
+      const pc = <f64>load<f32>(p + 2 * across);
+      const v = <f64>residual(<f64>load<f32>(p), pb, pc, <f64>load<f32>(p + 3 * across));
+      r += v;
+      r2 += v * v;
+      before += pb;
+      after += pc;
+      const slot = load<i32>(kept + (<usize>(x + 1) << 2));
+      if (slot < 0) continue;
+      const s = to + (<usize>slot << 5);
+      store<f64>(s, r);
+      store<f64>(s, r2, 8);
+      store<f64>(s, before, 16);
+      store<f64>(s, after, 24);
+    }
+  }
+}

@@ -205,6 +205,17 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  toneLineSums(
+    picture: number,
+    width: number,
+    height: number,
+    rows: number,
+    lines: number,
+    count: number,
+    kept: number,
+    slots: number,
+    out: number,
+  ): void;
   equalNeighbourCount(picture: number, width: number, height: number): number;
   dqMixtureShares(
     counts: number,
