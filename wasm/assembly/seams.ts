@@ -200,6 +200,26 @@ const PER_RUN: f64 = 1.0 / <f64>RUN;
   return f64x2.promote_low_f32x4(v128.load64_zero(p));
 }
 
+/** residuals of the first of two samples held as (row, next row) pairs: lanes 0–1 of each of the four. */
+@inline function firstResiduals(ab: v128, bc: v128, cd: v128, de: v128): v128 {
+  return residuals(
+    f64x2.promote_low_f32x4(ab),
+    f64x2.promote_low_f32x4(bc),
+    f64x2.promote_low_f32x4(cd),
+    f64x2.promote_low_f32x4(de),
+  );
+}
+
+/** residuals of the second of the two samples (lanes 2–3). */
+@inline function secondResiduals(ab: v128, bc: v128, cd: v128, de: v128): v128 {
+  return firstResiduals(
+    i32x4.shuffle(ab, ab, 2, 3, 0, 1),
+    i32x4.shuffle(bc, bc, 2, 3, 0, 1),
+    i32x4.shuffle(cd, cd, 2, 3, 0, 1),
+    i32x4.shuffle(de, de, 2, 3, 0, 1),
+  );
+}
+
 /** Samples x, x + 2, x + 4, x + 6 of a row (every other f32 from `p`, reading 32 bytes) as four f32. */
 @inline function everyOther(p: usize): v128 {
   return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
@@ -231,30 +251,19 @@ function rowPairExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize,
     const rc = everyOther(c + o);
     const rd = everyOther(d + o);
     const re = everyOther(e + o);
-    const first = residuals(
-      f64x2.promote_low_f32x4(i32x4.shuffle(ra, rb, 0, 4, 1, 5)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rb, rc, 0, 4, 1, 5)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rc, rd, 0, 4, 1, 5)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rd, re, 0, 4, 1, 5)),
-    );
-    const second = residuals(
-      f64x2.promote_low_f32x4(i32x4.shuffle(ra, rb, 1, 5, 0, 4)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rb, rc, 1, 5, 0, 4)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rc, rd, 1, 5, 0, 4)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rd, re, 1, 5, 0, 4)),
-    );
-    const third = residuals(
-      f64x2.promote_low_f32x4(i32x4.shuffle(ra, rb, 2, 6, 3, 7)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rb, rc, 2, 6, 3, 7)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rc, rd, 2, 6, 3, 7)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rd, re, 2, 6, 3, 7)),
-    );
-    const fourth = residuals(
-      f64x2.promote_low_f32x4(i32x4.shuffle(ra, rb, 3, 7, 2, 6)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rb, rc, 3, 7, 2, 6)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rc, rd, 3, 7, 2, 6)),
-      f64x2.promote_low_f32x4(i32x4.shuffle(rd, re, 3, 7, 2, 6)),
-    );
+    // Adjacent rows' samples interleaved: (row, next row) at samples 0 and 1 (…0), at 2 and 3 (…2).
+    const ab0 = i32x4.shuffle(ra, rb, 0, 4, 1, 5);
+    const ab2 = i32x4.shuffle(ra, rb, 2, 6, 3, 7);
+    const bc0 = i32x4.shuffle(rb, rc, 0, 4, 1, 5);
+    const bc2 = i32x4.shuffle(rb, rc, 2, 6, 3, 7);
+    const cd0 = i32x4.shuffle(rc, rd, 0, 4, 1, 5);
+    const cd2 = i32x4.shuffle(rc, rd, 2, 6, 3, 7);
+    const de0 = i32x4.shuffle(rd, re, 0, 4, 1, 5);
+    const de2 = i32x4.shuffle(rd, re, 2, 6, 3, 7);
+    const first = firstResiduals(ab0, bc0, cd0, de0);
+    const second = secondResiduals(ab0, bc0, cd0, de0);
+    const third = firstResiduals(ab2, bc2, cd2, de2);
+    const fourth = secondResiduals(ab2, bc2, cd2, de2);
     const to = r + (<usize>i << 3);
     v128.store(to, i32x4.shuffle(f32x4.demote_f64x2_zero(first), f32x4.demote_f64x2_zero(second), 0, 1, 4, 5));
     v128.store(to, i32x4.shuffle(f32x4.demote_f64x2_zero(third), f32x4.demote_f64x2_zero(fourth), 0, 1, 4, 5), 16);
