@@ -149,23 +149,14 @@ export interface KernelExports {
     minResidual: number,
     out: number,
   ): number;
-  copyMoveGroups(
-    hashes: number,
-    count: number,
-    shift: number,
-    ends: number,
-    order: number,
-    sorted: number,
-    judged: number,
-  ): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
     gw: number,
     groups: number,
     ends: number,
-    order: number,
-    sorted: number,
+    entries: number,
     twins: number,
     state: number,
     capacity: number,
@@ -213,7 +204,27 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  toneLineSums(
+    picture: number,
+    width: number,
+    height: number,
+    rows: number,
+    lines: number,
+    count: number,
+    kept: number,
+    slots: number,
+    out: number,
+  ): void;
   equalNeighbourCount(picture: number, width: number, height: number): number;
+  dqMixtureShares(
+    counts: number,
+    ps: number,
+    pds: number,
+    n: number,
+    candidates: number,
+    total: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     slots: number,
