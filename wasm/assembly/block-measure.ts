@@ -390,7 +390,7 @@ const HISTOGRAM_BINS = 2 * HISTOGRAM_RANGE + 1;
 /** Natural positions of zig-zag indices 1…9. */
 const HISTOGRAM_AT = memory.data<u8>([1, 8, 16, 9, 2, 3, 10, 17, 24]);
 
-/** Bytes of the histograms measureCoefficientRow writes (HISTOGRAM_FREQUENCIES × HISTOGRAM_BINS i32). */
+/** Bytes of the histograms measureCoefficientRow adds to (HISTOGRAM_FREQUENCIES × HISTOGRAM_BINS i32). */
 export function blockHistogramBytes(): i32 {
   return HISTOGRAM_FREQUENCIES * HISTOGRAM_BINS * 4;
 }
@@ -409,10 +409,10 @@ export function blockHistogramBytes(): i32 {
 /**
  * One row of `count` luminance blocks from quantized coefficients (64 i16 each, natural order),
  * dequantised with `table` (64 u16): float IDCT, rounded and clamped samples (block-analysis.ts fromJpeg).
- * The row's histograms of the first AC frequencies go to `histograms` (blockHistogramBytes, cleared first).
+ * The row's counts of the first AC frequencies are added to `histograms` (blockHistogramBytes: the caller's
+ * running sums, copied in once for several rows).
  */
 export function measureCoefficientRow(count: i32, coefficients: usize, table: usize, out: usize, histograms: usize): void {
-  memory.fill(histograms, 0, <usize>blockHistogramBytes());
   for (let i = 0; i < count; i++) {
     const q = coefficients + <usize>i * 128;
     countFrequencies(q, histograms);

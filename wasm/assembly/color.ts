@@ -17,7 +17,7 @@ const H2V2 = 3;
 const NEAREST = 4;
 
 /** One output line of `outWidth` bytes at `out` from component lines `near`/`far` of `inWidth` samples. */
-export function upsampleRow(
+function upsampleRow(
   kind: i32,
   near: usize,
   far: usize,
@@ -92,11 +92,56 @@ export function upsampleRow(
   return i32x4.min_s(i32x4.max_s(v, i32x4.splat(0)), i32x4.splat(255));
 }
 
+/** Bytes of one plane's description for emitRgbaRows (ten i32, in this order). */
+const PLANE_BYTES = 40;
+
+/**
+ * `rows` RGBA rows of `width` pixels from output row `y` on into `out` (width × 4 bytes each): the strip decoder's
+ * band loop (src/scanner/images/jpeg-strip-decoder.ts `emitRow`, its reference) in one call instead of one call per
+ * line and plane. Each of the `components` planes is described at `planes` + i · PLANE_BYTES by: upsampling kind,
+ * address of its band lines (the line above the band, the band's `lines`, the next band's `lines`; `stride` bytes
+ * each), stride, lines, the band's first line, the plane's height and width, hFactor, vFactor, and the address of
+ * its upsampled output line. The lines a row is made from are jpeg-upsample.ts `sourceLines`', clamped to the plane
+ * and to the lines held, as the reference's `componentLine`.
+ */
+export function emitRgbaRows(components: i32, rgb: bool, planes: usize, y: i32, rows: i32, width: i32, out: usize): void {
+  for (let r = 0; r < rows; r++) {
+    for (let i = 0; i < components; i++) {
+      const d = planes + <usize>(i * PLANE_BYTES);
+      const kind = load<i32>(d);
+      const height = load<i32>(d, 20);
+      const row = y + r;
+      let near: i32;
+      let far: i32;
+      if (kind === H1V2 || kind === H2V2) {
+        near = row >> 1;
+        far = row & 1 ? min(near + 1, height - 1) : max(near - 1, 0);
+      } else {
+        near = min(row / load<i32>(d, 32), height - 1);
+        far = near;
+      }
+      upsampleRow(kind, heldLine(d, near), heldLine(d, far), load<i32>(d, 24), load<i32>(d, 28), width, load<i32>(d, 36));
+    }
+    const first = <usize>load<i32>(planes, 36);
+    const second = components > 1 ? <usize>load<i32>(planes + PLANE_BYTES, 36) : 0;
+    const third = components > 2 ? <usize>load<i32>(planes + 2 * PLANE_BYTES, 36) : 0;
+    toRgba(components, rgb, first, second, third, width, out + <usize>(r * width * 4));
+  }
+}
+
+/** Address of plane line `r` (clamped to the plane) among the lines held for the band (above, current, following). */
+@inline function heldLine(d: usize, r: i32): usize {
+  const stride = load<i32>(d, 8);
+  const lines = load<i32>(d, 12);
+  const line = min(max(r, 0), load<i32>(d, 20) - 1) - load<i32>(d, 16);
+  return <usize>load<i32>(d, 4) + <usize>(stride * (1 + min(max(line, -1), 2 * lines - 1)));
+}
+
 /**
  * One RGBA row of `width` pixels at `out`: `components` 1 (grey at a), 3 with `rgb` (copy) or
  * 3 YCbCr (JFIF) lines at a, b, c.
  */
-export function toRgba(components: i32, rgb: bool, a: usize, b: usize, c: usize, width: i32, out: usize): void {
+function toRgba(components: i32, rgb: bool, a: usize, b: usize, c: usize, width: i32, out: usize): void {
   const alpha = i32x4.splat(0xff000000);
   let x = 0;
   if (components === 1) {

@@ -214,8 +214,8 @@ function ghostErrors(q: usize, table: usize, out: usize): void {
 /**
  * `count` blocks (64 i16 each, natural order, from `coefficients`; luminance table `table`, 64 u16; their
  * samples at `samples`, 8 lines of count × 8 bytes): FREQUENCIES i16 per block at `frequencies`,
- * QUALITIES u16 per block at `ghost`, one u8 per block at `low` and `high`; `histograms` (FREQUENCIES × BINS
- * i32) gets this call's counts (cleared first).
+ * QUALITIES u16 per block at `ghost`, one u8 per block at `low` and `high`; this call's counts are added to
+ * `histograms` (FREQUENCIES × BINS i32: the caller's running sums, copied in once for several rows).
  */
 export function dctStatisticsRow(
   count: i32,
@@ -228,7 +228,6 @@ export function dctStatisticsRow(
   high: usize,
   histograms: usize,
 ): void {
-  memory.fill(histograms, 0, <usize>(FREQUENCIES * BINS * 4));
   if (!builtFor(table)) buildSquared(table);
   const stride = <usize>count * 8;
   for (let i = 0; i < count; i++) {

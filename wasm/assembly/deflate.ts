@@ -15,9 +15,12 @@ const MIN_MATCH: i32 = 4;
 const MAX_MATCH: i32 = 258;
 /**
  * Earlier positions tried per hash. 2 (4 before): on a phone photo's seven heatmaps 18 % less time for 1.2 % more
- * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2.
+ * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2
+ * then. RGB rows matched from pixel starts, with the previous pixel's repeat tried first (2026-11-29), take
+ * PIXEL_CHAIN: ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md, "Heatmap PNGs").
  */
 const MAX_CHAIN: i32 = 2;
+const PIXEL_CHAIN: i32 = 1;
 /** A match this long ends the search (longer ones are rare and cost more to look for). */
 const NICE_MATCH: i32 = 64;
 /**
@@ -25,14 +28,22 @@ const NICE_MATCH: i32 = 64;
  * 4 as zlib's level 1 (`max_insert_length`): on a photo's heatmaps 14 % less time than 8, 4 % more bytes.
  */
 const MAX_INSERT: i32 = 4;
-const BLOCK_SYMBOLS: i32 = 16384;
+/** Symbols per block: 32 768 (16 384 before) halves the blocks' Huffman tables for the same bytes, ≈ 3 % less time. */
+const BLOCK_SYMBOLS: i32 = 32768;
+/** x mod pixelBytes for x < MOD_BYTES (zlibDeflate's places in a pixel: at most 3 + 258 + 3). */
+const MOD_BYTES: i32 = 272;
+const MOD = memory.data(MOD_BYTES, 16);
 const STORED_MAX: i32 = 65535;
 
 /** Head of each hash chain (position + 1; 0 = empty) and the previous position of each window slot. */
 const HEAD = memory.data(4 << HASH_BITS, 16);
 const PREV = memory.data(4 * WINDOW, 16);
-/** The block's symbols: a literal byte, or (distance << 8) | (length − 3). */
-const SYMBOLS = memory.data(4 * BLOCK_SYMBOLS, 16);
+/**
+ * The block's symbols, each what writeSymbols writes: the literal/length symbol (0–285) in bits 0–8, a length's
+ * extra bits' value in 9–13, its distance code + 1 in 14–18 (0: none) and the distance's extra bits' value from
+ * 19 on; a literal is its byte. A step adds at most 1 + 3 past BLOCK_SYMBOLS.
+ */
+const SYMBOLS = memory.data(4 * (BLOCK_SYMBOLS + 8), 16);
 /** Frequencies, code lengths and codes: 286 literal/length, 30 distance, 19 code-length symbols. */
 const LIT_FREQ = memory.data(4 * 288, 16);
 const DIST_FREQ = memory.data(4 * 32, 16);
@@ -42,6 +53,12 @@ const DIST_LEN = memory.data(32, 16);
 const CL_LEN = memory.data(19, 16);
 const LIT_CODE = memory.data(2 * 288, 16);
 const DIST_CODE = memory.data(2 * 32, 16);
+/** The block's codes as writeSymbols reads them: code | length << 16 per literal/length symbol, and per distance code + 1 (0: none). */
+const LIT_ENTRY = memory.data(4 * 288, 16);
+const DIST_ENTRY = memory.data(4 * 32, 16);
+/** Extra bits of each literal/length symbol (0 for literals), and of each distance code + 1 (0: none). */
+const LIT_EXTRA_BITS = memory.data(288, 16);
+const DIST_EXTRA_BITS = memory.data(32, 16);
 const CL_CODE = memory.data(2 * 19, 16);
 /** Both tables' lengths in a row, and the code-length symbols that encode them (symbol | extra << 8). */
 const ALL_LEN = memory.data(320, 16);
@@ -76,6 +93,8 @@ function prepareTables(): void {
       else store<u8>(DIST_CODE_HIGH + <usize>(d >> 7), <u8>code);
     }
   }
+  for (let code = 0; code < 29; code++) store<u8>(LIT_EXTRA_BITS + <usize>(257 + code), unchecked(LENGTH_EXTRA[code]));
+  for (let code = 0; code < 30; code++) store<u8>(DIST_EXTRA_BITS + <usize>(code + 1), unchecked(DIST_EXTRA[code]));
   tablesReady = true;
 }
 
@@ -270,49 +289,44 @@ function writeStored(from: usize, length: i32, final: bool): void {
 
 /**
  * The block's symbols through its literal/length and distance codes: the hot loop of writeBlock, with the
- * bit writer's state in locals (globals live in memory) and a flush after each code and its extra bits
- * (at most 20 + 28 bits behind fewer than 32), so the bits are the same as putBits would write.
+ * bit writer's state in locals (globals live in memory). Without branches (a literal and a match alternate
+ * unpredictably): a literal's length extra bits and distance are codes of length 0; after each half (at most
+ * 15 + 5 and 15 + 13 bits behind fewer than 32) four bytes are stored and the position moves on by four when
+ * 32 bits are full, so the bits are the ones putBits would write (the store may run ≤ 4 bytes ahead, into room
+ * deflateBound leaves).
  */
 function writeSymbols(count: i32): void {
   let o = out;
   let buffer = bitBuffer;
-  let n = bitCount;
+  let n = <u64>bitCount;
   for (let i = 0; i < count; i++) {
     const sym = load<u32>(SYMBOLS + (<usize>i << 2));
-    const distance = <i32>(sym >> 8);
-    if (distance === 0) {
-      buffer |= <u64>load<u16>(LIT_CODE + (<usize>sym << 1)) << <u64>n;
-      n += <i32>load<u8>(LIT_LEN + <usize>sym);
-    } else {
-      const lc = <i32>load<u8>(LENGTH_CODE + <usize>(sym & 0xff));
-      const ls = <usize>(257 + lc);
-      buffer |= <u64>load<u16>(LIT_CODE + (ls << 1)) << <u64>n;
-      n += <i32>load<u8>(LIT_LEN + ls);
-      // The length's extra bits (0 when the code has none: the length is then its base).
-      buffer |= <u64>((sym & 0xff) + 3 - <u32>unchecked(LENGTH_BASE[lc])) << <u64>n;
-      n += <i32>unchecked(LENGTH_EXTRA[lc]);
-      if (n >= 32) {
-        store<u32>(o, <u32>buffer);
-        o += 4;
-        buffer >>= 32;
-        n -= 32;
-      }
-      const dc = distanceCode(distance);
-      buffer |= <u64>load<u16>(DIST_CODE + (<usize>dc << 1)) << <u64>n;
-      n += <i32>load<u8>(DIST_LEN + <usize>dc);
-      buffer |= <u64>(distance - <i32>unchecked(DIST_BASE[dc])) << <u64>n;
-      n += <i32>unchecked(DIST_EXTRA[dc]);
-    }
-    if (n >= 32) {
-      store<u32>(o, <u32>buffer);
-      o += 4;
-      buffer >>= 32;
-      n -= 32;
-    }
+    const index = <usize>(sym & 511);
+    const lit = load<u32>(LIT_ENTRY + (index << 2));
+    buffer |= <u64>(lit & 0xffff) << n;
+    n += <u64>(lit >> 16);
+    buffer |= <u64>((sym >> 9) & 31) << n;
+    n += <u64>load<u8>(LIT_EXTRA_BITS + index);
+    store<u32>(o, <u32>buffer);
+    let full = n >> 5;
+    o += <usize>(full << 2);
+    buffer >>= full << 5;
+    n &= 31;
+    const d = <usize>((sym >> 14) & 31);
+    const dist = load<u32>(DIST_ENTRY + (d << 2));
+    buffer |= <u64>(dist & 0xffff) << n;
+    n += <u64>(dist >> 16);
+    buffer |= <u64>(sym >> 19) << n;
+    n += <u64>load<u8>(DIST_EXTRA_BITS + d);
+    store<u32>(o, <u32>buffer);
+    full = n >> 5;
+    o += <usize>(full << 2);
+    buffer >>= full << 5;
+    n &= 31;
   }
   out = o;
   bitBuffer = buffer;
-  bitCount = n;
+  bitCount = <i32>n;
 }
 
 /** Writes the block of `count` symbols covering input bytes [from, from + length): dynamic Huffman, or stored when smaller. */
@@ -351,6 +365,10 @@ function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
   assignCodes(LIT_LEN, 286, LIT_CODE);
   assignCodes(DIST_LEN, 30, DIST_CODE);
   assignCodes(CL_LEN, 19, CL_CODE);
+  for (let i = 0; i < 286; i++)
+    store<u32>(LIT_ENTRY + (<usize>i << 2), <u32>load<u16>(LIT_CODE + (<usize>i << 1)) | (<u32>load<u8>(LIT_LEN + <usize>i) << 16));
+  for (let i = 0; i < 30; i++)
+    store<u32>(DIST_ENTRY + (<usize>(i + 1) << 2), <u32>load<u16>(DIST_CODE + (<usize>i << 1)) | (<u32>load<u8>(DIST_LEN + <usize>i) << 16));
   putBits(final ? 5 : 4, 3); // BFINAL, BTYPE = 2 (dynamic)
   putBits(<u32>(hlit - 257), 5);
   putBits(<u32>(hdist - 1), 5);
@@ -430,8 +448,16 @@ function adler32(input: usize, length: i32): u32 {
   return <u32>((b << 16) | a);
 }
 
-/** zlib stream of `length` bytes at `input`, written at `output` (room: deflateBound); returns its length. */
-export function zlibDeflate(input: usize, length: i32, output: usize): i32 {
+/**
+ * zlib stream of `length` bytes at `input`, written at `output` (room: deflateBound); returns its length.
+ * `line` and `pixelBytes`: the input is a PNG's filtered rows, `line` bytes each (the filter byte first), of
+ * pixels of `pixelBytes` bytes (1–4): matches are looked for, and positions entered in the hash chains, only at
+ * a pixel's first byte (and at a filter byte); the other bytes of a pixel that no match covers are literals.
+ * On heatmaps this searches ≈ 40 % fewer positions and enters ≈ 50 % fewer for ≈ 0.5 % more bytes
+ * (docs/benchmarks.md, "Heatmap PNGs"); the previous pixel's repeat is tried first and PIXEL_CHAIN candidates after
+ * it (png-encode.ts passes 3 for RGB). `pixelBytes` 1 looks everywhere with MAX_CHAIN (any data: `line` unused).
+ */
+export function zlibDeflate(input: usize, length: i32, output: usize, line: i32, pixelBytes: i32): i32 {
   if (!tablesReady) prepareTables();
   out = output;
   bitBuffer = 0;
@@ -440,7 +466,18 @@ export function zlibDeflate(input: usize, length: i32, output: usize): i32 {
   store<u8>(out + 1, 0x01);
   out += 2;
   memory.fill(HEAD, 0, 4 << HASH_BITS);
+  if (pixelBytes <= 1) {
+    pixelBytes = 1;
+    line = 0x7fffffff;
+  }
+  const chains = pixelBytes > 1 ? PIXEL_CHAIN : MAX_CHAIN;
+  // MOD[x] = x mod pixelBytes for every sum the steps below take it of (no division per match).
+  for (let x = 0; x < MOD_BYTES; x++) store<u8>(MOD + <usize>x, <u8>(x % pixelBytes));
   let pos = 0;
+  // pos's place in its line (0: the filter byte) and in its pixel, (col − 1) mod pixelBytes (the filter byte's
+  // is pixelBytes − 1, as if it ended a pixel); a match may start where it is 0 and at a filter byte.
+  let col = 0;
+  let phase = pixelBytes - 1;
   let blockStart = 0;
   let count = 0;
   memory.fill(LIT_FREQ, 0, 4 * 288);
@@ -451,8 +488,17 @@ export function zlibDeflate(input: usize, length: i32, output: usize): i32 {
     if (pos + MIN_MATCH <= length) {
       const h = hashAt(input + <usize>pos);
       const limit = min(MAX_MATCH, length - pos);
+      // The previous pixel repeated (distance pixelBytes, from 3 bytes, shorter than the hash's 4): cheaper than
+      // its literals; the heatmaps of small pictures draw every pixel twice (leuvenA's five block heatmaps −11–14 % bytes).
+      if (col > pixelBytes && pixelBytes >= 3) {
+        const n = matchLength(input + <usize>(pos - pixelBytes), input + <usize>pos, limit);
+        if (n >= pixelBytes) {
+          best = n;
+          bestDistance = pixelBytes;
+        }
+      }
       let candidate = load<i32>(HEAD + (<usize>h << 2));
-      for (let chain = 0; chain < MAX_CHAIN && candidate > 0; chain++) {
+      for (let chain = 0; chain < chains && candidate > 0; chain++) {
         const at = candidate - 1;
         if (pos - at > WINDOW) break;
         const n = matchLength(input + <usize>at, input + <usize>pos, limit);
@@ -466,28 +512,60 @@ export function zlibDeflate(input: usize, length: i32, output: usize): i32 {
       store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
       store<i32>(HEAD + (<usize>h << 2), pos + 1);
     }
-    if (best >= MIN_MATCH) {
-      store<u32>(SYMBOLS + (<usize>count << 2), (<u32>bestDistance << 8) | <u32>(best - 3));
-      const lc = 257 + <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
-      store<u32>(LIT_FREQ + (<usize>lc << 2), load<u32>(LIT_FREQ + (<usize>lc << 2)) + 1);
+    // Bytes given as literals after this position's match or literal, up to the next place a match may start.
+    let literals = 0;
+    if (best >= MIN_MATCH || (best >= 3 && bestDistance === pixelBytes)) {
+      const lc = <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
       const dc = distanceCode(bestDistance);
+      store<u32>(
+        SYMBOLS + (<usize>count << 2),
+        <u32>(257 + lc) |
+          (<u32>(best - <i32>unchecked(LENGTH_BASE[lc])) << 9) |
+          (<u32>(dc + 1) << 14) |
+          (<u32>(bestDistance - <i32>unchecked(DIST_BASE[dc])) << 19),
+      );
+      store<u32>(LIT_FREQ + (<usize>(257 + lc) << 2), load<u32>(LIT_FREQ + (<usize>(257 + lc) << 2)) + 1);
       store<u32>(DIST_FREQ + (<usize>dc << 2), load<u32>(DIST_FREQ + (<usize>dc << 2)) + 1);
+      count++;
       const end = pos + best;
+      // A short match's pixel starts are entered too (as zlib's level 1 enters a short match's every position).
       if (best <= MAX_INSERT)
-        for (let p = pos + 1; p < end && p + MIN_MATCH <= length; p++) {
+        for (let p = pos + (col === 0 ? 1 : pixelBytes); p < end && p + MIN_MATCH <= length; p += pixelBytes) {
           const h = hashAt(input + <usize>p);
           store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
           store<i32>(HEAD + (<usize>h << 2), p + 1);
         }
       pos = end;
-    } else {
-      const byte = <u32>load<u8>(input + <usize>pos);
-      store<u32>(SYMBOLS + (<usize>count << 2), byte);
+      col += best;
+      if (col < line) phase = <i32>load<u8>(MOD + <usize>(phase + best));
+      else {
+        // Each line passed moves the place in the pixel one back (a line is 1 + a multiple of pixelBytes).
+        let lines = 0;
+        while (col >= line) {
+          col -= line;
+          lines++;
+        }
+        phase = (phase + best + lines * (pixelBytes - 1)) % pixelBytes;
+      }
+      if (col > 0 && phase > 0) literals = pixelBytes - phase;
+    } else literals = col === 0 ? 1 : pixelBytes;
+    literals = min(literals, length - pos);
+    for (let i = 0; i < literals; i++) {
+      const byte = <u32>load<u8>(input + <usize>(pos + i));
+      store<u32>(SYMBOLS + (<usize>(count + i) << 2), byte);
       store<u32>(LIT_FREQ + (<usize>byte << 2), load<u32>(LIT_FREQ + (<usize>byte << 2)) + 1);
-      pos++;
     }
-    count++;
-    if (count === BLOCK_SYMBOLS || pos === length) {
+    pos += literals;
+    count += literals;
+    // Literals end at a pixel's end (then the next pixel, or the next line's filter byte) or are the filter byte.
+    if (literals > 0) {
+      col += literals;
+      if (col === line) {
+        col = 0;
+        phase = pixelBytes - 1;
+      } else phase = 0;
+    }
+    if (count >= BLOCK_SYMBOLS || pos === length) {
       writeBlock(count, input + <usize>blockStart, pos - blockStart, pos === length);
       blockStart = pos;
       count = 0;

@@ -2,7 +2,7 @@
 // scripts/build-wasm.mjs into wasm/kernels.wasm (docs/wasm.md).
 export { scratch } from "./scratch";
 export { idctBlocks } from "./jpeg-idct";
-export { toRgba, upsampleRow } from "./color";
+export { emitRgbaRows } from "./color";
 export {
   blockHistogramBytes,
   blockOutputBytes,
@@ -12,6 +12,7 @@ export {
   takeDenseStages,
 } from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs, copyMoveQuantise } from "./copy-move";
+export { dqMixtureShares } from "./dq-fit";
 export { decodeMcuRow } from "./entropy";
 export { decodeProgressiveScanRow } from "./progressive";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
@@ -31,5 +32,5 @@ export { grayDownscaleRows, lumaRows } from "./gray";
 export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";
 export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
-export { seamStepCounts, toneRunExtremes } from "./seams";
+export { seamStepCounts, toneLineSums, toneRunExtremes } from "./seams";
 export { equalNeighbourCount } from "./drawn";

@@ -179,10 +179,18 @@ function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, 
   const qualities = GHOST_QUALITIES.length;
   const histogramLength = blocks.histograms.length;
   /**
-   * Block row `row` from its coefficients (n × 64 i16) and samples (8 lines of n × 8 bytes) in the kernels'
-   * memory, dequantised with the table at `tableAt`; scratch regions from `after` on.
+   * Block rows `first`…`first + count − 1` from their coefficients (n × 64 i16 per row) and samples (8 lines of
+   * n × 8 bytes per row) in the kernels' memory, dequantised with the table at `tableAt`; scratch regions from
+   * `after` on. The histograms are copied in and out once for all the rows (the kernel adds each row's counts).
    */
-  const measureAt = (row: number, coefficients: number, samples: number, tableAt: number, after: number) => {
+  const measureAt = (
+    first: number,
+    count: number,
+    coefficients: number,
+    samples: number,
+    tableAt: number,
+    after: number,
+  ) => {
     const s = scratchRegions(
       {
         frequencies: n * DQ_FREQUENCIES * 2,
@@ -195,23 +203,27 @@ function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, 
       after,
     );
     const { at, buffer } = s;
-    kernels().dctStatisticsRow(
-      n,
-      coefficients,
-      samples,
-      tableAt,
-      at.frequencies,
-      at.ghost,
-      at.low,
-      at.high,
-      at.histograms,
-    );
-    blocks.coefficients.set(new Int16Array(buffer, at.frequencies, n * DQ_FREQUENCIES), row * n * DQ_FREQUENCIES);
-    blocks.ghost.set(new Uint16Array(buffer, at.ghost, n * qualities), row * n * qualities);
-    blocks.low.set(s.bytes.subarray(at.low, at.low + n), row * n);
-    blocks.high.set(s.bytes.subarray(at.high, at.high + n), row * n);
-    const counts = new Int32Array(buffer, at.histograms, histogramLength);
-    for (let i = 0; i < histogramLength; i++) blocks.histograms[i] += counts[i];
+    const histograms = new Int32Array(buffer, at.histograms, histogramLength);
+    histograms.set(blocks.histograms);
+    for (let i = 0; i < count; i++) {
+      const row = first + i;
+      kernels().dctStatisticsRow(
+        n,
+        coefficients + i * n * 128,
+        samples + i * n * 64,
+        tableAt,
+        at.frequencies,
+        at.ghost,
+        at.low,
+        at.high,
+        at.histograms,
+      );
+      blocks.coefficients.set(new Int16Array(buffer, at.frequencies, n * DQ_FREQUENCIES), row * n * DQ_FREQUENCIES);
+      blocks.ghost.set(new Uint16Array(buffer, at.ghost, n * qualities), row * n * qualities);
+      blocks.low.set(s.bytes.subarray(at.low, at.low + n), row * n);
+      blocks.high.set(s.bytes.subarray(at.high, at.high + n), row * n);
+    }
+    blocks.histograms.set(histograms);
   };
   /** Block row `row` from its coefficients in JavaScript: copied in, its samples computed. */
   const measureRow = (row: number, coefficients: Int16Array) => {
@@ -220,16 +232,12 @@ function wasmRows(blocks: DctBlocks): Required<Pick<CoefficientSink<DctBlocks>, 
     new Uint16Array(buffer, at.table, 64).set(table);
     new Int16Array(buffer, at.coefficients, n * 64).set(coefficients);
     kernels().lumaRowSamples(at.coefficients, 1, n, at.table, at.samples);
-    measureAt(row, at.coefficients, at.samples, at.table, s.end);
+    measureAt(row, 1, at.coefficients, at.samples, at.table, s.end);
   };
   const ring = new LumaBlockRows(n, 4, (row) => measureRow(row, ring.row(row)));
   return {
     block: (row, col, q) => ring.add(row, col, q),
-    rows(rows) {
-      const samples = rows.samples();
-      for (let i = 0; i < rows.count; i++)
-        measureAt(rows.first + i, rows.coefficients + i * n * 128, samples + i * n * 64, rows.table, rows.reserve);
-    },
+    rows: (rows) => measureAt(rows.first, rows.count, rows.coefficients, rows.samples(), rows.table, rows.reserve),
   };
 }
 

@@ -263,11 +263,12 @@ function storeBlockRow(maps: BlockMaps, row: number, buffer: ArrayBuffer, at: nu
   maps.clipped.set(new Uint8Array(buffer, at + 8 * n * 4, n), row * n);
 }
 
-/** The kernel's histogram counts of one row (frequency by frequency, 2 · HISTOGRAM_RANGE + 1 bins each) added to the maps'. */
-function addCounts(histograms: Int32Array[], counts: Int32Array): void {
+/** The maps' histograms to or from the kernel's layout of them (frequency by frequency, 2 · HISTOGRAM_RANGE + 1 bins each). */
+function copyHistograms(histograms: Int32Array[], kernel: Int32Array, into: "kernel" | "maps"): void {
   const bins = 2 * HISTOGRAM_RANGE + 1;
   histograms.forEach((h, f) => {
-    for (let b = 0; b < bins; b++) h[b] += counts[f * bins + b];
+    if (into === "kernel") kernel.set(h, f * bins);
+    else h.set(kernel.subarray(f * bins, (f + 1) * bins));
   });
 }
 
@@ -323,12 +324,15 @@ class CoefficientRows {
     const n = this.maps.blocksWide;
     const histogramBytes = kernels().blockHistogramBytes();
     const s = scratchRegions({ out: kernels().blockOutputBytes(n), histograms: histogramBytes }, kernels(), after);
+    // The kernel adds each row's counts to the maps' histograms, copied in and out once for all the rows.
     const counts = new Int32Array(s.buffer, s.at.histograms, histogramBytes / 4);
+    const histograms = this.maps.histograms as Int32Array[];
+    copyHistograms(histograms, counts, "kernel");
     for (let i = 0; i < count; i++) {
       kernels().measureCoefficientRow(n, input + i * n * 128, table, s.at.out, s.at.histograms);
       storeBlockRow(this.maps, first + i, s.buffer, s.at.out);
-      addCounts(this.maps.histograms as Int32Array[], counts);
     }
+    copyHistograms(histograms, counts, "maps");
   }
 }
 

@@ -205,28 +205,44 @@ function oneEntropyPass(bytes: Uint8Array, state: FileState): boolean {
 
 /**
  * One pass of the strip decoder feeding the pixel products its bands and the coefficient products its
- * luminance blocks as they are Huffman-decoded; when the strip decoder cannot read the file, each kind takes
- * its own pass (the pixel products are then null, as pixelPass would give them).
+ * luminance block rows (or blocks, for sinks that take no rows) as they are Huffman-decoded; when the strip
+ * decoder cannot read the file, each kind takes its own pass (the pixel products are then null, as pixelPass
+ * would give them).
  */
 async function jpegPass(bytes: Uint8Array, products: AnyProduct[]): Promise<unknown[]> {
   const structure = jpegStructureOf(bytes);
   const frame = structure.frame;
   const coefficients = products.filter((p) => p.kind === "coefficients");
-  let sinks: (DecodeSink<unknown> | null)[] = [];
-  const decoder =
-    frame && readsCoefficients(frame)
-      ? JpegStripDecoder.open(bytes, structure, {
-          luma: (row, col, block) => {
-            for (const sink of sinks) sink?.block?.(row, col, block);
-          },
-        })
-      : "not a baseline JPEG";
-  if (typeof decoder === "string" || !frame) {
+  const fallBack = async () => {
     const values = await coefficientPass(bytes, coefficients);
     return products.map((p) => (p.kind === "coefficients" ? values[coefficients.indexOf(p)] : null));
-  }
-  sinks = products.map((p) => p.sink(frame.width, frame.height, bytes, "strips"));
-  return feedBands(countedSource(bytes, decoder), sinks);
+  };
+  if (!frame || !readsCoefficients(frame)) return fallBack();
+  // The coefficient sinks first: the decoder is told whether any takes blocks, or rows (these read each block row
+  // where the decoder gathered it in wasm memory, as in coefficientPass: no call and copy per block and sink).
+  const sinks = new Map(coefficients.map((p) => [p, p.sink(frame.width, frame.height, bytes, "strips")] as const));
+  const byRows = !!lumaFrameOf(bytes).table && lumaGridIsPicture(frame);
+  const rowSinks = [...sinks.values()].filter((s): s is DecodeSink<unknown> => byRows && !!s?.rows);
+  const blockSinks = [...sinks.values()].filter((s): s is DecodeSink<unknown> => !!s?.block && !rowSinks.includes(s));
+  const decoder = JpegStripDecoder.open(bytes, structure, {
+    luma: blockSinks.length
+      ? (row, col, block) => {
+          for (const sink of blockSinks) sink.block?.(row, col, block);
+        }
+      : undefined,
+    lumaRows: rowSinks.length
+      ? (rows) => {
+          for (const sink of rowSinks) sink.rows?.(rows);
+        }
+      : undefined,
+  });
+  if (typeof decoder === "string") return fallBack();
+  return feedBands(
+    countedSource(bytes, decoder),
+    products.map((p) =>
+      p.kind === "coefficients" ? (sinks.get(p) ?? null) : p.sink(frame.width, frame.height, bytes, "strips"),
+    ),
+  );
 }
 
 /** One Huffman pass over a baseline or progressive JPEG's luminance blocks feeding every product's sink; all null on damage. */

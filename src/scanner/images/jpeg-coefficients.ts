@@ -6,7 +6,7 @@
  * (callers report that as "not assessed" or fall back to pixels).
  */
 import { countDecode } from "./decode-count";
-import { ScanDecoder } from "./jpeg-entropy";
+import { type ScanComponent, ScanDecoder } from "./jpeg-entropy";
 import { WasmScanDecoder } from "./jpeg-entropy-wasm";
 import type { JpegFrame, JpegStructure } from "./jpeg-markers";
 import { ProgressiveScanDecoder } from "./jpeg-progressive";
@@ -71,7 +71,7 @@ export interface WasmLumaRows {
 export type LumaRowsVisitor = (rows: WasmLumaRows) => void;
 
 /** Where one MCU row's block rows, their samples and the table lie in the scratch area (offsets from its base). */
-interface RowsLayout {
+export interface RowsLayout {
   coefficients: number;
   samples: number;
   table: number;
@@ -79,20 +79,28 @@ interface RowsLayout {
   reserve: number;
 }
 
-function rowsLayout(rows: number, blocksWide: number): RowsLayout {
-  const samples = align16(rows * blocksWide * 128);
+/** The layout of `rows` block rows of `blocksWide` blocks from offset `at` (16-byte aligned) of the scratch area on. */
+export function rowsLayout(rows: number, blocksWide: number, at = 0): RowsLayout {
+  const samples = at + align16(rows * blocksWide * 128);
   const table = align16(samples + rows * blocksWide * 64);
-  return { coefficients: 0, samples, table, reserve: table + 128 };
+  return { coefficients: at, samples, table, reserve: table + 128 };
 }
 
 /**
  * Rows `first`…`first + count − 1` at the layout's place (written there by the caller), the table copied in:
- * the visitor's view of them, computing their samples at most once.
+ * the visitor's view of them, computing their samples at most once (`samplesDone`: the caller wrote them too).
  */
-function rowsAt(layout: RowsLayout, first: number, count: number, blocksWide: number, table: Uint16Array) {
+export function rowsAt(
+  layout: RowsLayout,
+  first: number,
+  count: number,
+  blocksWide: number,
+  table: Uint16Array,
+  samplesDone = false,
+) {
   const s = scratch(layout.reserve);
   new Uint16Array(s.buffer, s.base + layout.table, 64).set(table);
-  let samplesDone = false;
+  let done = samplesDone;
   const rows: WasmLumaRows = {
     first,
     count,
@@ -101,9 +109,8 @@ function rowsAt(layout: RowsLayout, first: number, count: number, blocksWide: nu
     table: s.base + layout.table,
     reserve: layout.reserve,
     samples() {
-      if (!samplesDone)
-        kernels().lumaRowSamples(rows.coefficients, count, blocksWide, rows.table, s.base + layout.samples);
-      samplesDone = true;
+      if (!done) kernels().lumaRowSamples(rows.coefficients, count, blocksWide, rows.table, s.base + layout.samples);
+      done = true;
       return s.base + layout.samples;
     },
   };
@@ -141,6 +148,20 @@ function decodeRowsInScratch(
   const mcu = layout.reserve;
   const { error } = scan.decodeRowInto(align16(mcu + scan.blocksPerRow * 128), mcu);
   if (error) return error;
+  gatherLumaRowsInScratch(scan, mcu, layout, blocksWide);
+  return null;
+}
+
+/**
+ * The luminance blocks of an MCU row decoded at `mcu` (offset in the scratch area, MCU order) gathered in wasm
+ * into the layout's whole block rows (wasm/assembly/luma-rows.ts).
+ */
+export function gatherLumaRowsInScratch(
+  scan: { readonly components: readonly ScanComponent[]; readonly mcusX: number; readonly blocksPerRow: number },
+  mcu: number,
+  layout: RowsLayout,
+  blocksWide: number,
+): void {
   // The luminance's blocks in each MCU: after the blocks of the scan's components before it.
   const luma = scan.components.findIndex((c) => c.index === 0);
   const lumaAt = scan.components.slice(0, luma).reduce((n, c) => n + c.h * c.v, 0);
@@ -148,7 +169,6 @@ function decodeRowsInScratch(
   const base = scratch(0).base;
   const perMcu = scan.blocksPerRow / scan.mcusX;
   kernels().gatherLumaRows(base + mcu, scan.mcusX, perMcu, lumaAt, h, v, blocksWide, base + layout.coefficients);
-  return null;
 }
 
 /**

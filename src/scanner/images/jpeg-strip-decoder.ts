@@ -12,7 +12,19 @@
  * tests compare against (identical bytes).
  */
 import { componentsToRgba, isRgb } from "./jpeg-color";
-import { type LumaBlockVisitor, lumaBlockGrid, openRowDecoder, type RowDecoder } from "./jpeg-coefficients";
+import {
+  gatherLumaRowsInScratch,
+  type LumaBlockVisitor,
+  type LumaRowsVisitor,
+  lumaBlockGrid,
+  lumaGridIsPicture,
+  lumaRowsInScratch,
+  openRowDecoder,
+  type RowDecoder,
+  type RowsLayout,
+  rowsAt,
+  rowsLayout,
+} from "./jpeg-coefficients";
 import type { ScanDecoder } from "./jpeg-entropy";
 import { idctBlockToBytes } from "./jpeg-idct";
 import { type JpegStructure, parseJpegStructure } from "./jpeg-markers";
@@ -45,8 +57,13 @@ interface ComponentPlane {
   line: Uint8Array;
 }
 
+/** i32 fields of one plane's description for the band kernel (color.ts emitRgbaRows). */
+const PLANE_FIELDS = 10;
+
 /** Where each part of one MCU row's IDCT lives in the kernels' scratch area (byte offsets from its base). */
 interface WasmLayout {
+  /** The luminance block rows handed to `lumaRows` (last in the area: their sinks' regions follow them). */
+  rows: RowsLayout | null;
   tables: number;
   /** Per block of an MCU row, in MCU order: quantisation table, output offset, stride (the same every row). */
   layout: Int32Array;
@@ -56,6 +73,8 @@ interface WasmLayout {
   planeOut: number[];
   planeIn: number[];
   lineOut: number[];
+  /** The planes' descriptions for color.ts emitRgbaRows (PLANE_FIELDS i32 each). */
+  planes: number;
   rgba: number;
   bytes: number;
   blocksPerRow: number;
@@ -70,6 +89,12 @@ export interface StripDecoderOptions {
    * them): one entropy pass for both pixels and coefficients.
    */
   luma?: LumaBlockVisitor;
+  /**
+   * Also given the luminance's whole block rows of each MCU row in the kernels' scratch area (as jpeg-coefficients.ts
+   * `decodeLumaCoefficients` hands them): gathered in wasm, no call or copy per block. Only for a frame whose
+   * luminance block grid is the picture's (`lumaGridIsPicture`); `open` refuses it otherwise.
+   */
+  lumaRows?: LumaRowsVisitor;
 }
 
 /** Where a decoder hands its luminance blocks, and which of them lie inside the image. */
@@ -79,6 +104,17 @@ interface LumaTap {
   blocksHigh: number;
   /** One MCU row's coefficients, copied out of the kernels' memory before the IDCT reuses it. */
   row: Int16Array;
+}
+
+/** Where a decoder hands its luminance block rows. */
+interface LumaRowsTap {
+  visit: LumaRowsVisitor;
+  blocksWide: number;
+  blocksHigh: number;
+  /** Block rows per MCU row (the luminance's vertical sampling factor in the scan). */
+  perMcu: number;
+  /** The JavaScript reference's rows of the MCU row being decoded (the wasm path gathers them in wasm memory). */
+  gathered: Int16Array | null;
 }
 
 export class JpegStripDecoder implements RgbaBandSource {
@@ -96,6 +132,7 @@ export class JpegStripDecoder implements RgbaBandSource {
   /** Scratch layout of the wasm kernels; null = the JavaScript reference. */
   private readonly wasm: WasmLayout | null;
   private readonly luma: LumaTap | null;
+  private readonly lumaRows: LumaRowsTap | null;
   /** MCU rows decoded so far. */
   private mcuRow = 0;
 
@@ -113,11 +150,19 @@ export class JpegStripDecoder implements RgbaBandSource {
     this.bandHeight = planes[0].lines * planes[0].vFactor;
     this.rgb = planes.length === 3 && isRgb(structure);
     this.rgba = new Uint8Array(this.width * this.bandHeight * 4);
+    const grid = lumaBlockGrid(frame);
+    const perMcu = this.scan.components.find((c) => c.index === 0)?.v ?? 1;
+    this.lumaRows = options.lumaRows
+      ? {
+          visit: options.lumaRows,
+          ...grid,
+          perMcu,
+          gathered: options.reference ? new Int16Array(perMcu * grid.blocksWide * 64) : null,
+        }
+      : null;
     this.wasm = options.reference ? null : this.wasmLayout();
     const blocksPerRow = this.scan.mcusX * this.scan.components.reduce((n, c) => n + c.h * c.v, 0);
-    this.luma = options.luma
-      ? { visit: options.luma, ...lumaBlockGrid(frame), row: new Int16Array(blocksPerRow * 64) }
-      : null;
+    this.luma = options.luma ? { visit: options.luma, ...grid, row: new Int16Array(blocksPerRow * 64) } : null;
   }
 
   private wasmLayout(): WasmLayout {
@@ -134,7 +179,11 @@ export class JpegStripDecoder implements RgbaBandSource {
     const planeOut = this.planes.map((p) => take(p.stride * p.lines));
     const planeIn = this.planes.map((p) => take(p.stride * (2 * p.lines + 1)));
     const lineOut = this.planes.map((p) => take(p.line.length));
+    const planes = take(this.planes.length * PLANE_FIELDS * 4);
     const rgba = take(this.rgba.length);
+    // The luminance rows last: their sinks' regions start behind them and leave the decoder's own regions alone.
+    const rows = this.lumaRows ? rowsLayout(this.lumaRows.perMcu, this.lumaRows.blocksWide, take(0)) : null;
+    if (rows) at = rows.reserve;
     // Blocks come in MCU order: per MCU, per scan component, its v × h blocks.
     const layout = new Int32Array(blocksPerRow * 3);
     let n = 0;
@@ -143,9 +192,24 @@ export class JpegStripDecoder implements RgbaBandSource {
         for (let by = 0; by < c.v; by++)
           for (let bx = 0; bx < c.h; bx++, n++) {
             const p = this.planes[c.index];
-            layout.set([c.index, planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8, p.stride], n * 3);
+            layout[n * 3] = c.index;
+            layout[n * 3 + 1] = planeOut[c.index] + by * 8 * p.stride + (mx * c.h + bx) * 8;
+            layout[n * 3 + 2] = p.stride;
           }
-    return { tables, layout, layoutAt, coefficients, planeOut, planeIn, lineOut, rgba, bytes: at, blocksPerRow };
+    return {
+      rows,
+      tables,
+      layout,
+      layoutAt,
+      coefficients,
+      planeOut,
+      planeIn,
+      lineOut,
+      planes,
+      rgba,
+      bytes: at,
+      blocksPerRow,
+    };
   }
 
   /** A decoder for `bytes`, or why this decoder cannot read the file (callers fall back). */
@@ -164,6 +228,7 @@ export class JpegStripDecoder implements RgbaBandSource {
     if (typeof scan === "string") return scan;
     if (structure.scanStarts.length > 1 && frame?.marker !== 0xc2) return "several scans";
     if (!frame || scan.components.length !== frame.components.length) return "scan without all components";
+    if (options.lumaRows && !lumaGridIsPicture(frame)) return "luminance block grid is not the picture's";
     const single = frame.components.length === 1;
     const hMax = single ? 1 : Math.max(...frame.components.map((c) => c.h));
     const vMax = single ? 1 : Math.max(...frame.components.map((c) => c.v));
@@ -221,14 +286,22 @@ export class JpegStripDecoder implements RgbaBandSource {
       return;
     }
     const luma = this.luma;
+    const rows = this.lumaRows;
+    const first = this.mcuRow * (rows?.perMcu ?? 0);
     const error = this.scan.decodeRow((component, row, col, coefficients) => {
       const p = this.planes[component];
       const line = (row % (p.lines / 8)) * 8;
       if (luma && component === 0 && row < luma.blocksHigh && col < luma.blocksWide) luma.visit(row, col, coefficients);
+      if (rows?.gathered && component === 0 && row < rows.blocksHigh && col < rows.blocksWide)
+        rows.gathered.set(coefficients, ((row - first) * rows.blocksWide + col) * 64);
       idctBlockToBytes(coefficients, p.table, p[target], line * p.stride + col * 8, p.stride);
     });
     this.mcuRow++;
     if (error) throw new JpegDataError(error);
+    if (rows?.gathered && first < rows.blocksHigh) {
+      const count = Math.min(rows.perMcu, rows.blocksHigh - first);
+      rows.visit(lumaRowsInScratch(first, count, rows.blocksWide, rows.gathered, this.planes[0].table));
+    }
   }
 
   /** One MCU row: Huffman decoding and IDCT in wasm, the coefficients never leave its memory. */
@@ -244,10 +317,33 @@ export class JpegStripDecoder implements RgbaBandSource {
       const start = s.base + w.planeOut[i];
       p[target].set(s.bytes.subarray(start, start + p.stride * p.lines));
     });
-    // After the IDCT: the visitor may run kernels of its own, which reuse the scratch area.
+    // After the IDCT: the visitors may run kernels of their own, which reuse the scratch area (the rows' samples
+    // are read from the IDCT's output first; the blocks were copied out above).
+    if (this.lumaRows && w.rows && !error) this.visitLumaRows(this.lumaRows, w.rows, w.coefficients, w.planeOut[0]);
     if (this.luma) this.visitLuma(this.luma, n);
     this.mcuRow++;
     if (error) throw new JpegDataError(error);
+  }
+
+  /**
+   * The MCU row's luminance block rows (those inside the picture) gathered from its coefficients at `mcu` into
+   * the rows' place behind the decoder's own regions, where every row sink's kernel reads them; their samples are
+   * the lines the IDCT just wrote to the luminance plane at `planeOut` (the same idctBlock of the same blocks and
+   * table), copied, not computed again.
+   */
+  private visitLumaRows(tap: LumaRowsTap, rows: RowsLayout, mcu: number, planeOut: number): void {
+    const first = this.mcuRow * tap.perMcu;
+    if (first >= tap.blocksHigh) return;
+    const count = Math.min(tap.perMcu, tap.blocksHigh - first);
+    gatherLumaRowsInScratch(this.scan as Exclude<RowDecoder, ScanDecoder>, mcu, rows, tap.blocksWide);
+    const s = scratch(rows.reserve);
+    const { stride } = this.planes[0];
+    const width = tap.blocksWide * 8;
+    for (let line = 0; line < count * 8; line++) {
+      const from = s.base + planeOut + line * stride;
+      s.bytes.copyWithin(s.base + rows.samples + line * width, from, from + width);
+    }
+    tap.visit(rowsAt(rows, first, count, tap.blocksWide, this.planes[0].table, true));
   }
 
   /** The luminance blocks among the MCU row's first `n` blocks (MCU order, as WasmScanDecoder.decodeRow visits them). */
@@ -265,33 +361,31 @@ export class JpegStripDecoder implements RgbaBandSource {
           }
   }
 
-  /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm, copied out. */
+  /** One band of RGBA rows: the planes' band lines copied in, upsampled and converted in wasm (one call), copied out. */
   private emitBandWasm(w: WasmLayout, y: number, rows: number): void {
     const s = scratch(w.bytes);
-    const k = kernels();
+    const planes = new Int32Array(s.buffer, s.base + w.planes, this.planes.length * PLANE_FIELDS);
     this.planes.forEach((p, i) => {
       const start = s.base + w.planeIn[i];
       s.bytes.set(p.above, start);
       s.bytes.set(p.current, start + p.stride);
       s.bytes.set(p.following, start + p.stride * (p.lines + 1));
+      // color.ts emitRgbaRows' plane description.
+      const d = i * PLANE_FIELDS;
+      planes[d] = UPSAMPLE_CODES[p.kind];
+      planes[d + 1] = start;
+      planes[d + 2] = p.stride;
+      planes[d + 3] = p.lines;
+      planes[d + 4] = this.band * p.lines;
+      planes[d + 5] = p.height;
+      planes[d + 6] = p.width;
+      planes[d + 7] = p.hFactor;
+      planes[d + 8] = p.vFactor;
+      planes[d + 9] = s.base + w.lineOut[i];
     });
-    /** Address of component line `r` (clamped) in the copied band lines (above, current, following). */
-    const lineAt = (i: number, r: number) => {
-      const p = this.planes[i];
-      const line = Math.min(Math.max(r, 0), p.height - 1) - this.band * p.lines;
-      return s.base + w.planeIn[i] + p.stride * (1 + Math.min(Math.max(line, -1), 2 * p.lines - 1));
-    };
-    const out = this.planes.map((_, i) => s.base + w.lineOut[i]);
-    for (let r = 0; r < rows; r++) {
-      this.planes.forEach((p, i) => {
-        const { near, far } = sourceLines(p.kind, y + r, p.vFactor, p.height);
-        k.upsampleRow(UPSAMPLE_CODES[p.kind], lineAt(i, near), lineAt(i, far), p.width, p.hFactor, this.width, out[i]);
-      });
-      const rowAt = s.base + w.rgba + r * this.width * 4;
-      k.toRgba(this.planes.length, this.rgb ? 1 : 0, out[0], out[1] ?? 0, out[2] ?? 0, this.width, rowAt);
-    }
-    const start = s.base + w.rgba;
-    this.rgba.set(s.bytes.subarray(start, start + rows * this.width * 4));
+    const rowsAt = s.base + w.rgba;
+    kernels().emitRgbaRows(this.planes.length, this.rgb ? 1 : 0, s.base + w.planes, y, rows, this.width, rowsAt);
+    this.rgba.set(s.bytes.subarray(rowsAt, rowsAt + rows * this.width * 4));
   }
 
   /** Component line `r` (clamped) from the band buffers; `band` is the band being emitted. */

@@ -90,7 +90,9 @@ export function encodePngRows(
   const s = scratch(extra + extraBytes);
   fill({ bytes: s.bytes, buffer: s.buffer, rows: s.base, lineBytes: stride + 1, extra: s.base + extra });
   k.pngFilterUp(s.base, stride, height);
-  const length = k.zlibDeflate(s.base, rawLength, s.base + at);
+  // RGB (heatmaps): matches from pixel starts only (zlibDeflate); RGBA and grey from every byte, as before (a
+  // 258-byte match of RGBA ends inside a pixel, and its literals up to the next cost more than the search saves).
+  const length = k.zlibDeflate(s.base, rawLength, s.base + at, stride + 1, channels === 3 ? 3 : 1);
   // The chunk's CRC over the stream where it lies (the kernel's value is the reference's, unsigned).
   const idatCrc = k.crc32(s.base + at, length, IDAT_TYPE_CRC) >>> 0;
   return assemble(width, height, channels, new Uint8Array(s.buffer, s.base + at, length), idatCrc);

@@ -12,16 +12,15 @@ export interface KernelExports {
   memory: WebAssembly.Memory;
   scratch(bytes: number): number;
   idctBlocks(count: number, coefficients: number, layout: number, tables: number, out: number): void;
-  upsampleRow(
-    kind: number,
-    near: number,
-    far: number,
-    inWidth: number,
-    hFactor: number,
-    outWidth: number,
+  emitRgbaRows(
+    components: number,
+    rgb: number,
+    planes: number,
+    y: number,
+    rows: number,
+    width: number,
     out: number,
   ): void;
-  toRgba(components: number, rgb: number, a: number, b: number, c: number, width: number, out: number): void;
   setBlockConstants(cos: number, elaTable: number): void;
   blockOutputBytes(count: number): number;
   blockHistogramBytes(): number;
@@ -57,7 +56,7 @@ export interface KernelExports {
   ): number;
   deflateBound(length: number): number;
   zlibInflate(data: number, length: number, output: number, capacity: number): number;
-  zlibDeflate(input: number, length: number, output: number): number;
+  zlibDeflate(input: number, length: number, output: number, line: number, pixelBytes: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
   heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
@@ -141,23 +140,14 @@ export interface KernelExports {
     minResidual: number,
     out: number,
   ): number;
-  copyMoveGroups(
-    hashes: number,
-    count: number,
-    shift: number,
-    ends: number,
-    order: number,
-    sorted: number,
-    judged: number,
-  ): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
     gw: number,
     groups: number,
     ends: number,
-    order: number,
-    sorted: number,
+    entries: number,
     twins: number,
     state: number,
     capacity: number,
@@ -205,7 +195,27 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  toneLineSums(
+    picture: number,
+    width: number,
+    height: number,
+    rows: number,
+    lines: number,
+    count: number,
+    kept: number,
+    slots: number,
+    out: number,
+  ): void;
   equalNeighbourCount(picture: number, width: number, height: number): number;
+  dqMixtureShares(
+    counts: number,
+    ps: number,
+    pds: number,
+    n: number,
+    candidates: number,
+    total: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     slots: number,

@@ -1,8 +1,10 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
-import { decodeLumaCoefficients } from "../../../src/scanner/images/jpeg-coefficients";
+import { decodeLumaCoefficients, type WasmLumaRows } from "../../../src/scanner/images/jpeg-coefficients";
 import { parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { JpegDataError, JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { kernels } from "../../../src/scanner/images/wasm-kernels";
+import { croppedJpeg } from "./cropped-jpeg";
 import { generatedFile, sharedFile } from "./fixtures";
 
 function open(bytes: Uint8Array): JpegStripDecoder {
@@ -147,5 +149,79 @@ describe("strip decoder: the luminance blocks it hands on while decoding (one Hu
         for (const v of band.rgba) plain = (plain * 31 + v) | 0;
       expect(wasm.pixels).toBe(plain);
     }
+  });
+});
+
+describe("strip decoder: the luminance block rows it hands on in wasm memory (the shared pass's row sinks)", () => {
+  /** Every handed row as "first+count:coefficients|samples" (copied out of wasm memory, samples asked for first). */
+  function collector(width: number) {
+    const rows: string[] = [];
+    const visit = (r: WasmLumaRows) => {
+      const length = r.count * r.blocksWide * 64;
+      expect(r.blocksWide).toBe(Math.ceil(width / 8));
+      const samples = r.samples();
+      const memory = kernels().memory.buffer;
+      const q = new Int16Array(memory, r.coefficients, length).join(" ");
+      rows.push(`${r.first}+${r.count}:${q}|${new Uint8Array(memory, samples, length).join(" ")}`);
+    };
+    return { rows, visit };
+  }
+
+  /** The rows a decoder opened with `lumaRows` hands on, and a checksum of its bands. */
+  function tappedRows(bytes: Uint8Array, reference: boolean) {
+    const decoder = JpegStripDecoder.open(bytes, undefined, { reference, lumaRows: (r) => rows.visit(r) });
+    if (typeof decoder === "string") throw new Error(decoder);
+    const rows = collector(decoder.width);
+    let pixels = 0;
+    for (let band = decoder.next(); band; band = decoder.next())
+      for (const v of band.rgba) pixels = (pixels * 31 + v) | 0;
+    return { rows: rows.rows, pixels };
+  }
+
+  it("decodeLumaCoefficients' rows (coefficients and integer IDCT samples) with the wasm kernels and the JavaScript reference alike, at odd sizes too; the pixels unchanged", async () => {
+    const files = [
+      await sharedFile("photos/opencv-doc/leuvenA.jpg"),
+      await generatedFile("grayscale.jpg"),
+      await sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg"), // 4:2:2, restart interval 4
+      await sharedFile("exif-samples/jpg/tests/28-hex_value.jpg"), // 4:4:0: two luma blocks per MCU, one above the other
+      await sharedFile("photos/opencv-doc/ela_modified.jpg"), // progressive
+      ...(await Promise.all(
+        [
+          [1, 1],
+          [7, 9],
+          [17, 1],
+          [63, 41],
+          [137, 71],
+        ].map(([w, h]) => croppedJpeg(w, h)),
+      )),
+    ];
+    for (const bytes of files) {
+      const structure = parseJpegStructure(bytes);
+      const frame = structure.frame;
+      const table = frame && structure.quantTables.get(frame.components[0].tq);
+      if (!frame || !table) throw new Error("not a JPEG with a luminance table");
+      const alone = collector(frame.width);
+      const result = await decodeLumaCoefficients(bytes, structure, null, { rows: { table, visit: alone.visit } });
+      expect(result.error).toBeNull();
+      const wasm = tappedRows(bytes, false);
+      expect(wasm.rows).toEqual(alone.rows);
+      expect(tappedRows(bytes, true).rows).toEqual(alone.rows);
+      let plain = 0;
+      const decoder = open(bytes);
+      for (let band = decoder.next(); band; band = decoder.next())
+        for (const v of band.rgba) plain = (plain * 31 + v) | 0;
+      expect(wasm.pixels).toBe(plain);
+    }
+  });
+
+  it("is refused when the luminance block grid is not the picture's (a chroma component sampled more finely)", async () => {
+    const bytes = await sharedFile("photos/opencv-doc/leuvenA.jpg");
+    const structure = parseJpegStructure(bytes);
+    const frame = structure.frame;
+    if (!frame) throw new Error("no frame");
+    const odd = { ...frame, components: frame.components.map((c, i) => (i === 1 ? { ...c, h: 4, v: 4 } : c)) };
+    expect(JpegStripDecoder.open(bytes, { ...structure, frame: odd }, { lumaRows: () => {} })).toBe(
+      "luminance block grid is not the picture's",
+    );
   });
 });

@@ -324,11 +324,36 @@ describe("PNG deflate: the wasm encoder's stream inflates to the reference's fil
       expectSamePng(noise(w * h * c, w + h), w, h, c);
   });
 
+  it("matches from pixel starts only: across lines shorter than a match, ending inside a pixel, at the end", () => {
+    // Lines of 1–3 pixels: a match of 258 bytes passes many lines; a repeated pattern of 5 bytes ends its matches
+    // inside a pixel; noise between flat runs makes literals at every place of a line.
+    for (const c of [1, 3, 4] as const)
+      for (const [w, h] of [
+        [1, 700],
+        [2, 301],
+        [3, 97],
+        [85, 64],
+        [86, 63],
+      ]) {
+        const flat = new Uint8Array(w * h * c).fill(200);
+        expectSamePng(flat, w, h, c);
+        expectSamePng(
+          Uint8Array.from({ length: w * h * c }, (_, i) => [9, 9, 3, 250, 7][i % 5]),
+          w,
+          h,
+          c,
+        );
+        const patched = noise(w * h * c, w * h + c);
+        patched.fill(17, (w * h * c) >> 3, (w * h * c) >> 1);
+        expectSamePng(patched, w, h, c);
+      }
+  });
+
   it("matches at the window's edge and beyond it, and empty input (the zlib stream alone)", () => {
     const deflate = (data: Uint8Array) => {
       const s = scratch(align16(data.length) + kernels().deflateBound(data.length));
       s.bytes.set(data, s.base);
-      const length = kernels().zlibDeflate(s.base, data.length, s.base + align16(data.length));
+      const length = kernels().zlibDeflate(s.base, data.length, s.base + align16(data.length), 0, 1);
       return s.bytes.slice(s.base + align16(data.length), s.base + align16(data.length) + length);
     };
     // Noise repeated once: within the 32 KB window the copy is one run of matches, beyond it nothing matches.
