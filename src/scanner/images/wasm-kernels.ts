@@ -115,16 +115,7 @@ export interface KernelExports {
     rows: number,
   ): void;
   lumaRowSamples(coefficients: number, count: number, blocksWide: number, table: number, samples: number): void;
-  gridTileRow(
-    lines: number,
-    blockRows: number,
-    blocksWide: number,
-    columns: number,
-    squares: number,
-    sums: number,
-    cells: number,
-    picture: number,
-  ): void;
+  gridTileRow(lines: number, blockRows: number, blocksWide: number, sums: number, cells: number, picture: number): void;
   gridScoreTileRow(
     sums: number,
     cells: number,
