@@ -273,7 +273,7 @@ export function renderRatioHeatmapPng(
 ): Uint8Array {
   const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
     new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.ratios.subarray(row, row + grid.width));
-    k.heatmapRatioCells(at.scores, grid.width, grid.full, at.cells);
+    return k.heatmapRatioCells(at.scores, grid.width, grid.full, at.cells);
   };
   const png = encodeRowsWasm(base, grid.width, grid.height, size, [], cells);
   if (png) return png;
@@ -291,7 +291,7 @@ function encodeHeatmapPng(
   const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
     new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.scores.subarray(row, row + grid.width));
     new Uint8Array(k.memory.buffer, at.reliable, grid.width).set(grid.reliable.subarray(row, row + grid.width));
-    k.heatmapCells(at.scores, at.reliable, grid.width, at.cells);
+    return k.heatmapCells(at.scores, at.reliable, grid.width, at.cells);
   };
   const png = encodeRowsWasm(base, grid.width, grid.height, size, lines, cells);
   return png ?? encodePng(renderPixels(base, grid, size, lines, 3), size.width, size.height, 3);
@@ -305,8 +305,14 @@ interface CellRowPlaces {
 }
 
 /**
+ * Works out one grid row's cell colours (at its first cell `row`) into `at.cells` by a heatmap cells kernel;
+ * returns the kernel's 1 when a cell of the row is not judged.
+ */
+type CellRowKernel = (k: KernelExports, row: number, at: CellRowPlaces) => number;
+
+/**
  * The overlay's PNG rendered by the heatmap kernel into the PNG's rows, each grid row's cell colours worked
- * out by `cells` (at the row's first cell `row`); null when the picture is too large for the kernels.
+ * out by `cells`; null when the picture is too large for the kernels.
  */
 function encodeRowsWasm(
   base: GrayImage,
@@ -314,11 +320,11 @@ function encodeRowsWasm(
   gridHeight: number,
   size: { width: number; height: number },
   lines: OverlayLine[],
-  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
+  cells: CellRowKernel,
 ): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + width * 32 + align16(gridWidth * 37) + 16 + small.width * 4;
+  const extra = 2 * align16(width * 4) + align16(gridWidth * 37) + 16 + small.width * 4;
   return encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -328,7 +334,9 @@ function encodeRowsWasm(
 /**
  * renderPixels' RGB rows by the heatmap kernel (wasm/assembly/heatmap.ts), one row per call, straight into
  * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, which the
- * kernel does through per-column tables; `cells` works out the colours of each grid row in use (as renderPixels).
+ * kernel does through a per-column table (none when `small` is the output's width: its columns are the
+ * output's); `cells` works out the colours of each grid row in use (as renderPixels), read per pixel through
+ * the cell-column table.
  */
 function renderRowsWasm(
   small: GrayImage,
@@ -336,14 +344,13 @@ function renderRowsWasm(
   gridHeight: number,
   size: { width: number; height: number },
   target: PngRowsTarget,
-  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
+  cells: CellRowKernel,
 ): void {
   const { width, height } = size;
   const k = kernels();
   const srcXAt = target.extra;
   const cellXAt = srcXAt + align16(width * 4);
-  const planesAt = cellXAt + align16(width * 4);
-  const cellsAt = planesAt + width * 32;
+  const cellsAt = cellXAt + align16(width * 4);
   const scoresAt = cellsAt + gridWidth * 32;
   const reliableAt = scoresAt + gridWidth * 4;
   const sourceAt = align16(reliableAt + gridWidth);
@@ -356,13 +363,14 @@ function renderRowsWasm(
   // The grid row in use, whose cell colours the kernel works out (the ramp, as renderPixels).
   const places = { scores: scoresAt, reliable: reliableAt, cells: cellsAt };
   const source = new Float32Array(target.buffer, sourceAt, small.width);
+  const resampled = small.width !== width;
   let cellRow = -1;
+  let hatched = 0;
   let sourceRow = -1;
   for (let y = 0; y < height; y++) {
     const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
     if (row !== cellRow) {
-      cells(k, row, places);
-      k.heatmapSpread(cellsAt, cellXAt, width, planesAt);
+      hatched = cells(k, row, places);
       cellRow = row;
     }
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
@@ -370,6 +378,7 @@ function renderRowsWasm(
       source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
       sourceRow = sy;
     }
-    k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, target.rows + y * target.lineBytes + 1);
+    const out = target.rows + y * target.lineBytes + 1;
+    k.heatmapRow(sourceAt, resampled ? srcXAt : 0, cellXAt, cellsAt, y, width, out, hatched);
   }
 }
