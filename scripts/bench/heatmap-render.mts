@@ -1,0 +1,86 @@
+// CPU time of the heatmap kernels' rendering alone (no filter, deflate or CRC): the five ratio heatmaps of
+// scripts/bench/heatmap-pngs.mts (the file's block maps at ≤ 4 px per block), their grid rows' cell colours and
+// output rows as renderRowsWasm calls them; median of rounds 3..n. Also runs the kernels before 2026-11-29
+// (heatmapSpread + heatmapRow over per-pixel planes) to compare builds.
+// node --import tsx scripts/bench/heatmap-render.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap rendering")
+import { readFileSync } from "node:fs";
+import { computeBlockMaps } from "../../src/scanner/images/block-analysis";
+import { downscaleWasm } from "../../src/scanner/images/gray-wasm";
+import { HEATMAP_MAX_SIDE, heatmapSize } from "../../src/scanner/images/heatmap";
+import { align16, kernels, scratch } from "../../src/scanner/images/wasm-kernels";
+
+/** The exports of either build (the planes' kernels of the build before 2026-11-29). */
+interface RenderKernels {
+  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
+  heatmapSpread?(cells: number, cellX: number, width: number, planes: number): void;
+  heatmapRow(...args: number[]): void;
+}
+
+const [path, roundsArg] = process.argv.slice(2);
+const result = await computeBlockMaps(new Uint8Array(readFileSync(path)));
+if (!result.ok) throw new Error("no maps");
+const maps = result.maps;
+const median = (a: Float32Array) => [...a].sort((x, y) => x - y)[a.length >> 1];
+const ratiosOf = (v: Float32Array, shift: number) => {
+  const m = median(v) + 0.1;
+  return Float32Array.from(v, (x, i) => (maps.clipped[i] ? Number.NaN : Math.log2((x + 0.1) / m) + shift));
+};
+const grids = [
+  ratiosOf(maps.ela, 0),
+  ratiosOf(maps.noise, 0),
+  ratiosOf(maps.ela, -0.5),
+  ratiosOf(maps.noise, 0.3),
+  ratiosOf(maps.activity, 0),
+];
+const { width, height } = heatmapSize(
+  maps.blocksWide * 8,
+  maps.blocksHigh * 8,
+  Math.min(HEATMAP_MAX_SIDE, 4 * Math.max(maps.blocksWide, maps.blocksHigh)),
+);
+const small = downscaleWasm(maps.preview, Math.max(width, height));
+const gw = maps.blocksWide;
+const gh = maps.blocksHigh;
+const k = kernels() as unknown as RenderKernels & ReturnType<typeof kernels>;
+const planes = k.heatmapSpread !== undefined;
+const s = scratch(width * 3 * height + 16 + 2 * align16(width * 4) + width * 32 + gw * 36 + 16 + small.width * 4);
+const out = s.base;
+const srcXAt = align16(out + width * 3 * height + 16);
+const cellXAt = srcXAt + align16(width * 4);
+const planesAt = cellXAt + align16(width * 4);
+const cellsAt = planesAt + width * 32;
+const ratiosAt = cellsAt + gw * 32;
+const sourceAt = align16(ratiosAt + gw * 4);
+const srcX = new Int32Array(s.buffer, srcXAt, width);
+const cellX = new Int32Array(s.buffer, cellXAt, width);
+for (let x = 0; x < width; x++) {
+  srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
+  cellX[x] = Math.min(gw - 1, Math.floor((x * gw) / width));
+}
+const resampled = small.width !== width;
+const times: number[] = [];
+for (let r = 0; r < Number(roundsArg ?? 20); r++) {
+  const t0 = process.cpuUsage();
+  for (const ratios of grids) {
+    let cellRow = -1;
+    let hatched = 0;
+    for (let y = 0; y < height; y++) {
+      const row = Math.min(gh - 1, Math.floor((y * gh) / height)) * gw;
+      if (row !== cellRow) {
+        new Float32Array(s.buffer, ratiosAt, gw).set(ratios.subarray(row, row + gw));
+        hatched = k.heatmapRatioCells(ratiosAt, gw, 2, cellsAt);
+        if (planes) k.heatmapSpread?.(cellsAt, cellXAt, width, planesAt);
+        cellRow = row;
+      }
+      const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+      new Float32Array(s.buffer, sourceAt, small.width).set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
+      if (planes) k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, out + y * width * 3);
+      else k.heatmapRow(sourceAt, resampled ? srcXAt : 0, cellXAt, cellsAt, y, width, out + y * width * 3, hatched);
+    }
+  }
+  const d = process.cpuUsage(t0);
+  times.push((d.user + d.system) / 1000);
+}
+const sorted = times.slice(2).sort((a, b) => a - b);
+console.log(
+  `${path.split("/").pop()} ${planes ? "planes" : "cells"} 5 × ${width}x${height}: median ${sorted[sorted.length >> 1].toFixed(2)} ms (min ${sorted[0].toFixed(2)})`,
+);
