@@ -15,11 +15,12 @@
 /**
  * ToUint8 of two such doubles, in i32 lanes 0 and 2 (the low halves of the lanes): truncated (one instruction),
  * then + 1.5 · 2^52 leaves the integer t as 2^51 + t in the mantissa (|t| < 2^51: exact, the exponent fixed), so
- * t modulo 2^32 in the lane's low 32 bits; NaN lanes are set to +0 first, and ±∞ stays ±∞, whose low bits are 0.
- * (trunc_sat is a long sequence in V8, and saturates where ToUint8 wraps.)
+ * t modulo 2^32 in the lane's low 32 bits; NaN lanes become −∞ first (`pmax` with −∞, one instruction: −∞ < NaN
+ * is false), and ±∞ stays ±∞, whose low bits are 0. (trunc_sat is a long sequence in V8, and saturates where
+ * ToUint8 wraps.)
  */
 @inline function toUint8Lanes(v: v128): v128 {
-  const t = f64x2.trunc(v128.and(v, f64x2.eq(v, v)));
+  const t = f64x2.trunc(f64x2.pmax(f64x2.splat(-Infinity), v));
   return v128.and(f64x2.add(t, f64x2.splat(6755399441055744)), i64x2.splat(255));
 }
 
@@ -156,17 +157,6 @@ const ONE = f64x2.splat(1);
 const HALF = f64x2.splat(0.5);
 
 /**
- * JavaScript's Math.round of the ramp's values (NaN stays NaN) as floor(x + 0.5): the same integer for every
- * double x ≥ 0 below 2^52 except the one below 0.5 (0.49999999999999994, whose + 0.5 rounds to 1). The ramp's
- * values from a score s that is an f32 in [0, 1] (the only scores drawn: Float32Array scores, toUnit's f32) are
- * ≥ 40 or multiples of 2^-25 (220 · (1 − 2s), 255 · (1 − 2(s − 0.5)), exact), never that double; checked for
- * every f32 in [0, 1] (docs/wasm.md).
- */
-@inline function rampRound2(v: v128): v128 {
-  return f64x2.floor(f64x2.add(v, HALF));
-}
-
-/**
  * heatmapCells' values of two cells: scores `v` (f64 lanes of f32 values), judged where `judged`'s lane is all
  * ones; stored as the layout's (1 − opacity or −1, R × opacity) and (G × opacity, B × opacity) pairs of lane 0
  * at `cell` and, when `both`, of lane 1 at `cell` + 32.
@@ -187,17 +177,19 @@ const HALF = f64x2.splat(0.5);
   const low = f64x2.lt(s, HALF);
   const uLow = f64x2.mul(s, f64x2.splat(2)); // s / 0.5, the same double
   const uHigh = f64x2.mul(f64x2.sub(s, HALF), f64x2.splat(2));
-  const r = v128.bitselect(
-    rampRound2(f64x2.add(f64x2.splat(40), f64x2.mul(f64x2.splat(215), uLow))),
-    f64x2.splat(255),
-    low,
+  // Math.round as floor(x + 0.5), the + 0.5 folded into the ramp's constant where it has one (40.5 + 215u
+  // for Math.round(40 + 215u)), the half the reference's `s < 0.5` picks selected before the floor. For scores
+  // that are f32 values in [0, 1] (the only ones drawn: Float32Array scores, toUnit's f32) this is Math.round's
+  // integer for every one of them (checked exhaustively, docs/wasm.md); NaN stays NaN.
+  const r = f64x2.floor(v128.bitselect(f64x2.add(f64x2.splat(40.5), f64x2.mul(f64x2.splat(215), uLow)), f64x2.splat(255), low));
+  const g = f64x2.floor(
+    v128.bitselect(
+      f64x2.add(f64x2.splat(80.5), f64x2.mul(f64x2.splat(175), uLow)),
+      f64x2.add(f64x2.mul(f64x2.splat(255), f64x2.sub(ONE, uHigh)), HALF),
+      low,
+    ),
   );
-  const g = v128.bitselect(
-    rampRound2(f64x2.add(f64x2.splat(80), f64x2.mul(f64x2.splat(175), uLow))),
-    rampRound2(f64x2.mul(f64x2.splat(255), f64x2.sub(ONE, uHigh))),
-    low,
-  );
-  const b = v128.bitselect(rampRound2(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow))), f64x2.splat(0), low);
+  const b = f64x2.floor(v128.bitselect(f64x2.add(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow)), HALF), f64x2.splat(0), low));
   const a = f64x2.add(f64x2.splat(0.2), f64x2.mul(f64x2.splat(0.6), atMostOne));
   const keep = v128.bitselect(f64x2.sub(ONE, a), f64x2.splat(-1), judged);
   const ra = f64x2.mul(r, a);
