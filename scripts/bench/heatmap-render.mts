@@ -2,6 +2,7 @@
 // scripts/bench/heatmap-pngs.mts (the file's block maps at ≤ 4 px per block), their grid rows' cell colours and
 // output rows as renderRowsWasm calls them; median of rounds 3..n. Also runs the kernels before 2026-11-29
 // (heatmapSpread + heatmapRow over per-pixel planes) to compare builds.
+// The source row is copied (and since 2026-11-29 resampled) once per source row, as renderRowsWasm does.
 // node --import tsx scripts/bench/heatmap-render.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap rendering")
 import { readFileSync } from "node:fs";
 import { computeBlockMaps } from "../../src/scanner/images/block-analysis";
@@ -42,7 +43,9 @@ const gw = maps.blocksWide;
 const gh = maps.blocksHigh;
 const k = kernels() as unknown as RenderKernels & ReturnType<typeof kernels>;
 const planes = k.heatmapSpread !== undefined;
-const s = scratch(width * 3 * height + 16 + 2 * align16(width * 4) + width * 32 + gw * 36 + 16 + small.width * 4);
+const s = scratch(
+  width * 3 * height + 16 + 2 * align16(width * 4) + width * 32 + gw * 36 + 16 + Math.max(width, small.width) * 4,
+);
 const out = s.base;
 const srcXAt = align16(out + width * 3 * height + 16);
 const cellXAt = srcXAt + align16(width * 4);
@@ -63,6 +66,7 @@ for (let r = 0; r < Number(roundsArg ?? 20); r++) {
   for (const ratios of grids) {
     let cellRow = -1;
     let hatched = 0;
+    let sourceRow = -1;
     for (let y = 0; y < height; y++) {
       const row = Math.min(gh - 1, Math.floor((y * gh) / height)) * gw;
       if (row !== cellRow) {
@@ -72,9 +76,16 @@ for (let r = 0; r < Number(roundsArg ?? 20); r++) {
         cellRow = row;
       }
       const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
-      new Float32Array(s.buffer, sourceAt, small.width).set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
+      if (sy !== sourceRow) {
+        const source = new Float32Array(s.buffer, sourceAt, Math.max(width, small.width));
+        const first = sy * small.width;
+        if (planes) source.set(small.data.subarray(first, first + small.width));
+        else if (resampled) for (let x = 0; x < width; x++) source[x] = small.data[first + srcX[x]];
+        else source.set(small.data.subarray(first, first + width));
+        sourceRow = sy;
+      }
       if (planes) k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, out + y * width * 3);
-      else k.heatmapRow(sourceAt, resampled ? srcXAt : 0, cellXAt, cellsAt, y, width, out + y * width * 3, hatched);
+      else k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out + y * width * 3, hatched);
     }
   }
   const d = process.cpuUsage(t0);

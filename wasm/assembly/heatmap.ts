@@ -43,28 +43,14 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
   return toUint8Lanes(f64x2.add(k, colour));
 }
 
-/**
- * Four pixels' base samples (f32 lanes) from the source row `src`: the next four (`srcX` 0, the picture already
- * at the heatmap's size) or those `srcX` names from column `x` on (the nearest-neighbour resample).
- */
-@inline function samplesAt(src: usize, srcX: usize, x: i32): v128 {
-  if (srcX == 0) return v128.load(src + (<usize>x << 2));
-  const columns = v128.load(srcX + (<usize>x << 2));
-  let samples = f32x4.splat(load<f32>(src + (<usize>i32x4.extract_lane(columns, 0) << 2)));
-  samples = f32x4.replace_lane(samples, 1, load<f32>(src + (<usize>i32x4.extract_lane(columns, 1) << 2)));
-  samples = f32x4.replace_lane(samples, 2, load<f32>(src + (<usize>i32x4.extract_lane(columns, 2) << 2)));
-  return f32x4.replace_lane(samples, 3, load<f32>(src + (<usize>i32x4.extract_lane(columns, 3) << 2)));
-}
-
 /** The four i32 ToUint8 values (lanes 0 and 2 of `a` and of `b`) of one channel of four pixels. */
 @inline function lanes4(a: v128, b: v128): v128 {
   return v128.shuffle<i32>(a, b, 0, 2, 4, 6);
 }
 
 /**
- * Output row `y` of a heatmap, `width` RGB pixels at `out`. `src`: the base picture's source row (f32);
- * `srcX`: per output column its source column (i32), or 0 where the source row is the output's width;
- * `cellX`: per output column its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per
+ * Output row `y` of a heatmap, `width` RGB pixels at `out`. `src`: the base picture's row at the output's width
+ * (f32; resampled by the caller once per source row, not once per output row); `cellX`: per output column its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per
  * pixel through `cellX`: no per-pixel copy of them); `hatched`: whether the grid row has a cell not judged
  * (heatmapCells' result; without, the hatching is not computed).
  * The reference's expressions per pixel in f64, four pixels per step (two per f64x2): the base sample (f32) ×
@@ -74,7 +60,6 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
  */
 export function heatmapRow(
   src: usize,
-  srcX: usize,
   cellX: usize,
   cells: usize,
   y: i32,
@@ -85,7 +70,7 @@ export function heatmapRow(
   const scale = f64x2.splat(0.55);
   let x = 0;
   for (; x + 4 <= width; x += 4) {
-    const samples = samplesAt(src, srcX, x);
+    const samples = v128.load(src + (<usize>x << 2));
     const g0 = f64x2.mul(f64x2.promote_low_f32x4(samples), scale);
     const g1 = f64x2.mul(f64x2.promote_low_f32x4(v128.shuffle<i32>(samples, samples, 2, 3, 0, 1)), scale);
     // Each pixel's cell: (1 − opacity, R × opacity) and (G × opacity, B × opacity), regrouped per channel.
@@ -134,8 +119,7 @@ export function heatmapRow(
     v128.store(out + <usize>(x * 3), interleave(bytes));
   }
   for (; x < width; x++) {
-    const column = srcX == 0 ? x : load<i32>(srcX + (<usize>x << 2));
-    const g = <f64>load<f32>(src + (<usize>column << 2)) * 0.55;
+    const g = <f64>load<f32>(src + (<usize>x << 2)) * 0.55;
     const cell = cells + (<usize>load<i32>(cellX + (<usize>x << 2)) << 5);
     const keep = load<f64>(cell);
     const p = out + <usize>(x * 3);
