@@ -14,6 +14,7 @@ import { align16, kernels, scratch } from "../../src/scanner/images/wasm-kernels
 interface RenderKernels {
   heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
   heatmapSpread?(cells: number, cellX: number, width: number, planes: number): void;
+  heatmapSourceRow?(src: number, srcX: number, width: number, out: number): void;
   heatmapRow(...args: number[]): void;
 }
 
@@ -44,7 +45,14 @@ const gh = maps.blocksHigh;
 const k = kernels() as unknown as RenderKernels & ReturnType<typeof kernels>;
 const planes = k.heatmapSpread !== undefined;
 const s = scratch(
-  width * 3 * height + 16 + 2 * align16(width * 4) + width * 32 + gw * 36 + 16 + Math.max(width, small.width) * 4,
+  width * 3 * height +
+    16 +
+    2 * align16(width * 4) +
+    width * 32 +
+    gw * 36 +
+    48 +
+    Math.max(width, small.width) * 4 +
+    small.width * 4,
 );
 const out = s.base;
 const srcXAt = align16(out + width * 3 * height + 16);
@@ -53,6 +61,7 @@ const planesAt = cellXAt + align16(width * 4);
 const cellsAt = planesAt + width * 32;
 const ratiosAt = cellsAt + gw * 32;
 const sourceAt = align16(ratiosAt + gw * 4);
+const smallRowAt = align16(sourceAt + Math.max(width, small.width) * 4);
 const srcX = new Int32Array(s.buffer, srcXAt, width);
 const cellX = new Int32Array(s.buffer, cellXAt, width);
 for (let x = 0; x < width; x++) {
@@ -79,9 +88,11 @@ for (let r = 0; r < Number(roundsArg ?? 20); r++) {
       if (sy !== sourceRow) {
         const source = new Float32Array(s.buffer, sourceAt, Math.max(width, small.width));
         const first = sy * small.width;
-        if (planes) source.set(small.data.subarray(first, first + small.width));
-        else if (resampled) for (let x = 0; x < width; x++) source[x] = small.data[first + srcX[x]];
-        else source.set(small.data.subarray(first, first + width));
+        if (planes || !resampled) source.set(small.data.subarray(first, first + small.width));
+        else {
+          new Float32Array(s.buffer, smallRowAt, small.width).set(small.data.subarray(first, first + small.width));
+          k.heatmapSourceRow?.(smallRowAt, srcXAt, width, sourceAt);
+        }
         sourceRow = sy;
       }
       if (planes) k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, out + y * width * 3);

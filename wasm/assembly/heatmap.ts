@@ -43,6 +43,18 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
   return toUint8Lanes(f64x2.add(k, colour));
 }
 
+/**
+ * The nearest-neighbour resample of one source row (f32 at `src`) to a heatmap's `width`: per output column the
+ * sample its source column (`srcX`, i32) names, to `out`. Once per source row, which heatmapRow then reads four
+ * samples at a time (at leuvenA's size a source row serves two output rows).
+ */
+export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize): void {
+  for (let x = 0; x < width; x++) {
+    const at = <usize>x << 2;
+    store<f32>(out + at, load<f32>(src + (<usize>load<i32>(srcX + at) << 2)));
+  }
+}
+
 /** The four i32 ToUint8 values (lanes 0 and 2 of `a` and of `b`) of one channel of four pixels. */
 @inline function lanes4(a: v128, b: v128): v128 {
   return v128.shuffle<i32>(a, b, 0, 2, 4, 6);

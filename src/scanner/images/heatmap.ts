@@ -324,7 +324,7 @@ function encodeRowsWasm(
 ): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + align16(gridWidth * 37) + 16;
+  const extra = 3 * align16(width * 4) + align16(gridWidth * 37) + align16(small.width * 4) + 16;
   return encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -333,9 +333,9 @@ function encodeRowsWasm(
 
 /**
  * renderPixels' RGB rows by the heatmap kernel (wasm/assembly/heatmap.ts), one row per call, straight into
- * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, done here once per
- * source row through a per-column table (the kernel reads a row at the output's width; at 24 MP `small` is
- * that width already, at leuvenA's size each source row serves two output rows); `cells` works out the
+ * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, done once per
+ * source row through a per-column table (heatmapSourceRow; heatmapRow reads a row at the output's width; at
+ * 24 MP `small` is that width already, at leuvenA's size each source row serves two output rows); `cells` works out the
  * colours of each grid row in use (as renderPixels), read per pixel through the cell-column table.
  */
 function renderRowsWasm(
@@ -353,14 +353,19 @@ function renderRowsWasm(
   const cellsAt = sourceAt + align16(width * 4);
   const scoresAt = cellsAt + gridWidth * 32;
   const reliableAt = scoresAt + gridWidth * 4;
+  // Only when resampled: the per-column source table and the source row as it is.
+  const srcXAt = align16(reliableAt + gridWidth);
+  const smallRowAt = srcXAt + align16(width * 4);
   const cellX = new Int32Array(target.buffer, cellXAt, width);
-  const resampled = small.width !== width;
-  const srcX = new Int32Array(resampled ? width : 0);
   for (let x = 0; x < width; x++) cellX[x] = Math.min(gridWidth - 1, Math.floor((x * gridWidth) / width));
-  for (let x = 0; x < srcX.length; x++) srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
+  const resampled = small.width !== width;
+  if (resampled) {
+    const srcX = new Int32Array(target.buffer, srcXAt, width);
+    for (let x = 0; x < width; x++) srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
+  }
   // The grid row in use, whose cell colours the kernel works out (the ramp, as renderPixels).
   const places = { scores: scoresAt, reliable: reliableAt, cells: cellsAt };
-  const source = new Float32Array(target.buffer, sourceAt, width);
+  const source = new Float32Array(target.buffer, resampled ? smallRowAt : sourceAt, small.width);
   let cellRow = -1;
   let hatched = 0;
   let sourceRow = -1;
@@ -372,9 +377,8 @@ function renderRowsWasm(
     }
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
     if (sy !== sourceRow) {
-      const first = sy * small.width;
-      if (resampled) for (let x = 0; x < width; x++) source[x] = small.data[first + srcX[x]];
-      else source.set(small.data.subarray(first, first + width));
+      source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
+      if (resampled) k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
       sourceRow = sy;
     }
     const out = target.rows + y * target.lineBytes + 1;
