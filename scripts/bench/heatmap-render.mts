@@ -2,7 +2,8 @@
 // scripts/bench/heatmap-pngs.mts (the file's block maps at ≤ 4 px per block), their grid rows' cell colours and
 // output rows as renderRowsWasm calls them; median of rounds 3..n. Also runs the kernels before 2026-11-29
 // (heatmapSpread + heatmapRow over per-pixel planes) to compare builds.
-// The source row is copied (and since 2026-11-29 resampled) once per source row, as renderRowsWasm does.
+// The source row is copied (and since 2026-11-29 resampled) once per source row, and a row equal to the one above
+// copied, as renderRowsWasm does.
 // node --import tsx scripts/bench/heatmap-render.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap rendering")
 import { readFileSync } from "node:fs";
 import { computeBlockMaps } from "../../src/scanner/images/block-analysis";
@@ -78,13 +79,18 @@ for (let r = 0; r < Number(roundsArg ?? 20); r++) {
     let sourceRow = -1;
     for (let y = 0; y < height; y++) {
       const row = Math.min(gh - 1, Math.floor((y * gh) / height)) * gw;
+      const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+      const at = out + y * width * 3;
+      if (!planes && row === cellRow && sy === sourceRow && hatched === 0) {
+        s.bytes.copyWithin(at, at - width * 3, at);
+        continue;
+      }
       if (row !== cellRow) {
         new Float32Array(s.buffer, ratiosAt, gw).set(ratios.subarray(row, row + gw));
         hatched = k.heatmapRatioCells(ratiosAt, gw, 2, cellsAt);
         if (planes) k.heatmapSpread?.(cellsAt, cellXAt, width, planesAt);
         cellRow = row;
       }
-      const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
       if (sy !== sourceRow) {
         const source = new Float32Array(s.buffer, sourceAt, Math.max(width, small.width));
         const first = sy * small.width;
@@ -95,8 +101,8 @@ for (let r = 0; r < Number(roundsArg ?? 20); r++) {
         }
         sourceRow = sy;
       }
-      if (planes) k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, out + y * width * 3);
-      else k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out + y * width * 3, hatched);
+      if (planes) k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, at);
+      else k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, at, hatched);
     }
   }
   const d = process.cpuUsage(t0);

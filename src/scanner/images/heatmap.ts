@@ -371,17 +371,23 @@ function renderRowsWasm(
   let sourceRow = -1;
   for (let y = 0; y < height; y++) {
     const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
+    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+    const out = target.rows + y * target.lineBytes + 1;
+    // The same source row and cells as the row above, no hatching (the only part that depends on y): the same
+    // pixels (every other row of a background drawn at twice its size, as leuvenA's block heatmaps).
+    if (row === cellRow && sy === sourceRow && hatched === 0) {
+      target.bytes.copyWithin(out, out - target.lineBytes, out - target.lineBytes + width * 3);
+      continue;
+    }
     if (row !== cellRow) {
       hatched = cells(k, row, places);
       cellRow = row;
     }
-    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
     if (sy !== sourceRow) {
       source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
       if (resampled) k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
       sourceRow = sy;
     }
-    const out = target.rows + y * target.lineBytes + 1;
     k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out, hatched);
   }
 }
