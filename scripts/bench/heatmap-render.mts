@@ -5,11 +5,9 @@
 // The source row is copied (and since 2026-11-29 resampled) once per source row, and a row equal to the one above
 // copied, as renderRowsWasm does.
 // node --import tsx scripts/bench/heatmap-render.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap rendering")
-import { readFileSync } from "node:fs";
-import { computeBlockMaps } from "../../src/scanner/images/block-analysis";
 import { downscaleWasm } from "../../src/scanner/images/gray-wasm";
-import { HEATMAP_MAX_SIDE, heatmapSize } from "../../src/scanner/images/heatmap";
 import { align16, kernels, scratch } from "../../src/scanner/images/wasm-kernels";
+import { blockRatioHeatmaps } from "./heatmap-grids.mts";
 
 /** The exports of either build (the planes' kernels of the build before 2026-11-29). */
 interface RenderKernels {
@@ -20,26 +18,11 @@ interface RenderKernels {
 }
 
 const [path, roundsArg] = process.argv.slice(2);
-const result = await computeBlockMaps(new Uint8Array(readFileSync(path)));
-if (!result.ok) throw new Error("no maps");
-const maps = result.maps;
-const median = (a: Float32Array) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const ratiosOf = (v: Float32Array, shift: number) => {
-  const m = median(v) + 0.1;
-  return Float32Array.from(v, (x, i) => (maps.clipped[i] ? Number.NaN : Math.log2((x + 0.1) / m) + shift));
-};
-const grids = [
-  ratiosOf(maps.ela, 0),
-  ratiosOf(maps.noise, 0),
-  ratiosOf(maps.ela, -0.5),
-  ratiosOf(maps.noise, 0.3),
-  ratiosOf(maps.activity, 0),
-];
-const { width, height } = heatmapSize(
-  maps.blocksWide * 8,
-  maps.blocksHigh * 8,
-  Math.min(HEATMAP_MAX_SIDE, 4 * Math.max(maps.blocksWide, maps.blocksHigh)),
-);
+const {
+  maps,
+  grids,
+  size: { width, height },
+} = await blockRatioHeatmaps(path);
 const small = downscaleWasm(maps.preview, Math.max(width, height));
 const gw = maps.blocksWide;
 const gh = maps.blocksHigh;
