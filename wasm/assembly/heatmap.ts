@@ -2,7 +2,7 @@
 // (renderPixels) is the JavaScript reference, step for step in f64: the base sample (f32) × 0.55,
 // blended with its cell's colour, or the grey hatching where the cell is not judged; each byte as
 // JavaScript stores a number into a Uint8Array (truncated, modulo 256). The per-cell colours are the
-// reference's ramp (heatmap.ts `ramp`) with Math.round's rounding, so the pixels are the same.
+// reference's ramp (heatmap.ts `ramp`) with Math.round's integers, so the pixels are the same.
 
 /**
  * JavaScript's ToUint8 of a double that is NaN, ±∞ or below 2^51 in magnitude (all drawn here): truncated,
@@ -15,9 +15,9 @@
 /**
  * ToUint8 of two such doubles, in i32 lanes 0 and 2 (the low halves of the lanes): truncated (one instruction),
  * then + 1.5 · 2^52 leaves the integer t as 2^51 + t in the mantissa (|t| < 2^51: exact, the exponent fixed), so
- * t modulo 2^32 in the lane's low 32 bits; NaN lanes become −∞ first (`pmax` with −∞, one instruction: −∞ < NaN
- * is false), and ±∞ stays ±∞, whose low bits are 0. (trunc_sat is a long sequence in V8, and saturates where
- * ToUint8 wraps.)
+ * t modulo 2^32 in the lane's low 32 bits; NaN lanes become −∞ first (`pmax` with −∞, one instruction:
+ * −∞ < NaN is false), and ±∞ stays ±∞, whose low bits are 0. (trunc_sat is a long sequence in V8, and
+ * saturates where ToUint8 wraps.)
  */
 @inline function toUint8Lanes(v: v128): v128 {
   const t = f64x2.trunc(f64x2.pmax(f64x2.splat(-Infinity), v));
@@ -62,9 +62,10 @@ export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize
 
 /**
  * Output row `y` of a heatmap, `width` RGB pixels at `out`. `src`: the base picture's row at the output's width
- * (f32; resampled by the caller once per source row, not once per output row); `cellX`: per output column its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per
- * pixel through `cellX`: no per-pixel copy of them); `hatched`: whether the grid row has a cell not judged
- * (heatmapCells' result; without, the hatching is not computed).
+ * (f32; resampled by heatmapSourceRow once per source row, not once per output row); `cellX`: per output column
+ * its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per pixel through `cellX`: no
+ * per-pixel copy of them); `hatched`: whether the grid row has a cell not judged (heatmapCells' result; without,
+ * the hatching is not computed).
  * The reference's expressions per pixel in f64, four pixels per step (two per f64x2): the base sample (f32) ×
  * 0.55 blended with its cell's colour, or, where the cell is not judged (1 − opacity < 0), the grey hatching
  * (170 on the light diagonals, else the sample × 0.6 + 60). A step writes 16 bytes for 12 (the next pixels',
@@ -177,7 +178,9 @@ const HALF = f64x2.splat(0.5);
   // for Math.round(40 + 215u)), the half the reference's `s < 0.5` picks selected before the floor. For scores
   // that are f32 values in [0, 1] (the only ones drawn: Float32Array scores, toUnit's f32) this is Math.round's
   // integer for every one of them (checked exhaustively, docs/wasm.md); NaN stays NaN.
-  const r = f64x2.floor(v128.bitselect(f64x2.add(f64x2.splat(40.5), f64x2.mul(f64x2.splat(215), uLow)), f64x2.splat(255), low));
+  const r = f64x2.floor(
+    v128.bitselect(f64x2.add(f64x2.splat(40.5), f64x2.mul(f64x2.splat(215), uLow)), f64x2.splat(255), low),
+  );
   const g = f64x2.floor(
     v128.bitselect(
       f64x2.add(f64x2.splat(80.5), f64x2.mul(f64x2.splat(175), uLow)),
@@ -185,7 +188,9 @@ const HALF = f64x2.splat(0.5);
       low,
     ),
   );
-  const b = f64x2.floor(v128.bitselect(f64x2.add(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow)), HALF), f64x2.splat(0), low));
+  const b = f64x2.floor(
+    v128.bitselect(f64x2.add(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow)), HALF), f64x2.splat(0), low),
+  );
   const a = f64x2.add(f64x2.splat(0.2), f64x2.mul(f64x2.splat(0.6), atMostOne));
   const keep = v128.bitselect(f64x2.sub(ONE, a), f64x2.splat(-1), judged);
   const ra = f64x2.mul(r, a);
