@@ -23,7 +23,7 @@ export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gatherLumaRows, lumaRowSamples } from "./luma-rows";
 export { gridScoreTileRow } from "./grid-score";
-export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSpread } from "./heatmap";
+export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSourceRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { ghostTopRegion } from "./ghost-region";

@@ -59,10 +59,12 @@ export interface KernelExports {
   zlibDeflate(input: number, length: number, output: number, line: number, pixelBytes: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
-  heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
-  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): void;
-  heatmapSpread(cells: number, cellX: number, width: number, planes: number): void;
-  heatmapRow(src: number, srcX: number, planes: number, y: number, width: number, out: number): void;
+  /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
+  heatmapCells(scores: number, reliable: number, count: number, cells: number): number;
+  /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
+  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
+  heatmapSourceRow(src: number, srcX: number, width: number, out: number): void;
+  heatmapRow(src: number, cellX: number, cells: number, y: number, width: number, out: number, hatched: number): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
     rgba: number,
