@@ -3,35 +3,11 @@
 // ratios from the ELA, noise and activity maps, NaN where clipped), as region-map.ts heatmapAttachment draws them,
 // and one over a ≤ 1 MP picture with 4 px cells and a line, as copy-move's; median of rounds 3..n, and their bytes.
 // node --import tsx scripts/bench/heatmap-pngs.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap PNGs")
-import { readFileSync } from "node:fs";
-import { computeBlockMaps } from "../../src/scanner/images/block-analysis";
-import {
-  HEATMAP_MAX_SIDE,
-  heatmapSize,
-  renderHeatmapPng,
-  renderRatioHeatmapPng,
-} from "../../src/scanner/images/heatmap";
+import { heatmapSize, renderHeatmapPng, renderRatioHeatmapPng } from "../../src/scanner/images/heatmap";
+import { blockRatioHeatmaps } from "./heatmap-grids.mts";
+
 const [path, roundsArg] = process.argv.slice(2);
-const result = await computeBlockMaps(new Uint8Array(readFileSync(path)));
-if (!result.ok) throw new Error("no maps");
-const maps = result.maps;
-const median = (a: Float32Array) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const ratiosOf = (v: Float32Array, shift: number) => {
-  const m = median(v) + 0.1;
-  return Float32Array.from(v, (x, i) => (maps.clipped[i] ? Number.NaN : Math.log2((x + 0.1) / m) + shift));
-};
-const grids = [
-  ratiosOf(maps.ela, 0),
-  ratiosOf(maps.noise, 0),
-  ratiosOf(maps.ela, -0.5),
-  ratiosOf(maps.noise, 0.3),
-  ratiosOf(maps.activity, 0),
-];
-const size = heatmapSize(
-  maps.blocksWide * 8,
-  maps.blocksHigh * 8,
-  Math.min(HEATMAP_MAX_SIDE, 4 * Math.max(maps.blocksWide, maps.blocksHigh)),
-);
+const { maps, grids, size } = await blockRatioHeatmaps(path);
 // copy-move's base, its ≤ 1 MP search picture: the preview upscaled, with 0–4 added as texture the upscale lacks.
 const scale = Math.min(1, Math.sqrt(1_000_000 / (maps.width * maps.height)));
 const big = heatmapSize(maps.width, maps.height, Math.round(Math.max(maps.width, maps.height) * scale));

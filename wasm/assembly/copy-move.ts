@@ -17,15 +17,51 @@ const MULTIPLIERS: StaticArray<i32> = [
   return <u32>h == 0 ? 1 : <u32>h;
 }
 
+/** The f32 samples at `a` and `b` as the two lanes of an f64x2. */
+@inline function twoSamples(a: usize, b: usize): v128 {
+  return f64x2.promote_low_f32x4(v128.load32_lane(b, v128.load32_zero(a), 1));
+}
+
 /**
  * Means of every 4×4 cell at every pixel position (block-matching.ts `cellMeans` is the reference, its f64
  * operations in its order): `luma` holds `height` rows of `width` f32 samples; `ring` (4·(width − 3) f64)
- * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means.
+ * and `columns` (width − 3 f64) are zeros; out gets (height − 3) rows of width − 3 f32 means. Two rows at a time:
+ * their running sums along the row are the lanes of one f64x2 (each lane the reference's sum of its row), and each
+ * column's sum takes the upper row's change, then the lower's (the reference's order down the column). The running
+ * sum's chain of an add and a subtraction per pixel bound the time with one row at a time.
  */
 export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: usize, columns: usize, out: usize): void {
   const cw = width - 3;
-  for (let y = 0; y < height; y++) {
-    const line = luma + (<usize>(y * width) << 2);
+  const stride = <usize>width << 2;
+  let y = 0;
+  for (; y + 1 < height; y += 2) {
+    const line = luma + <usize>y * stride;
+    const upper = ring + (<usize>((y & 3) * cw) << 3);
+    const lower = ring + (<usize>(((y + 1) & 3) * cw) << 3);
+    let s = f64x2.splat(0);
+    for (let x = 0; x < 3; x++) s = f64x2.add(s, twoSamples(line + (<usize>x << 2), line + stride + (<usize>x << 2)));
+    const to = out + (<usize>((y - 3) * cw) << 2);
+    const next = to + (<usize>cw << 2);
+    for (let x = 0; x < cw; x++) {
+      const at = line + (<usize>x << 2);
+      s = f64x2.add(s, twoSamples(at + 12, at + stride + 12));
+      const r0 = upper + (<usize>x << 3);
+      const r1 = lower + (<usize>x << 3);
+      const c = columns + (<usize>x << 3);
+      const s0 = f64x2.extract_lane(s, 0);
+      const s1 = f64x2.extract_lane(s, 1);
+      const column0 = load<f64>(c) + (s0 - load<f64>(r0));
+      const column1 = column0 + (s1 - load<f64>(r1));
+      store<f64>(r0, s0);
+      store<f64>(r1, s1);
+      store<f64>(c, column1);
+      if (y >= 3) store<f32>(to + (<usize>x << 2), <f32>(column0 / 16));
+      if (y >= 2) store<f32>(next + (<usize>x << 2), <f32>(column1 / 16));
+      s = f64x2.sub(s, twoSamples(at, at + stride));
+    }
+  }
+  for (; y < height; y++) {
+    const line = luma + <usize>y * stride;
     const row = ring + (<usize>((y & 3) * cw) << 3);
     let s: f64 = 0;
     for (let x = 0; x < 3; x++) s += <f64>load<f32>(line + (<usize>x << 2));
@@ -170,24 +206,25 @@ const MATCH_TOLERANCE: f64 = 1.5;
 
 /**
  * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
- * 32 − `shift` bits into `order` (positions) and `sorted` (hashes), scan order within a group. `ends`
- * (2^(32 − shift) i32) receives each group's end: group g is [ends[g − 1] (0 for g = 0), ends[g]).
- * `judged` (u8 per position) gets 1 where the hash is not 0.
+ * 32 − `shift` bits into `entries` (8 bytes each: the hash, then the position), scan order within a group: one
+ * cache line written per entry where two arrays took two. `ends` (2^(32 − shift) i32) receives each group's end:
+ * group g is [ends[g − 1] (0 for g = 0), ends[g]). `judged` (u8 per position) gets 1 where the hash is not 0.
  */
-export function copyMoveGroups(
-  hashes: usize,
-  count: i32,
-  shift: i32,
-  ends: usize,
-  order: usize,
-  sorted: usize,
-  judged: usize,
-): void {
+export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize, judged: usize): void {
   const groups = 1 << (32 - shift);
   memory.fill(ends, 0, <usize>groups << 2);
+  // The judged flags 16 positions per step (a hash ≠ 0 as 0xFFFFFFFF, narrowed to bytes and masked to 1).
+  let i = 0;
+  for (; i + 16 <= count; i += 16) {
+    const h = hashes + (<usize>i << 2);
+    const zero = i32x4.splat(0);
+    const low = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h), zero), i32x4.ne(v128.load(h, 16), zero));
+    const high = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h, 32), zero), i32x4.ne(v128.load(h, 48), zero));
+    v128.store(judged + <usize>i, v128.and(i8x16.narrow_i16x8_s(low, high), i8x16.splat(1)));
+  }
+  for (; i < count; i++) store<u8>(judged + <usize>i, load<u32>(hashes + (<usize>i << 2)) != 0 ? 1 : 0);
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
-    store<u8>(judged + <usize>i, h != 0 ? 1 : 0);
     if (h == 0) continue;
     const g = h >>> shift;
     // Counted one group up: after the running sum, ends[g] is where group g starts.
@@ -206,8 +243,7 @@ export function copyMoveGroups(
     const slot = ends + (<usize>(h >>> shift) << 2);
     const at = load<i32>(slot);
     store<i32>(slot, at + 1);
-    store<i32>(order + (<usize>at << 2), i);
-    store<u32>(sorted + (<usize>at << 2), h);
+    store<u64>(entries + (<usize>at << 3), (<u64>i << 32) | <u64>h);
   }
 }
 
@@ -239,8 +275,7 @@ export function copyMovePairs(
   gw: i32,
   groups: i32,
   ends: usize,
-  order: usize,
-  sorted: usize,
+  entries: usize,
   twins: usize,
   state: usize,
   capacity: i32,
@@ -260,14 +295,14 @@ export function copyMovePairs(
         store<i32>(state, i, 4);
         return count;
       }
-      const h = load<u32>(sorted + (<usize>i << 2));
-      const p = load<i32>(order + (<usize>i << 2));
+      const h = load<u32>(entries + (<usize>i << 3));
+      const p = load<i32>(entries + (<usize>i << 3), 4);
       const px = p % gw;
       const py = p / gw;
       for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
-        if (load<u32>(sorted + (<usize>j << 2)) != h) continue;
+        if (load<u32>(entries + (<usize>j << 3)) != h) continue;
         partners++;
-        const q = load<i32>(order + (<usize>j << 2));
+        const q = load<i32>(entries + (<usize>j << 3), 4);
         const qx = q % gw;
         const qy = q / gw;
         const dx = qx - px;

@@ -1,12 +1,12 @@
 // The phase sums of the earlier-JPEG-grid detector for one row of tiles: src/scanner/forensics/
 // jpeg-grid-map.ts `gridSink` (its measureCellRow and addCellRow) is the JavaScript reference. From the
 // samples of the tile row's block rows (and the one below it; the integer IDCT of luma-rows.ts, the
-// reference's idctBlockToBytes), per cell row the 8×8 box sums at every offset (i16x8: 8 offsets per
-// vector, sums ≤ 64·255 fit), the flat test, and per judged cell the (cos, sin) of its square sums
-// on the lattice of each step added to its tile's f32 sums. Each sum starts from 0 and gets the
+// reference's idctBlockToBytes), tile by tile and per cell row the 8×8 box sums at every offset (i16x8:
+// 8 offsets per vector, sums ≤ 64·255 fit), the flat test, and per judged cell the (cos, sin) of its
+// square sums on the lattice of each step added to its tile's f32 sums. Each sum starts from 0 and gets the
 // cells in the reference's order (cell rows top down, cells left to right), one f32 addition each
 // (JavaScript's Float32Array `+=` rounds the double sum of two floats to the same float), so the
-// sums are bit-identical; the tables are the reference's own, copied in.
+// sums are bit-identical; the tables are the reference's own, copied in (each distinct line once).
 
 const SHIFTS: i32 = 55;
 const STEPS: i32 = 7;
@@ -22,51 +22,95 @@ const TABLE_BYTES: usize = (64 * 255 + 1) * 8;
  */
 const ENTRY_BYTES: usize = 64;
 const FLAT_RANGE: i32 = 32;
+const SUMS: i32 = 64 * 255 + 1;
+/**
+ * The phases repeat with the square sum: every step's period 8q divides 1920 (2⁷·3·5). The lines are kept
+ * once per distinct content (≈ 5 300 of 16 321: 1 MB would not stay in the cache beside the pass's other
+ * work); only where a phase is 0 in exact arithmetic do the doubles' sin and cos leave a tiny value that
+ * differs from one period to the next, so those sums keep a line of their own.
+ */
+const PERIOD: i32 = 1920;
 
 const PHASES = memory.data((64 * 255 + 1) * 64, 64);
+/** Per square sum, the address of its line in PHASES (u32: no multiplication per lookup). */
+const PHASE_LINE = memory.data((64 * 255 + 1) * 4, 16);
 /** Offset dy * 8 + dx of each candidate shift, × 2 (a byte offset into a cell's i16 square sums). */
 const SHIFT_AT = memory.data(55 * 4, 16);
 /** Per judged cell of one tile (at most TILE × TILE), the address of its 64 square sums. */
 const JUDGED = memory.data(16 * 4, 16);
 
-/** Copies the caller's tables in: STEPS tables of (cos, sin) f32 pairs, the SHIFTS offsets (i32). */
-export function setGridConstants(phases: usize, shifts: usize): void {
+/** Square sum `sum`'s line from the caller's tables into PHASES at `line` (the eighth pair 0). */
+function copyLine(phases: usize, sum: i32, line: i32): void {
+  const at = PHASES + <usize>line * ENTRY_BYTES;
   for (let k = 0; k < STEPS; k++)
-    for (let sum = 0; sum <= 64 * 255; sum++)
-      store<u64>(
-        PHASES + <usize>sum * ENTRY_BYTES + <usize>k * 8,
-        load<u64>(phases + <usize>k * TABLE_BYTES + <usize>sum * 8),
-      );
-  for (let s = 0; s < SHIFTS; s++) store<i32>(SHIFT_AT + <usize>s * 4, load<i32>(shifts + <usize>s * 4) * 2);
+    store<u64>(at + <usize>k * 8, load<u64>(phases + <usize>k * TABLE_BYTES + <usize>sum * 8));
+  store<u64>(at + <usize>STEPS * 8, 0);
+}
+
+/** Whether lines `a` and `b` of PHASES hold the same bits. */
+function sameLine(a: i32, b: i32): bool {
+  const x = PHASES + <usize>a * ENTRY_BYTES;
+  const y = PHASES + <usize>b * ENTRY_BYTES;
+  let differ = v128.xor(v128.load(x), v128.load(y));
+  differ = v128.or(differ, v128.xor(v128.load(x, 16), v128.load(y, 16)));
+  differ = v128.or(differ, v128.xor(v128.load(x, 32), v128.load(y, 32)));
+  differ = v128.or(differ, v128.xor(v128.load(x, 48), v128.load(y, 48)));
+  return !v128.any_true(differ);
 }
 
 /**
- * Square sums of the 64 offsets in every cell of one cell row (`lines`: its 16 lines of `rowWidth`
- * bytes) into `squares` (64 i16 per cell, dy * 8 + dx), with `columns` (rowWidth i16) for the sums of
- * 8 lines.
+ * Copies the caller's tables in: STEPS tables of (cos, sin) f32 pairs, the SHIFTS offsets (i32). One
+ * period's lines first (sums 8192 … 8192 + PERIOD − 1), then every other sum shares the line of its sum
+ * in that period when the bits are the same, else gets a line of its own.
  */
-function measureCellRow(lines: usize, rowWidth: i32, blocksWide: i32, columns: usize, squares: usize): void {
-  memory.fill(columns, 0, <usize>rowWidth * 2);
-  for (let y = 0; y < 8; y++) {
-    const line = lines + <usize>(y * rowWidth);
-    for (let x = 0; x < rowWidth; x += 8) {
-      const at = columns + <usize>x * 2;
-      v128.store(at, i16x8.add(v128.load(at), v128.load8x8_u(line + <usize>x)));
-    }
+export function setGridConstants(phases: usize, shifts: usize): void {
+  for (let i = 0; i < PERIOD; i++) {
+    copyLine(phases, 8192 + i, i);
+    store<u32>(PHASE_LINE + <usize>(8192 + i) * 4, PHASES + <usize>i * ENTRY_BYTES);
+  }
+  let lines = PERIOD;
+  for (let sum = 0; sum < SUMS; sum++) {
+    if (sum >= 8192 && sum < 8192 + PERIOD) continue;
+    const same = ((sum - 8192) % PERIOD + PERIOD) % PERIOD;
+    copyLine(phases, sum, lines);
+    const own = !sameLine(lines, same);
+    store<u32>(PHASE_LINE + <usize>sum * 4, PHASES + <usize>(own ? lines : same) * ENTRY_BYTES);
+    if (own) lines++;
+  }
+  for (let s = 0; s < SHIFTS; s++) store<i32>(SHIFT_AT + <usize>s * 4, load<i32>(shifts + <usize>s * 4) * 2);
+}
+
+/** Column sums (8 lines each) of one tile's cell row: its cells' 8·(cells + 1) columns, ≤ 40 (five i16x8). */
+const TILE_COLUMNS = memory.data(5 * 16, 16);
+/** The 64 square sums (i16, dy * 8 + dx) of each cell of one tile, cell row r and cell i at (r * TILE + i) * 128. */
+const TILE_SQUARES = memory.data(16 * 128, 16);
+
+/**
+ * Square sums of the 64 offsets in `cells` cells of one cell row from column `x0` on (`lines`: its 16 lines
+ * of `rowWidth` bytes; the columns up to x0 + 8·(cells + 1) exist) into `squares` (128 bytes per cell). A
+ * tile at a time, so that its squares stay in the first-level cache until they are added up (a whole row's
+ * did not, beside the other sinks' work in the pass).
+ */
+function measureCells(lines: usize, rowWidth: i32, x0: i32, cells: i32, squares: usize): void {
+  const first = lines + <usize>x0;
+  for (let v = 0; v <= cells; v++) {
+    let column = i16x8.splat(0);
+    for (let y = 0; y < 8; y++) column = i16x8.add(column, v128.load8x8_u(first + <usize>(y * rowWidth + v * 8)));
+    v128.store(TILE_COLUMNS + <usize>v * 16, column);
   }
   for (let dy = 0; dy < 8; dy++) {
     if (dy > 0) {
-      const out = lines + <usize>((dy - 1) * rowWidth);
-      const inn = lines + <usize>((dy + 7) * rowWidth);
-      for (let x = 0; x < rowWidth; x += 8) {
-        const at = columns + <usize>x * 2;
-        const sum = i16x8.add(v128.load(at), v128.load8x8_u(inn + <usize>x));
-        v128.store(at, i16x8.sub(sum, v128.load8x8_u(out + <usize>x)));
+      const out = first + <usize>((dy - 1) * rowWidth);
+      const inn = first + <usize>((dy + 7) * rowWidth);
+      for (let v = 0; v <= cells; v++) {
+        const at = TILE_COLUMNS + <usize>v * 16;
+        const sum = i16x8.add(v128.load(at), v128.load8x8_u(inn + <usize>v * 8));
+        v128.store(at, i16x8.sub(sum, v128.load8x8_u(out + <usize>v * 8)));
       }
     }
     // The cell's 8 offsets dx of this dy: the sums of columns x + dx … x + dx + 7.
-    for (let j = 0; j + 1 < blocksWide; j++) {
-      const at = columns + <usize>j * 16;
+    for (let j = 0; j < cells; j++) {
+      const at = TILE_COLUMNS + <usize>j * 16;
       let box = v128.load(at);
       for (let i = 1; i < 8; i++) box = i16x8.add(box, v128.load(at + <usize>i * 2));
       v128.store(squares + <usize>j * 128 + <usize>dy * 16, box);
@@ -97,13 +141,20 @@ function isFlat(square: usize): bool {
   return spread(lo, hi) < FLAT_RANGE;
 }
 
+/** Adds the pair (cos, sin) f32 in `lanes` (its low half) to the picture's f64 pair at `at`. */
+@inline function addToPicture(at: usize, lanes: v128): void {
+  v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(lanes)));
+}
+
 /**
  * The tile's sums (PAIRS × (cos, sin) f32 at `out`, pair k * SHIFTS + s) over its `judged` cells in order,
  * each from 0: per offset s, the PHASES entry of each cell's square sum at that offset (all steps at once:
  * four f32x4 of two pairs each; the zero pair's sum is not stored) added one cell after the other, so every
- * sum gets its cells in the reference's order.
+ * sum gets its cells in the reference's order. Each sum is also added to the picture's (PAIRS × (cos, sin)
+ * f64 at `picture`) while in registers: tile after tile, as the reference's closeTileRow adds them (f32
+ * promoted, one f64 addition each).
  */
-function accumulate(judged: i32, out: usize): void {
+function accumulate(judged: i32, out: usize, picture: usize): void {
   for (let s = 0; s < SHIFTS; s++) {
     let steps01 = f32x4.splat(0);
     let steps23 = steps01;
@@ -112,7 +163,7 @@ function accumulate(judged: i32, out: usize): void {
     const shift = <usize>load<i32>(SHIFT_AT + <usize>s * 4);
     for (let c = 0; c < judged; c++) {
       const square = <usize>load<u32>(JUDGED + <usize>c * 4);
-      const entry = PHASES + <usize>load<u16>(square + shift) * ENTRY_BYTES;
+      const entry = <usize>load<u32>(PHASE_LINE + <usize>load<u16>(square + shift) * 4);
       steps01 = f32x4.add(steps01, v128.load(entry));
       steps23 = f32x4.add(steps23, v128.load(entry, 16));
       steps45 = f32x4.add(steps45, v128.load(entry, 32));
@@ -127,57 +178,50 @@ function accumulate(judged: i32, out: usize): void {
     v128.store64_lane(at + 4 * step, steps45, 0);
     v128.store64_lane(at + 5 * step, steps45, 1);
     v128.store64_lane(at + 6 * step, steps6, 0);
-  }
-}
-
-/**
- * The tile row's sums added to the picture's (PAIRS × (cos, sin) f64 at `picture`): tile by tile, as
- * the reference's closeTileRow adds them (f32 promoted, one f64 addition each).
- */
-function addToPicture(sums: usize, tilesWide: i32, picture: usize): void {
-  for (let t = 0; t < tilesWide; t++) {
-    const tile = sums + <usize>t * TILE_BYTES;
-    for (let p = 0; p < PAIRS; p++) {
-      const at = picture + <usize>p * 16;
-      v128.store(at, f64x2.add(v128.load(at), f64x2.promote_low_f32x4(v128.load64_zero(tile + <usize>p * 8))));
-    }
+    const whole = picture + <usize>s * 16;
+    const pictureStep = <usize>SHIFTS * 16;
+    addToPicture(whole, steps01);
+    addToPicture(whole + pictureStep, i64x2.shuffle(steps01, steps01, 1, 1));
+    addToPicture(whole + 2 * pictureStep, steps23);
+    addToPicture(whole + 3 * pictureStep, i64x2.shuffle(steps23, steps23, 1, 1));
+    addToPicture(whole + 4 * pictureStep, steps45);
+    addToPicture(whole + 5 * pictureStep, i64x2.shuffle(steps45, steps45, 1, 1));
+    addToPicture(whole + 6 * pictureStep, steps6);
   }
 }
 
 /**
  * One tile row: the samples of `blockRows` block rows (the tile row's cell rows and the block row below the
- * last; 8 lines of blocksWide × 8 bytes each, luma-rows.ts `lumaRowSamples`) at `lines`. Scratch: `columns`
- * (blocksWide × 8 i16), `squares` (blockRows − 1 rows of blocksWide × 64 i16). Out: per tile TILE_BYTES of
- * sums at `sums`, judged cells (i32) at `cells`, and the sums added to the picture's at `picture`.
+ * last; 8 lines of blocksWide × 8 bytes each, luma-rows.ts `lumaRowSamples`) at `lines`, measured tile by
+ * tile. Out: per tile TILE_BYTES of sums at `sums`, judged cells (i32) at `cells`, and the sums added to the
+ * picture's at `picture`.
  */
 export function gridTileRow(
   lines: usize,
   blockRows: i32,
   blocksWide: i32,
-  columns: usize,
-  squares: usize,
   sums: usize,
   cells: usize,
   picture: usize,
 ): void {
   const rowWidth = blocksWide * 8;
   const cellRows = blockRows - 1;
-  const rowSquares = <usize>blocksWide * 128;
-  for (let r = 0; r < cellRows; r++)
-    measureCellRow(lines + <usize>(r * 8 * rowWidth), rowWidth, blocksWide, columns, squares + <usize>r * rowSquares);
   const tilesWide = (blocksWide + TILE - 1) / TILE;
   for (let t = 0; t < tilesWide; t++) {
+    // The last block column is no cell's left edge (its squares would reach past the picture).
+    const tileCells = min(t * TILE + TILE, blocksWide - 1) - t * TILE;
     let judged = 0;
-    const end = min(t * TILE + TILE, blocksWide - 1);
-    for (let r = 0; r < cellRows; r++)
-      for (let j = t * TILE; j < end; j++) {
-        const square = squares + <usize>r * rowSquares + <usize>j * 128;
+    for (let r = 0; r < cellRows; r++) {
+      const squares = TILE_SQUARES + <usize>(r * TILE) * 128;
+      if (tileCells > 0) measureCells(lines + <usize>(r * 8 * rowWidth), rowWidth, t * TILE * 8, tileCells, squares);
+      for (let j = 0; j < tileCells; j++) {
+        const square = squares + <usize>j * 128;
         if (isFlat(square)) continue;
         store<u32>(JUDGED + <usize>judged * 4, <u32>square);
         judged++;
       }
+    }
     store<i32>(cells + <usize>t * 4, judged);
-    accumulate(judged, sums + <usize>t * TILE_BYTES);
+    accumulate(judged, sums + <usize>t * TILE_BYTES, picture);
   }
-  addToPicture(sums, tilesWide, picture);
 }

@@ -2,7 +2,7 @@
 // (renderPixels) is the JavaScript reference, step for step in f64: the base sample (f32) × 0.55,
 // blended with its cell's colour, or the grey hatching where the cell is not judged; each byte as
 // JavaScript stores a number into a Uint8Array (truncated, modulo 256). The per-cell colours are the
-// reference's ramp (heatmap.ts `ramp`) with Math.round's rounding, so the pixels are the same.
+// reference's ramp (heatmap.ts `ramp`) with Math.round's integers, so the pixels are the same.
 
 /**
  * JavaScript's ToUint8 of a double that is NaN, ±∞ or below 2^51 in magnitude (all drawn here): truncated,
@@ -15,29 +15,13 @@
 /**
  * ToUint8 of two such doubles, in i32 lanes 0 and 2 (the low halves of the lanes): truncated (one instruction),
  * then + 1.5 · 2^52 leaves the integer t as 2^51 + t in the mantissa (|t| < 2^51: exact, the exponent fixed), so
- * t modulo 2^32 in the lane's low 32 bits; NaN lanes are set to +0 first, and ±∞ stays ±∞, whose low bits are 0.
- * (trunc_sat is a long sequence in V8, and saturates where ToUint8 wraps.)
+ * t modulo 2^32 in the lane's low 32 bits; NaN lanes become −∞ first (`pmax` with −∞, one instruction:
+ * −∞ < NaN is false), and ±∞ stays ±∞, whose low bits are 0. (trunc_sat is a long sequence in V8, and
+ * saturates where ToUint8 wraps.)
  */
 @inline function toUint8Lanes(v: v128): v128 {
-  const t = f64x2.trunc(v128.and(v, f64x2.eq(v, v)));
+  const t = f64x2.trunc(f64x2.pmax(f64x2.splat(-Infinity), v));
   return v128.and(f64x2.add(t, f64x2.splat(6755399441055744)), i64x2.splat(255));
-}
-
-/**
- * Spreads the cell colours of a grid row (`cells`: heatmapCells' layout, 4 f64 per cell) to the `width` pixels of
- * a heatmap row through `cellX` (i32 per pixel): four planes of `width` f64 at `planes` (1 − opacity or −1, then
- * R, G, B × opacity), which heatmapRow reads two pixels at a time.
- */
-export function heatmapSpread(cells: usize, cellX: usize, width: i32, planes: usize): void {
-  const plane = <usize>width << 3;
-  for (let x = 0; x < width; x++) {
-    const cell = cells + (<usize>load<i32>(cellX + (<usize>x << 2)) << 5);
-    const at = planes + (<usize>x << 3);
-    store<f64>(at, load<f64>(cell));
-    store<f64>(at + plane, load<f64>(cell, 8));
-    store<f64>(at + 2 * plane, load<f64>(cell, 16));
-    store<f64>(at + 3 * plane, load<f64>(cell, 24));
-  }
 }
 
 /** 170 where a hatched pixel is drawn light ((x + y) mod 8 < 3), for x + y mod 8 = 0 … 7 and again (lanes of 2). */
@@ -50,63 +34,107 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
 }
 
 /** Two pixels' channel: blended (`keep` ≥ 0) or the hatching's grey, as lanes of ToUint8 (heatmapRow's values). */
-@inline function channel(k: v128, colour: v128, hatched: v128, grey: v128): v128 {
+@inline function hatchedChannel(k: v128, colour: v128, hatched: v128, grey: v128): v128 {
   return toUint8Lanes(v128.bitselect(grey, f64x2.add(k, colour), hatched));
 }
 
+/** Two pixels' blended channel as lanes of ToUint8, in a row whose cells are all judged. */
+@inline function blendedChannel(k: v128, colour: v128): v128 {
+  return toUint8Lanes(f64x2.add(k, colour));
+}
+
 /**
- * Output row `y` of a heatmap, `width` RGB pixels at `out`. `src`: the base picture's source row (f32);
- * `srcX`: per output column its source column (i32); `planes`: the row's cell colours per pixel (heatmapSpread).
+ * The nearest-neighbour resample of one source row (f32 at `src`) to a heatmap's `width`: per output column the
+ * sample its source column (`srcX`, i32) names, to `out`. Once per source row, which heatmapRow then reads four
+ * samples at a time (at leuvenA's size a source row serves two output rows).
+ */
+export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize): void {
+  for (let x = 0; x < width; x++) {
+    const at = <usize>x << 2;
+    store<f32>(out + at, load<f32>(src + (<usize>load<i32>(srcX + at) << 2)));
+  }
+}
+
+/** The four i32 ToUint8 values (lanes 0 and 2 of `a` and of `b`) of one channel of four pixels. */
+@inline function lanes4(a: v128, b: v128): v128 {
+  return v128.shuffle<i32>(a, b, 0, 2, 4, 6);
+}
+
+/**
+ * Output row `y` of a heatmap, `width` RGB pixels at `out`. `src`: the base picture's row at the output's width
+ * (f32; resampled by heatmapSourceRow once per source row, not once per output row); `cellX`: per output column
+ * its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per pixel through `cellX`: no
+ * per-pixel copy of them); `hatched`: whether the grid row has a cell not judged (heatmapCells' result; without,
+ * the hatching is not computed).
  * The reference's expressions per pixel in f64, four pixels per step (two per f64x2): the base sample (f32) ×
  * 0.55 blended with its cell's colour, or, where the cell is not judged (1 − opacity < 0), the grey hatching
  * (170 on the light diagonals, else the sample × 0.6 + 60). A step writes 16 bytes for 12 (the next pixels',
  * or past the row into bytes written later: the next row, or the zlib stream's room behind the last).
  */
-export function heatmapRow(src: usize, srcX: usize, planes: usize, y: i32, width: i32, out: usize): void {
-  const plane = <usize>width << 3;
+export function heatmapRow(
+  src: usize,
+  cellX: usize,
+  cells: usize,
+  y: i32,
+  width: i32,
+  out: usize,
+  hatched: bool,
+): void {
   const scale = f64x2.splat(0.55);
   let x = 0;
   for (; x + 4 <= width; x += 4) {
-    const columns = v128.load(srcX + (<usize>x << 2));
-    let samples = f32x4.splat(load<f32>(src + (<usize>i32x4.extract_lane(columns, 0) << 2)));
-    samples = f32x4.replace_lane(samples, 1, load<f32>(src + (<usize>i32x4.extract_lane(columns, 1) << 2)));
-    samples = f32x4.replace_lane(samples, 2, load<f32>(src + (<usize>i32x4.extract_lane(columns, 2) << 2)));
-    samples = f32x4.replace_lane(samples, 3, load<f32>(src + (<usize>i32x4.extract_lane(columns, 3) << 2)));
+    const samples = v128.load(src + (<usize>x << 2));
     const g0 = f64x2.mul(f64x2.promote_low_f32x4(samples), scale);
     const g1 = f64x2.mul(f64x2.promote_low_f32x4(v128.shuffle<i32>(samples, samples, 2, 3, 0, 1)), scale);
-    const at = planes + (<usize>x << 3);
-    const keep0 = v128.load(at);
-    const keep1 = v128.load(at, 16);
-    const hatched0 = f64x2.lt(keep0, f64x2.splat(0));
-    const hatched1 = f64x2.lt(keep1, f64x2.splat(0));
-    const light = HATCH_LIGHT + (<usize>((x + y) & 7) << 3);
-    const grey0 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g0, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light));
-    const grey1 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g1, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light, 16));
+    // Each pixel's cell: (1 − opacity, R × opacity) and (G × opacity, B × opacity), regrouped per channel.
+    const columns = v128.load(cellX + (<usize>x << 2));
+    const c0 = cells + (<usize>i32x4.extract_lane(columns, 0) << 5);
+    const c1 = cells + (<usize>i32x4.extract_lane(columns, 1) << 5);
+    const c2 = cells + (<usize>i32x4.extract_lane(columns, 2) << 5);
+    const c3 = cells + (<usize>i32x4.extract_lane(columns, 3) << 5);
+    const a0 = v128.load(c0);
+    const a1 = v128.load(c1);
+    const a2 = v128.load(c2);
+    const a3 = v128.load(c3);
+    const b0 = v128.load(c0, 16);
+    const b1 = v128.load(c1, 16);
+    const b2 = v128.load(c2, 16);
+    const b3 = v128.load(c3, 16);
+    const keep0 = i64x2.shuffle(a0, a1, 0, 2);
+    const keep1 = i64x2.shuffle(a2, a3, 0, 2);
     const k0 = f64x2.mul(g0, keep0);
     const k1 = f64x2.mul(g1, keep1);
-    // Each channel's four values as i32 (lanes 0 and 2 of each pair), then bytes.
-    const r = v128.shuffle<i32>(
-      channel(k0, v128.load(at + plane), hatched0, grey0),
-      channel(k1, v128.load(at + plane, 16), hatched1, grey1),
-      0, 2, 4, 6,
-    );
-    const g = v128.shuffle<i32>(
-      channel(k0, v128.load(at + 2 * plane), hatched0, grey0),
-      channel(k1, v128.load(at + 2 * plane, 16), hatched1, grey1),
-      0, 2, 4, 6,
-    );
-    const b = v128.shuffle<i32>(
-      channel(k0, v128.load(at + 3 * plane), hatched0, grey0),
-      channel(k1, v128.load(at + 3 * plane, 16), hatched1, grey1),
-      0, 2, 4, 6,
-    );
+    let r: v128, g: v128, b: v128;
+    if (hatched) {
+      const hatched0 = f64x2.lt(keep0, f64x2.splat(0));
+      const hatched1 = f64x2.lt(keep1, f64x2.splat(0));
+      const light = HATCH_LIGHT + (<usize>((x + y) & 7) << 3);
+      const grey0 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g0, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light));
+      const grey1 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g1, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light, 16));
+      r = lanes4(
+        hatchedChannel(k0, i64x2.shuffle(a0, a1, 1, 3), hatched0, grey0),
+        hatchedChannel(k1, i64x2.shuffle(a2, a3, 1, 3), hatched1, grey1),
+      );
+      g = lanes4(
+        hatchedChannel(k0, i64x2.shuffle(b0, b1, 0, 2), hatched0, grey0),
+        hatchedChannel(k1, i64x2.shuffle(b2, b3, 0, 2), hatched1, grey1),
+      );
+      b = lanes4(
+        hatchedChannel(k0, i64x2.shuffle(b0, b1, 1, 3), hatched0, grey0),
+        hatchedChannel(k1, i64x2.shuffle(b2, b3, 1, 3), hatched1, grey1),
+      );
+    } else {
+      r = lanes4(blendedChannel(k0, i64x2.shuffle(a0, a1, 1, 3)), blendedChannel(k1, i64x2.shuffle(a2, a3, 1, 3)));
+      g = lanes4(blendedChannel(k0, i64x2.shuffle(b0, b1, 0, 2)), blendedChannel(k1, i64x2.shuffle(b2, b3, 0, 2)));
+      b = lanes4(blendedChannel(k0, i64x2.shuffle(b0, b1, 1, 3)), blendedChannel(k1, i64x2.shuffle(b2, b3, 1, 3)));
+    }
     const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(r, g), i16x8.narrow_i32x4_s(b, i32x4.splat(0)));
     v128.store(out + <usize>(x * 3), interleave(bytes));
   }
   for (; x < width; x++) {
-    const g = <f64>load<f32>(src + (<usize>load<i32>(srcX + (<usize>x << 2)) << 2)) * 0.55;
-    const at = planes + (<usize>x << 3);
-    const keep = load<f64>(at);
+    const g = <f64>load<f32>(src + (<usize>x << 2)) * 0.55;
+    const cell = cells + (<usize>load<i32>(cellX + (<usize>x << 2)) << 5);
+    const keep = load<f64>(cell);
     const p = out + <usize>(x * 3);
     if (keep < 0) {
       const v: u8 = ((x + y) & 7) < 3 ? 170 : toUint8(g * 0.6 + 60);
@@ -115,9 +143,9 @@ export function heatmapRow(src: usize, srcX: usize, planes: usize, y: i32, width
       store<u8>(p, v, 2);
     } else {
       const k = g * keep;
-      store<u8>(p, toUint8(k + load<f64>(at + plane)));
-      store<u8>(p, toUint8(k + load<f64>(at + 2 * plane)), 1);
-      store<u8>(p, toUint8(k + load<f64>(at + 3 * plane)), 2);
+      store<u8>(p, toUint8(k + load<f64>(cell, 8)));
+      store<u8>(p, toUint8(k + load<f64>(cell, 16)), 1);
+      store<u8>(p, toUint8(k + load<f64>(cell, 24)), 2);
     }
   }
 }
@@ -125,36 +153,44 @@ export function heatmapRow(src: usize, srcX: usize, planes: usize, y: i32, width
 const ONE = f64x2.splat(1);
 const HALF = f64x2.splat(0.5);
 
-/** JavaScript's Math.round (half-way up; NaN stays NaN) of two finite or NaN values. */
-@inline function jsRound2(v: v128): v128 {
-  const down = f64x2.floor(v);
-  return v128.bitselect(f64x2.add(down, ONE), down, f64x2.ge(f64x2.sub(v, down), HALF));
-}
-
 /**
- * heatmapCells' values of two cells: scores `v` (f64 lanes), judged where `judged`'s lane is all ones; stored
- * as the layout's (1 − opacity or −1, R × opacity) and (G × opacity, B × opacity) pairs of lane 0 at `cell`
- * and, when `both`, of lane 1 at `cell` + 32.
+ * heatmapCells' values of two cells: scores `v` (f64 lanes of f32 values), judged where `judged`'s lane is all
+ * ones; stored as the layout's (1 − opacity or −1, R × opacity) and (G × opacity, B × opacity) pairs of lane 0
+ * at `cell` and, when `both`, of lane 1 at `cell` + 32.
  */
 @inline function twoCells(v: v128, judged: v128, cell: usize, both: bool): void {
   const nan = f64x2.ne(v, v);
   // Math.min(1, score), then Math.max(0, ·) below: NaN stays NaN, −0 becomes +0 as Math.max(0, −0) does.
   const atMostOne = v128.bitselect(v, ONE, v128.or(f64x2.lt(v, ONE), nan));
   const s = v128.bitselect(atMostOne, v128.bitselect(v, f64x2.splat(0), nan), f64x2.gt(v, f64x2.splat(0)));
+  clampedCells(s, atMostOne, judged, cell, both);
+}
+
+/**
+ * twoCells from the ramp's clamped score `s` (Math.min(1, Math.max(0, score))) and the opacity's
+ * Math.min(1, score) `atMostOne`.
+ */
+@inline function clampedCells(s: v128, atMostOne: v128, judged: v128, cell: usize, both: bool): void {
   const low = f64x2.lt(s, HALF);
   const uLow = f64x2.mul(s, f64x2.splat(2)); // s / 0.5, the same double
   const uHigh = f64x2.mul(f64x2.sub(s, HALF), f64x2.splat(2));
-  const r = v128.bitselect(
-    jsRound2(f64x2.add(f64x2.splat(40), f64x2.mul(f64x2.splat(215), uLow))),
-    f64x2.splat(255),
-    low,
+  // Math.round as floor(x + 0.5), the + 0.5 folded into the ramp's constant where it has one (40.5 + 215u
+  // for Math.round(40 + 215u)), the half the reference's `s < 0.5` picks selected before the floor. For scores
+  // that are f32 values in [0, 1] (the only ones drawn: Float32Array scores, toUnit's f32) this is Math.round's
+  // integer for every one of them (checked exhaustively, docs/wasm.md); NaN stays NaN.
+  const r = f64x2.floor(
+    v128.bitselect(f64x2.add(f64x2.splat(40.5), f64x2.mul(f64x2.splat(215), uLow)), f64x2.splat(255), low),
   );
-  const g = v128.bitselect(
-    jsRound2(f64x2.add(f64x2.splat(80), f64x2.mul(f64x2.splat(175), uLow))),
-    jsRound2(f64x2.mul(f64x2.splat(255), f64x2.sub(ONE, uHigh))),
-    low,
+  const g = f64x2.floor(
+    v128.bitselect(
+      f64x2.add(f64x2.splat(80.5), f64x2.mul(f64x2.splat(175), uLow)),
+      f64x2.add(f64x2.mul(f64x2.splat(255), f64x2.sub(ONE, uHigh)), HALF),
+      low,
+    ),
   );
-  const b = v128.bitselect(jsRound2(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow))), f64x2.splat(0), low);
+  const b = f64x2.floor(
+    v128.bitselect(f64x2.add(f64x2.mul(f64x2.splat(220), f64x2.sub(ONE, uLow)), HALF), f64x2.splat(0), low),
+  );
   const a = f64x2.add(f64x2.splat(0.2), f64x2.mul(f64x2.splat(0.6), atMostOne));
   const keep = v128.bitselect(f64x2.sub(ONE, a), f64x2.splat(-1), judged);
   const ra = f64x2.mul(r, a);
@@ -174,39 +210,52 @@ const HALF = f64x2.splat(0.5);
  * The reference's ramp (heatmap.ts `ramp`) and opacity, two cells per step and without branches: both
  * halves of the ramp are worked out and one is selected per lane (scores on both sides of 0.5 made the
  * branches mispredict, and V8 turns a scalar f64 select into a branch); ÷ 0.5 is × 2, the same double.
+ * Returns 1 when a cell is not judged (heatmapRow's `hatched`), else 0.
  */
-export function heatmapCells(scores: usize, reliable: usize, count: i32, cells: usize): void {
+export function heatmapCells(scores: usize, reliable: usize, count: i32, cells: usize): i32 {
+  let notJudged = i64x2.splat(0);
   let i = 0;
   for (; i + 2 <= count; i += 2) {
     const v = f64x2.promote_low_f32x4(v128.load64_zero(scores + (<usize>i << 2)));
     const flags = i64x2.extend_low_i32x4_u(i32x4.extend_low_i16x8_u(i16x8.extend_low_i8x16_u(v128.load16_splat(reliable + <usize>i))));
-    twoCells(v, i64x2.ne(flags, i64x2.splat(0)), cells + (<usize>i << 5), true);
+    const judged = i64x2.ne(flags, i64x2.splat(0));
+    notJudged = v128.or(notJudged, v128.not(judged));
+    twoCells(v, judged, cells + (<usize>i << 5), true);
   }
   if (i < count) {
     const v = f64x2.promote_low_f32x4(v128.load32_zero(scores + (<usize>i << 2)));
     const judged = load<u8>(reliable + <usize>i) ? i64x2.splat(-1) : i64x2.splat(0);
+    notJudged = v128.or(notJudged, v128.not(judged));
     twoCells(v, judged, cells + (<usize>i << 5), false);
   }
+  return <i32>v128.any_true(notJudged);
 }
 
 /**
  * heatmapCells of a row of log-ratio scores (f32, NaN = not judged), each taken to 0–1 first as anomaly.ts
  * `toUnit` does: Math.min(1, Math.max(0, score / full)) stored as an f32 (NaN: 0, not judged). `pmax` with 0
- * gives +0 for −0 as Math.max(0, −0) does; a NaN lane (not judged) is set to 0 as toUnit leaves it.
+ * gives +0 for −0 as Math.max(0, −0) does; a NaN lane (not judged) is set to 0 as toUnit leaves it. The unit
+ * score is its own clamp (in [0, 1], never NaN). Returns heatmapCells' 1 when a cell is not judged.
  */
-export function heatmapRatioCells(ratios: usize, count: i32, full: f64, cells: usize): void {
+export function heatmapRatioCells(ratios: usize, count: i32, full: f64, cells: usize): i32 {
   const divisor = f64x2.splat(full);
+  let notJudged = i64x2.splat(0);
   let i = 0;
   for (; i + 2 <= count; i += 2) {
     const v = f64x2.promote_low_f32x4(v128.load64_zero(ratios + (<usize>i << 2)));
     const judged = f64x2.eq(v, v);
-    twoCells(unitOf(v, divisor, judged), judged, cells + (<usize>i << 5), true);
+    notJudged = v128.or(notJudged, v128.not(judged));
+    const unit = unitOf(v, divisor, judged);
+    clampedCells(unit, unit, judged, cells + (<usize>i << 5), true);
   }
   if (i < count) {
     const v = f64x2.promote_low_f32x4(v128.load32_zero(ratios + (<usize>i << 2)));
     const judged = f64x2.eq(v, v);
-    twoCells(unitOf(v, divisor, judged), judged, cells + (<usize>i << 5), false);
+    notJudged = v128.or(notJudged, v128.not(judged));
+    const unit = unitOf(v, divisor, judged);
+    clampedCells(unit, unit, judged, cells + (<usize>i << 5), false);
   }
+  return <i32>v128.any_true(notJudged);
 }
 
 /** toUnit's value of two judged ratios (0 in lanes not judged), rounded to f32 as its Float32Array stores it. */

@@ -12,6 +12,7 @@ export {
   takeDenseStages,
 } from "./block-measure";
 export { copyMoveCellMeans, copyMoveGroups, copyMoveHashRows, copyMovePairs, copyMoveQuantise } from "./copy-move";
+export { dqMixtureShares } from "./dq-fit";
 export { decodeMcuRow } from "./entropy";
 export { decodeProgressiveScanRow } from "./progressive";
 export { deflateBound, pngFilterUp, zlibDeflate } from "./deflate";
@@ -22,7 +23,7 @@ export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gatherLumaRows, lumaRowSamples } from "./luma-rows";
 export { gridScoreTileRow } from "./grid-score";
-export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSpread } from "./heatmap";
+export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSourceRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";
 export { ghostTopRegion } from "./ghost-region";
@@ -31,5 +32,5 @@ export { grayDownscaleRows, lumaRows } from "./gray";
 export { peerMiddles, peerRuns, smoothGrid } from "./peer-bins";
 export { zlibInflate } from "./inflate";
 export { stepRunMaxima, blurStepCounts, blurStepWorkBytes } from "./blur";
-export { seamStepCounts, toneRunExtremes } from "./seams";
+export { seamStepCounts, toneLineSums, toneRunExtremes } from "./seams";
 export { equalNeighbourCount } from "./drawn";

@@ -25,11 +25,29 @@ const RUN_STEP: i32 = 2;
   return picture + (<usize>(y * width) << 2);
 }
 
+/** isStep of two positions, one per lane, as i64 masks (the same comparisons of the same doubles). */
+@inline function stepsOfTwo(prev: v128, cur: v128, next: v128): v128 {
+  const step = f64x2.splat(SEAM_STEP);
+  return v128.and(f64x2.ge(f64x2.sub(cur, prev), step), f64x2.ge(f64x2.sub(cur, next), step));
+}
+
+/** The count `apart` bytes after `above`: the one at `above` plus `mark`. */
+@inline function addMark(above: usize, apart: usize, mark: i32): void {
+  store<u16>(above + apart, <u16>(<i32>load<u16>(above) + mark));
+}
+
+/** Four positions' step masks (two i64x2 of isStep) as four i16 1/0 in the low 64 bits. */
+@inline function marksOfFour(low: v128, high: v128): v128 {
+  const words = i32x4.shuffle(low, high, 0, 2, 4, 6);
+  return i16x8.neg(i16x8.narrow_i32x4_s(words, words));
+}
+
 /**
  * One-pixel steps of the `w` × `h` f32 picture as seam-search.ts `stepCounts`: across vertical boundaries along the
  * rows 0, 2, 4, … (`vertical`: lines w − 1, ceil(h / 2) samples) and across horizontal ones along the columns 0, 2,
  * 4, … (`horizontal`: lines h − 1, ceil(w / 2) samples; the reference's stepCounts of the transposed picture), each
- * (samples + 1) × lines u16. `work` holds 3 × ceil(w / 2) f64.
+ * (samples + 1) × lines u16. `work` holds 3 × (ceil(w / 2) f64 + 32 bytes). Four positions per step: each |difference|
+ * in f64 (the difference of two f32 is exact) and each test as isStep's, per lane.
  */
 export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize, work: usize): void {
   let lines = w - 1;
@@ -39,21 +57,38 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
     const row = rowAt(picture, w, j * SAMPLE);
     const above = vertical + (<usize>(j * lines) << 1);
     const here = above + (<usize>lines << 1);
-    let prev = Math.abs(px(row, 1) - px(row, 0));
-    let cur = Math.abs(px(row, 2) - px(row, 1));
-    for (let k = 1; k < lines - 1; k++) {
-      const next = Math.abs(px(row, k + 2) - px(row, k + 1));
+    // Boundaries k … k + 3: differences at k − 1 … k + 4 (pixels k − 1 … k + 5).
+    let k = 1;
+    for (; k + 4 < lines; k += 4) {
+      const at = row + (<usize>(k - 1) << 2);
+      const d0 = f64x2.abs(f64x2.sub(two(at + 4), two(at)));
+      const d1 = f64x2.abs(f64x2.sub(two(at + 8), two(at + 4)));
+      const d2 = f64x2.abs(f64x2.sub(two(at + 12), two(at + 8)));
+      const d3 = f64x2.abs(f64x2.sub(two(at + 16), two(at + 12)));
+      const d4 = f64x2.abs(f64x2.sub(two(at + 20), two(at + 16)));
+      // Lanes: (k, k + 1) and (k + 2, k + 3); d1 holds the differences at k and k + 1, d0 at k − 1, k.
+      const low = stepsOfTwo(d0, d1, d2);
+      const high = stepsOfTwo(d2, d3, d4);
       const o = <usize>k << 1;
-      store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + isStep(prev, cur, next)));
-      prev = cur;
-      cur = next;
+      v128.store64_lane(here + o, i16x8.add(v128.load64_zero(above + o), marksOfFour(low, high)), 0);
+    }
+    if (k < lines - 1) {
+      let prev = Math.abs(px(row, k) - px(row, k - 1));
+      let cur = Math.abs(px(row, k + 1) - px(row, k));
+      for (; k < lines - 1; k++) {
+        const next = Math.abs(px(row, k + 2) - px(row, k + 1));
+        const o = <usize>k << 1;
+        store<u16>(here + o, <u16>(<i32>load<u16>(above + o) + isStep(prev, cur, next)));
+        prev = cur;
+        cur = next;
+      }
     }
   }
   // Horizontal boundaries k (rows k and k + 1) at the sampled columns: the differences of three row pairs rolled.
   lines = h - 1;
   samples = (w + SAMPLE - 1) / SAMPLE;
   memory.fill(horizontal, 0, <usize>((samples + 1) * lines) << 1);
-  const sampled = <usize>samples << 3;
+  const sampled = (<usize>samples << 3) + 32;
   let prevD = work;
   let curD = work + sampled;
   let nextD = work + 2 * sampled;
@@ -62,17 +97,52 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
     store<f64>(prevD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 1), x) - px(rowAt(picture, w, 0), x)));
     store<f64>(curD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 2), x) - px(rowAt(picture, w, 1), x)));
   }
+  const column = <usize>lines << 1;
   for (let k = 1; k < lines - 1; k++) {
     const lower = rowAt(picture, w, k + 1);
     const below = rowAt(picture, w, k + 2);
-    for (let j = 0; j < samples; j++) {
+    let j = 0;
+    // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
+    // next one while 2j + 7 < w.
+    for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
+      const x = <usize>(j * SAMPLE) << 2;
+      const b = i32x4.shuffle(v128.load(below + x), v128.load(below + x, 16), 0, 2, 4, 6);
+      const l = i32x4.shuffle(v128.load(lower + x), v128.load(lower + x, 16), 0, 2, 4, 6);
+      const nextLow = f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(b), f64x2.promote_low_f32x4(l)));
+      const nextHigh = f64x2.abs(
+        f64x2.sub(
+          f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)),
+          f64x2.promote_low_f32x4(i32x4.shuffle(l, l, 2, 3, 0, 1)),
+        ),
+      );
+      const d = <usize>j << 3;
+      v128.store(nextD + d, nextLow);
+      v128.store(nextD + d, nextHigh, 16);
+      const lowMarks = stepsOfTwo(v128.load(prevD + d), v128.load(curD + d), nextLow);
+      const highMarks = stepsOfTwo(v128.load(prevD + d, 16), v128.load(curD + d, 16), nextHigh);
+      if (!v128.any_true(v128.or(lowMarks, highMarks))) {
+        // No step: each count is the one above it.
+        for (let i = 0; i < 4; i++) {
+          const above = horizontal + (<usize>((j + i) * lines + k) << 1);
+          store<u16>(above + column, load<u16>(above));
+        }
+        continue;
+      }
+      const marks = marksOfFour(lowMarks, highMarks);
+      const above = horizontal + (<usize>(j * lines + k) << 1);
+      addMark(above, column, i16x8.extract_lane_u(marks, 0));
+      addMark(above + column, column, i16x8.extract_lane_u(marks, 1));
+      addMark(above + 2 * column, column, i16x8.extract_lane_u(marks, 2));
+      addMark(above + 3 * column, column, i16x8.extract_lane_u(marks, 3));
+    }
+    for (; j < samples; j++) {
       const x = j * SAMPLE;
       const d = <usize>j << 3;
       const next = Math.abs(px(below, x) - px(lower, x));
       store<f64>(nextD + d, next);
       const mark = isStep(load<f64>(prevD + d), load<f64>(curD + d), next);
       const above = horizontal + (<usize>(j * lines + k) << 1);
-      store<u16>(above + (<usize>lines << 1), <u16>(<i32>load<u16>(above) + mark));
+      store<u16>(above + column, <u16>(<i32>load<u16>(above) + mark));
     }
     const done = prevD;
     prevD = curD;
@@ -86,11 +156,17 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
   return <f32>(c - b - 0.5 * (b - a + d - c));
 }
 
+/**
+ * ÷ RUN as × 1 / RUN: RUN is a power of two, so both give the same double (the rounding of the same real quotient,
+ * subnormal or not), and a multiplication instead of a division per run.
+ */
+const PER_RUN: f64 = 1.0 / <f64>RUN;
+
 /** t · |t| of a run from its sums (runExtremes' q). */
 @inline function signedSquare(s1: f64, s2: f64): f64 {
   const n = <f64>RUN;
-  const mean = s1 / n;
-  return (mean * Math.abs(mean) * n) / max(s2 / n - mean * mean, 1e-6);
+  const mean = s1 * PER_RUN;
+  return (mean * Math.abs(mean) * n) / max(s2 * PER_RUN - mean * mean, 1e-6);
 }
 
 /**
@@ -99,8 +175,8 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
  */
 @inline function signedSquares(s1: v128, s2: v128): v128 {
   const n = f64x2.splat(<f64>RUN);
-  const mean = f64x2.div(s1, n);
-  const spread = f64x2.pmax(f64x2.sub(f64x2.div(s2, n), f64x2.mul(mean, mean)), f64x2.splat(1e-6));
+  const mean = f64x2.mul(s1, f64x2.splat(PER_RUN));
+  const spread = f64x2.pmax(f64x2.sub(f64x2.mul(s2, f64x2.splat(PER_RUN)), f64x2.mul(mean, mean)), f64x2.splat(1e-6));
   return f64x2.div(f64x2.mul(f64x2.mul(mean, f64x2.abs(mean)), n), spread);
 }
 
@@ -124,6 +200,31 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
   return f64x2.promote_low_f32x4(v128.load64_zero(p));
 }
 
+/** residuals of the first of two samples held as (row, next row) pairs: lanes 0–1 of each of the four. */
+@inline function firstResiduals(ab: v128, bc: v128, cd: v128, de: v128): v128 {
+  return residuals(
+    f64x2.promote_low_f32x4(ab),
+    f64x2.promote_low_f32x4(bc),
+    f64x2.promote_low_f32x4(cd),
+    f64x2.promote_low_f32x4(de),
+  );
+}
+
+/** residuals of the second of the two samples (lanes 2–3). */
+@inline function secondResiduals(ab: v128, bc: v128, cd: v128, de: v128): v128 {
+  return firstResiduals(
+    i32x4.shuffle(ab, ab, 2, 3, 0, 1),
+    i32x4.shuffle(bc, bc, 2, 3, 0, 1),
+    i32x4.shuffle(cd, cd, 2, 3, 0, 1),
+    i32x4.shuffle(de, de, 2, 3, 0, 1),
+  );
+}
+
+/** Samples x, x + 2, x + 4, x + 6 of a row (every other f32 from `p`, reading 32 bytes) as four f32. */
+@inline function everyOther(p: usize): v128 {
+  return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
+}
+
 /** Two f64 lanes from one f32 in each of two rows at column x. */
 @inline function pairOf(upper: usize, lower: usize, x: i32): v128 {
   return f64x2.replace_lane(f64x2.splat(px(upper, x)), 1, px(lower, x));
@@ -139,7 +240,35 @@ function rowPairExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize,
   const c = rowAt(picture, w, k + 1);
   const d = rowAt(picture, w, k + 2);
   const e = rowAt(picture, w, k + 3);
-  for (let i = 0, x = 0; x < w; i++, x += RUN_STEP) {
+  let i = 0;
+  let x = 0;
+  // Four samples per step (x … x + 6; the loads reach x + 7, inside the row while x + 7 < w): each row's four
+  // samples gathered once, the two boundaries' pixels paired by shuffles instead of one load per pixel and lane.
+  for (; x + 7 < w; i += 4, x += 4 * RUN_STEP) {
+    const o = <usize>x << 2;
+    const ra = everyOther(a + o);
+    const rb = everyOther(b + o);
+    const rc = everyOther(c + o);
+    const rd = everyOther(d + o);
+    const re = everyOther(e + o);
+    // Adjacent rows' samples interleaved: (row, next row) at samples 0 and 1 (…0), at 2 and 3 (…2).
+    const ab0 = i32x4.shuffle(ra, rb, 0, 4, 1, 5);
+    const ab2 = i32x4.shuffle(ra, rb, 2, 6, 3, 7);
+    const bc0 = i32x4.shuffle(rb, rc, 0, 4, 1, 5);
+    const bc2 = i32x4.shuffle(rb, rc, 2, 6, 3, 7);
+    const cd0 = i32x4.shuffle(rc, rd, 0, 4, 1, 5);
+    const cd2 = i32x4.shuffle(rc, rd, 2, 6, 3, 7);
+    const de0 = i32x4.shuffle(rd, re, 0, 4, 1, 5);
+    const de2 = i32x4.shuffle(rd, re, 2, 6, 3, 7);
+    const first = firstResiduals(ab0, bc0, cd0, de0);
+    const second = secondResiduals(ab0, bc0, cd0, de0);
+    const third = firstResiduals(ab2, bc2, cd2, de2);
+    const fourth = secondResiduals(ab2, bc2, cd2, de2);
+    const to = r + (<usize>i << 3);
+    v128.store(to, i32x4.shuffle(f32x4.demote_f64x2_zero(first), f32x4.demote_f64x2_zero(second), 0, 1, 4, 5));
+    v128.store(to, i32x4.shuffle(f32x4.demote_f64x2_zero(third), f32x4.demote_f64x2_zero(fourth), 0, 1, 4, 5), 16);
+  }
+  for (; x < w; i++, x += RUN_STEP) {
     const v = residuals(pairOf(a, b, x), pairOf(b, c, x), pairOf(c, d, x), pairOf(d, e, x));
     v128.store64_lane(r + (<usize>i << 3), f32x4.demote_f64x2_zero(v), 0);
   }
@@ -294,5 +423,90 @@ export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most:
     const o = <usize>k << 3;
     store<f32>(most + (<usize>k << 2), signedRoot(load<f64>(his + o)));
     store<f32>(least + (<usize>k << 2), signedRoot(load<f64>(los + o)));
+  }
+}
+
+/**
+ * The tone box's candidate lines' prefix sums (tone-box.ts `prefixLine` is the reference): for each of `count`
+ * boundaries k (i32 at `lines`) between rows k and k + 1 (`rows` 1; lines along x < w) or columns k and k + 1 (`rows`
+ * 0; along y < h), the running sums of r (rounded to f32, as the reference), r², the pixels before and after the
+ * boundary, in f64 in the reference's order, stored where `kept` (i32 per position 0 … length: its slot, −1 where
+ * not kept) keeps position x + 1: out + ((line · slots + slot) · 4 + s) · 8, s = r, r², before, after. Two lines
+ * per f64x2 (one per lane; an odd count's last line alone).
+ */
+export function toneLineSums(
+  picture: usize,
+  w: i32,
+  h: i32,
+  rows: i32,
+  lines: usize,
+  count: i32,
+  kept: usize,
+  slots: i32,
+  out: usize,
+): void {
+  const length = rows ? w : h;
+  // Pixel i of line k's row m (m = k − 1 … k + 2): picture + (m · across + i · along) · 4.
+  const across = <usize>(rows ? w : 1) << 2;
+  const along = <usize>(rows ? 1 : w) << 2;
+  const lineBytes = <usize>slots << 5;
+  let n = 0;
+  for (; n + 1 < count; n += 2) {
+    const k0 = load<i32>(lines + (<usize>n << 2));
+    const k1 = load<i32>(lines + (<usize>n << 2), 4);
+    const a0 = picture + <usize>(k0 - 1) * across;
+    const a1 = picture + <usize>(k1 - 1) * across;
+    const to0 = out + <usize>n * lineBytes;
+    const to1 = to0 + lineBytes;
+    let r = f64x2.splat(0);
+    let r2 = f64x2.splat(0);
+    let before = f64x2.splat(0);
+    let after = f64x2.splat(0);
+    for (let x = 0; x < length; x++) {
+      const p0 = a0 + <usize>x * along;
+      const p1 = a1 + <usize>x * along;
+      const pa = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0)), 1, <f64>load<f32>(p1));
+      const pb = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + across)), 1, <f64>load<f32>(p1 + across));
+      const pc = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + 2 * across)), 1, <f64>load<f32>(p1 + 2 * across));
+      const pd = f64x2.replace_lane(f64x2.splat(<f64>load<f32>(p0 + 3 * across)), 1, <f64>load<f32>(p1 + 3 * across));
+      const v = residuals(pa, pb, pc, pd);
+      r = f64x2.add(r, v);
+      r2 = f64x2.add(r2, f64x2.mul(v, v));
+      before = f64x2.add(before, pb);
+      after = f64x2.add(after, pc);
+      const slot = load<i32>(kept + (<usize>(x + 1) << 2));
+      if (slot < 0) continue;
+      const s = <usize>slot << 5;
+      v128.store(to0 + s, i64x2.shuffle(r, r2, 0, 2));
+      v128.store(to0 + s, i64x2.shuffle(before, after, 0, 2), 16);
+      v128.store(to1 + s, i64x2.shuffle(r, r2, 1, 3));
+      v128.store(to1 + s, i64x2.shuffle(before, after, 1, 3), 16);
+    }
+  }
+  if (n < count) {
+    const k = load<i32>(lines + (<usize>n << 2));
+    const a = picture + <usize>(k - 1) * across;
+    const to = out + <usize>n * lineBytes;
+    let r: f64 = 0;
+    let r2: f64 = 0;
+    let before: f64 = 0;
+    let after: f64 = 0;
+    for (let x = 0; x < length; x++) {
+      const p = a + <usize>x * along;
+      const pb = <f64>load<f32>(p + across);
+      const pc = <f64>load<f32>(p + 2 * across);
+      const v = <f64>residual(<f64>load<f32>(p), pb, pc, <f64>load<f32>(p + 3 * across));
+      r += v;
+      r2 += v * v;
+      before += pb;
+      after += pc;
+      const slot = load<i32>(kept + (<usize>(x + 1) << 2));
+      if (slot < 0) continue;
+      const s = to + (<usize>slot << 5);
+      store<f64>(s, r);
+      store<f64>(s, r2, 8);
+      store<f64>(s, before, 16);
+      store<f64>(s, after, 24);
+    }
   }
 }

@@ -213,7 +213,8 @@ export interface BlurRectangle {
 
 /**
  * The step counts across vertical boundaries (`columns`) and horizontal ones (`rows`): by the kernel of
- * blur-steps-wasm.ts, or with `reference` by this file's JavaScript (full-size side means).
+ * blur-steps-wasm.ts (views on its memory, valid until the next kernel call), or with `reference` by this file's
+ * JavaScript (full-size side means).
  */
 export function blurStepCounts(
   img: GrayImage,

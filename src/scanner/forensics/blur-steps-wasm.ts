@@ -9,7 +9,11 @@ import type { GrayImage } from "../images/gray";
 import { kernels } from "../images/wasm-kernels";
 import type { StepCounts } from "./blur-search";
 
-/** Both orientations' step counts, each with its run maxima over `run` samples. */
+/**
+ * Both orientations' step counts, each with its run maxima over `run` samples: views on the kernels' memory, valid
+ * until the next kernel call (the search reads them at once; copying the four tables, ≈ 4 bytes per pixel, was
+ * garbage per file).
+ */
 export function blurStepCountsWasm(
   img: GrayImage,
   sample: number,
@@ -33,14 +37,14 @@ export function blurStepCountsWasm(
   const counts = (lines: number, samples: number, into: number, outOf: number, most: number): StepCounts => {
     k.stepRunMaxima(into, lines, samples, run, most);
     k.stepRunMaxima(outOf, lines, samples, run, most + lines * 2);
-    const table = (at: number) => new Uint16Array(buffer, at, (samples + 1) * lines).slice();
+    const table = (at: number) => new Uint16Array(buffer, at, (samples + 1) * lines);
     return {
       lines,
       samples,
       into: table(into),
       outOf: table(outOf),
-      mostInto: new Uint16Array(buffer, most, lines).slice(),
-      mostOutOf: new Uint16Array(buffer, most + lines * 2, lines).slice(),
+      mostInto: new Uint16Array(buffer, most, lines),
+      mostOutOf: new Uint16Array(buffer, most + lines * 2, lines),
     };
   };
   return {

@@ -6,6 +6,7 @@
  * Per frequency we fit (q1, share α of double-quantised blocks) to the histogram: the fit says whether the
  * picture was saved as JPEG before (the per-block map is dq-evidence.ts).
  */
+import { mixtureSharesWasm } from "./dq-fit-wasm";
 
 /**
  * Error (coefficient units) between the two compressions: mostly rounding to 8 bits (narrow), but at
@@ -120,11 +121,25 @@ interface ErrorCdf {
   table: Float64Array;
   half: number;
 }
-/** Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value. */
-function doublePmf(q1: number, q2: number, lambda: number, range: number, cdf: ErrorCdf): Float64Array {
-  const p = new Float64Array(2 * range + 1);
+/** doublePmf's lattice masses, grown to the largest asked (the fits are synchronous: one uses them at a time). */
+let latticeMasses = new Float64Array(0);
+
+/**
+ * Quantisation with q1, decoding (rounding noise) and quantisation with q2: probability of each value, into `p`
+ * (2 · range + 1 values, zeroed here: the fit's candidates reuse one array instead of two new ones each).
+ */
+function doublePmf(
+  q1: number,
+  q2: number,
+  lambda: number,
+  range: number,
+  cdf: ErrorCdf,
+  p: Float64Array,
+): Float64Array {
+  p.fill(0);
   const vMax = Math.min(Math.ceil((q2 * (range + 1) + 4 * WIDE_SIGMA) / q1), negligibleFrom(q1, lambda));
-  const masses = new Float64Array(2 * vMax + 1);
+  if (latticeMasses.length < 2 * vMax + 1) latticeMasses = new Float64Array(2 * vMax + 1);
+  const masses = latticeMasses;
   quantisedLaplace(q1, lambda, vMax, masses, vMax);
   for (let v = -vMax; v <= vMax; v++) {
     const mass = masses[v + vMax];
@@ -224,11 +239,11 @@ function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; 
 }
 
 /**
- * Mixture share of double-quantised values (EM) and the mixture's log-likelihood, over the counted bins
- * only (`pd` and `ps` hold their probabilities in the same order): the sums of the full loop, which
- * skipped the other bins.
+ * Mixture share of double-quantised values (EM) over the counted bins only (`pd` and `ps` hold their probabilities in
+ * the same order): the sums of the full loop, which skipped the other bins. The reference of the kernel of
+ * dq-fit-wasm.ts (which runs two candidates at once).
  */
-function fitAlpha(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): [number, number] {
+function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): number {
   const { count, total } = bins;
   let alpha = 0.5;
   for (let iter = 0; iter < 30; iter++) {
@@ -239,9 +254,14 @@ function fitAlpha(bins: { count: Float64Array; total: number }, pd: Float64Array
     }
     alpha = Math.min(1, Math.max(0, r / total));
   }
+  return alpha;
+}
+
+/** The mixture's log-likelihood at share `alpha` over the counted bins. */
+function mixtureLogLikelihood(count: Float64Array, alpha: number, pd: Float64Array, ps: Float64Array): number {
   let ll = 0;
   for (let j = 0; j < count.length; j++) ll += count[j] * Math.log(alpha * pd[j] + (1 - alpha) * ps[j]);
-  return [alpha, ll];
+  return ll;
 }
 
 /** nonZero(p) at the counted bins only (the sum over every non-zero value as there), into `out`. */
@@ -261,9 +281,15 @@ function nonZeroAt(
 
 /**
  * Fits the first quantisation step of one frequency to its histogram (values −range..range).
- * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one.
+ * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one. The candidates'
+ * EM shares come from the kernel (dq-fit-wasm.ts), with `reference` from emShare.
  */
-export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): FrequencyFit {
+export function fitFrequency(
+  h: ArrayLike<number>,
+  q2: number,
+  range: number,
+  options: { reference?: boolean } = {},
+): FrequencyFit {
   const bins = countedBins(h, range);
   const count = bins.total;
   const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count };
@@ -273,14 +299,24 @@ export function fitFrequency(h: ArrayLike<number>, q2: number, range: number): F
   const base = logLikelihood(bins.count, psAt);
   let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
-  for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) {
-    if (q1 === q2) continue;
-    const pd = nonZeroAt(doublePmf(q1, q2, lambda, range, cdf), range, bins.index);
-    const [alpha, ll] = fitAlpha(bins, pd, psAt);
+  const steps: number[] = [];
+  for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) if (q1 !== q2) steps.push(q1);
+  // Every candidate's probabilities at the counted bins, one after the other.
+  const n = bins.index.length;
+  const p = new Float64Array(2 * range + 1);
+  const pds = new Float64Array(steps.length * n);
+  const pdOf = (c: number) => pds.subarray(c * n, (c + 1) * n);
+  steps.forEach((q1, c) => nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pdOf(c)));
+  const shares = options.reference
+    ? steps.map((_, c) => emShare(bins, pdOf(c), psAt))
+    : mixtureSharesWasm(bins.count, psAt, pds, steps.length, count);
+  steps.forEach((q1, c) => {
+    const alpha = shares[c];
+    const ll = mixtureLogLikelihood(bins.count, alpha, pdOf(c), psAt);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
     // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
     if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll };
-  }
+  });
   return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count };
 }
 

@@ -181,7 +181,7 @@ function setGridConstants(k: KernelExports): void {
 let spare: KernelExports | null = null;
 /**
  * Memory of an instance that is kept for the next sink: its 1.7 MB of static data and a picture's state up to
- * ≈ 3 200 px wide (≈ 3.3 KB per block of width, most of it three rows of tile sums).
+ * ≈ 3 500 px wide (≈ 2.8 KB per block of width, most of it three rows of tile sums).
  */
 const SPARE_BYTES = 3 << 20;
 
@@ -194,26 +194,13 @@ function takeKernels(): KernelExports {
 
 /**
  * One grid sink's state in its kernels' memory, laid out once (the memory never grows after, so the views stay
- * valid): the samples of the tile row being gathered (its GRID_TILE + 1 block rows) and the box sums'
- * work, three rows of tiles of phase sums and judged cells (slot t % 3; `acc` and `cells` are views on
+ * valid): the samples of the tile row being gathered (its GRID_TILE + 1 block rows), three rows of tiles of phase sums and judged cells (slot t % 3; `acc` and `cells` are views on
  * them), the picture's sums, and the window scores' inputs and outputs.
  */
 export interface GridMemory {
   k: KernelExports;
   at: Record<
-    | "lines"
-    | "block"
-    | "table"
-    | "columns"
-    | "squares"
-    | "sums"
-    | "cells"
-    | "picture"
-    | "allowed"
-    | "windowCells"
-    | "score"
-    | "shift"
-    | "step",
+    "lines" | "block" | "table" | "sums" | "cells" | "picture" | "allowed" | "windowCells" | "score" | "shift" | "step",
     number
   >;
   acc: Float32Array[];
@@ -232,8 +219,6 @@ export function gridMemory(blocksWide: number, table: Uint16Array, allowed: Uint
       lines: (GRID_TILE + 1) * blocksWide * 64,
       block: blocksWide * 128,
       table: 128,
-      columns: blocksWide * 16,
-      squares: GRID_TILE * blocksWide * 128,
       sums: 3 * rowSums,
       cells: 3 * tilesWide * 4,
       picture: TILE_STRIDE * 8,
@@ -288,8 +273,6 @@ export function wasmPhaseSums(
       at.lines,
       blockRows,
       blocksWide,
-      at.columns,
-      at.squares,
       at.sums + slot * tilesWide * TILE_STRIDE * 4,
       at.cells + slot * tilesWide * 4,
       at.picture,

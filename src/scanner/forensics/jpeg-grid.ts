@@ -102,10 +102,16 @@ function clearShared(t: GridTiles, tileScore: Float32Array): void {
 export function gridScores(t: GridTiles): Float32Array {
   const tileScore = confirmedTiles(t);
   clearShared(t, tileScore);
-  const scores = new Float32Array(t.blocksWide * t.blocksHigh);
-  for (let r = 0; r < t.blocksHigh; r++)
-    for (let c = 0; c < t.blocksWide; c++)
-      scores[r * t.blocksWide + c] = tileScore[Math.floor(r / GRID_TILE) * t.tilesWide + Math.floor(c / GRID_TILE)];
+  const { blocksWide, blocksHigh, tilesWide } = t;
+  const scores = new Float32Array(blocksWide * blocksHigh);
+  // Each tile row's first block row from its tiles, the tile row's other block rows copies of it.
+  for (let r = 0; r < blocksHigh; r += GRID_TILE) {
+    const row = scores.subarray(r * blocksWide, (r + 1) * blocksWide);
+    for (let tile = 0; tile < tilesWide; tile++)
+      row.fill(tileScore[(r / GRID_TILE) * tilesWide + tile], tile * GRID_TILE, (tile + 1) * GRID_TILE);
+    for (let below = r + 1; below < Math.min(r + GRID_TILE, blocksHigh); below++)
+      scores.copyWithin(below * blocksWide, r * blocksWide, (r + 1) * blocksWide);
+  }
   return scores;
 }
 

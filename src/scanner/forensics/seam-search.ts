@@ -116,10 +116,10 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
   let best: SeamRectangle | null = null;
   let bestScore = 0;
   // A side's support: the share of the sampled positions a … b − 1 (pixels) along its line that are steps, from the
-  // prefix counts at samples ceil(a / SAMPLE) and ceil(b / SAMPLE). Every side's is worked out before the loop over
-  // rectangles: the vertical sides' per pair of rows (left and right), the horizontal sides' per candidate row and
-  // pair of columns (top and bottom). Sides are measured without the two pixels next to each corner (the crossing
-  // side's own step): a side between lines a and b spans a + 2 … b − 2.
+  // prefix counts at samples ceil(a / SAMPLE) and ceil(b / SAMPLE): the vertical sides' per pair of rows (left and
+  // right) before the loop over columns, the horizontal ones (top and bottom) as it reaches them. Sides are measured
+  // without the two pixels next to each corner (the crossing side's own step): a side between lines a and b spans
+  // a + 2 … b − 2.
   const n = xs.length;
   const m = ys.length;
   const sampleOf = (v: number) => Math.ceil(v / SAMPLE);
@@ -136,14 +136,10 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
     return { starts, ends };
   };
   const rowCounts = gathered(horizontal, ys, xFrom, xTo);
-  const across = new Float64Array(m * n * n);
-  for (let a = 0; a < m; a++)
-    for (let i = 0; i < n; i++) {
-      const start = rowCounts.starts[i * m + a];
-      for (let j = 0; j < n; j++)
-        if (xs[j] - xs[i] >= SEAM_MIN_SIDE)
-          across[(a * n + i) * n + j] = (rowCounts.ends[j * m + a] - start) / (xTo[j] - xFrom[i]);
-    }
+  // The horizontal side along row a between columns i and j: worked out when the loops below reach it (most
+  // pairs of columns are never reached: a side of either already fails), not for all m · n² of them.
+  const across = (a: number, i: number, j: number) =>
+    (rowCounts.ends[j * m + a] - rowCounts.starts[i * m + a]) / (xTo[j] - xFrom[i]);
   const { starts: fromCounts, ends: toCounts } = gathered(vertical, xs, yFrom, yTo);
   const sides = new Float64Array(n);
   // The columns whose side beats the best score when a pair of rows begins, ascending: the only ones the loops
@@ -160,7 +156,6 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
         sides[i] = (toCounts[b * n + i] - fromCounts[a * n + i]) / length;
         if (sides[i] > bestScore) strong[count++] = i;
       }
-      const [tops, bottoms] = [a * n * n, b * n * n];
       for (let p = 0; p < count; p++) {
         const i = strong[p];
         const x0 = xs[i];
@@ -172,9 +167,9 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
           if (x1 - x0 < SEAM_MIN_SIDE) continue;
           const right = sides[j];
           if (right <= bestScore) continue;
-          const top = across[tops + i * n + j];
+          const top = across(a, i, j);
           if (top <= bestScore) continue;
-          const score = Math.min(left, right, top, across[bottoms + i * n + j]);
+          const score = Math.min(left, right, top, across(b, i, j));
           if (score <= bestScore) continue;
           bestScore = score;
           best = { x: x0 + 1, y: y0 + 1, width: x1 - x0, height: y1 - y0, score };

@@ -3,7 +3,8 @@
  * both directions and tone-box.ts `runExtremes` of the rows and of the columns, the same values, read from the
  * picture as it is (the references read its transposed copy for the horizontal boundaries). The references stay;
  * test/forensics/image/wasm-search-kernels.test.ts compares them. Wasm memory: the picture (4 bytes per pixel), the
- * count tables (≈ 2 bytes per pixel) and ≈ 160 bytes per column.
+ * count tables (≈ 2 bytes per pixel) and ≈ 160 bytes per column; the tone box's candidate lines' sums 32 bytes per
+ * line and kept position (≤ 120 × 120).
  */
 import type { GrayImage } from "../images/gray";
 import { copyGrayInto } from "../images/gray-wasm";
@@ -20,7 +21,8 @@ export interface SeamStepCounts {
 
 /**
  * Steps across vertical boundaries (along rows, every `sample`-th row) and horizontal ones (along columns), with
- * their run maxima over `run` samples.
+ * their run maxima over `run` samples: views on the kernels' memory, valid until the next kernel call (the search
+ * reads them at once; copying the tables, ≈ 2 bytes per pixel, was garbage per file).
  */
 export function seamStepCountsWasm(
   img: GrayImage,
@@ -34,7 +36,7 @@ export function seamStepCountsWasm(
   const { at, buffer } = copyGrayInto(img, {
     vertical: bytes(vertical),
     horizontal: bytes(horizontal),
-    work: 3 * horizontal.samples * 8,
+    work: 3 * (horizontal.samples * 8 + 32),
     most: (width + height) * 2,
   });
   const k = kernels();
@@ -43,8 +45,8 @@ export function seamStepCountsWasm(
     k.stepRunMaxima(counts, s.lines, s.samples, run, most);
     return {
       ...s,
-      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines).slice(),
-      most: new Uint16Array(buffer, most, s.lines).slice(),
+      counts: new Uint16Array(buffer, counts, (s.samples + 1) * s.lines),
+      most: new Uint16Array(buffer, most, s.lines),
     };
   };
   return {
@@ -77,4 +79,32 @@ export function toneRunExtremesWasm(img: GrayImage): { rows: RunExtremes; column
     rows: { most: values(at.rowsMost, height), least: values(at.rowsLeast, height) },
     columns: { most: values(at.columnsMost, width), least: values(at.columnsLeast, width) },
   };
+}
+
+/**
+ * tone-box.ts `prefixLine` of the boundaries `ks` between rows (`rows`) or columns: each line's sums (r, r², before,
+ * after) at its `slots` kept positions (`at`: slot of position i, −1 where not kept), four f64 per slot, in one array
+ * (one line's after the other's). Position 0's sums are 0, as the reference's array starts.
+ */
+export function toneLineSumsWasm(
+  img: GrayImage,
+  ks: number[],
+  at: Int32Array,
+  slots: number,
+  rows: boolean,
+): Float64Array[] {
+  if (!ks.length) return [];
+  const perLine = 4 * slots;
+  const { at: r, buffer } = copyGrayInto(img, {
+    lines: ks.length * 4,
+    kept: at.length * 4,
+    out: ks.length * perLine * 8,
+  });
+  new Int32Array(buffer, r.lines, ks.length).set(ks);
+  new Int32Array(buffer, r.kept, at.length).set(at);
+  const out = new Float64Array(buffer, r.out, ks.length * perLine);
+  out.fill(0);
+  kernels().toneLineSums(r.picture, img.width, img.height, rows ? 1 : 0, r.lines, ks.length, r.kept, slots, r.out);
+  const sums = out.slice();
+  return ks.map((_, i) => sums.subarray(i * perLine, (i + 1) * perLine));
 }

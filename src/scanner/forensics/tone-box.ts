@@ -12,7 +12,7 @@
  */
 import type { GrayImage } from "../images/gray";
 import { SEAM_MIN_SIDE, transposed } from "./seam-search";
-import { type RunExtremes, toneRunExtremesWasm } from "./seam-steps-wasm";
+import { type RunExtremes, toneLineSumsWasm, toneRunExtremesWasm } from "./seam-steps-wasm";
 
 /** The search's settings (sides are at least SEAM_MIN_SIDE pixels long, as for the step-share search). */
 const TONE = {
@@ -52,8 +52,8 @@ interface Kept {
 
 /**
  * How a picture's lines are read: pixel x of row k of the picture searched is `data[k · across + x · along]`, x <
- * `length` (the picture's rows: along 1, across its width; its columns, as rows of the transposed picture: along the
- * width, across 1).
+ * `length` (rowsOf: the picture's rows, along 1, across its width; the reference reads the columns as the rows of
+ * the transposed picture, the kernel of seam-steps-wasm.ts `toneLineSumsWasm` down the columns).
  */
 interface LineReader {
   data: Float32Array;
@@ -63,7 +63,6 @@ interface LineReader {
 }
 
 const rowsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.width, along: 1, across: img.width });
-const columnsOf = (img: GrayImage): LineReader => ({ data: img.data, length: img.height, along: img.width, across: 1 });
 
 /**
  * Per boundary k: the largest and smallest t of r over runs of SEAM_MIN_SIDE pixels (0 where not computed), r read
@@ -178,49 +177,44 @@ function candidates({ most, least }: RunExtremes): { rising: number[]; falling: 
   return { rising: strongest(most, 1), falling: strongest(least, -1) };
 }
 
-/** Both directions' candidate lines, each made by `rowLine` / `columnLine` with the positions the other's cross. */
+/**
+ * Both directions' candidate lines, made by `linesOf` (the boundaries `ks` between rows, or between columns, with the
+ * positions the other direction's candidates cross).
+ */
 function candidateLines(
   rows: RunExtremes,
   columns: RunExtremes,
   size: { width: number; height: number },
-  rowLine: (k: number, kept: Kept) => Line,
-  columnLine: (k: number, kept: Kept) => Line,
+  linesOf: (ks: number[], kept: Kept, betweenRows: boolean) => Line[],
 ): { rows: { rising: Line[]; falling: Line[] }; vertical: { rising: Line[]; falling: Line[] } } {
   const [across, down] = [candidates(rows), candidates(columns)];
   const alongRows = keptPositions([...down.rising, ...down.falling], size.width);
   const alongColumns = keptPositions([...across.rising, ...across.falling], size.height);
+  const rowLines = linesOf([...across.rising, ...across.falling], alongRows, true);
+  const columnLines = linesOf([...down.rising, ...down.falling], alongColumns, false);
   return {
-    rows: {
-      rising: across.rising.map((k) => rowLine(k, alongRows)),
-      falling: across.falling.map((k) => rowLine(k, alongRows)),
-    },
-    vertical: {
-      rising: down.rising.map((k) => columnLine(k, alongColumns)),
-      falling: down.falling.map((k) => columnLine(k, alongColumns)),
-    },
+    rows: { rising: rowLines.slice(0, across.rising.length), falling: rowLines.slice(across.rising.length) },
+    vertical: { rising: columnLines.slice(0, down.rising.length), falling: columnLines.slice(down.rising.length) },
   };
 }
 
-/** The candidate lines between rows (`rows`) and between columns (`vertical`: of the transposed picture). */
-function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
+/**
+ * The candidate lines between rows (`rows`) and between columns (`vertical`): run extremes and prefix sums by the
+ * kernels (seam-steps-wasm.ts), or with `reference` by runExtremes and prefixLine (of the transposed picture for the
+ * columns). Exported for the tests, which compare both.
+ */
+export function allCandidateLines(img: GrayImage, options: { reference?: boolean }) {
   if (options.reference) {
     const columns = transposed(img);
-    return candidateLines(
-      runExtremes(img),
-      runExtremes(columns),
-      img,
-      (k, kept) => prefixLine(rowsOf(img), k, kept),
-      (k, kept) => prefixLine(rowsOf(columns), k, kept),
+    return candidateLines(runExtremes(img), runExtremes(columns), img, (ks, kept, betweenRows) =>
+      ks.map((k) => prefixLine(rowsOf(betweenRows ? img : columns), k, kept)),
     );
   }
   const extremes = toneRunExtremesWasm(img);
-  return candidateLines(
-    extremes.rows,
-    extremes.columns,
-    img,
-    (k, kept) => prefixLine(rowsOf(img), k, kept),
-    (k, kept) => prefixLine(columnsOf(img), k, kept),
-  );
+  return candidateLines(extremes.rows, extremes.columns, img, (ks, kept, betweenRows) => {
+    const sums = toneLineSumsWasm(img, ks, kept.at, kept.count, betweenRows);
+    return ks.map((k, i) => ({ k, at: kept.at, sums: sums[i] }));
+  });
 }
 
 /**

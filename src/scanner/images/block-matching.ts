@@ -52,7 +52,7 @@ export interface CopyMoveSearch {
   /** Block positions per row and column (width − 15, height − 15). */
   gw: number;
   gh: number;
-  /** 1 where the block at that position had enough detail. */
+  /** 1 where the block at that position had enough detail (with the kernels a view on their memory, valid until their next call). */
   judged: Uint8Array;
   /** The largest area per grown shift, largest first. */
   areas: CopiedArea[];
@@ -363,7 +363,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const blocksCompared = k.copyMoveHashRows(first.at.cells, first.at.luma, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
-  const grouped = { ends: groups * 4, order: blocksCompared * 4, sorted: blocksCompared * 4 };
+  const grouped = { ends: groups * 4, entries: blocksCompared * 8 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
@@ -372,7 +372,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   twins.fill(0);
   const state = new Int32Array(buffer, at.state, 2);
   state.fill(0);
-  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.order, at.sorted, at.judged);
+  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries, at.judged);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
   while (state[0] < groups) {
     const got = k.copyMovePairs(
@@ -381,8 +381,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
       gw,
       groups,
       at.ends,
-      at.order,
-      at.sorted,
+      at.entries,
       at.twins,
       at.state,
       pairsPerCall,
@@ -394,7 +393,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const cells = new Float32Array(buffer, at.cells, cellCount);
   const hashes = new Uint32Array(buffer, at.hashes, positions);
   const grid: Grid = { cells, cw, gw, gh, offsets: cellOffsets(cw), hashes, twins };
-  return { grid, judged: new Uint8Array(buffer, at.judged, positions).slice(), blocksCompared, candidates };
+  return { grid, judged: new Uint8Array(buffer, at.judged, positions), blocksCompared, candidates };
 }
 
 /** Appends pairs (first blocks and shift keys) to `c`, growing its arrays. */
@@ -439,15 +438,25 @@ export function candidatePairsOf(img: GrayImage, options: SearchOptions = {}) {
     shift: candidates.shift.slice(0, count),
     twins: grid.twins.slice(),
     cells: grid.cells.slice(),
-    judged,
+    judged: judged.slice(),
     blocksCompared,
   };
+}
+
+/** grownArea's flags, kept for the next search (each shift clears them): no picture-sized array per file. */
+let seenBuffer = new Uint8Array(0);
+
+/** The flags for `n` positions (the buffer grown to the largest search so far: ≤ 1 MB, the full search's 1 MP). */
+function seenFlags(n: number): Uint8Array {
+  if (seenBuffer.length < n) seenBuffer = new Uint8Array(n);
+  return seenBuffer.subarray(0, n);
 }
 
 /**
  * Searches `img` for areas that appear twice at one integer shift. `{ reference: true }` computes
  * the block hashes, their groups and the candidate pairs with the JavaScript reference instead of the
- * wasm kernels (the same values; the tests compare both).
+ * wasm kernels (the same values; the tests compare both). With the kernels `judged` is a view on their memory:
+ * read it before the next kernel call.
  */
 export function searchCopyMove(img: GrayImage, options: SearchOptions = {}): CopyMoveSearch {
   const gw = Math.max(0, img.width - BLOCK + 1);
@@ -455,7 +464,7 @@ export function searchCopyMove(img: GrayImage, options: SearchOptions = {}): Cop
   if (!gw || !gh)
     return { width: img.width, height: img.height, blocksCompared: 0, gw, gh, judged: new Uint8Array(0), areas: [] };
   const { grid, judged, blocksCompared, candidates } = searchGrid(img, options);
-  const seen = new Uint8Array(gw * gh);
+  const seen = seenFlags(gw * gh);
   const areas = strongestShifts(candidates).map(({ key, seeds }) => {
     const dy = Math.floor(key / 65536);
     const dx = key - dy * 65536 - 32768;

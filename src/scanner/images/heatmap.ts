@@ -273,7 +273,7 @@ export function renderRatioHeatmapPng(
 ): Uint8Array {
   const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
     new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.ratios.subarray(row, row + grid.width));
-    k.heatmapRatioCells(at.scores, grid.width, grid.full, at.cells);
+    return k.heatmapRatioCells(at.scores, grid.width, grid.full, at.cells);
   };
   const png = encodeRowsWasm(base, grid.width, grid.height, size, [], cells);
   if (png) return png;
@@ -291,7 +291,7 @@ function encodeHeatmapPng(
   const cells = (k: KernelExports, row: number, at: CellRowPlaces) => {
     new Float32Array(k.memory.buffer, at.scores, grid.width).set(grid.scores.subarray(row, row + grid.width));
     new Uint8Array(k.memory.buffer, at.reliable, grid.width).set(grid.reliable.subarray(row, row + grid.width));
-    k.heatmapCells(at.scores, at.reliable, grid.width, at.cells);
+    return k.heatmapCells(at.scores, at.reliable, grid.width, at.cells);
   };
   const png = encodeRowsWasm(base, grid.width, grid.height, size, lines, cells);
   return png ?? encodePng(renderPixels(base, grid, size, lines, 3), size.width, size.height, 3);
@@ -305,8 +305,14 @@ interface CellRowPlaces {
 }
 
 /**
+ * Works out one grid row's cell colours (at its first cell `row`) into `at.cells` by a heatmap cells kernel;
+ * returns the kernel's 1 when a cell of the row is not judged.
+ */
+type CellRowKernel = (k: KernelExports, row: number, at: CellRowPlaces) => number;
+
+/**
  * The overlay's PNG rendered by the heatmap kernel into the PNG's rows, each grid row's cell colours worked
- * out by `cells` (at the row's first cell `row`); null when the picture is too large for the kernels.
+ * out by `cells`; null when the picture is too large for the kernels.
  */
 function encodeRowsWasm(
   base: GrayImage,
@@ -314,11 +320,11 @@ function encodeRowsWasm(
   gridHeight: number,
   size: { width: number; height: number },
   lines: OverlayLine[],
-  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
+  cells: CellRowKernel,
 ): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 2 * align16(width * 4) + width * 32 + align16(gridWidth * 37) + 16 + small.width * 4;
+  const extra = 3 * align16(width * 4) + align16(gridWidth * 37) + align16(small.width * 4) + 16;
   return encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -327,8 +333,10 @@ function encodeRowsWasm(
 
 /**
  * renderPixels' RGB rows by the heatmap kernel (wasm/assembly/heatmap.ts), one row per call, straight into
- * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, which the
- * kernel does through per-column tables; `cells` works out the colours of each grid row in use (as renderPixels).
+ * the PNG's scanlines: `small` is fitBase's picture before its nearest-neighbour resample, done once per
+ * source row through a per-column table (heatmapSourceRow; heatmapRow reads a row at the output's width; at
+ * 24 MP `small` is that width already, at leuvenA's size each source row serves two output rows); `cells` works out the
+ * colours of each grid row in use (as renderPixels), read per pixel through the cell-column table.
  */
 function renderRowsWasm(
   small: GrayImage,
@@ -336,40 +344,50 @@ function renderRowsWasm(
   gridHeight: number,
   size: { width: number; height: number },
   target: PngRowsTarget,
-  cells: (k: KernelExports, row: number, at: CellRowPlaces) => void,
+  cells: CellRowKernel,
 ): void {
   const { width, height } = size;
   const k = kernels();
-  const srcXAt = target.extra;
-  const cellXAt = srcXAt + align16(width * 4);
-  const planesAt = cellXAt + align16(width * 4);
-  const cellsAt = planesAt + width * 32;
+  const cellXAt = target.extra;
+  const sourceAt = cellXAt + align16(width * 4);
+  const cellsAt = sourceAt + align16(width * 4);
   const scoresAt = cellsAt + gridWidth * 32;
   const reliableAt = scoresAt + gridWidth * 4;
-  const sourceAt = align16(reliableAt + gridWidth);
-  const srcX = new Int32Array(target.buffer, srcXAt, width);
+  // Only when resampled: the per-column source table and the source row as it is.
+  const srcXAt = align16(reliableAt + gridWidth);
+  const smallRowAt = srcXAt + align16(width * 4);
   const cellX = new Int32Array(target.buffer, cellXAt, width);
-  for (let x = 0; x < width; x++) {
-    srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
-    cellX[x] = Math.min(gridWidth - 1, Math.floor((x * gridWidth) / width));
+  for (let x = 0; x < width; x++) cellX[x] = Math.min(gridWidth - 1, Math.floor((x * gridWidth) / width));
+  const resampled = small.width !== width;
+  if (resampled) {
+    const srcX = new Int32Array(target.buffer, srcXAt, width);
+    for (let x = 0; x < width; x++) srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
   }
   // The grid row in use, whose cell colours the kernel works out (the ramp, as renderPixels).
   const places = { scores: scoresAt, reliable: reliableAt, cells: cellsAt };
-  const source = new Float32Array(target.buffer, sourceAt, small.width);
+  const source = new Float32Array(target.buffer, resampled ? smallRowAt : sourceAt, small.width);
   let cellRow = -1;
+  let hatched = 0;
   let sourceRow = -1;
   for (let y = 0; y < height; y++) {
     const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
+    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
+    const out = target.rows + y * target.lineBytes + 1;
+    // The same source row and cells as the row above, no hatching (the only part that depends on y): the same
+    // pixels (every other row of a background drawn at twice its size, as leuvenA's block heatmaps).
+    if (row === cellRow && sy === sourceRow && hatched === 0) {
+      target.bytes.copyWithin(out, out - target.lineBytes, out - target.lineBytes + width * 3);
+      continue;
+    }
     if (row !== cellRow) {
-      cells(k, row, places);
-      k.heatmapSpread(cellsAt, cellXAt, width, planesAt);
+      hatched = cells(k, row, places);
       cellRow = row;
     }
-    const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
     if (sy !== sourceRow) {
       source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
+      if (resampled) k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
       sourceRow = sy;
     }
-    k.heatmapRow(sourceAt, srcXAt, planesAt, y, width, target.rows + y * target.lineBytes + 1);
+    k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out, hatched);
   }
 }

@@ -59,10 +59,12 @@ export interface KernelExports {
   zlibDeflate(input: number, length: number, output: number, line: number, pixelBytes: number): number;
   pngFilterUp(data: number, stride: number, rows: number): void;
   crc32(data: number, length: number, previous: number): number;
-  heatmapCells(scores: number, reliable: number, count: number, cells: number): void;
-  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): void;
-  heatmapSpread(cells: number, cellX: number, width: number, planes: number): void;
-  heatmapRow(src: number, srcX: number, planes: number, y: number, width: number, out: number): void;
+  /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
+  heatmapCells(scores: number, reliable: number, count: number, cells: number): number;
+  /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
+  heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
+  heatmapSourceRow(src: number, srcX: number, width: number, out: number): void;
+  heatmapRow(src: number, cellX: number, cells: number, y: number, width: number, out: number, hatched: number): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
     rgba: number,
@@ -115,16 +117,7 @@ export interface KernelExports {
     rows: number,
   ): void;
   lumaRowSamples(coefficients: number, count: number, blocksWide: number, table: number, samples: number): void;
-  gridTileRow(
-    lines: number,
-    blockRows: number,
-    blocksWide: number,
-    columns: number,
-    squares: number,
-    sums: number,
-    cells: number,
-    picture: number,
-  ): void;
+  gridTileRow(lines: number, blockRows: number, blocksWide: number, sums: number, cells: number, picture: number): void;
   gridScoreTileRow(
     sums: number,
     cells: number,
@@ -149,23 +142,14 @@ export interface KernelExports {
     minResidual: number,
     out: number,
   ): number;
-  copyMoveGroups(
-    hashes: number,
-    count: number,
-    shift: number,
-    ends: number,
-    order: number,
-    sorted: number,
-    judged: number,
-  ): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
     gw: number,
     groups: number,
     ends: number,
-    order: number,
-    sorted: number,
+    entries: number,
     twins: number,
     state: number,
     capacity: number,
@@ -213,7 +197,27 @@ export interface KernelExports {
     least: number,
     work: number,
   ): void;
+  toneLineSums(
+    picture: number,
+    width: number,
+    height: number,
+    rows: number,
+    lines: number,
+    count: number,
+    kept: number,
+    slots: number,
+    out: number,
+  ): void;
   equalNeighbourCount(picture: number, width: number, height: number): number;
+  dqMixtureShares(
+    counts: number,
+    ps: number,
+    pds: number,
+    n: number,
+    candidates: number,
+    total: number,
+    out: number,
+  ): void;
   ghostNormalisedRow(
     errors: number,
     slots: number,

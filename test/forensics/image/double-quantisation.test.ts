@@ -1,6 +1,8 @@
 // The double-quantisation fits (src/scanner/forensics/double-quantisation.ts) against the model written out
 // the direct way, as it was before its fixed per-file cost was cut (every bin edge's CDF on its own, every
-// lattice point's mass, EM over all 129 bins): the same first step, share, gain and count, bit for bit.
+// lattice point's mass, EM over all 129 bins): the same first step, share, gain and count, bit for bit, with the EM
+// shares of the kernel (wasm/assembly/dq-fit.ts, two candidates at a time: even and odd candidate counts) and of
+// the JavaScript reference.
 import { describe, expect, it } from "vitest";
 import { fitFrequency } from "../../../src/scanner/forensics/double-quantisation";
 import { dctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "../../../src/scanner/forensics/jpeg-dct-blocks";
@@ -123,11 +125,15 @@ function histogram(n: number, lambda: number, q1: number, q2: number, seed: numb
   return h;
 }
 
+/** The fit with the EM shares of the kernel (wasm/assembly/dq-fit.ts) and of the JavaScript reference, against the direct model. */
 function expectSameFit(h: ArrayLike<number>, q2: number, label: string): void {
-  const fit = fitFrequency(h, q2, DQ_RANGE);
   const want = direct(h, q2, DQ_RANGE);
-  for (const key of ["q1", "alpha", "gain", "count"] as const)
-    expect(Object.is(fit[key], want[key]), `${label}: ${key} ${fit[key]} against ${want[key]}`).toBe(true);
+  for (const [path, fit] of [
+    ["kernel", fitFrequency(h, q2, DQ_RANGE)],
+    ["reference", fitFrequency(h, q2, DQ_RANGE, { reference: true })],
+  ] as const)
+    for (const key of ["q1", "alpha", "gain", "count"] as const)
+      expect(Object.is(fit[key], want[key]), `${label} (${path}): ${key} ${fit[key]} against ${want[key]}`).toBe(true);
 }
 
 describe("double-quantisation fits: the same values as the model computed directly", () => {
@@ -167,5 +173,8 @@ describe("double-quantisation fits: the same values as the model computed direct
     expectSameFit(ends, 2, "only the outermost values");
     const flat = empty.map(() => 1000);
     expectSameFit(flat, 6, "flat");
+    const single = empty.slice();
+    single[DQ_RANGE + 1] = 3;
+    for (const q2 of [1, 2, 7, 48]) expectSameFit(single, q2, `one value, q2 ${q2}`);
   });
 });

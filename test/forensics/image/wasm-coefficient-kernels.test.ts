@@ -269,8 +269,9 @@ function kernelBest(sums: Float32Array, cells: number, allowed: Uint8Array) {
 }
 
 describe("jpeg-grid's window scores on crafted sums: the kernel picks the reference's offset, step and score", () => {
-  it("with equal sums, sums one float step apart, zeros and small integers (ties the photos hardly have)", () => {
+  it("with equal sums, sums one float step apart, zeros, small integers and tied steps (ties the photos hardly have)", () => {
     const random = numbers(7);
+    const shifts = GRID_SHIFTS.length;
     const crafted: Array<(i: number, base: Float32Array) => number> = [
       () => (random() - 0.5) * 50,
       (_, base) => base[Math.floor(random() * 4)],
@@ -280,14 +281,24 @@ describe("jpeg-grid's window scores on crafted sums: the kernel picks the refere
         return near[0];
       },
       () => (random() < 0.3 ? 0 : Math.round((random() - 0.5) * 8)),
+      // Every step's row the same: equal scores on every step.
+      (i, base) => base[(i % (2 * shifts)) % 4] * ((i % (2 * shifts)) % 7),
+      // Integer alignments (im 0), each step's 3 above the step before: equal scores, the later steps' best
+      // alignment higher (the kernel scores them first; the reference keeps the first step).
+      (i) => (i % 2 ? 0 : (((i >> 1) % shifts) * 7) % 23) + (i % 2 ? 0 : 3 * Math.floor((i >> 1) / shifts)),
     ];
+    const tiedSteps = (trial: number) => trial % crafted.length >= 4;
     let differing = 0;
-    for (let trial = 0; trial < 800; trial++) {
+    for (let trial = 0; trial < 1200; trial++) {
       const base = Float32Array.from({ length: 4 }, () => (random() - 0.5) * 100);
-      const sums = Float32Array.from({ length: 2 * PAIRS }, (_, i) => crafted[trial % 4](i, base));
-      const allowed = Uint8Array.from({ length: PAIRS }, () => (random() < 0.85 ? 1 : 0));
-      const cells = 1 + Math.floor(random() * 60);
-      const reference = bestPair(Float64Array.from(sums), 0, cells, allowed, new Float64Array(GRID_SHIFTS.length));
+      const sums = Float32Array.from({ length: 2 * PAIRS }, (_, i) => crafted[trial % crafted.length](i, base));
+      const byShift = Uint8Array.from(GRID_SHIFTS, () => (random() < 0.85 ? 1 : 0));
+      const allowed = Uint8Array.from({ length: PAIRS }, (_, p) =>
+        tiedSteps(trial) ? byShift[p % shifts] : random() < 0.85 ? 1 : 0,
+      );
+      // Powers of two for the integer alignments: their differences stay exact.
+      const cells = trial % crafted.length === 5 ? 2 ** (trial % 6) : 1 + Math.floor(random() * 60);
+      const reference = bestPair(Float64Array.from(sums), 0, cells, allowed, new Float64Array(shifts));
       const wasm = kernelBest(sums, cells, allowed);
       if (!Object.is(wasm.score, reference.score) || wasm.shift !== reference.shift || wasm.step !== reference.step)
         differing++;

@@ -109,6 +109,26 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
       ]);
   });
 
+  it("rows equal to the one above (a base at half the size) copied, hatched rows drawn, and samples NaN, ±∞, −0, beyond 255", () => {
+    // Grid rows all judged (copied rows), and a row with one cell not judged (its hatching depends on y).
+    const grid = randomGrid(12, 9, 21);
+    grid.reliable.fill(1);
+    grid.scores[0] = 0.3;
+    grid.reliable[4 * 12 + 5] = 0;
+    for (const [bw, bh, w, h] of [
+      [37, 23, 74, 46],
+      [37, 23, 74, 47],
+      [37, 23, 111, 69],
+      [6, 5, 13, 11],
+    ])
+      expectSameHeatmap(randomBase(bw, bh, bw * bh), grid, { width: w, height: h });
+    const odd = randomBase(37, 23, 22);
+    const specials = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 300, -20, 1e12];
+    for (let i = 0; i < odd.data.length; i += 5) odd.data[i] = specials[(i / 5) % specials.length];
+    expectSameHeatmap(odd, grid, { width: 74, height: 46 });
+    expectSameHeatmap(odd, randomGrid(12, 9, 23), { width: 37, height: 23 });
+  });
+
   it("every cell not judged (hatched), every cell judged at the ramp's ends and beyond, its middle and its half-way roundings", () => {
     const base = randomBase(64, 48, 5);
     const grid = (score: number, reliable: number) => ({

@@ -1,12 +1,13 @@
 // The blur and cut-edge searches' kernels (wasm/assembly/blur.ts and seams.ts through blur-steps-wasm.ts and
-// seam-steps-wasm.ts) against their JavaScript references: the same step counts, run maxima and run extremes
-// (Object.is for every value) and the same rectangles and boxes, on shared and generated photos, at odd sizes and on
-// malformed values; and the drawn-picture test's equal-neighbour count (wasm/assembly/drawn.ts) on the same pictures.
+// seam-steps-wasm.ts) against their JavaScript references: the same step counts, run maxima, run extremes and the
+// tone box's line sums (Object.is for every value) and the same rectangles and boxes, on shared and generated photos,
+// at odd sizes and on malformed values; and the drawn-picture test's equal-neighbour count (wasm/assembly/drawn.ts)
+// on the same pictures.
 import { describe, expect, it } from "vitest";
 import { blurStepCounts, searchBlurRectangle } from "../../../src/scanner/forensics/blur-search";
 import { searchSeams, stepCounts, transposed } from "../../../src/scanner/forensics/seam-search";
 import { seamStepCountsWasm, toneRunExtremesWasm } from "../../../src/scanner/forensics/seam-steps-wasm";
-import { runExtremes, searchToneBox } from "../../../src/scanner/forensics/tone-box";
+import { allCandidateLines, runExtremes, searchToneBox } from "../../../src/scanner/forensics/tone-box";
 import { blockMaps } from "../../../src/scanner/images/block-analysis";
 import { equalNeighbourShare } from "../../../src/scanner/images/drawn-picture";
 import type { GrayImage } from "../../../src/scanner/images/gray";
@@ -53,6 +54,18 @@ function expectSameSearches(img: GrayImage, what: string): void {
     expect(differing(wasm.most, reference.most), `${label} tone most`).toBe(0);
     expect(differing(wasm.least, reference.least), `${label} tone least`).toBe(0);
   }
+  const lines = allCandidateLines(img, {});
+  const referenceLines = allCandidateLines(img, { reference: true });
+  for (const direction of ["rows", "vertical"] as const)
+    for (const sign of ["rising", "falling"] as const) {
+      const [wasm, reference] = [lines[direction][sign], referenceLines[direction][sign]];
+      expect(
+        wasm.map((l) => l.k),
+        `${label} tone ${direction} ${sign} lines`,
+      ).toEqual(reference.map((l) => l.k));
+      for (let i = 0; i < wasm.length; i++)
+        expect(differing(wasm[i].sums, reference[i].sums), `${label} tone ${direction} ${sign} sums`).toBe(0);
+    }
   expect(searchSeams(img), `${label} seams`).toEqual(searchSeams(img, { reference: true }));
   expect(searchToneBox(img), `${label} tone box`).toEqual(searchToneBox(img, { reference: true }));
 }
