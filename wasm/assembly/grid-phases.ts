@@ -8,8 +8,6 @@
 // (JavaScript's Float32Array `+=` rounds the double sum of two floats to the same float), so the
 // sums are bit-identical; the tables are the reference's own, copied in (each distinct line once).
 
-import { scoreAboveAfterTile } from "./grid-score";
-
 const SHIFTS: i32 = 55;
 const STEPS: i32 = 7;
 /** Offset/step pairs per tile, k * SHIFTS + s: a (cos, sin) f32 pair each. */
@@ -193,18 +191,15 @@ function accumulate(judged: i32, out: usize, picture: usize): void {
 }
 
 /**
- * One tile row, `row`: the samples of `blockRows` block rows (the tile row's cell rows and the block row below
- * the last; 8 lines of blocksWide × 8 bytes each, luma-rows.ts `lumaRowSamples`) at `lines`, measured tile by
- * tile. Out: per tile TILE_BYTES of sums and its judged cells (i32) in slot row % 3 of the ring at `sums` and
- * `cells`, and the sums added to the picture's at `picture`. From the second tile row on, the windows
- * centred on the row above are scored as each tile is measured (grid-score.ts `scoreAboveAfterTile`, into
- * the outputs of `setGridScoreLayout`).
+ * One tile row: the samples of `blockRows` block rows (the tile row's cell rows and the block row below the
+ * last; 8 lines of blocksWide × 8 bytes each, luma-rows.ts `lumaRowSamples`) at `lines`, measured tile by
+ * tile. Out: per tile TILE_BYTES of sums at `sums`, judged cells (i32) at `cells`, and the sums added to the
+ * picture's at `picture`.
  */
 export function gridTileRow(
   lines: usize,
   blockRows: i32,
   blocksWide: i32,
-  row: i32,
   sums: usize,
   cells: usize,
   picture: usize,
@@ -212,7 +207,6 @@ export function gridTileRow(
   const rowWidth = blocksWide * 8;
   const cellRows = blockRows - 1;
   const tilesWide = (blocksWide + TILE - 1) / TILE;
-  const slot = <usize>((row % 3) * tilesWide);
   for (let t = 0; t < tilesWide; t++) {
     // The last block column is no cell's left edge (its squares would reach past the picture).
     const tileCells = min(t * TILE + TILE, blocksWide - 1) - t * TILE;
@@ -227,8 +221,7 @@ export function gridTileRow(
         judged++;
       }
     }
-    store<i32>(cells + (slot + <usize>t) * 4, judged);
-    accumulate(judged, sums + (slot + <usize>t) * TILE_BYTES, picture);
-    if (row >= 1) scoreAboveAfterTile(row, t, tilesWide);
+    store<i32>(cells + <usize>t * 4, judged);
+    accumulate(judged, sums + <usize>t * TILE_BYTES, picture);
   }
 }

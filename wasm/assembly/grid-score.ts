@@ -271,27 +271,6 @@ function bestPair(cells: i32, score: usize, shift: usize, step: usize): void {
   store<u8>(step, <u8>bestStep);
 }
 
-/** Window `c` of the windows centred on one tile row, its columns in the ring: judged cells, score, offset, step. */
-function scoreWindow(
-  c: i32,
-  tilesWide: i32,
-  minCells: i32,
-  windowCells: usize,
-  score: usize,
-  shift: usize,
-  step: usize,
-): void {
-  // The first column likewise: 0 + its sums are its sums.
-  const left = max(0, c - 1);
-  const right = min(tilesWide - 1, c + 1);
-  let n = 0;
-  for (let v = left; v <= right; v++) n += load<i32>(COLUMN_CELLS + <usize>(v % 3) * 4);
-  store<i32>(windowCells + <usize>c * 4, n);
-  if (n < minCells) return;
-  windowSquares(left, right - left + 1);
-  bestPair(n, score + <usize>c * 8, shift + <usize>c, step + <usize>c);
-}
-
 /**
  * The windows centred on one tile row: `rows` (1–3) tile rows of sums from `first` on (the rows above, at and
  * below that exist), tile row u in slot u % 3 of `sums` (tilesWide × VALUES f32 each) and of `cells` (their
@@ -316,52 +295,14 @@ export function gridScoreTileRow(
   for (let v = 0; v < min(2, tilesWide); v++) sumColumn(sums, cells, first, rows, tilesWide, v);
   for (let c = 0; c < tilesWide; c++) {
     if (c + 1 < tilesWide && c >= 1) sumColumn(sums, cells, first, rows, tilesWide, c + 1);
-    scoreWindow(c, tilesWide, minCells, windowCells, score, shift, step);
+    // The first column likewise: 0 + its sums are its sums.
+    const left = max(0, c - 1);
+    const right = min(tilesWide - 1, c + 1);
+    let n = 0;
+    for (let v = left; v <= right; v++) n += load<i32>(COLUMN_CELLS + <usize>(v % 3) * 4);
+    store<i32>(windowCells + <usize>c * 4, n);
+    if (n < minCells) continue;
+    windowSquares(left, right - left + 1);
+    bestPair(n, score + <usize>c * 8, shift + <usize>c, step + <usize>c);
   }
-}
-
-/** One grid sink's ring of sums and its window outputs (`setGridScoreLayout`), for `scoreAboveAfterTile`. */
-let ringSums: usize = 0;
-let ringCells: usize = 0;
-let minWindowCells: i32 = 0;
-let outCells: usize = 0;
-let outScore: usize = 0;
-let outShift: usize = 0;
-let outStep: usize = 0;
-
-/**
- * The sink's layout, once per sink (its instance is its own while it lives): the ring of sums and cells, the
- * allowed pairs and the outputs, as gridScoreTileRow takes them.
- */
-export function setGridScoreLayout(
-  sums: usize,
-  cells: usize,
-  allowed: usize,
-  minCells: i32,
-  windowCells: usize,
-  score: usize,
-  shift: usize,
-  step: usize,
-): void {
-  setAllowed(allowed);
-  ringSums = sums;
-  ringCells = cells;
-  minWindowCells = minCells;
-  outCells = windowCells;
-  outScore = score;
-  outShift = shift;
-  outStep = step;
-}
-
-/**
- * The windows centred on tile row `row` − 1, scored while tile row `row` is measured (grid-phases.ts
- * gridTileRow): tile `c` of `row` has just been measured (its sums still in the cache), so its column is
- * summed and the window left of it scored, the last one after the last tile; the same columns, windows and
- * operations as gridScoreTileRow, in its order.
- */
-export function scoreAboveAfterTile(row: i32, c: i32, tilesWide: i32): void {
-  const first = max(0, row - 2);
-  sumColumn(ringSums, ringCells, first, row - first + 1, tilesWide, c);
-  if (c >= 1) scoreWindow(c - 1, tilesWide, minWindowCells, outCells, outScore, outShift, outStep);
-  if (c == tilesWide - 1) scoreWindow(c, tilesWide, minWindowCells, outCells, outScore, outShift, outStep);
 }

@@ -22,7 +22,7 @@ export { lumaDownscaleBand } from "./luma-downscale";
 export { dctStatisticsRow, setDctStatisticsConstants } from "./dct-statistics";
 export { gridTileRow, setGridConstants } from "./grid-phases";
 export { gatherLumaRows, lumaRowSamples } from "./luma-rows";
-export { gridScoreTileRow, setGridScoreLayout } from "./grid-score";
+export { gridScoreTileRow } from "./grid-score";
 export { heatmapCells, heatmapRatioCells, heatmapRow, heatmapSourceRow } from "./heatmap";
 export { crc32 } from "./crc32";
 export { ghostNormalisedRow } from "./ghost-map";

@@ -167,7 +167,7 @@ export function gridSink(
   const tilesHigh = Math.ceil(blocksHigh / GRID_TILE);
   const allowed = allowedPairs(table[0]);
   // The kernels' state in an instance of their own (jpeg-grid-phases.ts gridMemory), the reference's in JavaScript.
-  const memory = options.reference ? null : gridMemory(blocksWide, table, allowed, MIN_WINDOW_CELLS);
+  const memory = options.reference ? null : gridMemory(blocksWide, table, allowed);
   // Three rows of tiles of phase sums (a window spans the tile rows above and below), judged cells per tile.
   const tileStride = TILE_STRIDE;
   const acc = memory?.acc ?? Array.from({ length: 3 }, () => new Float32Array(tilesWide * tileStride));
@@ -217,28 +217,24 @@ export function gridSink(
     }
   }
 
-  /**
-   * The same scores by the wasm kernel (wasm/assembly/grid-score.ts), from the sums where they are, in its instance:
-   * left there by the tile-row kernel when it measured tile row t + 1 last, else scored now.
-   */
+  /** The same scores by the wasm kernel (wasm/assembly/grid-score.ts), from the sums where they are, in its instance. */
   function scoreTileRowWasm(t: number): void {
     const { k, at } = memory as GridMemory;
     const first = Math.max(0, t - 1);
     const rows = Math.min(tilesHigh - 1, t + 1) - first + 1;
-    if (feed.tileRowsMeasured?.() !== t + 2)
-      k.gridScoreTileRow(
-        at.sums,
-        at.cells,
-        first,
-        rows,
-        tilesWide,
-        at.allowed,
-        MIN_WINDOW_CELLS,
-        at.windowCells,
-        at.score,
-        at.shift,
-        at.step,
-      );
+    k.gridScoreTileRow(
+      at.sums,
+      at.cells,
+      first,
+      rows,
+      tilesWide,
+      at.allowed,
+      MIN_WINDOW_CELLS,
+      at.windowCells,
+      at.score,
+      at.shift,
+      at.step,
+    );
     const { buffer } = k.memory;
     const windowCells = new Int32Array(buffer, at.windowCells, tilesWide);
     const scores = new Float64Array(buffer, at.score, tilesWide);

@@ -209,16 +209,8 @@ export interface GridMemory {
   release(): void;
 }
 
-/**
- * The grid state of a picture `blocksWide` blocks wide (luminance `table`; its allowed offset/step pairs, u8 each;
- * windows with fewer judged cells than `minWindowCells` are not scored).
- */
-export function gridMemory(
-  blocksWide: number,
-  table: Uint16Array,
-  allowed: Uint8Array,
-  minWindowCells: number,
-): GridMemory {
+/** The grid state of a picture `blocksWide` blocks wide (luminance `table`; its allowed offset/step pairs, u8 each). */
+export function gridMemory(blocksWide: number, table: Uint16Array, allowed: Uint8Array): GridMemory {
   const k = takeKernels();
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
   const rowSums = tilesWide * TILE_STRIDE * 4;
@@ -244,7 +236,6 @@ export function gridMemory(
   bytes.fill(0, at.picture, at.picture + TILE_STRIDE * 8);
   bytes.set(allowed, at.allowed);
   new Uint16Array(buffer, at.table, 64).set(table);
-  k.setGridScoreLayout(at.sums, at.cells, at.allowed, minWindowCells, at.windowCells, at.score, at.shift, at.step);
   return {
     k,
     at,
@@ -261,8 +252,8 @@ export function gridMemory(
  * row's samples (the integer IDCT, computed once per block: by the shared pass for its row sinks, copied over
  * from the isolate's instance; else here from blocks gathered into rows) written into the tile row's lines,
  * each tile row measured by one call once its rows and the one below have arrived, which also adds them to the
- * picture's sums (in tile row order, as the reference's closing does) and scores the windows centred on the
- * tile row above (left in `memory`'s outputs for jpeg-grid-map.ts); the row below is then the next tile row's first. The last tile row may have fewer cell rows (its closing is left to the caller's finish, as the
+ * picture's sums (in tile row order, as the reference's closing does); the row below is then the next tile
+ * row's first. The last tile row may have fewer cell rows (its closing is left to the caller's finish, as the
  * reference's).
  */
 export function wasmPhaseSums(
@@ -271,6 +262,7 @@ export function wasmPhaseSums(
 ): { block: BlockFeed; rows: (rows: WasmLumaRows) => void; tileRowsMeasured: () => number } {
   const { blocksWide, blocksHigh } = out;
   const { k, at } = memory;
+  const tilesWide = Math.ceil(blocksWide / GRID_TILE);
   /** Samples of one block row: 8 lines of blocksWide × 8 bytes. */
   const rowBytes = blocksWide * 64;
   const picture = new Float64Array(k.memory.buffer, at.picture, TILE_STRIDE);
@@ -278,7 +270,15 @@ export function wasmPhaseSums(
   let nextTileRow = 0;
 
   function measure(t: number, blockRows: number): void {
-    k.gridTileRow(at.lines, blockRows, blocksWide, t, at.sums, at.cells, at.picture);
+    const slot = t % 3;
+    k.gridTileRow(
+      at.lines,
+      blockRows,
+      blocksWide,
+      at.sums + slot * tilesWide * TILE_STRIDE * 4,
+      at.cells + slot * tilesWide * 4,
+      at.picture,
+    );
     out.picture.set(picture);
     if (blockRows === GRID_TILE + 1) out.closeTileRow(t);
   }

@@ -117,25 +117,7 @@ export interface KernelExports {
     rows: number,
   ): void;
   lumaRowSamples(coefficients: number, count: number, blocksWide: number, table: number, samples: number): void;
-  gridTileRow(
-    lines: number,
-    blockRows: number,
-    blocksWide: number,
-    row: number,
-    sums: number,
-    cells: number,
-    picture: number,
-  ): void;
-  setGridScoreLayout(
-    sums: number,
-    cells: number,
-    allowed: number,
-    minCells: number,
-    windowCells: number,
-    score: number,
-    shift: number,
-    step: number,
-  ): void;
+  gridTileRow(lines: number, blockRows: number, blocksWide: number, sums: number, cells: number, picture: number): void;
   gridScoreTileRow(
     sums: number,
     cells: number,
