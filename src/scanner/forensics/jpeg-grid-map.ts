@@ -258,7 +258,8 @@ export function gridSink(
 
   /**
    * A tile row is complete: into the picture's sums (by the wasm feed as it measured the row, here for
-   * the reference), the row above it can be scored, its slot is reused later.
+   * the reference), the row above it can be scored, its slot is reused later: cleared for the reference,
+   * which adds cell rows into it; the kernel stores each tile's sums and judged cells whole.
    */
   function closeTileRow(t: number): void {
     const a = acc[t % 3];
@@ -267,13 +268,19 @@ export function gridSink(
         for (let p = 0; p < tileStride; p++) picture[p] += a[tile + p];
     for (const n of cells[t % 3]) pictureCells += n;
     if (t >= 1) scoreRow(t - 1);
-    const reuse = (t + 1) % 3;
-    acc[reuse].fill(0);
-    cells[reuse].fill(0);
+    if (options.reference) clearSlot(t + 1);
+  }
+
+  /** Tile row `t`'s slot emptied (no sums, no judged cells). */
+  function clearSlot(t: number): void {
+    acc[t % 3].fill(0);
+    cells[t % 3].fill(0);
   }
 
   const sums: PhaseSums = { blocksWide, blocksHigh, table, acc, cells, picture, closeTileRow };
-  const feed = memory ? wasmPhaseSums(sums, memory) : { block: referencePhaseSums(sums), rows: undefined };
+  const feed = memory
+    ? wasmPhaseSums(sums, memory)
+    : { block: referencePhaseSums(sums), rows: undefined, tileRowsMeasured: undefined };
   const scoreRow = options.reference ? scoreTileRow : scoreTileRowWasm;
   return {
     block(row, col, q) {
@@ -283,6 +290,12 @@ export function gridSink(
     finish() {
       // The last cell row has no row below; its tile row (if not closed yet) and the last one are scored now.
       const lastTileRow = Math.floor((blocksHigh - 2) / GRID_TILE);
+      // Tile rows the kernel did not measure (the last when it has no cell row) are empty in the scores below:
+      // their slots hold an earlier tile row's sums.
+      if (feed.tileRowsMeasured) {
+        const lastRead = Math.min(lastTileRow + 1, tilesHigh - 1);
+        for (let u = Math.max(feed.tileRowsMeasured(), lastTileRow - 2); u <= lastRead; u++) clearSlot(u);
+      }
       if ((blocksHigh - 1) % GRID_TILE !== 0 && blocksHigh >= 2) closeTileRow(lastTileRow);
       if (lastTileRow >= 0) scoreRow(lastTileRow);
       memory?.release();

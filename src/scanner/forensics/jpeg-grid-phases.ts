@@ -231,7 +231,9 @@ export function gridMemory(blocksWide: number, table: Uint16Array, allowed: Uint
     k,
   );
   const { at, buffer, bytes } = s;
-  bytes.fill(0, at.sums, at.picture + TILE_STRIDE * 8);
+  // The kernel stores each tile's sums and cells whole (jpeg-grid-map.ts clears the slots of rows it did not
+  // measure); only the picture's sums are added to.
+  bytes.fill(0, at.picture, at.picture + TILE_STRIDE * 8);
   bytes.set(allowed, at.allowed);
   new Uint16Array(buffer, at.table, 64).set(table);
   return {
@@ -257,7 +259,7 @@ export function gridMemory(blocksWide: number, table: Uint16Array, allowed: Uint
 export function wasmPhaseSums(
   out: PhaseSums,
   memory: GridMemory,
-): { block: BlockFeed; rows: (rows: WasmLumaRows) => void } {
+): { block: BlockFeed; rows: (rows: WasmLumaRows) => void; tileRowsMeasured: () => number } {
   const { blocksWide, blocksHigh } = out;
   const { k, at } = memory;
   const tilesWide = Math.ceil(blocksWide / GRID_TILE);
@@ -301,6 +303,7 @@ export function wasmPhaseSums(
   });
   return {
     block: (row, col, q) => rows.add(row, col, q),
+    tileRowsMeasured: () => nextTileRow,
     rows(wasmRows) {
       const samples = wasmRows.samples();
       const from = new Uint8Array(kernels().memory.buffer, samples, wasmRows.count * rowBytes);
