@@ -26,7 +26,8 @@ export function downscale(img: GrayImage, maxSide: number): GrayImage {
   if (!size) return img;
   const { width, height } = size;
   const data = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = areaCell(img, width, height, x, y);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data[y * width + x] = areaCell(img, width, height, x, y);
   return { width, height, data };
 }
 
