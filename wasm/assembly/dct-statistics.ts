@@ -110,69 +110,103 @@ function addComputed(k: i32, v: i32, table: usize): void {
   }
 }
 
-/** The block's squared errors (16 lanes) so far: i32 from the lookups, f64 at COMPUTED from the others. */
-let e0 = i32x4.splat(0);
-let e1 = e0;
-let e2 = e0;
-let e3 = e0;
-let computed = false;
-
-/**
- * The address of the looked-up squared errors (16 u16) of coefficient k with value v; beyond the lookup its
- * errors are added to COMPUTED instead, and ZERO_ERRORS is returned.
- */
-@inline function lookUp(k: i32, v: i32, table: usize): usize {
-  if (k == 0 && v >= -DC_LOOKUP && v <= DC_LOOKUP) return DC_SQUARED + <usize>(v + DC_LOOKUP) * 32;
-  if (v < -LOOKUP || v > LOOKUP) {
-    if (!computed) memory.fill(COMPUTED, 0, 16 * 8);
-    computed = true;
-    addComputed(k, v, table);
-    return ZERO_ERRORS;
-  }
-  return SQUARED + <usize>(k * VALUES_PER_POSITION + v + LOOKUP) * 32;
-}
-
-/** 16 u16 zeros: the lookup of a coefficient whose errors are computed instead. */
+/** 16 u16 zeros: the errors of a block without a DC coefficient, before its first AC coefficients. */
 const ZERO_ERRORS = memory.data(32, 16);
 
-/** The 16 u16 squared errors at `a` and at `b` (each ≤ 127², so their sum fits a u16) into the block's i32 sums. */
-@inline function addErrorPair(a: usize, b: usize): void {
-  const low = i16x8.add(v128.load(a), v128.load(b));
-  const high = i16x8.add(v128.load(a, 16), v128.load(b, 16));
-  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
-  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
-  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
-  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+/** Per position k, k · VALUES_PER_POSITION + LOOKUP (64 u16): a value's lookup index less the value. */
+const INDEX_BASE = memory.data<u16>([
+  64, 193, 322, 451, 580, 709, 838, 967, 1096, 1225, 1354, 1483, 1612, 1741, 1870, 1999,
+  2128, 2257, 2386, 2515, 2644, 2773, 2902, 3031, 3160, 3289, 3418, 3547, 3676, 3805, 3934, 4063,
+  4192, 4321, 4450, 4579, 4708, 4837, 4966, 5095, 5224, 5353, 5482, 5611, 5740, 5869, 5998, 6127,
+  6256, 6385, 6514, 6643, 6772, 6901, 7030, 7159, 7288, 7417, 7546, 7675, 7804, 7933, 8062, 8191,
+], 16);
+/** The block's lookup indices (64 u16; those of values beyond the lookups are not read). */
+const INDEX = memory.data(128, 16);
+
+/** The address of AC coefficient k's 16 u16 errors (its value within ±LOOKUP): from its index. */
+@inline function nextAc(mask: u64): usize {
+  return SQUARED + (<usize>load<u16>(INDEX + (<usize>ctz(mask) << 1)) << 5);
 }
 
 /**
  * The QUALITIES ghost errors (u16 at `out`) of the block at `q` (64 i16) dequantised with `table`: the
- * non-zero coefficients found by one 64-bit mask (one loop, whose end is the only hard-to-predict
- * branch), taken two at a time (their u16 errors added before widening; the sums are integers, exact in
- * any order).
+ * non-zero coefficients within the lookups and those beyond found by two 64-bit masks (eight vector compares),
+ * the DC coefficient first, then the AC coefficients looked up three at a time (one loop, whose end is the
+ * only hard-to-predict branch, and no range check per coefficient): their u16 errors (each ≤ 127², so four
+ * sum to ≤ 64 516) added before widening to the block's i32 sums, which stay in locals; the few beyond the
+ * lookups computed after them (the sums are integers, exact in any order).
  */
 function ghostErrors(q: usize, table: usize, out: usize): void {
-  e0 = i32x4.splat(0);
-  e1 = e0;
-  e2 = e0;
-  e3 = e0;
-  computed = false;
+  // Per 16 coefficients one bitmask of each kind (the i16 compares narrowed to bytes); each lookup's index
+  // (k · VALUES_PER_POSITION + v + LOOKUP, wrapping beyond the lookups: those are not looked up) into INDEX.
   let mask: u64 = 0;
-  for (let g = 0; g < 8; g++)
-    mask |= <u64>i16x8.bitmask(i16x8.ne(v128.load(q + <usize>g * 16), i16x8.splat(0))) << (<u64>g * 8);
-  while (mask) {
-    const k = <i32>ctz(mask);
-    mask &= mask - 1;
-    const a = lookUp(k, <i32>load<i16>(q + <usize>k * 2), table);
-    if (!mask) {
-      addErrorPair(a, ZERO_ERRORS);
-      break;
-    }
-    const j = <i32>ctz(mask);
-    mask &= mask - 1;
-    addErrorPair(a, lookUp(j, <i32>load<i16>(q + <usize>j * 2), table));
+  let beyond: u64 = 0;
+  for (let g = 0; g < 4; g++) {
+    const at = q + <usize>g * 32;
+    const a = v128.load(at);
+    const b = v128.load(at, 16);
+    const nonZero = i8x16.narrow_i16x8_s(i16x8.ne(a, i16x8.splat(0)), i16x8.ne(b, i16x8.splat(0)));
+    mask |= <u64>i8x16.bitmask(nonZero) << (<u64>g * 16);
+    // |v| > LOOKUP: v + LOOKUP beyond 2 · LOOKUP as u16 (wrapping: every i16 outside ±LOOKUP lands there).
+    const range = i16x8.splat(<i16>(2 * LOOKUP));
+    const outside = i8x16.narrow_i16x8_s(
+      i16x8.gt_u(i16x8.add(a, i16x8.splat(<i16>LOOKUP)), range),
+      i16x8.gt_u(i16x8.add(b, i16x8.splat(<i16>LOOKUP)), range),
+    );
+    beyond |= <u64>i8x16.bitmask(outside) << (<u64>g * 16);
+    v128.store(INDEX + <usize>g * 32, i16x8.add(a, v128.load(INDEX_BASE + <usize>g * 32)));
+    v128.store(INDEX + <usize>g * 32, i16x8.add(b, v128.load(INDEX_BASE + <usize>g * 32, 16)), 16);
   }
-  if (computed) {
+  const dc = <i32>load<i16>(q);
+  // The DC coefficient has a range of its own.
+  beyond = (beyond & ~(<u64>1)) | <u64>(<u32>(dc + DC_LOOKUP) > <u32>(2 * DC_LOOKUP));
+  mask &= ~beyond;
+  let e0 = i32x4.splat(0);
+  let e1 = e0;
+  let e2 = e0;
+  let e3 = e0;
+  // The DC coefficient's errors start the first group.
+  const dcErrors = mask & 1 ? DC_SQUARED + <usize>(dc + DC_LOOKUP) * 32 : ZERO_ERRORS;
+  let low = v128.load(dcErrors);
+  let high = v128.load(dcErrors, 16);
+  mask &= ~(<u64>1);
+  while (mask) {
+    // Up to three AC coefficients join the group (the first group also holds the DC coefficient's errors).
+    let at = nextAc(mask);
+    mask &= mask - 1;
+    low = i16x8.add(low, v128.load(at));
+    high = i16x8.add(high, v128.load(at, 16));
+    if (mask) {
+      at = nextAc(mask);
+      mask &= mask - 1;
+      low = i16x8.add(low, v128.load(at));
+      high = i16x8.add(high, v128.load(at, 16));
+      if (mask) {
+        at = nextAc(mask);
+        mask &= mask - 1;
+        low = i16x8.add(low, v128.load(at));
+        high = i16x8.add(high, v128.load(at, 16));
+      }
+    }
+    e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+    e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+    e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+    e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+    low = i32x4.splat(0);
+    high = low;
+  }
+  // A block without AC coefficients in the lookups: the DC coefficient's errors (or none) not yet widened.
+  e0 = i32x4.add(e0, i32x4.extend_low_i16x8_u(low));
+  e1 = i32x4.add(e1, i32x4.extend_high_i16x8_u(low));
+  e2 = i32x4.add(e2, i32x4.extend_low_i16x8_u(high));
+  e3 = i32x4.add(e3, i32x4.extend_high_i16x8_u(high));
+  if (beyond) {
+    memory.fill(COMPUTED, 0, 16 * 8);
+    while (beyond) {
+      const k = <i32>ctz(beyond);
+      beyond &= beyond - 1;
+      addComputed(k, <i32>load<i16>(q + <usize>k * 2), table);
+    }
     // The computed errors are integers too (≤ 64 · 127² in all): their f64 sums convert exactly.
     v128.store(LOOKED_UP, e0);
     v128.store(LOOKED_UP, e1, 16);

@@ -15,8 +15,6 @@ const NORMALISED_MAX: f64 = 254;
 const MAX_QUALITIES: i32 = 16;
 const LOCAL = memory.data(MAX_QUALITIES + 16, 16);
 const AVERAGES = memory.data(MAX_QUALITIES * 8, 16);
-const HALF = f64x2.splat(0.5);
-const ONE = f64x2.splat(1);
 
 /** One more position of quality q holding `value`. */
 @inline function tally(counts: usize, q: i32, value: u8): void {
@@ -70,8 +68,8 @@ function rowWindows(sums: usize, n: i32, stride: i32, window: usize): void {
  * One block row of the maps: the window's `rows` (1–3) block rows of errors among the `slots` rows at `errors`
  * (each `width` × `qualities` u16, position-major; the caller's ring of rows, in any order: the other slots hold
  * zeros, so that summing all slots sums the window's rows), `scale` their unit. Scratch: `sums` and `window`
- * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` planes of `width` bytes at `out`
- * (plane q = the row of quality q's map) and, per quality, the row's positions added to the count of
+ * (width × qualities i32 each, `window` 16 bytes more). Out: `qualities` rows of `width` bytes from `out`,
+ * `stride` bytes apart (the row of quality q's map at out + q · stride: the caller's band of rows per quality) and, per quality, the row's positions added to the count of
  * each byte value (256 i32 per quality at `counts`, cleared first when `clear`: the caller keeps them
  * there over all rows).
  */
@@ -85,6 +83,7 @@ export function ghostNormalisedRow(
   sums: usize,
   window: usize,
   out: usize,
+  stride: i32,
   counts: usize,
   clear: bool,
 ): void {
@@ -119,53 +118,62 @@ export function ghostNormalisedRow(
     // The reference's largest average: the averages' order is the sums' (each is the sum's one rounding, monotonic).
     if ((<f64>hi * unit) / count < MIN_SPREAD) {
       for (let q = 0; q < qualities; q++) {
-        store<u8>(row + <usize>(q * width), FLAT);
+        store<u8>(row + <usize>(q * stride), FLAT);
         tally(counts, q, FLAT);
       }
       continue;
     }
     if (!fastBytes(at, qualities, lo, hi)) exactBytes(at, qualities, unit, count);
-    for (let q = 0; q < qualities; q++) {
-      const value = load<u8>(LOCAL + <usize>q);
-      store<u8>(row + <usize>(q * width), value);
-      tally(counts, q, value);
+    // Pointers stepped per quality (no index arithmetic per byte: 13 of them per position).
+    let to = row;
+    let bins = counts;
+    for (let at = LOCAL; at < LOCAL + <usize>qualities; at++) {
+      const value = load<u8>(at);
+      store<u8>(to, value);
+      const bin = bins + (<usize>value << 2);
+      store<i32>(bin, load<i32>(bin) + 1);
+      to += <usize>stride;
+      bins += 1024;
     }
   }
 }
 
-/** Fractions this close to a half (or closer) take exactBytes: see fastBytes. */
-const TIE_MARGIN: f64 = 1.0 / 65536;
+/** Values this close to a half (or closer) take exactBytes: see fastBytes. */
+const TIE_MARGIN: f32 = 1.0 / 8192;
+/** 2²³: t + 2²³ rounds t (0–254) to an integer, held in the low bits of the float. */
+const ROUNDER = f32x4.splat(8388608);
+const NEAR_HALF = f32x4.splat(0.5 - TIE_MARGIN);
+const LANES = i32x4(0, 1, 2, 3);
 
 /**
  * The normalised bytes of one position (its `qualities` window sums at `at`, lowest `lo`, highest `hi` > lo
- * or equal) into LOCAL, from the sums: 254 · (s − lo) / (hi − lo) is the reference's 254 · (v − low) /
- * (high − low) without its roundings (v = s / scale / count for every quality alike); as a product with
- * 254 / (hi − lo) it is within 10⁻¹³ of that, and the reference's value, from its averages (each within a
- * relative 2⁻⁵³ of s / scale / count, s ≤ 9 · 65 535), within 10⁻⁷ / (hi − lo) + 10⁻¹³. The exact value is a
- * half or at least 1 / (2 · (hi − lo)) away from one, so a fraction ≥ TIE_MARGIN from a half rounds as the
- * reference's; false is returned (LOCAL unfinished) when one is closer. Equal sums: 0 / 0, NaN, which a
- * Uint8Array stores as 0.
+ * or equal) into LOCAL, from the sums, four qualities per f32x4: 254 · (s − lo) / (hi − lo) is the
+ * reference's 254 · (v − low) / (high − low) without its roundings (v = s / scale / count for every quality
+ * alike). Here s − lo (< 2²⁴) is exact as f32 and the product t with 254 / (hi − lo) (rounded to f32) has two
+ * f32 roundings: within 254 · 2⁻²³ ≈ 3.1 · 10⁻⁵ of the exact value. t + 2²³ is t rounded to the nearest
+ * integer (its byte: the float's low byte), and t's distance to it is exact. The reference's value, from its
+ * averages (each within a relative 2⁻⁵³ of s / scale / count, s ≤ 9 · 65 535), is within 10⁻⁷ / (hi − lo) +
+ * 10⁻¹³ of the exact one. So where t is ≥ TIE_MARGIN (2⁻¹³ ≈ 1.2 · 10⁻⁴) from a half, all three lie between
+ * the same two halves and round alike (and rounding to even is Math.round's rounding there); false is
+ * returned (LOCAL unfinished) when one is closer (exact halves happen: a ramp of errors gives 63.5). Equal
+ * sums: 0 / 0, NaN, which a Uint8Array stores as 0. Lanes past the last quality (the next position's sums, or
+ * the window's 16 spare bytes) are computed and left out of the test; their bytes land in LOCAL's spare bytes.
  */
 function fastBytes(at: usize, qualities: i32, lo: i32, hi: i32): bool {
   if (hi == lo) {
     memory.fill(LOCAL, 0, <usize>qualities);
     return true;
   }
-  const perSum = f64x2.splat(NORMALISED_MAX / <f64>(hi - lo));
+  const perSum = f32x4.splat(<f32>(NORMALISED_MAX / <f64>(hi - lo)));
   const lowest = i32x4.splat(lo);
-  let near = v128.splat<i64>(0);
-  for (let q = 0; q < qualities; q += 2) {
-    const t = f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.sub(v128.load64_zero(at + <usize>q * 4), lowest)), perSum);
-    const down = f64x2.floor(t);
-    const fraction = f64x2.sub(t, down);
-    let close = f64x2.lt(f64x2.abs(f64x2.sub(fraction, HALF)), f64x2.splat(TIE_MARGIN));
-    // An odd last quality: the other lane is the next position's.
-    if (q + 1 == qualities) close = i64x2.shuffle(close, v128.splat<i64>(0), 0, 2);
-    near = v128.or(near, close);
-    // floor(t) + 1 from a half up (Math.round), as i32 by adding 2^52 (0–254: lanes 0 and 2 hold them).
-    const r = f64x2.add(f64x2.add(down, v128.and(f64x2.ge(fraction, HALF), ONE)), f64x2.splat(4503599627370496));
-    store<u8>(LOCAL + <usize>q, <u8>i32x4.extract_lane(r, 0));
-    store<u8>(LOCAL + <usize>q, <u8>i32x4.extract_lane(r, 2), 1);
+  let near = i32x4.splat(0);
+  for (let q = 0; q < qualities; q += 4) {
+    const t = f32x4.mul(f32x4.convert_i32x4_s(i32x4.sub(v128.load(at + <usize>q * 4), lowest)), perSum);
+    const rounded = f32x4.add(t, ROUNDER);
+    const close = f32x4.gt(f32x4.abs(f32x4.sub(t, f32x4.sub(rounded, ROUNDER))), NEAR_HALF);
+    near = v128.or(near, v128.and(close, i32x4.lt_s(LANES, i32x4.splat(qualities - q))));
+    const bytes = i8x16.shuffle(rounded, rounded, 0, 4, 8, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    v128.store32_lane(LOCAL + <usize>q, bytes, 0);
   }
   return !v128.any_true(near);
 }

@@ -228,6 +228,7 @@ export interface KernelExports {
     sums: number,
     window: number,
     out: number,
+    stride: number,
     counts: number,
     clear: boolean,
   ): void;
