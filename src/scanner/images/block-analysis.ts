@@ -278,7 +278,8 @@ function copyHistograms(histograms: Int32Array[], kernel: Int32Array, into: "ker
  * kernels' scratch area), then measured in wasm one block row per call.
  */
 class CoefficientRows {
-  private readonly coefficients: Int16Array;
+  /** Made on the first `add`: the shared pass hands whole rows in wasm memory (measureWasmRows) and needs none. */
+  private coefficients: Int16Array | null = null;
   private first = 0;
 
   constructor(
@@ -286,19 +287,24 @@ class CoefficientRows {
     private readonly table: Uint16Array,
     private readonly rowsPerMcu: number,
   ) {
-    this.coefficients = new Int16Array(rowsPerMcu * maps.blocksWide * 64);
     ensureBlockConstants(COS, ELA_TABLE);
   }
 
   add(row: number, col: number, q: Int16Array): void {
     if (row >= this.first + this.rowsPerMcu) this.flush(row);
-    this.coefficients.set(q, ((row - this.first) * this.maps.blocksWide + col) * 64);
+    this.buffer().set(q, ((row - this.first) * this.maps.blocksWide + col) * 64);
   }
 
   /** Measures the buffered rows before `until` (the next MCU row's first block row, or the end). */
   flush(until: number): void {
-    this.measureRows(this.first, Math.min(until, this.first + this.rowsPerMcu) - this.first, this.coefficients);
+    const count = Math.min(until, this.first + this.rowsPerMcu) - this.first;
+    if (count > 0) this.measureRows(this.first, count, this.buffer());
     this.first = until;
+  }
+
+  private buffer(): Int16Array {
+    this.coefficients ??= new Int16Array(this.rowsPerMcu * this.maps.blocksWide * 64);
+    return this.coefficients;
   }
 
   /** Whole rows from the shared pass, measured where it left them (nothing is left buffered for the next flush). */

@@ -1,6 +1,6 @@
 /** Compares an EXIF preview with the main image (both reduced to a small common size). */
 import { countDecode } from "./decode-count";
-import { downscale, type GrayImage, lumaFromRgba } from "./gray";
+import { areaCell, downscaledSize, type GrayImage, lumaFromRgba, lumaFromRgbaInto } from "./gray";
 import { isJpeg } from "./jpeg-markers";
 import { JpegStripDecoder } from "./jpeg-strip-decoder";
 import { declaredSize } from "./pixel-budget";
@@ -30,7 +30,7 @@ function stripLuma(bytes: Uint8Array): GrayImage | null {
   const data = new Float32Array(width * height);
   try {
     for (let band = decoder.next(); band; band = decoder.next())
-      data.set(lumaFromRgba(band.rgba, width, band.rows).data, band.y * width);
+      lumaFromRgbaInto(band.rgba, width * band.rows, data, band.y * width);
   } catch (error) {
     if (error instanceof ImageDataError) return null;
     throw error;
@@ -43,15 +43,19 @@ function photonLuma(bytes: Uint8Array): GrayImage | null {
   return picture && lumaFromRgba(picture.rgba, picture.width, picture.height);
 }
 
-/** Resamples to exactly w×h by area averaging of a prior downscale + nearest pick. */
+/**
+ * Resamples to exactly w×h: a nearest pick in gray.ts `downscale(img, 2 · max(w, h))`. Only the picked cells of that
+ * downscale are averaged (the same values), so no picture of the intermediate size is made.
+ */
 function toSize(img: GrayImage, w: number, h: number): Float32Array {
-  const small = downscale(img, Math.max(w, h) * 2);
+  const reduced = downscaledSize(img, Math.max(w, h) * 2);
+  const small = reduced ?? img;
   const out = new Float32Array(w * h);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       const sx = Math.min(small.width - 1, Math.floor(((x + 0.5) * small.width) / w));
       const sy = Math.min(small.height - 1, Math.floor(((y + 0.5) * small.height) / h));
-      out[y * w + x] = small.data[sy * small.width + sx];
+      out[y * w + x] = reduced ? areaCell(img, reduced.width, reduced.height, sx, sy) : img.data[sy * img.width + sx];
     }
   return out;
 }
