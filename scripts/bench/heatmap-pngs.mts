@@ -3,8 +3,45 @@
 // ratios from the ELA, noise and activity maps, NaN where clipped), as region-map.ts heatmapAttachment draws them,
 // and one over a ≤ 1 MP picture with 4 px cells and a line, as copy-move's; median of rounds 3..n, and their bytes.
 // node --import tsx scripts/bench/heatmap-pngs.mts <jpeg> [rounds]   (docs/benchmarks.md, "Heatmap PNGs")
-import { heatmapSize, renderHeatmapPng, renderRatioHeatmapPng } from "../../src/scanner/images/heatmap";
-import { blockRatioHeatmaps } from "./heatmap-grids.mts";
+import { readFileSync } from "node:fs";
+import { type BlockMaps, computeBlockMaps } from "../../src/scanner/images/block-analysis";
+import {
+  HEATMAP_MAX_SIDE,
+  heatmapSize,
+  renderHeatmapPng,
+  renderRatioHeatmapPng,
+} from "../../src/scanner/images/heatmap";
+
+interface BlockRatioHeatmaps {
+  maps: BlockMaps;
+  grids: Float32Array[];
+  size: { width: number; height: number };
+}
+
+/** A file's block maps and five log-ratio grids from its ELA, noise and activity maps (NaN where clipped). */
+async function blockRatioHeatmaps(path: string): Promise<BlockRatioHeatmaps> {
+  const result = await computeBlockMaps(new Uint8Array(readFileSync(path)));
+  if (!result.ok) throw new Error("no maps");
+  const maps = result.maps;
+  const median = (a: Float32Array) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const ratiosOf = (v: Float32Array, shift: number) => {
+    const m = median(v) + 0.1;
+    return Float32Array.from(v, (x, i) => (maps.clipped[i] ? Number.NaN : Math.log2((x + 0.1) / m) + shift));
+  };
+  const grids = [
+    ratiosOf(maps.ela, 0),
+    ratiosOf(maps.noise, 0),
+    ratiosOf(maps.ela, -0.5),
+    ratiosOf(maps.noise, 0.3),
+    ratiosOf(maps.activity, 0),
+  ];
+  const size = heatmapSize(
+    maps.blocksWide * 8,
+    maps.blocksHigh * 8,
+    Math.min(HEATMAP_MAX_SIDE, 4 * Math.max(maps.blocksWide, maps.blocksHigh)),
+  );
+  return { maps, grids, size };
+}
 
 const [path, roundsArg] = process.argv.slice(2);
 const { maps, grids, size } = await blockRatioHeatmaps(path);
