@@ -46,6 +46,13 @@ const PREV = memory.data(4 * WINDOW, 16);
 const SYMBOLS = memory.data(4 * (BLOCK_SYMBOLS + 8), 16);
 /** Frequencies, code lengths and codes: 286 literal/length, 30 distance, 19 code-length symbols. */
 const LIT_FREQ = memory.data(4 * 288, 16);
+/**
+ * The literals' counts, one table per place in a run of literals (0–3): the bytes of a pixel are often equal
+ * (a tinted grey's difference to the row above), and counting them in one table made each increment wait for
+ * the one before. writeBlock adds them into LIT_FREQ.
+ */
+const LITERAL_RUN_PLACES: i32 = 4;
+const RUN_FREQ = memory.data(4 * 256 * LITERAL_RUN_PLACES, 16);
 const DIST_FREQ = memory.data(4 * 32, 16);
 const CL_FREQ = memory.data(4 * 19, 16);
 const LIT_LEN = memory.data(288, 16);
@@ -290,12 +297,19 @@ function writeStored(from: usize, length: i32, final: bool): void {
 /**
  * The block's symbols through its literal/length and distance codes: the hot loop of writeBlock, with the
  * bit writer's state in locals (globals live in memory). Without branches (a literal and a match alternate
- * unpredictably): a literal's length extra bits and distance are codes of length 0; after each half (at most
- * 15 + 5 and 15 + 13 bits behind fewer than 32) four bytes are stored and the position moves on by four when
- * 32 bits are full, so the bits are the ones putBits would write (the store may run ≤ 4 bytes ahead, into room
- * deflateBound leaves).
+ * unpredictably): a literal's length extra bits and distance are codes of length 0. A symbol's bits (at most
+ * 15 + 5 + 15 + 13 = 48) join the fewer than 8 left in the buffer, then eight bytes are stored and the position
+ * moves on by the whole bytes filled (one store per symbol; 32-bit halves took two), so the bits are the ones
+ * putBits would write (the store may run ≤ 8 bytes ahead, into room deflateBound leaves).
  */
 function writeSymbols(count: i32): void {
+  // Down to fewer than 8 bits first (putBits leaves up to 31).
+  while (bitCount >= 8) {
+    store<u8>(out, <u8>bitBuffer);
+    out++;
+    bitBuffer >>= 8;
+    bitCount -= 8;
+  }
   let o = out;
   let buffer = bitBuffer;
   let n = <u64>bitCount;
@@ -307,22 +321,17 @@ function writeSymbols(count: i32): void {
     n += <u64>(lit >> 16);
     buffer |= <u64>((sym >> 9) & 31) << n;
     n += <u64>load<u8>(LIT_EXTRA_BITS + index);
-    store<u32>(o, <u32>buffer);
-    let full = n >> 5;
-    o += <usize>(full << 2);
-    buffer >>= full << 5;
-    n &= 31;
     const d = <usize>((sym >> 14) & 31);
     const dist = load<u32>(DIST_ENTRY + (d << 2));
     buffer |= <u64>(dist & 0xffff) << n;
     n += <u64>(dist >> 16);
     buffer |= <u64>(sym >> 19) << n;
     n += <u64>load<u8>(DIST_EXTRA_BITS + d);
-    store<u32>(o, <u32>buffer);
-    full = n >> 5;
-    o += <usize>(full << 2);
-    buffer >>= full << 5;
-    n &= 31;
+    store<u64>(o, buffer);
+    const whole = n >> 3;
+    o += <usize>whole;
+    buffer >>= whole << 3;
+    n &= 7;
   }
   out = o;
   bitBuffer = buffer;
@@ -331,6 +340,14 @@ function writeSymbols(count: i32): void {
 
 /** Writes the block of `count` symbols covering input bytes [from, from + length): dynamic Huffman, or stored when smaller. */
 function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
+  for (let b = 0; b < 256; b += 4) {
+    const at = <usize>b << 2;
+    const sum = i32x4.add(
+      i32x4.add(v128.load(RUN_FREQ + at), v128.load(RUN_FREQ + at, 1024)),
+      i32x4.add(v128.load(RUN_FREQ + at, 2048), v128.load(RUN_FREQ + at, 3072)),
+    );
+    v128.store(LIT_FREQ + at, sum);
+  }
   store<u32>(LIT_FREQ + (256 << 2), 1);
   buildLengths(LIT_FREQ, 286, 15, LIT_LEN);
   buildLengths(DIST_FREQ, 30, 15, DIST_LEN);
@@ -391,7 +408,12 @@ function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
 
 /** Length of the common prefix of a and b, at most `limit`. */
 @inline function matchLength(a: usize, b: usize, limit: i32): i32 {
-  let n = 0;
+  // Most matches end within their first 8 bytes (the heatmaps' average is 6–13): that compare outside the loop.
+  if (limit >= 8) {
+    const x = load<u64>(a) ^ load<u64>(b);
+    if (x) return <i32>(ctz(x) >> 3);
+  }
+  let n = limit >= 8 ? 8 : 0;
   while (n + 8 <= limit) {
     const x = load<u64>(a + <usize>n) ^ load<u64>(b + <usize>n);
     if (x) return n + <i32>(ctz(x) >> 3);
@@ -471,6 +493,8 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
     line = 0x7fffffff;
   }
   const chains = pixelBytes > 1 ? PIXEL_CHAIN : MAX_CHAIN;
+  // One candidate (RGB): the chains of earlier positions are never followed, so they are not kept.
+  const chained = chains > 1;
   // MOD[x] = x mod pixelBytes for every sum the steps below take it of (no division per match).
   for (let x = 0; x < MOD_BYTES; x++) store<u8>(MOD + <usize>x, <u8>(x % pixelBytes));
   let pos = 0;
@@ -481,6 +505,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
   let blockStart = 0;
   let count = 0;
   memory.fill(LIT_FREQ, 0, 4 * 288);
+  memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
   memory.fill(DIST_FREQ, 0, 4 * 32);
   while (pos < length) {
     let best = 0;
@@ -497,7 +522,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
           bestDistance = pixelBytes;
         }
       }
-      let candidate = load<i32>(HEAD + (<usize>h << 2));
+      let candidate = best === limit ? 0 : load<i32>(HEAD + (<usize>h << 2));
       for (let chain = 0; chain < chains && candidate > 0; chain++) {
         const at = candidate - 1;
         if (pos - at > WINDOW) break;
@@ -507,9 +532,10 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
           bestDistance = pos - at;
           if (n >= NICE_MATCH || n === limit) break;
         }
+        if (!chained) break;
         candidate = load<i32>(PREV + (<usize>(at & WMASK) << 2));
       }
-      store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+      if (chained) store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
       store<i32>(HEAD + (<usize>h << 2), pos + 1);
     }
     // Bytes given as literals after this position's match or literal, up to the next place a match may start.
@@ -532,7 +558,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
       if (best <= MAX_INSERT)
         for (let p = pos + (col === 0 ? 1 : pixelBytes); p < end && p + MIN_MATCH <= length; p += pixelBytes) {
           const h = hashAt(input + <usize>p);
-          store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+          if (chained) store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
           store<i32>(HEAD + (<usize>h << 2), p + 1);
         }
       pos = end;
@@ -553,7 +579,8 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
     for (let i = 0; i < literals; i++) {
       const byte = <u32>load<u8>(input + <usize>(pos + i));
       store<u32>(SYMBOLS + (<usize>(count + i) << 2), byte);
-      store<u32>(LIT_FREQ + (<usize>byte << 2), load<u32>(LIT_FREQ + (<usize>byte << 2)) + 1);
+      const slot = RUN_FREQ + (<usize>i << 10) + (<usize>byte << 2);
+      store<u32>(slot, load<u32>(slot) + 1);
     }
     pos += literals;
     count += literals;
@@ -570,6 +597,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
       blockStart = pos;
       count = 0;
       memory.fill(LIT_FREQ, 0, 4 * 288);
+      memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
       memory.fill(DIST_FREQ, 0, 4 * 32);
     }
   }
