@@ -3,8 +3,9 @@
 // level 1; the bytes differ (another match finder, other block boundaries), the inflated data is the
 // same, which the tests check on photos, random data, runs and empty input. Greedy matching as
 // zlib's fastest level: a hash of the next 4 bytes, at most MAX_CHAIN earlier positions tried in the
-// 32 KB window, no lazy evaluation; dynamic Huffman blocks of up to BLOCK_SYMBOLS symbols, each
-// stored raw instead when that is smaller, so the output is at most deflateBound(length) bytes.
+// 32 KB window, no lazy evaluation (RGB rows: `deflatePixels`, matches from pixel to pixel); dynamic
+// Huffman blocks of up to BLOCK_SYMBOLS symbols, each stored raw instead when that is smaller, so the
+// output is at most deflateBound(length) bytes.
 
 import { CL_ORDER, DIST_BASE, DIST_EXTRA, LENGTH_BASE, LENGTH_EXTRA } from "./deflate-tables";
 
@@ -16,11 +17,10 @@ const MAX_MATCH: i32 = 258;
 /**
  * Earlier positions tried per hash. 2 (4 before): on a phone photo's seven heatmaps 18 % less time for 1.2 % more
  * bytes (docs/benchmarks.md, "Small pictures, fifth round"); 1 gave 6.6 % more bytes than 4 and hardly less time than 2
- * then. RGB rows matched from pixel starts, with the previous pixel's repeat tried first (2026-11-29), take
- * PIXEL_CHAIN: ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md, "Heatmap PNGs").
+ * then. RGB rows (deflatePixels) try one: ≈ 6 % less time than 2 for ≈ 2 % more bytes (docs/benchmarks.md,
+ * "Heatmap PNGs").
  */
 const MAX_CHAIN: i32 = 2;
-const PIXEL_CHAIN: i32 = 1;
 /** A match this long ends the search (longer ones are rare and cost more to look for). */
 const NICE_MATCH: i32 = 64;
 /**
@@ -30,12 +30,12 @@ const NICE_MATCH: i32 = 64;
 const MAX_INSERT: i32 = 4;
 /** Symbols per block: 32 768 (16 384 before) halves the blocks' Huffman tables for the same bytes, ≈ 3 % less time. */
 const BLOCK_SYMBOLS: i32 = 32768;
-/** x mod pixelBytes for x < MOD_BYTES (zlibDeflate's places in a pixel: at most 3 + 258 + 3). */
-const MOD_BYTES: i32 = 272;
-const MOD = memory.data(MOD_BYTES, 16);
 const STORED_MAX: i32 = 65535;
 
-/** Head of each hash chain (position + 1; 0 = empty) and the previous position of each window slot. */
+/**
+ * Head of each hash chain (position + 1; 0 = empty) and the previous position of each window slot (deflateBytes;
+ * deflatePixels follows no chain and keeps none).
+ */
 const HEAD = memory.data(4 << HASH_BITS, 16);
 const PREV = memory.data(4 * WINDOW, 16);
 /**
@@ -47,9 +47,9 @@ const SYMBOLS = memory.data(4 * (BLOCK_SYMBOLS + 8), 16);
 /** Frequencies, code lengths and codes: 286 literal/length, 30 distance, 19 code-length symbols. */
 const LIT_FREQ = memory.data(4 * 288, 16);
 /**
- * The literals' counts, one table per place in a run of literals (0–3): the bytes of a pixel are often equal
- * (a tinted grey's difference to the row above), and counting them in one table made each increment wait for
- * the one before. writeBlock adds them into LIT_FREQ.
+ * The literals' counts, one table per place in a pixel's literals (0–2; deflateBytes uses 0): a pixel's bytes are
+ * often equal (a tinted grey's difference to the row above), and counting them in one table made each increment
+ * wait for the one before. writeBlock adds them into LIT_FREQ.
  */
 const LITERAL_RUN_PLACES: i32 = 4;
 const RUN_FREQ = memory.data(4 * 256 * LITERAL_RUN_PLACES, 16);
@@ -472,12 +472,8 @@ function adler32(input: usize, length: i32): u32 {
 
 /**
  * zlib stream of `length` bytes at `input`, written at `output` (room: deflateBound); returns its length.
- * `line` and `pixelBytes`: the input is a PNG's filtered rows, `line` bytes each (the filter byte first), of
- * pixels of `pixelBytes` bytes (1–4): matches are looked for, and positions entered in the hash chains, only at
- * a pixel's first byte (and at a filter byte); the other bytes of a pixel that no match covers are literals.
- * On heatmaps this searches ≈ 40 % fewer positions and enters ≈ 50 % fewer for ≈ 0.5 % more bytes
- * (docs/benchmarks.md, "Heatmap PNGs"); the previous pixel's repeat is tried first and PIXEL_CHAIN candidates after
- * it (png-encode.ts passes 3 for RGB). `pixelBytes` 1 looks everywhere with MAX_CHAIN (any data: `line` unused).
+ * `pixelBytes` 3: the input is a PNG's filtered RGB rows of `line` bytes each (the filter byte first), matched by
+ * deflatePixels; anything else: any data, matched at every byte (deflateBytes; `line` unused).
  */
 export function zlibDeflate(input: usize, length: i32, output: usize, line: i32, pixelBytes: i32): i32 {
   if (!tablesReady) prepareTables();
@@ -488,119 +484,9 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
   store<u8>(out + 1, 0x01);
   out += 2;
   memory.fill(HEAD, 0, 4 << HASH_BITS);
-  if (pixelBytes <= 1) {
-    pixelBytes = 1;
-    line = 0x7fffffff;
-  }
-  const chains = pixelBytes > 1 ? PIXEL_CHAIN : MAX_CHAIN;
-  // One candidate (RGB): the chains of earlier positions are never followed, so they are not kept.
-  const chained = chains > 1;
-  // MOD[x] = x mod pixelBytes for every sum the steps below take it of (no division per match).
-  for (let x = 0; x < MOD_BYTES; x++) store<u8>(MOD + <usize>x, <u8>(x % pixelBytes));
-  let pos = 0;
-  // pos's place in its line (0: the filter byte) and in its pixel, (col − 1) mod pixelBytes (the filter byte's
-  // is pixelBytes − 1, as if it ended a pixel); a match may start where it is 0 and at a filter byte.
-  let col = 0;
-  let phase = pixelBytes - 1;
-  let blockStart = 0;
-  let count = 0;
-  memory.fill(LIT_FREQ, 0, 4 * 288);
-  memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
-  memory.fill(DIST_FREQ, 0, 4 * 32);
-  while (pos < length) {
-    let best = 0;
-    let bestDistance = 0;
-    if (pos + MIN_MATCH <= length) {
-      const h = hashAt(input + <usize>pos);
-      const limit = min(MAX_MATCH, length - pos);
-      // The previous pixel repeated (distance pixelBytes, from 3 bytes, shorter than the hash's 4): cheaper than
-      // its literals; the heatmaps of small pictures draw every pixel twice (leuvenA's five block heatmaps −11–14 % bytes).
-      if (col > pixelBytes && pixelBytes >= 3) {
-        const n = matchLength(input + <usize>(pos - pixelBytes), input + <usize>pos, limit);
-        if (n >= pixelBytes) {
-          best = n;
-          bestDistance = pixelBytes;
-        }
-      }
-      let candidate = best === limit ? 0 : load<i32>(HEAD + (<usize>h << 2));
-      for (let chain = 0; chain < chains && candidate > 0; chain++) {
-        const at = candidate - 1;
-        if (pos - at > WINDOW) break;
-        const n = matchLength(input + <usize>at, input + <usize>pos, limit);
-        if (n > best) {
-          best = n;
-          bestDistance = pos - at;
-          if (n >= NICE_MATCH || n === limit) break;
-        }
-        if (!chained) break;
-        candidate = load<i32>(PREV + (<usize>(at & WMASK) << 2));
-      }
-      if (chained) store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
-      store<i32>(HEAD + (<usize>h << 2), pos + 1);
-    }
-    // Bytes given as literals after this position's match or literal, up to the next place a match may start.
-    let literals = 0;
-    if (best >= MIN_MATCH || (best >= 3 && bestDistance === pixelBytes)) {
-      const lc = <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
-      const dc = distanceCode(bestDistance);
-      store<u32>(
-        SYMBOLS + (<usize>count << 2),
-        <u32>(257 + lc) |
-          (<u32>(best - <i32>unchecked(LENGTH_BASE[lc])) << 9) |
-          (<u32>(dc + 1) << 14) |
-          (<u32>(bestDistance - <i32>unchecked(DIST_BASE[dc])) << 19),
-      );
-      store<u32>(LIT_FREQ + (<usize>(257 + lc) << 2), load<u32>(LIT_FREQ + (<usize>(257 + lc) << 2)) + 1);
-      store<u32>(DIST_FREQ + (<usize>dc << 2), load<u32>(DIST_FREQ + (<usize>dc << 2)) + 1);
-      count++;
-      const end = pos + best;
-      // A short match's pixel starts are entered too (as zlib's level 1 enters a short match's every position).
-      if (best <= MAX_INSERT)
-        for (let p = pos + (col === 0 ? 1 : pixelBytes); p < end && p + MIN_MATCH <= length; p += pixelBytes) {
-          const h = hashAt(input + <usize>p);
-          if (chained) store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
-          store<i32>(HEAD + (<usize>h << 2), p + 1);
-        }
-      pos = end;
-      col += best;
-      if (col < line) phase = <i32>load<u8>(MOD + <usize>(phase + best));
-      else {
-        // Each line passed moves the place in the pixel one back (a line is 1 + a multiple of pixelBytes).
-        let lines = 0;
-        while (col >= line) {
-          col -= line;
-          lines++;
-        }
-        phase = (phase + best + lines * (pixelBytes - 1)) % pixelBytes;
-      }
-      if (col > 0 && phase > 0) literals = pixelBytes - phase;
-    } else literals = col === 0 ? 1 : pixelBytes;
-    literals = min(literals, length - pos);
-    for (let i = 0; i < literals; i++) {
-      const byte = <u32>load<u8>(input + <usize>(pos + i));
-      store<u32>(SYMBOLS + (<usize>(count + i) << 2), byte);
-      const slot = RUN_FREQ + (<usize>i << 10) + (<usize>byte << 2);
-      store<u32>(slot, load<u32>(slot) + 1);
-    }
-    pos += literals;
-    count += literals;
-    // Literals end at a pixel's end (then the next pixel, or the next line's filter byte) or are the filter byte.
-    if (literals > 0) {
-      col += literals;
-      if (col === line) {
-        col = 0;
-        phase = pixelBytes - 1;
-      } else phase = 0;
-    }
-    if (count >= BLOCK_SYMBOLS || pos === length) {
-      writeBlock(count, input + <usize>blockStart, pos - blockStart, pos === length);
-      blockStart = pos;
-      count = 0;
-      memory.fill(LIT_FREQ, 0, 4 * 288);
-      memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
-      memory.fill(DIST_FREQ, 0, 4 * 32);
-    }
-  }
+  clearCounts();
+  if (pixelBytes === 3) deflatePixels(input, length, line);
+  else deflateBytes(input, length);
   if (length === 0) writeBlock(0, input, 0, true);
   alignToByte();
   const adler = adler32(input, length);
@@ -609,6 +495,155 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
   store<u8>(out + 2, <u8>(adler >> 8));
   store<u8>(out + 3, <u8>adler);
   return <i32>(out + 4 - output);
+}
+
+/** A new block's symbol counts. */
+@inline function clearCounts(): void {
+  memory.fill(LIT_FREQ, 0, 4 * 288);
+  memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
+  memory.fill(DIST_FREQ, 0, 4 * 32);
+}
+
+/** Writes the block when it is full or the input ends (the last block final); returns the symbols left (0 or count). */
+@inline function flushBlock(count: i32, input: usize, blockStart: i32, pos: i32, length: i32): i32 {
+  if (count < BLOCK_SYMBOLS && pos < length) return count;
+  writeBlock(count, input + <usize>blockStart, pos - blockStart, pos === length);
+  clearCounts();
+  return 0;
+}
+
+/** Appends literal `byte` as symbol `count`, counted in RUN_FREQ's table `place`. */
+@inline function literal(count: i32, place: i32, byte: u32): void {
+  store<u32>(SYMBOLS + (<usize>count << 2), byte);
+  const slot = RUN_FREQ + (<usize>place << 10) + (<usize>byte << 2);
+  store<u32>(slot, load<u32>(slot) + 1);
+}
+
+/**
+ * The match loop for any data: at every byte the hash's chain of earlier positions (at most MAX_CHAIN), a short
+ * match's every position entered in the chains (as zlib's level 1), else a literal.
+ */
+function deflateBytes(input: usize, length: i32): void {
+  let pos = 0;
+  let blockStart = 0;
+  let count = 0;
+  while (pos < length) {
+    let best = 0;
+    let bestDistance = 0;
+    if (pos + MIN_MATCH <= length) {
+      const h = hashAt(input + <usize>pos);
+      const limit = min(MAX_MATCH, length - pos);
+      let candidate = load<i32>(HEAD + (<usize>h << 2));
+      for (let chain = 0; chain < MAX_CHAIN && candidate > 0; chain++) {
+        const at = candidate - 1;
+        if (pos - at > WINDOW) break;
+        const n = matchLength(input + <usize>at, input + <usize>pos, limit);
+        if (n > best) {
+          best = n;
+          bestDistance = pos - at;
+          if (n >= NICE_MATCH || n === limit) break;
+        }
+        candidate = load<i32>(PREV + (<usize>(at & WMASK) << 2));
+      }
+      store<i32>(PREV + (<usize>(pos & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+      store<i32>(HEAD + (<usize>h << 2), pos + 1);
+    }
+    if (best >= MIN_MATCH) {
+      count = matchSymbol(count, best, bestDistance);
+      const end = pos + best;
+      if (best <= MAX_INSERT)
+        for (let p = pos + 1; p < end && p + MIN_MATCH <= length; p++) {
+          const h = hashAt(input + <usize>p);
+          store<i32>(PREV + (<usize>(p & WMASK) << 2), load<i32>(HEAD + (<usize>h << 2)));
+          store<i32>(HEAD + (<usize>h << 2), p + 1);
+        }
+      pos = end;
+    } else {
+      literal(count, 0, <u32>load<u8>(input + <usize>pos));
+      count++;
+      pos++;
+    }
+    count = flushBlock(count, input, blockStart, pos, length);
+    if (count === 0) blockStart = pos;
+  }
+}
+
+/** Appends a match's symbol and counts its codes; returns the new count. */
+@inline function matchSymbol(count: i32, best: i32, distance: i32): i32 {
+  const lc = <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
+  const dc = distanceCode(distance);
+  store<u32>(
+    SYMBOLS + (<usize>count << 2),
+    <u32>(257 + lc) |
+      (<u32>(best - <i32>unchecked(LENGTH_BASE[lc])) << 9) |
+      (<u32>(dc + 1) << 14) |
+      (<u32>(distance - <i32>unchecked(DIST_BASE[dc])) << 19),
+  );
+  store<u32>(LIT_FREQ + (<usize>(257 + lc) << 2), load<u32>(LIT_FREQ + (<usize>(257 + lc) << 2)) + 1);
+  store<u32>(DIST_FREQ + (<usize>dc << 2), load<u32>(DIST_FREQ + (<usize>dc << 2)) + 1);
+  return count + 1;
+}
+
+/**
+ * The match loop of RGB rows (`line` bytes each, the filter byte first): every match starts at a pixel's first
+ * byte or a filter byte and ends at a pixel's end (cut back to it; a match the cut leaves too short is not taken),
+ * so the loop is always at a place where a match may start and gives literals only as whole pixels (or a filter
+ * byte). Candidates: the previous pixel's repeat (distance 3, from 3 bytes), then the hash's one earlier position.
+ */
+function deflatePixels(input: usize, length: i32, line: i32): void {
+  let pos = 0;
+  let col = 0; // pos's place in its line (0: the filter byte)
+  let blockStart = 0;
+  let count = 0;
+  while (pos < length) {
+    const here = input + <usize>pos;
+    let best = 0;
+    let distance = 0;
+    if (pos + MIN_MATCH <= length) {
+      const limit = min(MAX_MATCH, length - pos);
+      if (col > 3) {
+        const n = matchLength(here - 3, here, limit);
+        if (n >= 3) {
+          best = n;
+          distance = 3;
+        }
+      }
+      const slot = HEAD + (<usize>hashAt(here) << 2);
+      const candidate = load<i32>(slot);
+      store<i32>(slot, pos + 1);
+      if (best < limit && candidate > 0 && pos - candidate < WINDOW) {
+        const n = matchLength(input + <usize>(candidate - 1), here, limit);
+        if (n > best) {
+          best = n;
+          distance = pos + 1 - candidate;
+        }
+      }
+      if (best >= 3) {
+        // The match's end as a place in its line (lines passed: the rest of its line, then whole lines).
+        let end = col + best;
+        while (end >= line) end -= line;
+        const within = end === 0 ? 0 : (end - 1) % 3;
+        best -= within;
+        end -= within;
+        if (best >= MIN_MATCH || (best >= 3 && distance === 3)) {
+          count = matchSymbol(count, best, distance);
+          pos += best;
+          col = end;
+        } else best = 0;
+      } else best = 0;
+    }
+    if (best === 0) {
+      // A whole pixel (or the filter byte) as literals.
+      const literals = min(col === 0 ? 1 : 3, length - pos);
+      for (let i = 0; i < literals; i++) literal(count + i, i, <u32>load<u8>(here + <usize>i));
+      pos += literals;
+      count += literals;
+      col += literals;
+      if (col === line) col = 0;
+    }
+    count = flushBlock(count, input, blockStart, pos, length);
+    if (count === 0) blockStart = pos;
+  }
 }
 
 /**
