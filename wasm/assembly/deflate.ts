@@ -51,7 +51,7 @@ const LIT_FREQ = memory.data(4 * 288, 16);
  * often equal (a tinted grey's difference to the row above), and counting them in one table made each increment
  * wait for the one before. writeBlock adds them into LIT_FREQ.
  */
-const LITERAL_RUN_PLACES: i32 = 4;
+const LITERAL_RUN_PLACES: i32 = 3;
 const RUN_FREQ = memory.data(4 * 256 * LITERAL_RUN_PLACES, 16);
 const DIST_FREQ = memory.data(4 * 32, 16);
 const CL_FREQ = memory.data(4 * 19, 16);
@@ -342,10 +342,7 @@ function writeSymbols(count: i32): void {
 function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
   for (let b = 0; b < 256; b += 4) {
     const at = <usize>b << 2;
-    const sum = i32x4.add(
-      i32x4.add(v128.load(RUN_FREQ + at), v128.load(RUN_FREQ + at, 1024)),
-      i32x4.add(v128.load(RUN_FREQ + at, 2048), v128.load(RUN_FREQ + at, 3072)),
-    );
+    const sum = i32x4.add(i32x4.add(v128.load(RUN_FREQ + at), v128.load(RUN_FREQ + at, 1024)), v128.load(RUN_FREQ + at, 2048));
     v128.store(LIT_FREQ + at, sum);
   }
   store<u32>(LIT_FREQ + (256 << 2), 1);
@@ -588,9 +585,11 @@ function deflateBytes(input: usize, length: i32): void {
  * The match loop of RGB rows (`line` bytes each, the filter byte first): matches start only at a pixel's first
  * byte or a filter byte, and a step ends where the next may start: after a match, the rest of the pixel it ends
  * inside as literals; without one, the pixel (or the filter byte) as literals. So the loop keeps only its place in
- * the line (2026-11-29: before, one loop for every pixel size also kept the place in the pixel, and took ≈ 15 %
- * longer). Candidates: the previous pixel's repeat (distance 3, from 3 bytes), then the hash's one earlier position;
- * no chains are kept (PREV), and no positions inside matches are entered.
+ * the line (2026-11-29, k-png: before, one loop for every pixel size also kept the place in the pixel; this loop and
+ * the changes beside it take 15–22 % less time on heatmaps, docs/benchmarks.md "Heatmap PNGs, third round").
+ * Candidates: the previous pixel's repeat (distance 3, from 3 bytes: cheaper than its literals, and the heatmaps of
+ * small pictures draw every pixel twice), then the hash's one earlier position; no chains are kept (PREV), and no
+ * positions inside matches are entered.
  */
 function deflatePixels(input: usize, length: i32, line: i32): void {
   let pos = 0;
