@@ -39,9 +39,9 @@ const STORED_MAX: i32 = 65535;
 const HEAD = memory.data(4 << HASH_BITS, 16);
 const PREV = memory.data(4 * WINDOW, 16);
 /**
- * The block's symbols, each what writeSymbols writes: the literal/length symbol (0–285) in bits 0–8, a length's
- * extra bits' value in 9–13, its distance code + 1 in 14–18 (0: none) and the distance's extra bits' value from
- * 19 on; a literal is its byte. A step adds at most 1 + 3 past BLOCK_SYMBOLS.
+ * The block's symbols, each what writeSymbols writes: a literal's byte (0–255) or 256 + a match's length − 3 in
+ * bits 0–8 (SYMBOL_ENTRY's index), its distance code + 1 in 14–18 (0: none) and the distance's extra bits' value
+ * from 19 on. A step adds at most 1 + 3 past BLOCK_SYMBOLS.
  */
 const SYMBOLS = memory.data(4 * (BLOCK_SYMBOLS + 8), 16);
 /** Frequencies, code lengths and codes: 286 literal/length, 30 distance, 19 code-length symbols. */
@@ -60,12 +60,15 @@ const DIST_LEN = memory.data(32, 16);
 const CL_LEN = memory.data(19, 16);
 const LIT_CODE = memory.data(2 * 288, 16);
 const DIST_CODE = memory.data(2 * 32, 16);
-/** The block's codes as writeSymbols reads them: code | length << 16 per literal/length symbol, and per distance code + 1 (0: none). */
-const LIT_ENTRY = memory.data(4 * 288, 16);
+/**
+ * The block's codes as writeSymbols reads them: per literal (0–255) and per match length (256 + length − 3) the bits
+ * it writes (the code, a length's extra bits behind it) | their count << 24; per distance code + 1 (0: none, all 0)
+ * the code | its length << 16 | its length with the extra bits' << 24.
+ */
+const SYMBOL_ENTRY = memory.data(4 * 512, 16);
 const DIST_ENTRY = memory.data(4 * 32, 16);
-/** Extra bits of each literal/length symbol (0 for literals), and of each distance code + 1 (0: none). */
-const LIT_EXTRA_BITS = memory.data(288, 16);
-const DIST_EXTRA_BITS = memory.data(32, 16);
+/** Matches counted per length − 3 (writeBlock adds them into their length codes' counts). */
+const LENGTH_FREQ = memory.data(4 * 256, 16);
 const CL_CODE = memory.data(2 * 19, 16);
 /** Both tables' lengths in a row, and the code-length symbols that encode them (symbol | extra << 8). */
 const ALL_LEN = memory.data(320, 16);
@@ -100,8 +103,6 @@ function prepareTables(): void {
       else store<u8>(DIST_CODE_HIGH + <usize>(d >> 7), <u8>code);
     }
   }
-  for (let code = 0; code < 29; code++) store<u8>(LIT_EXTRA_BITS + <usize>(257 + code), unchecked(LENGTH_EXTRA[code]));
-  for (let code = 0; code < 30; code++) store<u8>(DIST_EXTRA_BITS + <usize>(code + 1), unchecked(DIST_EXTRA[code]));
   tablesReady = true;
 }
 
@@ -297,10 +298,11 @@ function writeStored(from: usize, length: i32, final: bool): void {
 /**
  * The block's symbols through its literal/length and distance codes: the hot loop of writeBlock, with the
  * bit writer's state in locals (globals live in memory). Without branches (a literal and a match alternate
- * unpredictably): a literal's length extra bits and distance are codes of length 0. A symbol's bits (at most
- * 15 + 5 + 15 + 13 = 48) join the fewer than 8 left in the buffer, then eight bytes are stored and the position
- * moves on by the whole bytes filled (one store per symbol; 32-bit halves took two), so the bits are the ones
- * putBits would write (the store may run ≤ 8 bytes ahead, into room deflateBound leaves).
+ * unpredictably): a literal's distance is a code of length 0. A length's code and extra bits come as one value
+ * from SYMBOL_ENTRY (made per block for every length, not shifted per symbol), the distance's behind it; a symbol's
+ * bits (at most 15 + 5 + 15 + 13 = 48) join the fewer than 8 left in the buffer, then eight bytes are stored and
+ * the position moves on by the whole bytes filled (one store per symbol; 32-bit halves took two), so the bits are
+ * the ones putBits would write (the store may run ≤ 8 bytes ahead, into room deflateBound leaves).
  */
 function writeSymbols(count: i32): void {
   // Down to fewer than 8 bits first (putBits leaves up to 31).
@@ -315,18 +317,12 @@ function writeSymbols(count: i32): void {
   let n = <u64>bitCount;
   for (let i = 0; i < count; i++) {
     const sym = load<u32>(SYMBOLS + (<usize>i << 2));
-    const index = <usize>(sym & 511);
-    const lit = load<u32>(LIT_ENTRY + (index << 2));
-    buffer |= <u64>(lit & 0xffff) << n;
-    n += <u64>(lit >> 16);
-    buffer |= <u64>((sym >> 9) & 31) << n;
-    n += <u64>load<u8>(LIT_EXTRA_BITS + index);
-    const d = <usize>((sym >> 14) & 31);
-    const dist = load<u32>(DIST_ENTRY + (d << 2));
-    buffer |= <u64>(dist & 0xffff) << n;
-    n += <u64>(dist >> 16);
-    buffer |= <u64>(sym >> 19) << n;
-    n += <u64>load<u8>(DIST_EXTRA_BITS + d);
+    const first = load<u32>(SYMBOL_ENTRY + (<usize>(sym & 511) << 2));
+    const dist = load<u32>(DIST_ENTRY + (<usize>((sym >> 14) & 31) << 2));
+    const firstBits = <u64>(first >> 24);
+    const distance = <u64>(dist & 0xffff) | (<u64>(sym >> 19) << <u64>((dist >> 16) & 0xff));
+    buffer |= (<u64>(first & 0xffffff) | (distance << firstBits)) << n;
+    n += firstBits + <u64>(dist >> 24);
     store<u64>(o, buffer);
     const whole = n >> 3;
     o += <usize>whole;
@@ -344,6 +340,10 @@ function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
     const at = <usize>b << 2;
     const sum = i32x4.add(i32x4.add(v128.load(RUN_FREQ + at), v128.load(RUN_FREQ + at, 1024)), v128.load(RUN_FREQ + at, 2048));
     v128.store(LIT_FREQ + at, sum);
+  }
+  for (let i = 0; i < 256; i++) {
+    const slot = LIT_FREQ + (<usize>(257 + <i32>load<u8>(LENGTH_CODE + <usize>i)) << 2);
+    store<u32>(slot, load<u32>(slot) + load<u32>(LENGTH_FREQ + (<usize>i << 2)));
   }
   store<u32>(LIT_FREQ + (256 << 2), 1);
   buildLengths(LIT_FREQ, 286, 15, LIT_LEN);
@@ -379,10 +379,20 @@ function writeBlock(count: i32, from: usize, length: i32, final: bool): void {
   assignCodes(LIT_LEN, 286, LIT_CODE);
   assignCodes(DIST_LEN, 30, DIST_CODE);
   assignCodes(CL_LEN, 19, CL_CODE);
-  for (let i = 0; i < 286; i++)
-    store<u32>(LIT_ENTRY + (<usize>i << 2), <u32>load<u16>(LIT_CODE + (<usize>i << 1)) | (<u32>load<u8>(LIT_LEN + <usize>i) << 16));
-  for (let i = 0; i < 30; i++)
-    store<u32>(DIST_ENTRY + (<usize>(i + 1) << 2), <u32>load<u16>(DIST_CODE + (<usize>i << 1)) | (<u32>load<u8>(DIST_LEN + <usize>i) << 16));
+  for (let i = 0; i < 256; i++)
+    store<u32>(SYMBOL_ENTRY + (<usize>i << 2), <u32>load<u16>(LIT_CODE + (<usize>i << 1)) | (<u32>load<u8>(LIT_LEN + <usize>i) << 24));
+  for (let i = 0; i < 256; i++) {
+    const code = <i32>load<u8>(LENGTH_CODE + <usize>i);
+    const bits = <u32>load<u8>(LIT_LEN + <usize>(257 + code));
+    const extra = <u32>(i + 3 - <i32>unchecked(LENGTH_BASE[code]));
+    const entry = <u32>load<u16>(LIT_CODE + (<usize>(257 + code) << 1)) | (extra << bits);
+    store<u32>(SYMBOL_ENTRY + (<usize>(256 + i) << 2), entry | ((bits + <u32>unchecked(LENGTH_EXTRA[code])) << 24));
+  }
+  for (let i = 0; i < 30; i++) {
+    const bits = <u32>load<u8>(DIST_LEN + <usize>i);
+    const entry = <u32>load<u16>(DIST_CODE + (<usize>i << 1)) | (bits << 16) | ((bits + <u32>unchecked(DIST_EXTRA[i])) << 24);
+    store<u32>(DIST_ENTRY + (<usize>(i + 1) << 2), entry);
+  }
   putBits(final ? 5 : 4, 3); // BFINAL, BTYPE = 2 (dynamic)
   putBits(<u32>(hlit - 257), 5);
   putBits(<u32>(hdist - 1), 5);
@@ -499,6 +509,7 @@ export function zlibDeflate(input: usize, length: i32, output: usize, line: i32,
   memory.fill(LIT_FREQ, 0, 4 * 288);
   memory.fill(RUN_FREQ, 0, 4 * 256 * LITERAL_RUN_PLACES);
   memory.fill(DIST_FREQ, 0, 4 * 32);
+  memory.fill(LENGTH_FREQ, 0, 4 * 256);
 }
 
 /** Writes the block when it is full or the input ends (the last block final); returns the symbols left (0 or count). */
@@ -567,16 +578,13 @@ function deflateBytes(input: usize, length: i32): void {
 
 /** Appends a match's symbol and counts its codes; returns the new count. */
 @inline function matchSymbol(count: i32, best: i32, distance: i32): i32 {
-  const lc = <i32>load<u8>(LENGTH_CODE + <usize>(best - 3));
   const dc = distanceCode(distance);
   store<u32>(
     SYMBOLS + (<usize>count << 2),
-    <u32>(257 + lc) |
-      (<u32>(best - <i32>unchecked(LENGTH_BASE[lc])) << 9) |
-      (<u32>(dc + 1) << 14) |
-      (<u32>(distance - <i32>unchecked(DIST_BASE[dc])) << 19),
+    <u32>(256 + best - 3) | (<u32>(dc + 1) << 14) | (<u32>(distance - <i32>unchecked(DIST_BASE[dc])) << 19),
   );
-  store<u32>(LIT_FREQ + (<usize>(257 + lc) << 2), load<u32>(LIT_FREQ + (<usize>(257 + lc) << 2)) + 1);
+  const lengthSlot = LENGTH_FREQ + (<usize>(best - 3) << 2);
+  store<u32>(lengthSlot, load<u32>(lengthSlot) + 1);
   store<u32>(DIST_FREQ + (<usize>dc << 2), load<u32>(DIST_FREQ + (<usize>dc << 2)) + 1);
   return count + 1;
 }
