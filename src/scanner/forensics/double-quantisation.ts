@@ -34,6 +34,8 @@ export interface FrequencyFit {
   gain: number;
   /** Counted coefficients (non-zero values in range). */
   count: number;
+  /** The Laplacian rate fitted to the non-zero values under single quantisation (NaN when there are none). */
+  lambda: number;
 }
 
 function erf(x: number): number {
@@ -171,25 +173,80 @@ function nonZero(p: Float64Array, range: number): Float64Array {
   return out;
 }
 
-/** Σ count · log p over the counted bins (`p` in their order), in their order. */
-function logLikelihood(count: Float64Array, p: Float64Array): number {
+/** Math.log(FLOOR): the log of every floored probability, looked up instead of worked out each time (the same double). */
+const LOG_FLOOR = Math.log(FLOOR);
+
+/** The histogram's counted values (countedBins). */
+type CountedBins = { index: Int32Array; count: Float64Array; total: number };
+
+/** singleLogLikelihood's probabilities of the values −range..range, grown to the largest asked (one fit at a time). */
+let singleValues = new Float64Array(0);
+
+/**
+ * Σ count · log p over the counted bins, p the single-quantisation probability with step q2 (`edges[k]` = q2 · (k + ½),
+ * k = 0 … range) of a Laplacian of rate `lambda` renormalised over the non-zero values; p at the counted bins into
+ * `at`. What quantisedLaplace, nonZeroAt and logLikelihood computed one after the other, with the same operations in
+ * the same order on the same values, in one pass each over the edges, the values and the counted bins (the rate
+ * search's 42 likelihoods per frequency were most of jpeg-dq's cost on small photos), and the log of the floor taken
+ * from LOG_FLOOR.
+ */
+function singleLogLikelihood(
+  lambda: number,
+  edges: Float64Array,
+  range: number,
+  bins: CountedBins,
+  at: Float64Array,
+): number {
+  const n = range + 1;
+  if (edgesBelow.length < n) {
+    edgesBelow = new Float64Array(n);
+    edgesAbove = new Float64Array(n);
+  }
+  if (singleValues.length < 2 * range + 1) singleValues = new Float64Array(2 * range + 1);
+  const below = edgesBelow;
+  const above = edgesAbove;
+  const p = singleValues;
+  for (let k = 0; k < n; k++) {
+    const e = Math.exp(-lambda * edges[k]);
+    below[k] = 0.5 * e;
+    above[k] = 1 - 0.5 * e;
+  }
+  // quantisedLaplace's values in nonZeroAt's order of summation (value 0 is neither counted nor summed).
+  let s = 0;
+  for (let v = -range; v < 0; v++) {
+    const pv = below[-v - 1] - below[-v];
+    p[v + range] = pv;
+    s += pv;
+  }
+  for (let v = 1; v <= range; v++) {
+    const pv = above[v] - above[v - 1];
+    p[v + range] = pv;
+    s += pv;
+  }
+  const { index, count } = bins;
   let ll = 0;
-  for (let j = 0; j < count.length; j++) ll += count[j] * Math.log(p[j]);
+  for (let j = 0; j < index.length; j++) {
+    const pj = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
+    at[j] = pj;
+    ll += count[j] * (pj === FLOOR ? LOG_FLOOR : Math.log(pj));
+  }
   return ll;
 }
 
+/** The bin edges q2 · (k + ½), k = 0 … range, as laplaceEdges multiplies them out. */
+function binEdges(q2: number, range: number): Float64Array {
+  const edges = new Float64Array(range + 1);
+  for (let k = 0; k <= range; k++) edges[k] = q2 * (k + 0.5);
+  return edges;
+}
+
 /**
- * Laplacian rate that best explains the non-zero values under single quantisation (golden-section search); each
- * step's probabilities are written over the last step's (`p`, `at`).
+ * Laplacian rate that best explains the non-zero values under single quantisation (golden-section search of log λ);
+ * each step's probabilities are written over the last step's.
  */
-function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
-  const { index, count } = countedBins(h, range);
-  const p = new Float64Array(2 * range + 1);
-  const at = new Float64Array(index.length);
-  const ll = (logLambda: number) => {
-    quantisedLaplace(q2, Math.exp(logLambda), range, p, range);
-    return logLikelihood(count, nonZeroAt(p, range, index, at));
-  };
+function fitLambda(bins: CountedBins, edges: Float64Array, range: number): number {
+  const at = new Float64Array(bins.index.length);
+  const ll = (logLambda: number) => singleLogLikelihood(Math.exp(logLambda), edges, range, bins, at);
   let a = Math.log(1e-4);
   let b = Math.log(5);
   const g = (Math.sqrt(5) - 1) / 2;
@@ -215,13 +272,16 @@ function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
   return Math.exp((a + b) / 2);
 }
 
-/** The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram, quantised with q2. */
-export function singleCompressionPmf(h: ArrayLike<number>, q2: number, range: number): Float64Array {
-  return nonZero(singlePmf(q2, fitLambda(h, q2, range), range), range);
+/**
+ * The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram
+ * (the fit's rate), quantised with q2.
+ */
+export function singleCompressionPmf(fit: FrequencyFit, range: number): Float64Array {
+  return nonZero(singlePmf(fit.q2, fit.lambda, range), range);
 }
 
 /** The histogram's counted values: indices of the non-zero values with a count, ascending, and their counts. */
-function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; count: Float64Array; total: number } {
+function countedBins(h: ArrayLike<number>, range: number): CountedBins {
   let total = 0;
   let n = 0;
   for (let i = 0; i < h.length; i++) if (i !== range && h[i] > 0) n++;
@@ -292,11 +352,11 @@ export function fitFrequency(
 ): FrequencyFit {
   const bins = countedBins(h, range);
   const count = bins.total;
-  const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count };
-  if (count === 0) return none;
-  const lambda = fitLambda(h, q2, range);
-  const psAt = nonZeroAt(singlePmf(q2, lambda, range), range, bins.index);
-  const base = logLikelihood(bins.count, psAt);
+  if (count === 0) return { q2, q1: q2, alpha: 0, gain: 0, count, lambda: Number.NaN };
+  const edges = binEdges(q2, range);
+  const lambda = fitLambda(bins, edges, range);
+  const psAt = new Float64Array(bins.index.length);
+  const base = singleLogLikelihood(lambda, edges, range, bins, psAt);
   let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
   const steps: number[] = [];
@@ -312,12 +372,13 @@ export function fitFrequency(
     : mixtureSharesWasm(bins.count, psAt, pds, steps.length, count);
   steps.forEach((q1, c) => {
     const alpha = shares[c];
-    const ll = mixtureLogLikelihood(bins.count, alpha, pdOf(c), psAt);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
-    // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
-    if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll };
+    // a sub- or super-lattice of the real one, whose per-block ratios would be wrong (nor is its likelihood needed).
+    if (!(alpha >= MIN_ALPHA)) return;
+    const ll = mixtureLogLikelihood(bins.count, alpha, pdOf(c), psAt);
+    if (ll > best.ll) best = { q1, alpha, ll };
   });
-  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count };
+  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count, lambda };
 }
 
 /** A frequency counts when double quantisation explains it this much better (nats per 1000 coefficients)… */
