@@ -7,6 +7,7 @@
  * picture was saved as JPEG before (the per-block map is dq-evidence.ts).
  */
 import { mixtureSharesWasm } from "./dq-fit-wasm";
+import { binEdges, type CountedBins, FLOOR, fitLambda, singleLogLikelihood } from "./dq-rate-search";
 
 /**
  * Error (coefficient units) between the two compressions: mostly rounding to 8 bits (narrow), but at
@@ -22,8 +23,6 @@ const MAX_Q1_FACTOR = 3;
 const MAX_Q1 = 48;
 /** A first step must explain at least this share of a frequency's values. */
 const MIN_ALPHA = 0.5;
-/** Probability floor (a value the model says cannot occur still can: clipping, rounding). */
-const FLOOR = 1e-4;
 
 /** A fitted frequency: the first step, the share fitting it, the evidence and the per-value log ratio. */
 export interface FrequencyFit {
@@ -173,105 +172,6 @@ function nonZero(p: Float64Array, range: number): Float64Array {
   return out;
 }
 
-/** Math.log(FLOOR): the log of every floored probability, looked up instead of worked out each time (the same double). */
-const LOG_FLOOR = Math.log(FLOOR);
-
-/** The histogram's counted values (countedBins). */
-type CountedBins = { index: Int32Array; count: Float64Array; total: number };
-
-/** singleLogLikelihood's probabilities of the values −range..range, grown to the largest asked (one fit at a time). */
-let singleValues = new Float64Array(0);
-
-/**
- * Σ count · log p over the counted bins, p the single-quantisation probability with step q2 (`edges[k]` = q2 · (k + ½),
- * k = 0 … range) of a Laplacian of rate `lambda` renormalised over the non-zero values; p at the counted bins into
- * `at`. What quantisedLaplace, nonZeroAt and logLikelihood computed one after the other, with the same operations in
- * the same order on the same values, in one pass each over the edges, the values and the counted bins (the rate
- * search's 42 likelihoods per frequency were most of jpeg-dq's cost on small photos), and the log of the floor taken
- * from LOG_FLOOR.
- */
-function singleLogLikelihood(
-  lambda: number,
-  edges: Float64Array,
-  range: number,
-  bins: CountedBins,
-  at: Float64Array,
-): number {
-  const n = range + 1;
-  if (edgesBelow.length < n) {
-    edgesBelow = new Float64Array(n);
-    edgesAbove = new Float64Array(n);
-  }
-  if (singleValues.length < 2 * range + 1) singleValues = new Float64Array(2 * range + 1);
-  const below = edgesBelow;
-  const above = edgesAbove;
-  const p = singleValues;
-  for (let k = 0; k < n; k++) {
-    const e = Math.exp(-lambda * edges[k]);
-    below[k] = 0.5 * e;
-    above[k] = 1 - 0.5 * e;
-  }
-  // quantisedLaplace's values in nonZeroAt's order of summation (value 0 is neither counted nor summed).
-  let s = 0;
-  for (let v = -range; v < 0; v++) {
-    const pv = below[-v - 1] - below[-v];
-    p[v + range] = pv;
-    s += pv;
-  }
-  for (let v = 1; v <= range; v++) {
-    const pv = above[v] - above[v - 1];
-    p[v + range] = pv;
-    s += pv;
-  }
-  const { index, count } = bins;
-  let ll = 0;
-  for (let j = 0; j < index.length; j++) {
-    const pj = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
-    at[j] = pj;
-    ll += count[j] * (pj === FLOOR ? LOG_FLOOR : Math.log(pj));
-  }
-  return ll;
-}
-
-/** The bin edges q2 · (k + ½), k = 0 … range, as laplaceEdges multiplies them out. */
-function binEdges(q2: number, range: number): Float64Array {
-  const edges = new Float64Array(range + 1);
-  for (let k = 0; k <= range; k++) edges[k] = q2 * (k + 0.5);
-  return edges;
-}
-
-/**
- * Laplacian rate that best explains the non-zero values under single quantisation (golden-section search of log λ);
- * each step's probabilities are written over the last step's.
- */
-function fitLambda(bins: CountedBins, edges: Float64Array, range: number): number {
-  const at = new Float64Array(bins.index.length);
-  const ll = (logLambda: number) => singleLogLikelihood(Math.exp(logLambda), edges, range, bins, at);
-  let a = Math.log(1e-4);
-  let b = Math.log(5);
-  const g = (Math.sqrt(5) - 1) / 2;
-  let c = b - g * (b - a);
-  let d = a + g * (b - a);
-  let fc = ll(c);
-  let fd = ll(d);
-  for (let i = 0; i < 40; i++) {
-    if (fc > fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - g * (b - a);
-      fc = ll(c);
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + g * (b - a);
-      fd = ll(d);
-    }
-  }
-  return Math.exp((a + b) / 2);
-}
-
 /**
  * The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram
  * (the fit's rate), quantised with q2.
@@ -354,7 +254,7 @@ export function fitFrequency(
   const count = bins.total;
   if (count === 0) return { q2, q1: q2, alpha: 0, gain: 0, count, lambda: Number.NaN };
   const edges = binEdges(q2, range);
-  const lambda = fitLambda(bins, edges, range);
+  const lambda = fitLambda(bins, q2, edges, range, options);
   const psAt = new Float64Array(bins.index.length);
   const base = singleLogLikelihood(lambda, edges, range, bins, psAt);
   let best = { q1: q2, alpha: 0, ll: base };

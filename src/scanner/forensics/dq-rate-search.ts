@@ -1,0 +1,228 @@
+/**
+ * The Laplacian rate of double-quantisation.ts's single-compression model: the golden-section search of log λ whose
+ * every step is the likelihood Σ count · log p over a frequency's counted bins (65 `exp` and ≈ 125 `log` each, 42
+ * per frequency: most of jpeg-dq's cost on small photos). The search's result depends only on which of two
+ * likelihoods is larger, so a comparison whose answer a closed form of the likelihood (a handful of `exp`/`log`)
+ * already settles within its proven error needs neither exact likelihood: the rate is the same double as with every
+ * likelihood worked out (`fitLambda(…, { reference: true })`; test/forensics/image/dq-rate-search.test.ts). The
+ * early, wide steps are settled so; the last ≈ 15, whose likelihoods differ in their last digits, are worked out.
+ */
+
+/** Probability floor (a value the model says cannot occur still can: clipping, rounding). */
+export const FLOOR = 1e-4;
+/** Math.log(FLOOR): the log of every floored probability, looked up instead of worked out each time (the same double). */
+const LOG_FLOOR = Math.log(FLOOR);
+/** |log p| of every floored probability p ≤ 1 is at most this (−LOG_FLOOR, rounded up). */
+const MAX_LOG = 9.22;
+/** Unit roundoff of doubles. */
+const U = Number.EPSILON / 2;
+
+/** A histogram's counted values: indices of the non-zero values with a count, ascending, their counts and the total. */
+export interface CountedBins {
+  index: Int32Array;
+  count: Float64Array;
+  total: number;
+}
+
+/** The bin edges q2 · (k + ½), k = 0 … range, as the quantised Laplacian multiplies them out. */
+export function binEdges(q2: number, range: number): Float64Array {
+  const edges = new Float64Array(range + 1);
+  for (let k = 0; k <= range; k++) edges[k] = q2 * (k + 0.5);
+  return edges;
+}
+
+/** singleLogLikelihood's scratch arrays, grown to the largest range asked (the fits are synchronous). */
+let edgesBelow = new Float64Array(0);
+let edgesAbove = new Float64Array(0);
+let singleValues = new Float64Array(0);
+
+/**
+ * Σ count · log p over the counted bins, p the single-quantisation probability with step q2 (`edges[k]` = q2 · (k + ½),
+ * k = 0 … range) of a Laplacian of rate `lambda`, renormalised over the non-zero values and floored; p at the counted
+ * bins into `at`. The CDF at ±edge from one exp per |edge| (λ·(−a) = −(λ·a) exactly); the values summed from −range
+ * up, value 0 left out; the log of the floor looked up.
+ */
+export function singleLogLikelihood(
+  lambda: number,
+  edges: Float64Array,
+  range: number,
+  bins: CountedBins,
+  at: Float64Array,
+): number {
+  const n = range + 1;
+  if (edgesBelow.length < n) {
+    edgesBelow = new Float64Array(n);
+    edgesAbove = new Float64Array(n);
+    singleValues = new Float64Array(2 * range + 1);
+  }
+  const below = edgesBelow;
+  const above = edgesAbove;
+  const p = singleValues;
+  for (let k = 0; k < n; k++) {
+    const e = Math.exp(-lambda * edges[k]);
+    below[k] = 0.5 * e;
+    above[k] = 1 - 0.5 * e;
+  }
+  let s = 0;
+  for (let v = -range; v < 0; v++) {
+    const pv = below[-v - 1] - below[-v];
+    p[v + range] = pv;
+    s += pv;
+  }
+  for (let v = 1; v <= range; v++) {
+    const pv = above[v] - above[v - 1];
+    p[v + range] = pv;
+    s += pv;
+  }
+  const { index, count } = bins;
+  let ll = 0;
+  for (let j = 0; j < index.length; j++) {
+    const pj = s <= 0 ? 0 : Math.max(FLOOR, p[index[j]] / s);
+    at[j] = pj;
+    ll += count[j] * (pj === FLOOR ? LOG_FLOOR : Math.log(pj));
+  }
+  return ll;
+}
+
+/** γ_n of floating-point error analysis: the relative error bound of n roundings in a row. */
+const gamma = (n: number) => (n * U) / (1 - n * U);
+
+/**
+ * The counted values by their distance from ±1 (|v| − 1 = 0 … range − 1): `counts[g]` the counted values at distance ≤ g,
+ * `moments[g]` Σ count · distance over them (integers, exact), `total` all counted values.
+ */
+export interface BinDistances {
+  counts: Float64Array;
+  moments: Float64Array;
+  total: number;
+}
+
+export function binDistances(bins: CountedBins, range: number): BinDistances {
+  const counts = new Float64Array(range);
+  const moments = new Float64Array(range);
+  for (let j = 0; j < bins.index.length; j++) {
+    const g = Math.abs(bins.index[j] - range) - 1;
+    counts[g] += bins.count[j];
+    moments[g] += bins.count[j] * g;
+  }
+  for (let g = 1; g < range; g++) {
+    counts[g] += counts[g - 1];
+    moments[g] += moments[g - 1];
+  }
+  return { counts, moments, total: range > 0 ? counts[range - 1] : 0 };
+}
+
+/** The closed form of a likelihood and its bound (Infinity: not proven there, work the likelihood out). */
+export interface ClosedForm {
+  value: number;
+  bound: number;
+}
+
+const UNBOUNDED: ClosedForm = { value: Number.NaN, bound: Number.POSITIVE_INFINITY };
+
+/**
+ * The closed form of singleLogLikelihood and a bound on how far singleLogLikelihood's double lies from it. With
+ * μ = λ·q2 and R = e^(−μ), value v ≠ 0 has probability ½·e^(−μ/2)·R^(|v|−1)·(1 − R) and the non-zero values together
+ * e^(−μ/2)·(1 − R^range), so log p = B − μ·(|v| − 1), B = log(½(1 − R)) − log(1 − R^range) ∈ [−14.6, −log 2], down to
+ * the floor: Σ count · log p = B·C − μ·M + log(FLOOR)·(total − C) over the C values above the floor (M their
+ * distances). Five transcendentals instead of ≈ 190.
+ * The bound adds (a) how far singleLogLikelihood's rounding moves its sum from the exact one: each e_k within
+ * (μ·(range + ½) + 2) ulps (the argument's rounding; V8's exp within one ulp), 1 − ½e_k and each quotient within half
+ * an ulp, the differences of the upper edges exact (Sterbenz), the sums within γ of their terms; so each probability
+ * within a relative ρ and an absolute τ (1 − ½e_k's rounding, the largest part), at most 2ρ + τ/FLOOR in its floored
+ * log, whose log is within one ulp of |log p| ≤ MAX_LOG; and (b) the closed form's own rounding (≤ 410 half-ulps per
+ * value with |B| ≤ 14.6 and μ·(|v| − 1) ≤ 34 above the floor, counted as 1000).
+ */
+export function closedFormLogLikelihood(
+  lambda: number,
+  q2: number,
+  range: number,
+  distances: BinDistances,
+): ClosedForm {
+  const mu = lambda * q2;
+  // e_k ≥ e^(−600): no subnormal probabilities; μ ≥ 1e-6 keeps 1 − R and the bounds of B in range.
+  if (!(mu * (range + 1) <= 600 && mu >= 1e-6 && range >= 1)) return UNBOUNDED;
+  const oneMinusR = -Math.expm1(-mu);
+  const massBeyondZero = -Math.expm1(-mu * range);
+  const base = Math.log(0.5 * oneMinusR) - Math.log(massBeyondZero);
+  const { counts, moments, total } = distances;
+  // The last distance above the floor (−1: none).
+  const last = base < LOG_FLOOR ? -1 : Math.min(range - 1, Math.floor((base - LOG_FLOOR) / mu));
+  const above = last < 0 ? 0 : counts[last];
+  const value = base * above - mu * (last < 0 ? 0 : moments[last]) + LOG_FLOOR * (total - above);
+  // (a) Lower bounds of 1 − R and of the non-zero mass s (each computed within a few ulps: 1e-10 is ample).
+  const low = 1 - 1e-10;
+  const gap = oneMinusR * low;
+  const s = Math.exp(-mu / 2) * massBeyondZero * low;
+  const eta = (mu * (range + 0.5) + 2) * U * 1.01;
+  const sumGamma = gamma(2 * range);
+  const epsilon = (1 + sumGamma) * ((2 * (eta + U)) / gap + (2 * U * range) / s) + sumGamma;
+  if (!(epsilon < 0.1)) return UNBOUNDED;
+  const rho = ((epsilon + U) * (1 + U)) / (1 - epsilon);
+  const tau = (((eta + 3 * U) / s) * (1 + U)) / (1 - epsilon);
+  if (!(rho <= 0.25 && tau <= FLOOR / 2)) return UNBOUNDED;
+  const exact = total * (2 * rho + tau / FLOOR + 3.1 * U * MAX_LOG + sumGamma * MAX_LOG * 1.01);
+  // (b) The closed form's own rounding.
+  return { value, bound: exact + total * 1000 * U };
+}
+
+/** One step of the search: log λ, the closed form with its bound, and singleLogLikelihood once it was needed. */
+interface SearchPoint {
+  logLambda: number;
+  lambda: number;
+  approximate: number;
+  bound: number;
+  exact: number | undefined;
+}
+
+/**
+ * Laplacian rate that best explains the non-zero values under single quantisation: golden-section search of log λ
+ * over [log 1e-4, log 5], 40 steps. `reference`: every likelihood worked out (the search as it was written first).
+ */
+export function fitLambda(
+  bins: CountedBins,
+  q2: number,
+  edges: Float64Array,
+  range: number,
+  options: { reference?: boolean } = {},
+): number {
+  const at = new Float64Array(bins.index.length);
+  const distances = binDistances(bins, range);
+  const exactOf = (point: SearchPoint): number => {
+    point.exact ??= singleLogLikelihood(point.lambda, edges, range, bins, at);
+    return point.exact;
+  };
+  const pointAt = (logLambda: number): SearchPoint => {
+    const lambda = Math.exp(logLambda);
+    const { value, bound } = options.reference ? UNBOUNDED : closedFormLogLikelihood(lambda, q2, range, distances);
+    return { logLambda, lambda, approximate: value, bound, exact: undefined };
+  };
+  // Whether c's likelihood exceeds d's: from the closed forms when their difference exceeds both bounds (twice
+  // over, plus the rounding of the difference), else from singleLogLikelihood.
+  const greater = (c: SearchPoint, d: SearchPoint): boolean => {
+    const vc = c.exact ?? c.approximate;
+    const vd = d.exact ?? d.approximate;
+    const margin = 2 * ((c.exact === undefined ? c.bound : 0) + (d.exact === undefined ? d.bound : 0));
+    const within = margin + 4 * U * (Math.abs(vc) + Math.abs(vd));
+    if (vc - vd > within) return true;
+    if (vd - vc > within) return false;
+    return exactOf(c) > exactOf(d);
+  };
+  let a = Math.log(1e-4);
+  let b = Math.log(5);
+  const g = (Math.sqrt(5) - 1) / 2;
+  let c = pointAt(b - g * (b - a));
+  let d = pointAt(a + g * (b - a));
+  for (let i = 0; i < 40; i++) {
+    if (greater(c, d)) {
+      b = d.logLambda;
+      d = c;
+      c = pointAt(b - g * (b - a));
+    } else {
+      a = c.logLambda;
+      c = d;
+      d = pointAt(a + g * (b - a));
+    }
+  }
+  return Math.exp((a + b) / 2);
+}
