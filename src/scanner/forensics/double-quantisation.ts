@@ -205,7 +205,7 @@ function countedBins(h: ArrayLike<number>, range: number): CountedBins {
  */
 function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): number {
   const { count, total } = bins;
-  let alpha = 0.5;
+  let alpha = EM_START;
   for (let iter = 0; iter < 30; iter++) {
     let r = 0;
     for (let j = 0; j < count.length; j++) {
@@ -215,6 +215,26 @@ function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array,
     alpha = Math.min(1, Math.max(0, r / total));
   }
   return alpha;
+}
+
+/** Where emShare starts. */
+const EM_START = 0.5;
+
+/**
+ * Whether emShare can end at a share ≥ MIN_ALPHA. Its step α ↦ M(α) = Σ count · αpd / (αpd + (1 − α)ps) / total
+ * (clamped) is increasing in α, and computed within (n + 8) half-ulps of its exact value for n bins. So when the first
+ * step lands below min(EM_START, MIN_ALPHA) by more than twice that (1e-9 is ample), every later share stays below:
+ * a computed share α < EM_START gives M(α) ≤ M(EM_START), within the rounding of the first step (or NaN, which is not
+ * ≥ MIN_ALPHA either). Such a candidate cannot win: its 30 steps are not needed.
+ */
+function canReachMinShare(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): boolean {
+  const { count, total } = bins;
+  let r = 0;
+  for (let j = 0; j < count.length; j++) {
+    const a = EM_START * pd[j];
+    r += (count[j] * a) / (a + (1 - EM_START) * ps[j]);
+  }
+  return !(Math.min(1, Math.max(0, r / total)) < Math.min(EM_START, MIN_ALPHA) - 1e-9);
 }
 
 /** The mixture's log-likelihood at share `alpha` over the counted bins. */
@@ -261,16 +281,23 @@ export function fitFrequency(
   const cdf = errorCdf(q2);
   const steps: number[] = [];
   for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) if (q1 !== q2) steps.push(q1);
-  // Every candidate's probabilities at the counted bins, one after the other.
+  // The probabilities at the counted bins of every candidate that can reach MIN_ALPHA, one after the other (with
+  // `reference`, of every candidate).
   const n = bins.index.length;
   const p = new Float64Array(2 * range + 1);
   const pds = new Float64Array(steps.length * n);
   const pdOf = (c: number) => pds.subarray(c * n, (c + 1) * n);
-  steps.forEach((q1, c) => nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pdOf(c)));
+  const viable: number[] = [];
+  for (const q1 of steps) {
+    const pd = nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pdOf(viable.length));
+    if (options.reference || canReachMinShare(bins, pd, psAt)) viable.push(q1);
+  }
   const shares = options.reference
-    ? steps.map((_, c) => emShare(bins, pdOf(c), psAt))
-    : mixtureSharesWasm(bins.count, psAt, pds, steps.length, count);
-  steps.forEach((q1, c) => {
+    ? viable.map((_, c) => emShare(bins, pdOf(c), psAt))
+    : viable.length > 0
+      ? mixtureSharesWasm(bins.count, psAt, pds, viable.length, count)
+      : [];
+  viable.forEach((q1, c) => {
     const alpha = shares[c];
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
     // a sub- or super-lattice of the real one, whose per-block ratios would be wrong (nor is its likelihood needed).
