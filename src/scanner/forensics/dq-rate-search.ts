@@ -129,8 +129,8 @@ const UNBOUNDED: ClosedForm = { value: Number.NaN, bound: Number.POSITIVE_INFINI
  * The bound adds (a) how far singleLogLikelihood's rounding moves its sum from the exact one: each e_k within
  * (μ·(range + ½) + 2) ulps (the argument's rounding; V8's exp within one ulp), 1 − ½e_k and each quotient within half
  * an ulp, the differences of the upper edges exact (Sterbenz), the sums within γ of their terms; so each probability
- * within a relative ρ and an absolute τ (1 − ½e_k's rounding, the largest part), at most 2ρ + τ/FLOOR in its floored
- * log, whose log is within one ulp of |log p| ≤ MAX_LOG; and (b) the closed form's own rounding (≤ 410 half-ulps per
+ * r within a relative ρ and an absolute τ (1 − ½e_k's rounding, the largest part), at most 2ρ + 2τ/max(2·FLOOR, r) in
+ * its floored log, whose log is within one ulp of |log p| ≤ MAX_LOG; and (b) the closed form's own rounding (≤ 410 half-ulps per
  * value with |B| ≤ 14.6 and μ·(|v| − 1) ≤ 34 above the floor, counted as 1000).
  */
 export function closedFormLogLikelihood(
@@ -161,7 +161,17 @@ export function closedFormLogLikelihood(
   const rho = ((epsilon + U) * (1 + U)) / (1 - epsilon);
   const tau = (((eta + 3 * U) / s) * (1 + U)) / (1 - epsilon);
   if (!(rho <= 0.25 && tau <= FLOOR / 2)) return UNBOUNDED;
-  const exact = total * (2 * rho + tau / FLOOR + 3.1 * U * MAX_LOG + sumGamma * MAX_LOG * 1.01);
+  // τ moves the log of a probability r > 2·FLOOR by at most 2τ/r, of a smaller one by τ/FLOOR: Σ count / max(2·FLOOR, r)
+  // with r = e^B·R^g at distance g taken from below (e^B and R shrunk by more than their rounding, so every rounded
+  // product stays below).
+  const cut = 2 * FLOOR;
+  const shrink = Math.exp(-mu) * (1 - 1e-12);
+  let r = Math.exp(base) * (1 - 1e-9);
+  let spread = 0;
+  let g = 0;
+  for (; g < range && r > cut; g++, r *= shrink) spread += (counts[g] - (g > 0 ? counts[g - 1] : 0)) / r;
+  spread += (total - (g > 0 ? counts[g - 1] : 0)) / cut;
+  const exact = total * (2 * rho + 3.1 * U * MAX_LOG + sumGamma * MAX_LOG * 1.01) + 2.02 * tau * spread;
   // (b) The closed form's own rounding.
   return { value, bound: exact + total * 1000 * U };
 }
