@@ -32,15 +32,14 @@ export function binEdges(q2: number, range: number): Float64Array {
 }
 
 /** singleLogLikelihood's scratch arrays, grown to the largest range asked (the fits are synchronous). */
-let edgesBelow = new Float64Array(0);
-let edgesAbove = new Float64Array(0);
+let edgeExps = new Float64Array(0);
 let singleValues = new Float64Array(0);
 
 /**
  * Σ count · log p over the counted bins, p the single-quantisation probability with step q2 (`edges[k]` = q2 · (k + ½),
  * k = 0 … range) of a Laplacian of rate `lambda`, renormalised over the non-zero values and floored; p at the counted
- * bins into `at`. The CDF at ±edge from one exp per |edge| (λ·(−a) = −(λ·a) exactly); the values summed from −range
- * up, value 0 left out; the log of the floor looked up.
+ * bins into `at`. The CDF at −edge is ½e^(−λ·edge), at +edge 1 − ½e^(−λ·edge), one exp per |edge| (λ·(−a) = −(λ·a)
+ * exactly); the values summed from −range up, value 0 left out; the log of the floor looked up.
  */
 export function singleLogLikelihood(
   lambda: number,
@@ -50,29 +49,30 @@ export function singleLogLikelihood(
   at: Float64Array,
 ): number {
   const n = range + 1;
-  if (edgesBelow.length < n) {
-    edgesBelow = new Float64Array(n);
-    edgesAbove = new Float64Array(n);
+  if (edgeExps.length < n) {
+    edgeExps = new Float64Array(n);
     singleValues = new Float64Array(2 * range + 1);
   }
-  const below = edgesBelow;
-  const above = edgesAbove;
+  const e = edgeExps;
   const p = singleValues;
-  for (let k = 0; k < n; k++) {
-    const e = Math.exp(-lambda * edges[k]);
-    below[k] = 0.5 * e;
-    above[k] = 1 - 0.5 * e;
-  }
+  for (let k = 0; k < n; k++) e[k] = Math.exp(-lambda * edges[k]);
   let s = 0;
-  for (let v = -range; v < 0; v++) {
-    const pv = below[-v - 1] - below[-v];
-    p[v + range] = pv;
+  // Value −k lies between the CDF at −edge k and at −edge k − 1.
+  let outer = 0.5 * e[range];
+  for (let k = range; k > 0; k--) {
+    const inner = 0.5 * e[k - 1];
+    const pv = inner - outer;
+    p[range - k] = pv;
     s += pv;
+    outer = inner;
   }
+  let lower = 1 - 0.5 * e[0];
   for (let v = 1; v <= range; v++) {
-    const pv = above[v] - above[v - 1];
+    const upper = 1 - 0.5 * e[v];
+    const pv = upper - lower;
     p[v + range] = pv;
     s += pv;
+    lower = upper;
   }
   const { index, count } = bins;
   let ll = 0;
