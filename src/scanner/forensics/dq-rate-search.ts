@@ -131,13 +131,15 @@ const UNBOUNDED: ClosedForm = { value: Number.NaN, bound: Number.POSITIVE_INFINI
  * an ulp, the differences of the upper edges exact (Sterbenz), the sums within γ of their terms; so each probability
  * r within a relative ρ and an absolute τ (1 − ½e_k's rounding, the largest part), at most 2ρ + 2τ/max(2·FLOOR, r) in
  * its floored log, whose log is within one ulp of |log p| ≤ MAX_LOG; and (b) the closed form's own rounding (≤ 410 half-ulps per
- * value with |B| ≤ 14.6 and μ·(|v| − 1) ≤ 34 above the floor, counted as 1000).
+ * value with |B| ≤ 14.6 and μ·(|v| − 1) ≤ 34 above the floor, counted as 1000). `fine`: τ's share per distance from
+ * zero (≈ 20× smaller; a loop over the distances), else as if every probability were at the floor.
  */
 export function closedFormLogLikelihood(
   lambda: number,
   q2: number,
   range: number,
   distances: BinDistances,
+  fine = false,
 ): ClosedForm {
   const mu = lambda * q2;
   // e_k ≥ e^(−600): no subnormal probabilities; μ ≥ 1e-6 keeps 1 − R and the bounds of B in range.
@@ -161,19 +163,26 @@ export function closedFormLogLikelihood(
   const rho = ((epsilon + U) * (1 + U)) / (1 - epsilon);
   const tau = (((eta + 3 * U) / s) * (1 + U)) / (1 - epsilon);
   if (!(rho <= 0.25 && tau <= FLOOR / 2)) return UNBOUNDED;
-  // τ moves the log of a probability r > 2·FLOOR by at most 2τ/r, of a smaller one by τ/FLOOR: Σ count / max(2·FLOOR, r)
-  // with r = e^B·R^g at distance g taken from below (e^B and R shrunk by more than their rounding, so every rounded
-  // product stays below).
-  const cut = 2 * FLOOR;
-  const shrink = Math.exp(-mu) * (1 - 1e-12);
-  let r = Math.exp(base) * (1 - 1e-9);
-  let spread = 0;
-  let g = 0;
-  for (; g < range && r > cut; g++, r *= shrink) spread += (counts[g] - (g > 0 ? counts[g - 1] : 0)) / r;
-  spread += (total - (g > 0 ? counts[g - 1] : 0)) / cut;
+  // τ moves the log of a probability r > 2·FLOOR by at most 2τ/r, of a smaller one by τ/FLOOR.
+  const spread = fine ? countsOverProbabilities(base, mu, range, distances) : total / (2 * FLOOR);
   const exact = total * (2 * rho + 3.1 * U * MAX_LOG + sumGamma * MAX_LOG * 1.01) + 2.02 * tau * spread;
   // (b) The closed form's own rounding.
   return { value, bound: exact + total * 1000 * U };
+}
+
+/**
+ * Σ count / max(2·FLOOR, r) over the counted values, r = e^B·R^g the probability at distance g taken from below (e^B
+ * and R shrunk by more than their rounding, so every rounded product stays below the exact one).
+ */
+function countsOverProbabilities(base: number, mu: number, range: number, distances: BinDistances): number {
+  const { counts, total } = distances;
+  const cut = 2 * FLOOR;
+  const shrink = Math.exp(-mu) * (1 - 1e-12);
+  let r = Math.exp(base) * (1 - 1e-9);
+  let sum = 0;
+  let g = 0;
+  for (; g < range && r > cut; g++, r *= shrink) sum += (counts[g] - (g > 0 ? counts[g - 1] : 0)) / r;
+  return sum + (total - (g > 0 ? counts[g - 1] : 0)) / cut;
 }
 
 /** One step of the search: log λ, the closed form with its bound, and singleLogLikelihood once it was needed. */
@@ -182,6 +191,8 @@ interface SearchPoint {
   lambda: number;
   approximate: number;
   bound: number;
+  /** Whether `bound` is the fine one. */
+  fine: boolean;
   exact: number | undefined;
 }
 
@@ -205,18 +216,33 @@ export function fitLambda(
   const pointAt = (logLambda: number): SearchPoint => {
     const lambda = Math.exp(logLambda);
     const { value, bound } = options.reference ? UNBOUNDED : closedFormLogLikelihood(lambda, q2, range, distances);
-    return { logLambda, lambda, approximate: value, bound, exact: undefined };
+    return { logLambda, lambda, approximate: value, bound, fine: false, exact: undefined };
   };
-  // Whether c's likelihood exceeds d's: from the closed forms when their difference exceeds both bounds (twice
-  // over, plus the rounding of the difference), else from singleLogLikelihood.
-  const greater = (c: SearchPoint, d: SearchPoint): boolean => {
+  const refine = (point: SearchPoint): void => {
+    if (!point.fine && Number.isFinite(point.bound))
+      point.bound = closedFormLogLikelihood(point.lambda, q2, range, distances, true).bound;
+    point.fine = true;
+  };
+  // Whether c's likelihood exceeds d's when their closed forms' difference exceeds both bounds (twice over, plus the
+  // rounding of the difference); undefined when it does not.
+  const settled = (c: SearchPoint, d: SearchPoint): boolean | undefined => {
     const vc = c.exact ?? c.approximate;
     const vd = d.exact ?? d.approximate;
     const margin = 2 * ((c.exact === undefined ? c.bound : 0) + (d.exact === undefined ? d.bound : 0));
     const within = margin + 4 * U * (Math.abs(vc) + Math.abs(vd));
     if (vc - vd > within) return true;
     if (vd - vc > within) return false;
-    return exactOf(c) > exactOf(d);
+    return undefined;
+  };
+  // Settled with the coarse bounds, else with the fine ones, else by singleLogLikelihood.
+  const greater = (c: SearchPoint, d: SearchPoint): boolean => {
+    let answer = settled(c, d);
+    if (answer === undefined && !(c.fine && d.fine)) {
+      refine(c);
+      refine(d);
+      answer = settled(c, d);
+    }
+    return answer ?? exactOf(c) > exactOf(d);
   };
   let a = Math.log(1e-4);
   let b = Math.log(5);

@@ -1,6 +1,6 @@
 // jpeg-dq's Laplacian rate search (src/scanner/forensics/dq-rate-search.ts): the comparisons the closed form settles
 // within its bound give the same rate, bit for bit, as the search with every likelihood worked out; and the bound
-// holds, with room, wherever the closed form claims one.
+// holds, with room, wherever the closed form claims one (the fine bound; the coarse one is never below it).
 import { describe, expect, it } from "vitest";
 import {
   binDistances,
@@ -93,7 +93,10 @@ describe("the Laplacian rate search of jpeg-dq", () => {
       const at = new Float64Array(bins.index.length);
       for (let x = Math.log(1e-4); x <= Math.log(5); x += 0.0731) {
         const lambda = Math.exp(x);
-        const { value, bound } = closedFormLogLikelihood(lambda, q2, DQ_RANGE, distances);
+        const { value, bound } = closedFormLogLikelihood(lambda, q2, DQ_RANGE, distances, true);
+        const coarse = closedFormLogLikelihood(lambda, q2, DQ_RANGE, distances);
+        expect(Object.is(coarse.value, value)).toBe(true);
+        expect(coarse.bound).toBeGreaterThanOrEqual(bound);
         if (!Number.isFinite(bound)) continue;
         bounded++;
         const exact = singleLogLikelihood(lambda, edges, DQ_RANGE, bins, at);
