@@ -10,9 +10,9 @@ import {
   fitLambda,
   singleLogLikelihood,
 } from "../../../src/scanner/forensics/dq-rate-search";
-import { dctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "../../../src/scanner/forensics/jpeg-dct-blocks";
-import { ZIGZAG } from "../../../src/scanner/images/jpeg-markers";
-import { seededRandom, sharedFile } from "./fixtures";
+import { DQ_RANGE } from "../../../src/scanner/forensics/jpeg-dct-blocks";
+import { type FrequencyHistogram, photoHistograms } from "./dq-histograms";
+import { seededRandom } from "./fixtures";
 
 /** The counted bins of a histogram, as double-quantisation.ts counts them. */
 function counted(h: ArrayLike<number>, range: number): CountedBins {
@@ -42,9 +42,9 @@ function laplacian(n: number, lambda: number, q: number, random: () => number): 
 }
 
 /** Every histogram the checks run on: synthetic ones from sharp to flat, with small and large steps and counts. */
-function syntheticHistograms(): { h: Int32Array; q2: number; label: string }[] {
+function syntheticHistograms(): FrequencyHistogram[] {
   const random = seededRandom(20261129);
-  const out: { h: Int32Array; q2: number; label: string }[] = [];
+  const out: FrequencyHistogram[] = [];
   for (const n of [3, 60, 5000, 100_000])
     for (const lambda of [0.002, 0.03, 0.3, 3])
       for (const q2 of [1, 2, 6, 23, 90])
@@ -57,22 +57,18 @@ function syntheticHistograms(): { h: Int32Array; q2: number; label: string }[] {
   return out;
 }
 
-async function photoHistograms(): Promise<{ h: Int32Array; q2: number; label: string }[]> {
-  const out: { h: Int32Array; q2: number; label: string }[] = [];
-  for (const path of ["photos/opencv-doc/leuvenA.jpg", "exif-samples/jpg/Nikon_COOLPIX_P1.jpg"]) {
-    const decoded = await dctBlocks(await sharedFile(path));
-    if (!decoded.ok) throw new Error(path);
-    const { histograms, table } = decoded.blocks;
-    const bins = 2 * DQ_RANGE + 1;
-    for (let f = 0; f < DQ_FREQUENCIES; f++)
-      out.push({ h: histograms.slice(f * bins, (f + 1) * bins), q2: table[ZIGZAG[f + 1]], label: `${path} ${f}` });
-  }
-  return out;
-}
+/** Photos whose fits differ: leuvenA at quality 100 (q2 = 1), a camera's own tables, a re-saved picture (19 frequencies
+ * fitted twice), a 2560 × 1600 wallpaper. */
+const PHOTOS = [
+  "photos/opencv-doc/leuvenA.jpg",
+  "exif-samples/jpg/Nikon_COOLPIX_P1.jpg",
+  "photos/opencv-doc/scenetext01.jpg",
+  "photos/plasma-workspace-wallpapers/Path-2560x1600.jpg",
+];
 
 describe("the Laplacian rate search of jpeg-dq", () => {
   it("finds the same rate as the search that works every likelihood out", async () => {
-    for (const { h, q2, label } of [...syntheticHistograms(), ...(await photoHistograms())]) {
+    for (const { h, q2, label } of [...syntheticHistograms(), ...(await photoHistograms(PHOTOS))]) {
       const bins = counted(h, DQ_RANGE);
       if (bins.total === 0) continue;
       const edges = binEdges(q2, DQ_RANGE);
@@ -85,7 +81,7 @@ describe("the Laplacian rate search of jpeg-dq", () => {
   it("keeps the worked-out likelihood within the closed form's bound, with room", async () => {
     let worst = 0;
     let bounded = 0;
-    for (const { h, q2, label } of [...syntheticHistograms(), ...(await photoHistograms())]) {
+    for (const { h, q2, label } of [...syntheticHistograms(), ...(await photoHistograms(PHOTOS))]) {
       const bins = counted(h, DQ_RANGE);
       if (bins.total === 0) continue;
       const edges = binEdges(q2, DQ_RANGE);
