@@ -198,6 +198,9 @@ function countedBins(h: ArrayLike<number>, range: number): CountedBins {
   return { index, count, total };
 }
 
+/** Where emShare starts. */
+const EM_START = 0.5;
+
 /**
  * Mixture share of double-quantised values (EM) over the counted bins only (`pd` and `ps` hold their probabilities in
  * the same order): the sums of the full loop, which skipped the other bins. The reference of the kernel of
@@ -217,12 +220,9 @@ function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array,
   return alpha;
 }
 
-/** Where emShare starts. */
-const EM_START = 0.5;
-
 /**
  * Whether emShare can end at a share ≥ MIN_ALPHA. Its step α ↦ M(α) = Σ count · αpd / (αpd + (1 − α)ps) / total
- * (clamped) is increasing in α, and computed within (n + 8) half-ulps of its exact value for n bins. So when the first
+ * (clamped) is increasing in α, and computed within (n + 8)·2⁻⁵³ of its exact value for n bins. So when the first
  * step lands below min(EM_START, MIN_ALPHA) by more than twice that (1e-9 is ample), every later share stays below:
  * a computed share α < EM_START gives M(α) ≤ M(EM_START), within the rounding of the first step (or NaN, which is not
  * ≥ MIN_ALPHA either). Such a candidate cannot win: its 30 steps are not needed.
@@ -261,8 +261,9 @@ function nonZeroAt(
 
 /**
  * Fits the first quantisation step of one frequency to its histogram (values −range..range).
- * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one. The candidates'
- * EM shares come from the kernel (dq-fit-wasm.ts), with `reference` from emShare.
+ * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one. The EM shares of
+ * the candidates that can reach MIN_ALPHA come from the kernel (dq-fit-wasm.ts); with `reference`, every candidate's
+ * from emShare and the rate from the search that works out every likelihood (dq-rate-search.ts).
  */
 export function fitFrequency(
   h: ArrayLike<number>,
