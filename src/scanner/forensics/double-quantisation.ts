@@ -107,15 +107,26 @@ function singlePmf(q2: number, lambda: number, range: number): Float64Array {
 /**
  * P(decoding error ≤ d), the mixture of both widths, at every d = k/2 the model asks for: bin edges
  * q2·(x ± ½) and lattice points q1·v are multiples of ½, so a table per q2 replaces ≈ 10⁵ erf calls per
- * frequency (the fit's fixed cost, whatever the picture's size).
+ * frequency (the fit's fixed cost, whatever the picture's size). Kept for the next fits with the same q2 (a file's
+ * frequencies often share one: leuvenA's 20 all have 1), up to ERROR_CDFS_KEPT tables of 8-bit steps.
  */
 function errorCdf(q2: number): ErrorCdf {
+  const kept = errorCdfs.get(q2);
+  if (kept) return kept;
   const half = Math.ceil(2 * (4 * WIDE_SIGMA + 2.5 * q2 + 1));
   const table = new Float64Array(2 * half + 1);
   for (let k = -half; k <= half; k++)
     table[k + half] = (1 - WIDE_SHARE) * normalCdf(k / 2 / NARROW_SIGMA) + WIDE_SHARE * normalCdf(k / 2 / WIDE_SIGMA);
-  return { table, half };
+  const cdf = { table, half };
+  if (q2 > 255) return cdf;
+  if (errorCdfs.size >= ERROR_CDFS_KEPT) errorCdfs.clear();
+  errorCdfs.set(q2, cdf);
+  return cdf;
 }
+
+/** errorCdf's tables by q2 (≤ 21 KB each for q2 ≤ 255: 660 KB at most), emptied when this many are kept. */
+const ERROR_CDFS_KEPT = 32;
+const errorCdfs = new Map<number, ErrorCdf>();
 
 /** errorCdf's table: P(error ≤ k/2) at table[k + half], the ends holding for every k beyond them. */
 interface ErrorCdf {
