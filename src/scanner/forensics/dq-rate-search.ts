@@ -186,14 +186,93 @@ function countsOverProbabilities(base: number, mu: number, range: number, distan
 }
 
 /** One step of the search: log λ, the closed form with its bound, and singleLogLikelihood once it was needed. */
-interface SearchPoint {
-  logLambda: number;
-  lambda: number;
-  approximate: number;
+class SearchPoint {
+  readonly logLambda: number;
+  readonly lambda: number;
+  readonly approximate: number;
   bound: number;
   /** Whether `bound` is the fine one. */
-  fine: boolean;
-  exact: number | undefined;
+  fine = false;
+  /** singleLogLikelihood at λ once `worked` (NaN and −Infinity are likelihoods too). */
+  likelihood = 0;
+  worked = false;
+
+  constructor(logLambda: number, lambda: number, closed: ClosedForm) {
+    this.logLambda = logLambda;
+    this.lambda = lambda;
+    this.approximate = closed.value;
+    this.bound = closed.bound;
+  }
+}
+
+/** What the search's steps of one histogram read: its counted values, their distances and the bin edges. */
+class RateSearch {
+  private readonly bins: CountedBins;
+  private readonly q2: number;
+  private readonly edges: Float64Array;
+  private readonly range: number;
+  private readonly reference: boolean;
+  private readonly distances: BinDistances;
+  private readonly at: Float64Array;
+
+  constructor(bins: CountedBins, q2: number, edges: Float64Array, range: number, reference: boolean) {
+    this.bins = bins;
+    this.q2 = q2;
+    this.edges = edges;
+    this.range = range;
+    this.reference = reference;
+    this.distances = binDistances(bins, range);
+    this.at = new Float64Array(bins.index.length);
+  }
+
+  point(logLambda: number): SearchPoint {
+    const lambda = Math.exp(logLambda);
+    const closed = this.reference ? UNBOUNDED : closedFormLogLikelihood(lambda, this.q2, this.range, this.distances);
+    return new SearchPoint(logLambda, lambda, closed);
+  }
+
+  /** Whether c's likelihood exceeds d's: settled by the coarse bounds, else by the fine ones, else worked out. */
+  greater(c: SearchPoint, d: SearchPoint): boolean {
+    let answer = settled(c, d);
+    if (answer === OPEN && !(c.fine && d.fine)) {
+      this.refine(c);
+      this.refine(d);
+      answer = settled(c, d);
+    }
+    return answer === OPEN ? this.exact(c) > this.exact(d) : answer === GREATER;
+  }
+
+  private exact(point: SearchPoint): number {
+    if (!point.worked) {
+      point.likelihood = singleLogLikelihood(point.lambda, this.edges, this.range, this.bins, this.at);
+      point.worked = true;
+    }
+    return point.likelihood;
+  }
+
+  private refine(point: SearchPoint): void {
+    if (!point.fine && Number.isFinite(point.bound))
+      point.bound = closedFormLogLikelihood(point.lambda, this.q2, this.range, this.distances, true).bound;
+    point.fine = true;
+  }
+}
+
+const GREATER = 1;
+const NOT_GREATER = 0;
+const OPEN = -1;
+
+/**
+ * Whether c's likelihood exceeds d's when their closed forms' difference exceeds both bounds (twice over, plus the
+ * rounding of the difference; a worked-out likelihood counts with bound 0); OPEN when it does not.
+ */
+function settled(c: SearchPoint, d: SearchPoint): number {
+  const vc = c.worked ? c.likelihood : c.approximate;
+  const vd = d.worked ? d.likelihood : d.approximate;
+  const margin = 2 * ((c.worked ? 0 : c.bound) + (d.worked ? 0 : d.bound));
+  const within = margin + 4 * U * (Math.abs(vc) + Math.abs(vd));
+  if (vc - vd > within) return GREATER;
+  if (vd - vc > within) return NOT_GREATER;
+  return OPEN;
 }
 
 /**
@@ -207,57 +286,21 @@ export function fitLambda(
   range: number,
   options: { reference?: boolean } = {},
 ): number {
-  const at = new Float64Array(bins.index.length);
-  const distances = binDistances(bins, range);
-  const exactOf = (point: SearchPoint): number => {
-    point.exact ??= singleLogLikelihood(point.lambda, edges, range, bins, at);
-    return point.exact;
-  };
-  const pointAt = (logLambda: number): SearchPoint => {
-    const lambda = Math.exp(logLambda);
-    const { value, bound } = options.reference ? UNBOUNDED : closedFormLogLikelihood(lambda, q2, range, distances);
-    return { logLambda, lambda, approximate: value, bound, fine: false, exact: undefined };
-  };
-  const refine = (point: SearchPoint): void => {
-    if (!point.fine && Number.isFinite(point.bound))
-      point.bound = closedFormLogLikelihood(point.lambda, q2, range, distances, true).bound;
-    point.fine = true;
-  };
-  // Whether c's likelihood exceeds d's when their closed forms' difference exceeds both bounds (twice over, plus the
-  // rounding of the difference); undefined when it does not.
-  const settled = (c: SearchPoint, d: SearchPoint): boolean | undefined => {
-    const vc = c.exact ?? c.approximate;
-    const vd = d.exact ?? d.approximate;
-    const margin = 2 * ((c.exact === undefined ? c.bound : 0) + (d.exact === undefined ? d.bound : 0));
-    const within = margin + 4 * U * (Math.abs(vc) + Math.abs(vd));
-    if (vc - vd > within) return true;
-    if (vd - vc > within) return false;
-    return undefined;
-  };
-  // Settled with the coarse bounds, else with the fine ones, else by singleLogLikelihood.
-  const greater = (c: SearchPoint, d: SearchPoint): boolean => {
-    let answer = settled(c, d);
-    if (answer === undefined && !(c.fine && d.fine)) {
-      refine(c);
-      refine(d);
-      answer = settled(c, d);
-    }
-    return answer ?? exactOf(c) > exactOf(d);
-  };
+  const search = new RateSearch(bins, q2, edges, range, options.reference === true);
   let a = Math.log(1e-4);
   let b = Math.log(5);
   const g = (Math.sqrt(5) - 1) / 2;
-  let c = pointAt(b - g * (b - a));
-  let d = pointAt(a + g * (b - a));
+  let c = search.point(b - g * (b - a));
+  let d = search.point(a + g * (b - a));
   for (let i = 0; i < 40; i++) {
-    if (greater(c, d)) {
+    if (search.greater(c, d)) {
       b = d.logLambda;
       d = c;
-      c = pointAt(b - g * (b - a));
+      c = search.point(b - g * (b - a));
     } else {
       a = c.logLambda;
       c = d;
-      d = pointAt(a + g * (b - a));
+      d = search.point(a + g * (b - a));
     }
   }
   return Math.exp((a + b) / 2);
