@@ -7,6 +7,7 @@
  * picture was saved as JPEG before (the per-block map is dq-evidence.ts).
  */
 import { mixtureSharesWasm } from "./dq-fit-wasm";
+import { binEdges, type CountedBins, FLOOR, fitLambda, singleLogLikelihood } from "./dq-rate-search";
 
 /**
  * Error (coefficient units) between the two compressions: mostly rounding to 8 bits (narrow), but at
@@ -22,8 +23,6 @@ const MAX_Q1_FACTOR = 3;
 const MAX_Q1 = 48;
 /** A first step must explain at least this share of a frequency's values. */
 const MIN_ALPHA = 0.5;
-/** Probability floor (a value the model says cannot occur still can: clipping, rounding). */
-const FLOOR = 1e-4;
 
 /** A fitted frequency: the first step, the share fitting it, the evidence and the per-value log ratio. */
 export interface FrequencyFit {
@@ -34,6 +33,8 @@ export interface FrequencyFit {
   gain: number;
   /** Counted coefficients (non-zero values in range). */
   count: number;
+  /** The Laplacian rate fitted to the non-zero values under single quantisation (NaN when there are none). */
+  lambda: number;
 }
 
 function erf(x: number): number {
@@ -106,15 +107,26 @@ function singlePmf(q2: number, lambda: number, range: number): Float64Array {
 /**
  * P(decoding error ≤ d), the mixture of both widths, at every d = k/2 the model asks for: bin edges
  * q2·(x ± ½) and lattice points q1·v are multiples of ½, so a table per q2 replaces ≈ 10⁵ erf calls per
- * frequency (the fit's fixed cost, whatever the picture's size).
+ * frequency (the fit's fixed cost, whatever the picture's size). Kept for the next fits with the same q2 (a file's
+ * frequencies often share one: leuvenA's 20 all have 1), up to ERROR_CDFS_KEPT tables of 8-bit steps.
  */
 function errorCdf(q2: number): ErrorCdf {
+  const kept = errorCdfs.get(q2);
+  if (kept) return kept;
   const half = Math.ceil(2 * (4 * WIDE_SIGMA + 2.5 * q2 + 1));
   const table = new Float64Array(2 * half + 1);
   for (let k = -half; k <= half; k++)
     table[k + half] = (1 - WIDE_SHARE) * normalCdf(k / 2 / NARROW_SIGMA) + WIDE_SHARE * normalCdf(k / 2 / WIDE_SIGMA);
-  return { table, half };
+  const cdf = { table, half };
+  if (q2 > 255) return cdf;
+  if (errorCdfs.size >= ERROR_CDFS_KEPT) errorCdfs.clear();
+  errorCdfs.set(q2, cdf);
+  return cdf;
 }
+
+/** errorCdf's tables by q2 (≤ 21 KB each for q2 ≤ 255: 660 KB at most), emptied when this many are kept. */
+const ERROR_CDFS_KEPT = 32;
+const errorCdfs = new Map<number, ErrorCdf>();
 
 /** errorCdf's table: P(error ≤ k/2) at table[k + half], the ends holding for every k beyond them. */
 interface ErrorCdf {
@@ -171,57 +183,16 @@ function nonZero(p: Float64Array, range: number): Float64Array {
   return out;
 }
 
-/** Σ count · log p over the counted bins (`p` in their order), in their order. */
-function logLikelihood(count: Float64Array, p: Float64Array): number {
-  let ll = 0;
-  for (let j = 0; j < count.length; j++) ll += count[j] * Math.log(p[j]);
-  return ll;
-}
-
 /**
- * Laplacian rate that best explains the non-zero values under single quantisation (golden-section search); each
- * step's probabilities are written over the last step's (`p`, `at`).
+ * The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram
+ * (the fit's rate), quantised with q2.
  */
-function fitLambda(h: ArrayLike<number>, q2: number, range: number): number {
-  const { index, count } = countedBins(h, range);
-  const p = new Float64Array(2 * range + 1);
-  const at = new Float64Array(index.length);
-  const ll = (logLambda: number) => {
-    quantisedLaplace(q2, Math.exp(logLambda), range, p, range);
-    return logLikelihood(count, nonZeroAt(p, range, index, at));
-  };
-  let a = Math.log(1e-4);
-  let b = Math.log(5);
-  const g = (Math.sqrt(5) - 1) / 2;
-  let c = b - g * (b - a);
-  let d = a + g * (b - a);
-  let fc = ll(c);
-  let fd = ll(d);
-  for (let i = 0; i < 40; i++) {
-    if (fc > fd) {
-      b = d;
-      d = c;
-      fd = fc;
-      c = b - g * (b - a);
-      fc = ll(c);
-    } else {
-      a = c;
-      c = d;
-      fc = fd;
-      d = a + g * (b - a);
-      fd = ll(d);
-    }
-  }
-  return Math.exp((a + b) / 2);
-}
-
-/** The single-compression probability of each non-zero value −range..range: the Laplacian fitted to the histogram, quantised with q2. */
-export function singleCompressionPmf(h: ArrayLike<number>, q2: number, range: number): Float64Array {
-  return nonZero(singlePmf(q2, fitLambda(h, q2, range), range), range);
+export function singleCompressionPmf(fit: FrequencyFit, range: number): Float64Array {
+  return nonZero(singlePmf(fit.q2, fit.lambda, range), range);
 }
 
 /** The histogram's counted values: indices of the non-zero values with a count, ascending, and their counts. */
-function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; count: Float64Array; total: number } {
+function countedBins(h: ArrayLike<number>, range: number): CountedBins {
   let total = 0;
   let n = 0;
   for (let i = 0; i < h.length; i++) if (i !== range && h[i] > 0) n++;
@@ -238,6 +209,9 @@ function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; 
   return { index, count, total };
 }
 
+/** Where emShare starts. */
+const EM_START = 0.5;
+
 /**
  * Mixture share of double-quantised values (EM) over the counted bins only (`pd` and `ps` hold their probabilities in
  * the same order): the sums of the full loop, which skipped the other bins. The reference of the kernel of
@@ -245,7 +219,7 @@ function countedBins(h: ArrayLike<number>, range: number): { index: Int32Array; 
  */
 function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): number {
   const { count, total } = bins;
-  let alpha = 0.5;
+  let alpha = EM_START;
   for (let iter = 0; iter < 30; iter++) {
     let r = 0;
     for (let j = 0; j < count.length; j++) {
@@ -255,6 +229,23 @@ function emShare(bins: { count: Float64Array; total: number }, pd: Float64Array,
     alpha = Math.min(1, Math.max(0, r / total));
   }
   return alpha;
+}
+
+/**
+ * Whether emShare can end at a share ≥ MIN_ALPHA. Its step α ↦ M(α) = Σ count · αpd / (αpd + (1 − α)ps) / total
+ * (clamped) is increasing in α, and computed within (n + 8)·2⁻⁵³ of its exact value for n bins. So when the first
+ * step lands below min(EM_START, MIN_ALPHA) by more than twice that (1e-9 is ample), every later share stays below:
+ * a computed share α < EM_START gives M(α) ≤ M(EM_START), within the rounding of the first step (or NaN, which is not
+ * ≥ MIN_ALPHA either). Such a candidate cannot win: its 30 steps are not needed.
+ */
+function canReachMinShare(bins: { count: Float64Array; total: number }, pd: Float64Array, ps: Float64Array): boolean {
+  const { count, total } = bins;
+  let r = 0;
+  for (let j = 0; j < count.length; j++) {
+    const a = EM_START * pd[j];
+    r += (count[j] * a) / (a + (1 - EM_START) * ps[j]);
+  }
+  return !(Math.min(1, Math.max(0, r / total)) < Math.min(EM_START, MIN_ALPHA) - 1e-9);
 }
 
 /** The mixture's log-likelihood at share `alpha` over the counted bins. */
@@ -281,8 +272,9 @@ function nonZeroAt(
 
 /**
  * Fits the first quantisation step of one frequency to its histogram (values −range..range).
- * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one. The candidates'
- * EM shares come from the kernel (dq-fit-wasm.ts), with `reference` from emShare.
+ * Returns q1 = q2 with gain 0 when no double quantisation explains the histogram better than one. The EM shares of
+ * the candidates that can reach MIN_ALPHA come from the kernel (dq-fit-wasm.ts); with `reference`, every candidate's
+ * from emShare and the rate from the search that works out every likelihood (dq-rate-search.ts).
  */
 export function fitFrequency(
   h: ArrayLike<number>,
@@ -292,32 +284,40 @@ export function fitFrequency(
 ): FrequencyFit {
   const bins = countedBins(h, range);
   const count = bins.total;
-  const none: FrequencyFit = { q2, q1: q2, alpha: 0, gain: 0, count };
-  if (count === 0) return none;
-  const lambda = fitLambda(h, q2, range);
-  const psAt = nonZeroAt(singlePmf(q2, lambda, range), range, bins.index);
-  const base = logLikelihood(bins.count, psAt);
+  if (count === 0) return { q2, q1: q2, alpha: 0, gain: 0, count, lambda: Number.NaN };
+  const edges = binEdges(q2, range);
+  const lambda = fitLambda(bins, q2, edges, range, options);
+  const psAt = new Float64Array(bins.index.length);
+  const base = singleLogLikelihood(lambda, edges, range, bins, psAt);
   let best = { q1: q2, alpha: 0, ll: base };
   const cdf = errorCdf(q2);
   const steps: number[] = [];
   for (let q1 = 1; q1 <= Math.min(MAX_Q1, MAX_Q1_FACTOR * q2 + 2); q1++) if (q1 !== q2) steps.push(q1);
-  // Every candidate's probabilities at the counted bins, one after the other.
+  // The probabilities at the counted bins of every candidate that can reach MIN_ALPHA, one after the other (with
+  // `reference`, of every candidate).
   const n = bins.index.length;
   const p = new Float64Array(2 * range + 1);
   const pds = new Float64Array(steps.length * n);
   const pdOf = (c: number) => pds.subarray(c * n, (c + 1) * n);
-  steps.forEach((q1, c) => nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pdOf(c)));
+  const viable: number[] = [];
+  for (const q1 of steps) {
+    const pd = nonZeroAt(doublePmf(q1, q2, lambda, range, cdf, p), range, bins.index, pdOf(viable.length));
+    if (options.reference || canReachMinShare(bins, pd, psAt)) viable.push(q1);
+  }
   const shares = options.reference
-    ? steps.map((_, c) => emShare(bins, pdOf(c), psAt))
-    : mixtureSharesWasm(bins.count, psAt, pds, steps.length, count);
-  steps.forEach((q1, c) => {
+    ? viable.map((_, c) => emShare(bins, pdOf(c), psAt))
+    : viable.length > 0
+      ? mixtureSharesWasm(bins.count, psAt, pds, viable.length, count)
+      : [];
+  viable.forEach((q1, c) => {
     const alpha = shares[c];
-    const ll = mixtureLogLikelihood(bins.count, alpha, pdOf(c), psAt);
     // Most of a double-saved picture went through both saves: a step that explains only a minority is
-    // a sub- or super-lattice of the real one, whose per-block ratios would be wrong.
-    if (alpha >= MIN_ALPHA && ll > best.ll) best = { q1, alpha, ll };
+    // a sub- or super-lattice of the real one, whose per-block ratios would be wrong (nor is its likelihood needed).
+    if (!(alpha >= MIN_ALPHA)) return;
+    const ll = mixtureLogLikelihood(bins.count, alpha, pdOf(c), psAt);
+    if (ll > best.ll) best = { q1, alpha, ll };
   });
-  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count };
+  return { q2, q1: best.q1, alpha: best.alpha, gain: best.ll - base, count, lambda };
 }
 
 /** A frequency counts when double quantisation explains it this much better (nats per 1000 coefficients)… */

@@ -52,7 +52,7 @@ export function histogramRatios(
   return fits.flatMap((fit, index) => {
     if (fit.count < EVIDENCE.minFrequencyValues || (fit.gain / fit.count) * 1000 <= EVIDENCE.minGainPer1000) return [];
     const h = histograms.subarray(index * bins, (index + 1) * bins);
-    const once = singleCompressionPmf(h, fit.q2, range);
+    const once = singleCompressionPmf(fit, range);
     const llr = new Float32Array(bins);
     for (let i = 0; i < bins; i++) {
       if (i === range || h[i] < EVIDENCE.minBinCount || once[i] * fit.count < EVIDENCE.minBinCount) continue;

@@ -1,8 +1,8 @@
 /**
- * double-quantisation.ts `emShare` of every first-step candidate of one frequency by the kernel of
- * wasm/assembly/dq-fit.ts (two candidates per f64x2): the same shares, bit for bit. double-quantisation.ts stays the
- * reference (`fitFrequency(…, { reference: true })`); test/forensics/image/double-quantisation.test.ts compares
- * them. Wasm memory: 16 bytes per pair of candidates and counted bin (≤ 24 pairs × 128 bins: 48 KB).
+ * double-quantisation.ts `emShare` of the first-step candidates of one frequency that can reach the minimum share
+ * (`canReachMinShare`), by the kernel of wasm/assembly/dq-fit.ts (two candidates per f64x2): the same shares, bit for
+ * bit. double-quantisation.ts stays the reference (`fitFrequency(…, { reference: true })`);
+ * test/forensics/image/double-quantisation.test.ts compares them. Wasm memory: 16 bytes per pair of candidates and counted bin (≤ 24 pairs × 128 bins: 48 KB).
  */
 import { kernels, scratchRegions } from "../images/wasm-kernels";
 

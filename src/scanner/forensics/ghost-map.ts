@@ -136,10 +136,11 @@ export function madOfCounts(counts: Float64Array, judged: number, median: number
   return Math.max(MIN_MAD, (1.4826 * quantileOfCounts(deviations, judged / 2)) / NORMALISED_MAX);
 }
 
-/** The robust z-score of every byte value (f32, as a map of them stores it; NaN for FLAT) in one direction. */
-function zScoreTable(counts: Float64Array, judged: number, direction: 1 | -1): Float32Array {
-  const median = quantileOfCounts(counts, judged / 2);
-  const mad = madOfCounts(counts, judged, median);
+/**
+ * The robust z-score of every byte value (f32, as a map of them stores it; NaN for FLAT) in one direction, from the
+ * counted values' median and robust spread (the same for both directions: worked out once per quality).
+ */
+function zScoreTable(median: number, mad: number, direction: 1 | -1): Float32Array {
   const table = new Float32Array(FLAT + 1);
   for (let v = 0; v < FLAT; v++) table[v] = (direction * (v - median)) / NORMALISED_MAX / mad;
   table[FLAT] = Number.NaN;
@@ -208,8 +209,10 @@ export function ghostVerdict(input: GhostInput, blockScore: number, maxShare: nu
     // Fewer judged positions: the reference's map is all NaN, no region.
     if (judged < 16) continue;
     let copied = false;
+    const median = quantileOfCounts(counts, judged / 2);
+    const mad = madOfCounts(counts, judged, median);
     for (const direction of [1, -1] as const) {
-      const table = zScoreTable(counts, judged, direction);
+      const table = zScoreTable(median, mad, direction);
       if (!anyAbove(counts, table, blockScore)) continue;
       if (!copied) space.bytes.set(maps[q], space.at.map);
       copied = true;

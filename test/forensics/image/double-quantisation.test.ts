@@ -5,9 +5,8 @@
 // the JavaScript reference.
 import { describe, expect, it } from "vitest";
 import { fitFrequency } from "../../../src/scanner/forensics/double-quantisation";
-import { dctBlocks, DQ_FREQUENCIES, DQ_RANGE } from "../../../src/scanner/forensics/jpeg-dct-blocks";
-import { ZIGZAG } from "../../../src/scanner/images/jpeg-markers";
-import { sharedFile } from "./fixtures";
+import { DQ_RANGE } from "../../../src/scanner/forensics/jpeg-dct-blocks";
+import { photoHistograms } from "./dq-histograms";
 
 const NARROW = 0.6;
 const WIDE = 2.5;
@@ -154,14 +153,11 @@ describe("double-quantisation fits: the same values as the model computed direct
   });
 
   it("on a photo's 20 frequencies (leuvenA at quality 100, a camera's own tables) and degenerate histograms", async () => {
-    for (const path of ["photos/opencv-doc/leuvenA.jpg", "exif-samples/jpg/Nikon_COOLPIX_P1.jpg"]) {
-      const decoded = await dctBlocks(await sharedFile(path));
-      if (!decoded.ok) throw new Error(path);
-      const { histograms, table } = decoded.blocks;
-      const bins = 2 * DQ_RANGE + 1;
-      for (let f = 0; f < DQ_FREQUENCIES; f++)
-        expectSameFit(histograms.subarray(f * bins, (f + 1) * bins), table[ZIGZAG[f + 1]], `${path} frequency ${f}`);
-    }
+    for (const { h, q2, label } of await photoHistograms([
+      "photos/opencv-doc/leuvenA.jpg",
+      "exif-samples/jpg/Nikon_COOLPIX_P1.jpg",
+    ]))
+      expectSameFit(h, q2, label);
     const empty = new Int32Array(2 * DQ_RANGE + 1);
     expectSameFit(empty, 3, "empty");
     const zerosOnly = empty.slice();
