@@ -331,9 +331,13 @@ let brightMeans: usize = 0;
 
 /**
  * stepAt's first test for four positions (fine means `a` and `b`, f32x4): true when each lies within FINE_RATIO of
- * the other at all four (no step there). FINE_RATIO · f is exact in f64 for an f32 f, as the reference's product.
+ * the other at all four (no step there). Told apart in f32 first: for f32 values, a < <f32>(FINE_RATIO · b)
+ * implies a < FINE_RATIO · b (rounding is monotonic and a is an f32), and the reverse fails only where they are
+ * equal; only then (or at a NaN) the reference's f64 products decide.
  */
 @inline function noStepAtFour(a: v128, b: v128): bool {
+  const ratio32 = f32x4.splat(<f32>FINE_RATIO);
+  if (i32x4.all_true(v128.and(f32x4.lt(a, f32x4.mul(ratio32, b)), f32x4.lt(b, f32x4.mul(ratio32, a))))) return true;
   const ratio = f64x2.splat(FINE_RATIO);
   const aLow = f64x2.promote_low_f32x4(a);
   const bLow = f64x2.promote_low_f32x4(b);
