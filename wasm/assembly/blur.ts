@@ -32,6 +32,11 @@ let src: usize = 0;
   return ring + (<usize>((y & (RING - 1)) * width) << 2);
 }
 
+/** A ring of RING rows of f64. */
+@inline function ringRow64(ring: usize, y: i32): usize {
+  return ring + (<usize>((y & (RING - 1)) * width) << 3);
+}
+
 // The four box means (g, the 9 × 9 mean of the picture; fine detail; coarse structure; brightness) keep their
 // f64 column sums: g's and brightness's one f64 per column; fine detail's and coarse structure's side by side in
 // one `f64x2` per column (lane 0 fine, lane 1 coarse: both 5 × 5 boxes over the same rows, so their running sums
@@ -215,9 +220,10 @@ function gRow(out: usize): void {
 
 /**
  * The three side means' next output row (boxMean with r 2 of fine detail, coarse structure and brightness) into
- * `f`, `c` and `b`: fine and coarse in the lanes of one running f64x2 sum, brightness in a scalar one; then the
- * columns moved down a row. With `evenOnly` only the even columns are divided and stored (with SAMPLE 2 the means of
- * odd rows are read there only).
+ * `f` and `c` (f32 means) and `b` (brightness's f64 sums: its mean is read only where the fine detail differs enough
+ * for a step, ≈ never, so it is divided there; a division per pixel was a third of this function's time): fine and
+ * coarse in the lanes of one running f64x2 sum, brightness in a scalar one; then the columns moved down a row. With
+ * `evenOnly` only the even columns are divided and stored (with SAMPLE 2 the means of odd rows are read there only).
  */
 function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
   const r = SIDE_RADIUS;
@@ -237,7 +243,7 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
     const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
     v128.store32_lane(at(f, x), q, 0);
     v128.store32_lane(at(c, x), q, 1);
-    store<f32>(at(b, x), <f32>(bright / 25));
+    store<f64>(b + (<usize>x << 3), bright);
     const to = min(x + r + 1, last);
     const from = max(x - r, 0);
     pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
@@ -249,7 +255,7 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
         const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
         v128.store32_lane(at(f, x), q, 0);
         v128.store32_lane(at(c, x), q, 1);
-        store<f32>(at(b, x), <f32>(bright / 25));
+        store<f64>(b + (<usize>x << 3), bright);
       }
       pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
       bright += brightAt(x + r + 1) - brightAt(x - r);
@@ -259,7 +265,7 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
       const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
       v128.store32_lane(at(f, x), q, 0);
       v128.store32_lane(at(c, x), q, 1);
-      store<f32>(at(b, x), <f32>(bright / 25));
+      store<f64>(b + (<usize>x << 3), bright);
       pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
       bright += brightAt(x + r + 1) - brightAt(x - r);
     }
@@ -267,7 +273,7 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
     const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
     v128.store32_lane(at(f, x), q, 0);
     v128.store32_lane(at(c, x), q, 1);
-    store<f32>(at(b, x), <f32>(bright / 25));
+    store<f64>(b + (<usize>x << 3), bright);
     const to = min(x + r + 1, last);
     const from = max(x - r, 0);
     pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
@@ -310,14 +316,24 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
 // The three means' rings (row y at slot y % RING).
 let fineMeans: usize = 0;
 let coarseMeans: usize = 0;
-let brightMeans: usize = 0;
+let brightSums: usize = 0;
 
-/** stepAt: +1 when the side at `a` is sharp and `b` blurred, −1 the other way round, 0 when neither. */
+/** The brightness mean of the sum at `p` (f64), as the reference stores it (f32) and reads it back. */
+@inline function brightMean(p: usize): f64 {
+  return <f64><f32>(load<f64>(p) / 25);
+}
+
+/** brightMean of two f64 sums at `p`, one per lane. */
+@inline function brightMeans(sums: v128): v128 {
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(f64x2.div(sums, f64x2.splat(25))));
+}
+
+/** stepAt: +1 when the side at `a` is sharp and `b` blurred, −1 the other way round, 0 when neither (brightness: sums). */
 @inline function stepAt(fineA: usize, coarseA: usize, brightA: usize, fineB: usize, coarseB: usize, brightB: usize): i32 {
   const fa = <f64>load<f32>(fineA);
   const fb = <f64>load<f32>(fineB);
   if (fa <= FINE_RATIO * fb && fb <= FINE_RATIO * fa) return 0;
-  if (Math.abs(<f64>load<f32>(brightA) - <f64>load<f32>(brightB)) >= MAX_BRIGHTNESS_JUMP) return 0;
+  if (Math.abs(brightMean(brightA) - brightMean(brightB)) >= MAX_BRIGHTNESS_JUMP) return 0;
   const ca = <f64>load<f32>(coarseA);
   const cb = <f64>load<f32>(coarseB);
   const ra = fa / (ca + COARSE_FLOOR);
@@ -393,6 +409,11 @@ let brightMeans: usize = 0;
   return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
 }
 
+/** Columns j and j + 2 of f64 sums from `p` (reading 32 bytes) as an f64x2. */
+@inline function everyOther64(p: usize): v128 {
+  return i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
+}
+
 /** Marks (u16 1) where stepsOfTwo's masks are set: its two positions at `into`/`outOf` and `apart` bytes on. */
 @inline function markLanes(steps: v128, into: usize, outOf: usize, apart: usize): void {
   if (i32x4.extract_lane(steps, 0) != 0) store<u16>(into, 1);
@@ -449,8 +470,8 @@ export function blurStepCounts(
   coarseRing = gRing + ringBytes;
   fineMeans = coarseRing + ringBytes;
   coarseMeans = fineMeans + ringBytes;
-  brightMeans = coarseMeans + ringBytes;
-  gColumns = brightMeans + ringBytes;
+  brightSums = coarseMeans + ringBytes;
+  gColumns = brightSums + 2 * ringBytes;
   pairColumns = gColumns + (<usize>w << 3);
   brightColumns = pairColumns + (<usize>w << 4);
   fineDone = 0;
@@ -465,7 +486,7 @@ export function blurStepCounts(
   for (let y = 0; y < h; y++) {
     const f = ringRow(fineMeans, y);
     const c = ringRow(coarseMeans, y);
-    const b = ringRow(brightMeans, y);
+    const b = ringRow64(brightSums, y);
     sideRows(f, c, b, (y & 1) != 0);
     // Vertical boundaries k on sampled row y: sharp side at k − 4, blurred side at k + 3.
     if (y % SAMPLE == 0) {
@@ -479,10 +500,17 @@ export function blurStepCounts(
         if (noStepAtFour(fa, fb)) continue;
         const ca = v128.load(at(c, k - 4));
         const cb = v128.load(at(c, k + 3));
-        const ba = v128.load(at(b, k - 4));
-        const bb = v128.load(at(b, k + 3));
-        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), low(ba), low(bb));
-        const second = stepsOfTwo(high(fa), high(fb), high(ca), high(cb), high(ba), high(bb));
+        const ba = b + (<usize>(k - 4) << 3);
+        const bb = b + (<usize>(k + 3) << 3);
+        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), brightMeans(v128.load(ba)), brightMeans(v128.load(bb)));
+        const second = stepsOfTwo(
+          high(fa),
+          high(fb),
+          high(ca),
+          high(cb),
+          brightMeans(v128.load(ba, 16)),
+          brightMeans(v128.load(bb, 16)),
+        );
         // The masks (−1) as u16 marks (1) of positions k … k + 3: into, then outOf.
         const marks = i16x8.neg(i16x8.narrow_i32x4_s(i32x4.shuffle(first, second, 0, 1, 4, 5), i32x4.shuffle(first, second, 2, 3, 6, 7)));
         v128.store64_lane(into + (<usize>k << 1), marks, 0);
@@ -491,7 +519,7 @@ export function blurStepCounts(
       for (; k + 5 < w; k++) {
         const a = <usize>(k - 4) << 2;
         const o = <usize>(k + 3) << 2;
-        mark(into, outOf, k, stepAt(f + a, c + a, b + a, f + o, c + o, b + o));
+        mark(into, outOf, k, stepAt(f + a, c + a, b + (a << 1), f + o, c + o, b + (o << 1)));
       }
     }
     // The horizontal boundary k = y − 3 (rows k − 4 and k + 3 = y are both made now), at every sampled column.
@@ -499,7 +527,7 @@ export function blurStepCounts(
     if (k >= 6 && k + 5 < h) {
       const fa = ringRow(fineMeans, k - 4);
       const ca = ringRow(coarseMeans, k - 4);
-      const ba = ringRow(brightMeans, k - 4);
+      const ba = ringRow64(brightSums, k - 4);
       const into = intoH + (<usize>k << 1);
       const outOf = outOfH + (<usize>k << 1);
       const step = <usize>h << 1;
@@ -512,10 +540,22 @@ export function blurStepCounts(
         if (noStepAtFour(a, e)) continue;
         const coarseA = everyOther(ca + x);
         const coarseB = everyOther(c + x);
-        const brightA = everyOther(ba + x);
-        const brightB = everyOther(b + x);
-        const first = stepsOfTwo(low(a), low(e), low(coarseA), low(coarseB), low(brightA), low(brightB));
-        const second = stepsOfTwo(high(a), high(e), high(coarseA), high(coarseB), high(brightA), high(brightB));
+        const first = stepsOfTwo(
+          low(a),
+          low(e),
+          low(coarseA),
+          low(coarseB),
+          brightMeans(everyOther64(ba + (x << 1))),
+          brightMeans(everyOther64(b + (x << 1))),
+        );
+        const second = stepsOfTwo(
+          high(a),
+          high(e),
+          high(coarseA),
+          high(coarseB),
+          brightMeans(everyOther64(ba + (x << 1) + 32)),
+          brightMeans(everyOther64(b + (x << 1) + 32)),
+        );
         if (!v128.any_true(v128.or(first, second))) continue;
         const here = <usize>(j + 1) * step;
         markLanes(first, into + here, outOf + here, step);
@@ -524,7 +564,7 @@ export function blurStepCounts(
       for (; j < samplesH; j++) {
         const s = <usize>(j * SAMPLE) << 2;
         const here = <usize>(j + 1) * step;
-        mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + s, f + s, c + s, b + s));
+        mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + (s << 1), f + s, c + s, b + (s << 1)));
       }
     }
   }
@@ -534,9 +574,12 @@ export function blurStepCounts(
   prefixDown(outOfH, h, samplesH);
 }
 
-/** Bytes of blurStepCounts' work area for a picture `w` wide (six rings of rows, four rows of f64 column sums). */
+/**
+ * Bytes of blurStepCounts' work area for a picture `w` wide (five rings of f32 rows, one of f64 rows, four rows of f64
+ * column sums).
+ */
 export function blurStepWorkBytes(w: i32): i32 {
-  return 6 * RING * w * 4 + 4 * w * 8;
+  return 5 * RING * w * 4 + RING * w * 8 + 4 * w * 8;
 }
 
 /**
