@@ -183,10 +183,25 @@ function moveColumns(columns: usize, add: usize, drop: usize): void {
   }
 }
 
+// g is <f32>(sum / 81) (the reference divides in f64, then stores into a Float32Array); a division per pixel bounds
+// gRow's loop. y = sum · (1 / 81) lies within 2^-52 (relative) of sum / 81, so y · (1 ∓ 2^-49) brackets sum / 81
+// rounded to f64 (within 2^-53 of it): when both ends round to the same f32, so does the quotient (rounding is
+// monotonic); else (≈ never) the division decides. The sums are of f32 values (|sum| ≥ 2^-149 unless 0), far from
+// f64's subnormals, where the relative bounds would not hold.
+const PER_81: f64 = 1.0 / 81;
+const BELOW: f64 = 1 - 1.0 / 562949953421312.0; // 2^49
+const ABOVE: f64 = 1 + 1.0 / 562949953421312.0;
+
+/** <f32>(sum / 81). */
+@inline function gMean(sum: f64): f32 {
+  const y = sum * PER_81;
+  const below = <f32>(y * BELOW);
+  return below == <f32>(y * ABOVE) ? below : <f32>(sum / 81);
+}
+
 /** g's next output row into `out` (boxMean with r 4: the running sum along the row, ÷ 81), then its columns moved down. */
 function gRow(out: usize): void {
   const r = G_RADIUS;
-  const n: f64 = 81;
   const last = width - 1;
   let sum: f64 = 0;
   for (let x = -r; x <= r; x++) sum += load<f64>(gColumns + (<usize>(x < 0 ? 0 : min(x, last)) << 3));
@@ -195,15 +210,15 @@ function gRow(out: usize): void {
   const innerEnd = max(last - r, inner);
   let x = 0;
   for (; x < inner; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
+    store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
   }
   for (; x < innerEnd; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
+    store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>(x + r + 1) << 3)) - load<f64>(gColumns + (<usize>(x - r) << 3));
   }
   for (; x < width; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
+    store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
   }
   const y = gNext++;
