@@ -71,6 +71,9 @@ describe("grey downscale (heatmap backgrounds): the kernel gives gray.ts downsca
     img.data[101] = Number.NEGATIVE_INFINITY;
     img.data[500] = -0;
     expectSameDownscale(img, 11);
+    // Cells two columns wide, two per f64x2 in the kernel (NaN, ±∞ and −0 among their pixels).
+    expectSameDownscale(img, 19);
+    expectSameDownscale({ width: 4, height: 2, data: new Float32Array([-0, -0, -0, 1, -0, -0, 2, -0]) }, 2);
     expectSameDownscale({ width: 1, height: 1, data: new Float32Array([-0]) }, 1);
     expect(downscaleWasm(img, 37)).toBe(img);
   });
