@@ -264,26 +264,39 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
     pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
     bright += brightAt(to) - brightAt(from);
   }
-  if (evenOnly)
-    for (; x < innerEnd; x++) {
-      if ((x & 1) == 0) {
-        const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
-        v128.store32_lane(at(f, x), q, 0);
-        v128.store32_lane(at(c, x), q, 1);
-        store<f64>(b + (<usize>x << 3), bright);
-      }
-      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
-      bright += brightAt(x + r + 1) - brightAt(x - r);
+  // The inner columns: the sums entering (x + r + 1) and leaving (x − r) read through cursors of their own.
+  let enters = pairColumns + (<usize>(x + r + 1) << 4);
+  let leaves = pairColumns + (<usize>(x - r) << 4);
+  let brightEnters = brightColumns + (<usize>(x + r + 1) << 3);
+  let brightLeaves = brightColumns + (<usize>(x - r) << 3);
+  // With evenOnly two columns per step, the first (even: x starts at r = 2) stored.
+  const step: i32 = evenOnly ? 2 : 1;
+  for (; x + step <= innerEnd; x += step) {
+    const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+    v128.store32_lane(at(f, x), q, 0);
+    v128.store32_lane(at(c, x), q, 1);
+    store<f64>(b + (<usize>x << 3), bright);
+    pair = f64x2.add(pair, f64x2.sub(v128.load(enters), v128.load(leaves)));
+    bright += load<f64>(brightEnters) - load<f64>(brightLeaves);
+    if (evenOnly) {
+      pair = f64x2.add(pair, f64x2.sub(v128.load(enters, 16), v128.load(leaves, 16)));
+      bright += load<f64>(brightEnters, 8) - load<f64>(brightLeaves, 8);
     }
-  else
-    for (; x < innerEnd; x++) {
+    enters += <usize>step << 4;
+    leaves += <usize>step << 4;
+    brightEnters += <usize>step << 3;
+    brightLeaves += <usize>step << 3;
+  }
+  for (; x < innerEnd; x++) {
+    if (!evenOnly || (x & 1) == 0) {
       const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
       v128.store32_lane(at(f, x), q, 0);
       v128.store32_lane(at(c, x), q, 1);
       store<f64>(b + (<usize>x << 3), bright);
-      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
-      bright += brightAt(x + r + 1) - brightAt(x - r);
     }
+    pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
+    bright += brightAt(x + r + 1) - brightAt(x - r);
+  }
   for (; x < width; x++) {
     const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
     v128.store32_lane(at(f, x), q, 0);
