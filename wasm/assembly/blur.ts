@@ -213,9 +213,11 @@ function gRow(out: usize): void {
     store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
   }
+  const columns = gColumns;
   for (; x < innerEnd; x++) {
-    store<f32>(at(out, x), gMean(sum));
-    sum += load<f64>(gColumns + (<usize>(x + r + 1) << 3)) - load<f64>(gColumns + (<usize>(x - r) << 3));
+    const at = columns + (<usize>x << 3);
+    store<f32>(out + (<usize>x << 2), gMean(sum));
+    sum += load<f64>(at, (r + 1) << 3) - load<f64>(at - (<usize>r << 3));
   }
   for (; x < width; x++) {
     store<f32>(at(out, x), gMean(sum));
