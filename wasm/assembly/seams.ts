@@ -31,11 +31,6 @@ const RUN_STEP: i32 = 2;
   return v128.and(f64x2.ge(f64x2.sub(cur, prev), step), f64x2.ge(f64x2.sub(cur, next), step));
 }
 
-/** The count `apart` bytes after `above`: the one at `above` plus `mark`. */
-@inline function addMark(above: usize, apart: usize, mark: i32): void {
-  store<u16>(above + apart, <u16>(<i32>load<u16>(above) + mark));
-}
-
 /** Four positions' step masks (two i64x2 of isStep) as four i16 1/0 in the low 64 bits. */
 @inline function marksOfFour(low: v128, high: v128): v128 {
   const words = i32x4.shuffle(low, high, 0, 2, 4, 6);
@@ -46,10 +41,10 @@ const RUN_STEP: i32 = 2;
  * One-pixel steps of the `w` × `h` f32 picture as seam-search.ts `stepCounts`: across vertical boundaries along the
  * rows 0, 2, 4, … (`vertical`: lines w − 1, ceil(h / 2) samples) and across horizontal ones along the columns 0, 2,
  * 4, … (`horizontal`: lines h − 1, ceil(w / 2) samples; the reference's stepCounts of the transposed picture), each
- * (samples + 1) × lines u16. `work` holds 3 × (ceil(w / 2) f64 + 32 bytes). Four positions per step: each |difference|
- * in f64 (the difference of two f32 is exact) and each test as isStep's, per lane.
+ * (samples + 1) × lines u16. Four positions per step: each |difference| in f64 (the difference of two f32 is exact)
+ * and each test as isStep's, per lane.
  */
-export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize, work: usize): void {
+export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize): void {
   let lines = w - 1;
   let samples = (h + SAMPLE - 1) / SAMPLE;
   memory.fill(vertical, 0, <usize>((samples + 1) * lines) << 1);
@@ -84,71 +79,75 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
       }
     }
   }
-  // Horizontal boundaries k (rows k and k + 1) at the sampled columns: the differences of three row pairs rolled.
+  // Horizontal boundaries k (rows k and k + 1) at the sampled columns, four columns at a time down the rows: their
+  // differences of three row pairs rolled in registers, and their four counts at k written into four table rows that
+  // each advance by one count per row (k outer, every row wrote one count into each of the ceil(w / 2) table rows:
+  // a cache line per count, ≈ half the function's time).
   lines = h - 1;
   samples = (w + SAMPLE - 1) / SAMPLE;
   memory.fill(horizontal, 0, <usize>((samples + 1) * lines) << 1);
-  const sampled = (<usize>samples << 3) + 32;
-  let prevD = work;
-  let curD = work + sampled;
-  let nextD = work + 2 * sampled;
-  for (let j = 0; j < samples; j++) {
-    const x = j * SAMPLE;
-    store<f64>(prevD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 1), x) - px(rowAt(picture, w, 0), x)));
-    store<f64>(curD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 2), x) - px(rowAt(picture, w, 1), x)));
-  }
   const column = <usize>lines << 1;
-  for (let k = 1; k < lines - 1; k++) {
-    const lower = rowAt(picture, w, k + 1);
-    const below = rowAt(picture, w, k + 2);
-    let j = 0;
-    // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
-    // next one while 2j + 7 < w.
-    for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
-      const x = <usize>(j * SAMPLE) << 2;
-      const b = i32x4.shuffle(v128.load(below + x), v128.load(below + x, 16), 0, 2, 4, 6);
-      const l = i32x4.shuffle(v128.load(lower + x), v128.load(lower + x, 16), 0, 2, 4, 6);
-      const nextLow = f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(b), f64x2.promote_low_f32x4(l)));
-      const nextHigh = f64x2.abs(
-        f64x2.sub(
-          f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)),
-          f64x2.promote_low_f32x4(i32x4.shuffle(l, l, 2, 3, 0, 1)),
-        ),
-      );
-      const d = <usize>j << 3;
-      v128.store(nextD + d, nextLow);
-      v128.store(nextD + d, nextHigh, 16);
-      const lowMarks = stepsOfTwo(v128.load(prevD + d), v128.load(curD + d), nextLow);
-      const highMarks = stepsOfTwo(v128.load(prevD + d, 16), v128.load(curD + d, 16), nextHigh);
-      if (!v128.any_true(v128.or(lowMarks, highMarks))) {
-        // No step: each count is the one above it.
-        for (let i = 0; i < 4; i++) {
-          const above = horizontal + (<usize>((j + i) * lines + k) << 1);
-          store<u16>(above + column, load<u16>(above));
-        }
-        continue;
-      }
-      const marks = marksOfFour(lowMarks, highMarks);
-      const above = horizontal + (<usize>(j * lines + k) << 1);
-      addMark(above, column, i16x8.extract_lane_u(marks, 0));
-      addMark(above + column, column, i16x8.extract_lane_u(marks, 1));
-      addMark(above + 2 * column, column, i16x8.extract_lane_u(marks, 2));
-      addMark(above + 3 * column, column, i16x8.extract_lane_u(marks, 3));
+  const row0 = rowAt(picture, w, 0);
+  const row1 = rowAt(picture, w, 1);
+  const row2 = rowAt(picture, w, 2);
+  let j = 0;
+  // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
+  // next one while 2j + 7 < w.
+  for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
+    const x = <usize>(j * SAMPLE) << 2;
+    const first = everyOther(row0 + x);
+    const second = everyOther(row1 + x);
+    let lower = everyOther(row2 + x);
+    let prevLow = lowDifferences(second, first);
+    let prevHigh = highDifferences(second, first);
+    let curLow = lowDifferences(lower, second);
+    let curHigh = highDifferences(lower, second);
+    const counts = horizontal + (<usize>(j * lines) << 1);
+    for (let k = 1; k < lines - 1; k++) {
+      const below = everyOther(rowAt(picture, w, k + 2) + x);
+      const nextLow = lowDifferences(below, lower);
+      const nextHigh = highDifferences(below, lower);
+      const marks = marksOfFour(stepsOfTwo(prevLow, curLow, nextLow), stepsOfTwo(prevHigh, curHigh, nextHigh));
+      // Each column's count below the one before it: the column above's count plus the marks so far.
+      const above = counts + (<usize>k << 1);
+      let count = <i32>load<u16>(above) + i16x8.extract_lane_u(marks, 0);
+      store<u16>(above + column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 1);
+      store<u16>(above + 2 * column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 2);
+      store<u16>(above + 3 * column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 3);
+      store<u16>(above + 4 * column, <u16>count);
+      prevLow = curLow;
+      prevHigh = curHigh;
+      curLow = nextLow;
+      curHigh = nextHigh;
+      lower = below;
     }
-    for (; j < samples; j++) {
-      const x = j * SAMPLE;
-      const d = <usize>j << 3;
-      const next = Math.abs(px(below, x) - px(lower, x));
-      store<f64>(nextD + d, next);
-      const mark = isStep(load<f64>(prevD + d), load<f64>(curD + d), next);
-      const above = horizontal + (<usize>(j * lines + k) << 1);
-      store<u16>(above + column, <u16>(<i32>load<u16>(above) + mark));
-    }
-    const done = prevD;
-    prevD = curD;
-    curD = nextD;
-    nextD = done;
   }
+  for (; j < samples; j++) {
+    const x = j * SAMPLE;
+    let prev = Math.abs(px(row1, x) - px(row0, x));
+    let cur = Math.abs(px(row2, x) - px(row1, x));
+    const counts = horizontal + (<usize>(j * lines) << 1);
+    for (let k = 1; k < lines - 1; k++) {
+      const next = Math.abs(px(rowAt(picture, w, k + 2), x) - px(rowAt(picture, w, k + 1), x));
+      const above = counts + (<usize>k << 1);
+      store<u16>(above + column, <u16>(<i32>load<u16>(above) + isStep(prev, cur, next)));
+      prev = cur;
+      cur = next;
+    }
+  }
+}
+
+/** |lower − upper| of the first two of four f32 lanes, in f64 (exact for two f32). */
+@inline function lowDifferences(lower: v128, upper: v128): v128 {
+  return f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(lower), f64x2.promote_low_f32x4(upper)));
+}
+
+/** |lower − upper| of the last two lanes. */
+@inline function highDifferences(lower: v128, upper: v128): v128 {
+  return lowDifferences(i32x4.shuffle(lower, lower, 2, 3, 0, 1), i32x4.shuffle(upper, upper, 2, 3, 0, 1));
 }
 
 /** The step residual r of tone-box.ts at one pixel: the boundary between b and c, a before b, d after c (f32). */

@@ -36,11 +36,10 @@ export function seamStepCountsWasm(
   const { at, buffer } = copyGrayInto(img, {
     vertical: bytes(vertical),
     horizontal: bytes(horizontal),
-    work: 3 * (horizontal.samples * 8 + 32),
     most: (width + height) * 2,
   });
   const k = kernels();
-  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal, at.work);
+  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal);
   const table = (s: { lines: number; samples: number }, counts: number, most: number) => {
     k.stepRunMaxima(counts, s.lines, s.samples, run, most);
     return {

@@ -180,14 +180,7 @@ export interface KernelExports {
     outOfH: number,
   ): void;
   stepRunMaxima(counts: number, lines: number, samples: number, run: number, most: number): void;
-  seamStepCounts(
-    picture: number,
-    width: number,
-    height: number,
-    vertical: number,
-    horizontal: number,
-    work: number,
-  ): void;
+  seamStepCounts(picture: number, width: number, height: number, vertical: number, horizontal: number): void;
   toneRunExtremes(
     picture: number,
     width: number,
