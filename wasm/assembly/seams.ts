@@ -329,38 +329,77 @@ function rowExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize, mos
 }
 
 /**
- * One column k's running state for sample row i (`v`: its residual there): the sums of its last RUN residuals and,
- * once a run is complete, the run's extremes (`held`: its residual ring slot).
+ * runExtremes between columns k and k + 1 and between k + 1 and k + 2 at once, one boundary per lane, down the
+ * sampled rows: the sums and extremes in registers, the last RUN residuals of both in a ring at `ring` (RUN f32
+ * pairs). Reading down the columns (a cache line per sampled row, shared by eight pairs in turn) instead of keeping
+ * every column's state in memory and moving it once per row.
  */
-@inline function columnStep(i: i32, o: usize, held: usize, v: f32, sums: usize, squares: usize, his: usize, los: usize): void {
-  let s1: f64 = i == 0 ? 0 : load<f64>(sums + o);
-  let s2: f64 = i == 0 ? 0 : load<f64>(squares + o);
-  const into = <f64>v;
-  if (i < RUN) {
-    s1 += into;
-    s2 += into * into;
-  } else {
-    const out = <f64>load<f32>(held);
-    s1 += into - out;
-    s2 += into * into - out * out;
+function columnPairExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: usize, most: usize, least: usize): void {
+  const x = <usize>k << 2;
+  let s1 = f64x2.splat(0);
+  let s2 = f64x2.splat(0);
+  let hi = f64x2.splat(-Infinity);
+  let lo = f64x2.splat(Infinity);
+  for (let i = 0; i < samples; i++) {
+    const row = rowAt(picture, w, i * RUN_STEP) + x;
+    const v = residuals(two(row - 4), two(row), two(row + 4), two(row + 8));
+    const held = ring + (<usize>(i & (RUN - 1)) << 3);
+    if (i < RUN) {
+      s1 = f64x2.add(s1, v);
+      s2 = f64x2.add(s2, f64x2.mul(v, v));
+    } else {
+      const out = two(held);
+      s1 = f64x2.add(s1, f64x2.sub(v, out));
+      s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(v, v), f64x2.mul(out, out)));
+    }
+    v128.store64_lane(held, f32x4.demote_f64x2_zero(v), 0);
+    if (i + 1 < RUN) continue;
+    const q = signedSquares(s1, s2);
+    hi = f64x2.pmax(hi, q);
+    lo = f64x2.pmin(lo, q);
   }
-  store<f32>(held, v);
-  store<f64>(sums + o, s1);
-  store<f64>(squares + o, s2);
-  if (i + 1 < RUN) return;
-  const q = signedSquare(s1, s2);
-  const hi = i + 1 == RUN ? -Infinity : load<f64>(his + o);
-  const lo = i + 1 == RUN ? Infinity : load<f64>(los + o);
-  store<f64>(his + o, q > hi ? q : hi);
-  store<f64>(los + o, q < lo ? q : lo);
+  const at = <usize>k << 2;
+  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
+  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
+  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
+  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+}
+
+/** runExtremes between columns k and k + 1 alone (ring: RUN f32). */
+function columnExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: usize, most: usize, least: usize): void {
+  let s1: f64 = 0;
+  let s2: f64 = 0;
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (let i = 0; i < samples; i++) {
+    const row = rowAt(picture, w, i * RUN_STEP);
+    const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
+    const into = <f64>v;
+    const held = ring + (<usize>(i & (RUN - 1)) << 2);
+    if (i < RUN) {
+      s1 += into;
+      s2 += into * into;
+    } else {
+      const out = <f64>load<f32>(held);
+      s1 += into - out;
+      s2 += into * into - out * out;
+    }
+    store<f32>(held, v);
+    if (i + 1 < RUN) continue;
+    const q = signedSquare(s1, s2);
+    if (q > hi) hi = q;
+    if (q < lo) lo = q;
+  }
+  store<f32>(most + (<usize>k << 2), signedRoot(hi));
+  store<f32>(least + (<usize>k << 2), signedRoot(lo));
 }
 
 /**
  * tone-box.ts `runExtremes` of the `w` × `h` f32 picture: boundaries between rows (`rows`: `most`/`least` h f32
  * each, r along the row at every other column; two boundaries per f64x2) when `rows` is 1, else between columns (w
- * f32 each, r down the column at every other row: the reference's runExtremes of the transposed picture; each
- * column's sums, extremes and its last RUN residuals in `work`, 4 · RUN + 32 bytes per column, two columns per
- * f64x2; h ≥ 2 · RUN, as the search needs). Every lane does the reference's operations on its own boundary.
+ * f32 each, r down the column at every other row: the reference's runExtremes of the transposed picture, two
+ * columns per f64x2; h ≥ 2 · RUN, as the search needs). `work`: the rows' residuals (ceil(w / 2) f32 pairs, whole
+ * groups of four) or the columns' ring (RUN f32 pairs). Every lane does the reference's operations on its own boundary.
  */
 export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most: usize, least: usize, work: usize): void {
   if (rows) {
@@ -375,54 +414,9 @@ export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most:
   memory.fill(most, 0, <usize>w << 2);
   memory.fill(least, 0, <usize>w << 2);
   const samples = (h + RUN_STEP - 1) / RUN_STEP;
-  const columnBytes = <usize>w << 3;
-  const sums = work;
-  const squares = sums + columnBytes;
-  const his = squares + columnBytes;
-  const los = his + columnBytes;
-  const ring = los + columnBytes;
-  const floor = f64x2.splat(-Infinity);
-  const ceiling = f64x2.splat(Infinity);
-  for (let i = 0; i < samples; i++) {
-    const row = rowAt(picture, w, i * RUN_STEP);
-    const slot = ring + (<usize>((i % RUN) * w) << 2);
-    let k = 1;
-    // Columns k and k + 1 in the lanes of one f64x2: the same sums, run values and extremes per lane.
-    for (; k + 3 < w; k += 2) {
-      const x = <usize>k << 2;
-      const v = residuals(two(row + x - 4), two(row + x), two(row + x + 4), two(row + x + 8));
-      const o = <usize>k << 3;
-      const held = slot + x;
-      let s1 = i == 0 ? f64x2.splat(0) : v128.load(sums + o);
-      let s2 = i == 0 ? f64x2.splat(0) : v128.load(squares + o);
-      if (i < RUN) {
-        s1 = f64x2.add(s1, v);
-        s2 = f64x2.add(s2, f64x2.mul(v, v));
-      } else {
-        const out = two(held);
-        s1 = f64x2.add(s1, f64x2.sub(v, out));
-        s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(v, v), f64x2.mul(out, out)));
-      }
-      v128.store64_lane(held, f32x4.demote_f64x2_zero(v), 0);
-      v128.store(sums + o, s1);
-      v128.store(squares + o, s2);
-      if (i + 1 < RUN) continue;
-      const q = signedSquares(s1, s2);
-      const hi = i + 1 == RUN ? floor : v128.load(his + o);
-      const lo = i + 1 == RUN ? ceiling : v128.load(los + o);
-      v128.store(his + o, f64x2.pmax(hi, q));
-      v128.store(los + o, f64x2.pmin(lo, q));
-    }
-    for (; k + 2 < w; k++) {
-      const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
-      columnStep(i, <usize>k << 3, slot + (<usize>k << 2), v, sums, squares, his, los);
-    }
-  }
-  for (let k = 1; k + 2 < w; k++) {
-    const o = <usize>k << 3;
-    store<f32>(most + (<usize>k << 2), signedRoot(load<f64>(his + o)));
-    store<f32>(least + (<usize>k << 2), signedRoot(load<f64>(los + o)));
-  }
+  let k = 1;
+  for (; k + 3 < w; k += 2) columnPairExtremes(picture, w, k, samples, work, most, least);
+  for (; k + 2 < w; k++) columnExtremes(picture, w, k, samples, work, most, least);
 }
 
 /**
