@@ -229,6 +229,15 @@ const PER_RUN: f64 = 1.0 / <f64>RUN;
   return f64x2.replace_lane(f64x2.splat(px(upper, x)), 1, px(lower, x));
 }
 
+/** Two neighbouring boundaries' extremes (lanes of `hi` and `lo`) as runExtremes stores them, at k and k + 1. */
+@inline function storeExtremes(k: i32, hi: v128, lo: v128, most: usize, least: usize): void {
+  const at = <usize>k << 2;
+  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
+  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
+  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
+  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+}
+
 /**
  * runExtremes between rows k and k + 1 and between rows k + 1 and k + 2 at once, one boundary per lane: both
  * boundaries' residuals side by side in `r` (f32 pairs), their run sums in the lanes of one f64x2 each.
@@ -290,11 +299,7 @@ function rowPairExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize,
     s1 = f64x2.add(s1, f64x2.sub(into, out));
     s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(into, into), f64x2.mul(out, out)));
   }
-  const at = <usize>k << 2;
-  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
-  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
-  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
-  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+  storeExtremes(k, hi, lo, most, least);
 }
 
 /** runExtremes between rows k and k + 1 alone. */
@@ -358,11 +363,7 @@ function columnPairExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: 
     hi = f64x2.pmax(hi, q);
     lo = f64x2.pmin(lo, q);
   }
-  const at = <usize>k << 2;
-  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
-  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
-  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
-  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+  storeExtremes(k, hi, lo, most, least);
 }
 
 /** runExtremes between columns k and k + 1 alone (ring: RUN f32). */
@@ -402,21 +403,17 @@ function columnExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: usiz
  * groups of four) or the columns' ring (RUN f32 pairs). Every lane does the reference's operations on its own boundary.
  */
 export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most: usize, least: usize, work: usize): void {
-  if (rows) {
-    memory.fill(most, 0, <usize>h << 2);
-    memory.fill(least, 0, <usize>h << 2);
-    const samples = (w + RUN_STEP - 1) / RUN_STEP;
-    let k = 1;
-    for (; k + 3 < h; k += 2) rowPairExtremes(picture, w, k, samples, work, most, least);
-    for (; k + 2 < h; k++) rowExtremes(picture, w, k, samples, work, most, least);
-    return;
-  }
-  memory.fill(most, 0, <usize>w << 2);
-  memory.fill(least, 0, <usize>w << 2);
-  const samples = (h + RUN_STEP - 1) / RUN_STEP;
+  const lines = rows ? h : w;
+  memory.fill(most, 0, <usize>lines << 2);
+  memory.fill(least, 0, <usize>lines << 2);
+  const samples = ((rows ? w : h) + RUN_STEP - 1) / RUN_STEP;
   let k = 1;
-  for (; k + 3 < w; k += 2) columnPairExtremes(picture, w, k, samples, work, most, least);
-  for (; k + 2 < w; k++) columnExtremes(picture, w, k, samples, work, most, least);
+  for (; k + 3 < lines; k += 2)
+    if (rows) rowPairExtremes(picture, w, k, samples, work, most, least);
+    else columnPairExtremes(picture, w, k, samples, work, most, least);
+  for (; k + 2 < lines; k++)
+    if (rows) rowExtremes(picture, w, k, samples, work, most, least);
+    else columnExtremes(picture, w, k, samples, work, most, least);
 }
 
 /**
