@@ -293,15 +293,18 @@ function bestBox(tops: Line[], bottoms: Line[], lefts: Line[], rights: Line[], s
         if (right[j] > bestScore) strong[count++] = j;
       }
       if (!count) continue;
+      // The first strong right at least SEAM_MIN_SIDE after the left (lines ascend): only moves on with the left.
+      let first = 0;
       for (const left of lefts) {
         const l = sideT(left.sums, a, b, height, sign);
         if (l <= bestScore) continue;
         const x0 = left.k + 3;
         const c = 4 * along[x0];
-        for (let p = 0; p < count; p++) {
+        while (first < count && rights[strong[first]].k - left.k < SEAM_MIN_SIDE) first++;
+        for (let p = first; p < count; p++) {
           const j = strong[p];
           const x1 = rights[j].k;
-          if (x1 - left.k < SEAM_MIN_SIDE || right[j] <= bestScore) continue;
+          if (right[j] <= bestScore) continue;
           const [d, width] = [4 * along[x1 - 1], x1 - 1 - x0];
           const t = sideT(top.sums, c, d, width, sign);
           if (t <= bestScore) continue;
