@@ -282,20 +282,26 @@ function bestBox(tops: Line[], bottoms: Line[], lefts: Line[], rights: Line[], s
   // The rights whose side beats the best score when a pair of rows begins, ascending: the only ones the loops below
   // can take (the best score only grows), so the boxes are met in the same order; none, and no left is measured.
   const strong = new Int32Array(rights.length);
+  // Rights closer than SEAM_MIN_SIDE to the first left close no box: their sides are not measured.
+  const firstRight = rights.findIndex((r) => r.k - lefts[0].k >= SEAM_MIN_SIDE);
+  if (firstRight < 0) return best;
   for (const top of tops)
     for (const bottom of bottoms) {
       if (bottom.k - top.k < SEAM_MIN_SIDE) continue;
       const [y0, y1] = [top.k + 3, bottom.k - 1];
       const [a, b, height] = [4 * down[y0], 4 * down[y1], y1 - y0];
       let count = 0;
-      for (let j = 0; j < rights.length; j++) {
+      for (let j = firstRight; j < rights.length; j++) {
         right[j] = sideT(rights[j].sums, a, b, height, -sign);
         if (right[j] > bestScore) strong[count++] = j;
       }
       if (!count) continue;
       // The first strong right at least SEAM_MIN_SIDE after the left (lines ascend): only moves on with the left.
       let first = 0;
+      const lastRight = rights[strong[count - 1]].k;
       for (const left of lefts) {
+        // This left and the ones after it (lines ascend) have no strong right far enough.
+        if (lastRight - left.k < SEAM_MIN_SIDE) break;
         const l = sideT(left.sums, a, b, height, sign);
         if (l <= bestScore) continue;
         const x0 = left.k + 3;
