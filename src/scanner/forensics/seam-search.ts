@@ -158,9 +158,12 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
       }
       // The first right-hand column at least SEAM_MIN_SIDE after the left one: only moves on as the left one does.
       let first = 0;
+      const lastRight = count ? xs[strong[count - 1]] : 0;
       for (let p = 0; p < count; p++) {
         const i = strong[p];
         const x0 = xs[i];
+        // This column and the ones after it (they ascend) have no strong column far enough to their right.
+        if (lastRight - x0 < SEAM_MIN_SIDE) break;
         const left = sides[i];
         if (left <= bestScore) continue;
         while (first < count && xs[strong[first]] - x0 < SEAM_MIN_SIDE) first++;
