@@ -32,6 +32,11 @@ let src: usize = 0;
   return ring + (<usize>((y & (RING - 1)) * width) << 2);
 }
 
+/** A ring of RING rows of f64. */
+@inline function ringRow64(ring: usize, y: i32): usize {
+  return ring + (<usize>((y & (RING - 1)) * width) << 3);
+}
+
 // The four box means (g, the 9 × 9 mean of the picture; fine detail; coarse structure; brightness) keep their
 // f64 column sums: g's and brightness's one f64 per column; fine detail's and coarse structure's side by side in
 // one `f64x2` per column (lane 0 fine, lane 1 coarse: both 5 × 5 boxes over the same rows, so their running sums
@@ -178,10 +183,25 @@ function moveColumns(columns: usize, add: usize, drop: usize): void {
   }
 }
 
+// g is <f32>(sum / 81) (the reference divides in f64, then stores into a Float32Array); a division per pixel bounds
+// gRow's loop. y = sum · (1 / 81) lies within 2^-52 (relative) of sum / 81, so y · (1 ∓ 2^-49) brackets sum / 81
+// rounded to f64 (within 2^-53 of it): when both ends round to the same f32, so does the quotient (rounding is
+// monotonic); else (≈ never) the division decides. The sums are of f32 values (|sum| ≥ 2^-149 unless 0), far from
+// f64's subnormals, where the relative bounds would not hold.
+const PER_81: f64 = 1.0 / 81;
+const BELOW: f64 = 1 - 1.0 / 562949953421312.0; // 2^49
+const ABOVE: f64 = 1 + 1.0 / 562949953421312.0;
+
+/** <f32>(sum / 81). */
+@inline function gMean(sum: f64): f32 {
+  const y = sum * PER_81;
+  const below = <f32>(y * BELOW);
+  return below == <f32>(y * ABOVE) ? below : <f32>(sum / 81);
+}
+
 /** g's next output row into `out` (boxMean with r 4: the running sum along the row, ÷ 81), then its columns moved down. */
 function gRow(out: usize): void {
   const r = G_RADIUS;
-  const n: f64 = 81;
   const last = width - 1;
   let sum: f64 = 0;
   for (let x = -r; x <= r; x++) sum += load<f64>(gColumns + (<usize>(x < 0 ? 0 : min(x, last)) << 3));
@@ -190,15 +210,17 @@ function gRow(out: usize): void {
   const innerEnd = max(last - r, inner);
   let x = 0;
   for (; x < inner; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
+    store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
   }
+  const columns = gColumns;
   for (; x < innerEnd; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
-    sum += load<f64>(gColumns + (<usize>(x + r + 1) << 3)) - load<f64>(gColumns + (<usize>(x - r) << 3));
+    const at = columns + (<usize>x << 3);
+    store<f32>(out + (<usize>x << 2), gMean(sum));
+    sum += load<f64>(at, (r + 1) << 3) - load<f64>(at - (<usize>r << 3));
   }
   for (; x < width; x++) {
-    store<f32>(at(out, x), <f32>(sum / n));
+    store<f32>(at(out, x), gMean(sum));
     sum += load<f64>(gColumns + (<usize>min(x + r + 1, last) << 3)) - load<f64>(gColumns + (<usize>max(x - r, 0) << 3));
   }
   const y = gNext++;
@@ -215,9 +237,10 @@ function gRow(out: usize): void {
 
 /**
  * The three side means' next output row (boxMean with r 2 of fine detail, coarse structure and brightness) into
- * `f`, `c` and `b`: fine and coarse in the lanes of one running f64x2 sum, brightness in a scalar one; then the
- * columns moved down a row. With `evenOnly` only the even columns are divided and stored (with SAMPLE 2 the means of
- * odd rows are read there only).
+ * `f` and `c` (f32 means) and `b` (brightness's f64 sums: its mean is read only where the fine detail differs enough
+ * for a step, ≈ never, so it is divided there; a division per pixel was a third of this function's time): fine and
+ * coarse in the lanes of one running f64x2 sum, brightness in a scalar one; then the columns moved down a row. With
+ * `evenOnly` only the even columns are divided and stored (with SAMPLE 2 the means of odd rows are read there only).
  */
 function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
   const r = SIDE_RADIUS;
@@ -237,37 +260,50 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
     const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
     v128.store32_lane(at(f, x), q, 0);
     v128.store32_lane(at(c, x), q, 1);
-    store<f32>(at(b, x), <f32>(bright / 25));
+    store<f64>(b + (<usize>x << 3), bright);
     const to = min(x + r + 1, last);
     const from = max(x - r, 0);
     pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
     bright += brightAt(to) - brightAt(from);
   }
-  if (evenOnly)
-    for (; x < innerEnd; x++) {
-      if ((x & 1) == 0) {
-        const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
-        v128.store32_lane(at(f, x), q, 0);
-        v128.store32_lane(at(c, x), q, 1);
-        store<f32>(at(b, x), <f32>(bright / 25));
-      }
-      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
-      bright += brightAt(x + r + 1) - brightAt(x - r);
+  // The inner columns: the sums entering (x + r + 1) and leaving (x − r) read through cursors of their own.
+  let enters = pairColumns + (<usize>(x + r + 1) << 4);
+  let leaves = pairColumns + (<usize>(x - r) << 4);
+  let brightEnters = brightColumns + (<usize>(x + r + 1) << 3);
+  let brightLeaves = brightColumns + (<usize>(x - r) << 3);
+  // With evenOnly two columns per step, the first (even: x starts at r = 2) stored.
+  const step: i32 = evenOnly ? 2 : 1;
+  for (; x + step <= innerEnd; x += step) {
+    const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
+    v128.store32_lane(at(f, x), q, 0);
+    v128.store32_lane(at(c, x), q, 1);
+    store<f64>(b + (<usize>x << 3), bright);
+    pair = f64x2.add(pair, f64x2.sub(v128.load(enters), v128.load(leaves)));
+    bright += load<f64>(brightEnters) - load<f64>(brightLeaves);
+    if (evenOnly) {
+      pair = f64x2.add(pair, f64x2.sub(v128.load(enters, 16), v128.load(leaves, 16)));
+      bright += load<f64>(brightEnters, 8) - load<f64>(brightLeaves, 8);
     }
-  else
-    for (; x < innerEnd; x++) {
+    enters += <usize>step << 4;
+    leaves += <usize>step << 4;
+    brightEnters += <usize>step << 3;
+    brightLeaves += <usize>step << 3;
+  }
+  for (; x < innerEnd; x++) {
+    if (!evenOnly || (x & 1) == 0) {
       const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
       v128.store32_lane(at(f, x), q, 0);
       v128.store32_lane(at(c, x), q, 1);
-      store<f32>(at(b, x), <f32>(bright / 25));
-      pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
-      bright += brightAt(x + r + 1) - brightAt(x - r);
+      store<f64>(b + (<usize>x << 3), bright);
     }
+    pair = f64x2.add(pair, f64x2.sub(pairAt(x + r + 1), pairAt(x - r)));
+    bright += brightAt(x + r + 1) - brightAt(x - r);
+  }
   for (; x < width; x++) {
     const q = f32x4.demote_f64x2_zero(f64x2.div(pair, n));
     v128.store32_lane(at(f, x), q, 0);
     v128.store32_lane(at(c, x), q, 1);
-    store<f32>(at(b, x), <f32>(bright / 25));
+    store<f64>(b + (<usize>x << 3), bright);
     const to = min(x + r + 1, last);
     const from = max(x - r, 0);
     pair = f64x2.add(pair, f64x2.sub(pairAt(to), pairAt(from)));
@@ -310,14 +346,24 @@ function sideRows(f: usize, c: usize, b: usize, evenOnly: bool): void {
 // The three means' rings (row y at slot y % RING).
 let fineMeans: usize = 0;
 let coarseMeans: usize = 0;
-let brightMeans: usize = 0;
+let brightSums: usize = 0;
 
-/** stepAt: +1 when the side at `a` is sharp and `b` blurred, −1 the other way round, 0 when neither. */
+/** The brightness mean of the sum at `p` (f64), as the reference stores it (f32) and reads it back. */
+@inline function brightMean(p: usize): f64 {
+  return <f64><f32>(load<f64>(p) / 25);
+}
+
+/** brightMean of two f64 sums at `p`, one per lane. */
+@inline function brightMeans(sums: v128): v128 {
+  return f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(f64x2.div(sums, f64x2.splat(25))));
+}
+
+/** stepAt: +1 when the side at `a` is sharp and `b` blurred, −1 the other way round, 0 when neither (brightness: sums). */
 @inline function stepAt(fineA: usize, coarseA: usize, brightA: usize, fineB: usize, coarseB: usize, brightB: usize): i32 {
   const fa = <f64>load<f32>(fineA);
   const fb = <f64>load<f32>(fineB);
   if (fa <= FINE_RATIO * fb && fb <= FINE_RATIO * fa) return 0;
-  if (Math.abs(<f64>load<f32>(brightA) - <f64>load<f32>(brightB)) >= MAX_BRIGHTNESS_JUMP) return 0;
+  if (Math.abs(brightMean(brightA) - brightMean(brightB)) >= MAX_BRIGHTNESS_JUMP) return 0;
   const ca = <f64>load<f32>(coarseA);
   const cb = <f64>load<f32>(coarseB);
   const ra = fa / (ca + COARSE_FLOOR);
@@ -331,9 +377,13 @@ let brightMeans: usize = 0;
 
 /**
  * stepAt's first test for four positions (fine means `a` and `b`, f32x4): true when each lies within FINE_RATIO of
- * the other at all four (no step there). FINE_RATIO · f is exact in f64 for an f32 f, as the reference's product.
+ * the other at all four (no step there). Told apart in f32 first: for f32 values, a < <f32>(FINE_RATIO · b)
+ * implies a < FINE_RATIO · b (rounding is monotonic and a is an f32), and the reverse fails only where they are
+ * equal; only then (or at a NaN) the reference's f64 products decide.
  */
 @inline function noStepAtFour(a: v128, b: v128): bool {
+  const ratio32 = f32x4.splat(<f32>FINE_RATIO);
+  if (i32x4.all_true(v128.and(f32x4.lt(a, f32x4.mul(ratio32, b)), f32x4.lt(b, f32x4.mul(ratio32, a))))) return true;
   const ratio = f64x2.splat(FINE_RATIO);
   const aLow = f64x2.promote_low_f32x4(a);
   const bLow = f64x2.promote_low_f32x4(b);
@@ -387,6 +437,11 @@ let brightMeans: usize = 0;
 /** Sampled columns j … j + 3 (every other f32 from `p`, reading 32 bytes) as four f32. */
 @inline function everyOther(p: usize): v128 {
   return i32x4.shuffle(v128.load(p), v128.load(p, 16), 0, 2, 4, 6);
+}
+
+/** Columns j and j + 2 of f64 sums from `p` (reading 32 bytes) as an f64x2. */
+@inline function everyOther64(p: usize): v128 {
+  return i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
 }
 
 /** Marks (u16 1) where stepsOfTwo's masks are set: its two positions at `into`/`outOf` and `apart` bytes on. */
@@ -445,8 +500,8 @@ export function blurStepCounts(
   coarseRing = gRing + ringBytes;
   fineMeans = coarseRing + ringBytes;
   coarseMeans = fineMeans + ringBytes;
-  brightMeans = coarseMeans + ringBytes;
-  gColumns = brightMeans + ringBytes;
+  brightSums = coarseMeans + ringBytes;
+  gColumns = brightSums + 2 * ringBytes;
   pairColumns = gColumns + (<usize>w << 3);
   brightColumns = pairColumns + (<usize>w << 4);
   fineDone = 0;
@@ -461,7 +516,7 @@ export function blurStepCounts(
   for (let y = 0; y < h; y++) {
     const f = ringRow(fineMeans, y);
     const c = ringRow(coarseMeans, y);
-    const b = ringRow(brightMeans, y);
+    const b = ringRow64(brightSums, y);
     sideRows(f, c, b, (y & 1) != 0);
     // Vertical boundaries k on sampled row y: sharp side at k − 4, blurred side at k + 3.
     if (y % SAMPLE == 0) {
@@ -475,10 +530,17 @@ export function blurStepCounts(
         if (noStepAtFour(fa, fb)) continue;
         const ca = v128.load(at(c, k - 4));
         const cb = v128.load(at(c, k + 3));
-        const ba = v128.load(at(b, k - 4));
-        const bb = v128.load(at(b, k + 3));
-        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), low(ba), low(bb));
-        const second = stepsOfTwo(high(fa), high(fb), high(ca), high(cb), high(ba), high(bb));
+        const ba = b + (<usize>(k - 4) << 3);
+        const bb = b + (<usize>(k + 3) << 3);
+        const first = stepsOfTwo(low(fa), low(fb), low(ca), low(cb), brightMeans(v128.load(ba)), brightMeans(v128.load(bb)));
+        const second = stepsOfTwo(
+          high(fa),
+          high(fb),
+          high(ca),
+          high(cb),
+          brightMeans(v128.load(ba, 16)),
+          brightMeans(v128.load(bb, 16)),
+        );
         // The masks (−1) as u16 marks (1) of positions k … k + 3: into, then outOf.
         const marks = i16x8.neg(i16x8.narrow_i32x4_s(i32x4.shuffle(first, second, 0, 1, 4, 5), i32x4.shuffle(first, second, 2, 3, 6, 7)));
         v128.store64_lane(into + (<usize>k << 1), marks, 0);
@@ -487,7 +549,7 @@ export function blurStepCounts(
       for (; k + 5 < w; k++) {
         const a = <usize>(k - 4) << 2;
         const o = <usize>(k + 3) << 2;
-        mark(into, outOf, k, stepAt(f + a, c + a, b + a, f + o, c + o, b + o));
+        mark(into, outOf, k, stepAt(f + a, c + a, b + (a << 1), f + o, c + o, b + (o << 1)));
       }
     }
     // The horizontal boundary k = y − 3 (rows k − 4 and k + 3 = y are both made now), at every sampled column.
@@ -495,7 +557,7 @@ export function blurStepCounts(
     if (k >= 6 && k + 5 < h) {
       const fa = ringRow(fineMeans, k - 4);
       const ca = ringRow(coarseMeans, k - 4);
-      const ba = ringRow(brightMeans, k - 4);
+      const ba = ringRow64(brightSums, k - 4);
       const into = intoH + (<usize>k << 1);
       const outOf = outOfH + (<usize>k << 1);
       const step = <usize>h << 1;
@@ -508,10 +570,22 @@ export function blurStepCounts(
         if (noStepAtFour(a, e)) continue;
         const coarseA = everyOther(ca + x);
         const coarseB = everyOther(c + x);
-        const brightA = everyOther(ba + x);
-        const brightB = everyOther(b + x);
-        const first = stepsOfTwo(low(a), low(e), low(coarseA), low(coarseB), low(brightA), low(brightB));
-        const second = stepsOfTwo(high(a), high(e), high(coarseA), high(coarseB), high(brightA), high(brightB));
+        const first = stepsOfTwo(
+          low(a),
+          low(e),
+          low(coarseA),
+          low(coarseB),
+          brightMeans(everyOther64(ba + (x << 1))),
+          brightMeans(everyOther64(b + (x << 1))),
+        );
+        const second = stepsOfTwo(
+          high(a),
+          high(e),
+          high(coarseA),
+          high(coarseB),
+          brightMeans(everyOther64(ba + (x << 1) + 32)),
+          brightMeans(everyOther64(b + (x << 1) + 32)),
+        );
         if (!v128.any_true(v128.or(first, second))) continue;
         const here = <usize>(j + 1) * step;
         markLanes(first, into + here, outOf + here, step);
@@ -520,7 +594,7 @@ export function blurStepCounts(
       for (; j < samplesH; j++) {
         const s = <usize>(j * SAMPLE) << 2;
         const here = <usize>(j + 1) * step;
-        mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + s, f + s, c + s, b + s));
+        mark(into + here, outOf + here, 0, stepAt(fa + s, ca + s, ba + (s << 1), f + s, c + s, b + (s << 1)));
       }
     }
   }
@@ -530,9 +604,12 @@ export function blurStepCounts(
   prefixDown(outOfH, h, samplesH);
 }
 
-/** Bytes of blurStepCounts' work area for a picture `w` wide (six rings of rows, four rows of f64 column sums). */
+/**
+ * Bytes of blurStepCounts' work area for a picture `w` wide (five rings of f32 rows, one of f64 rows, four rows of f64
+ * column sums).
+ */
 export function blurStepWorkBytes(w: i32): i32 {
-  return 6 * RING * w * 4 + 4 * w * 8;
+  return 5 * RING * w * 4 + RING * w * 8 + 4 * w * 8;
 }
 
 /**

@@ -60,6 +60,25 @@ export function grayDownscaleRows(
     for (let x = 0; x < outWidth; x++) {
       const x0 = load<i32>(firstColumn + (<usize>x << 2));
       const x1 = load<i32>(endColumn + (<usize>x << 2));
+      // Two neighbouring cells two columns wide (a halving's common case): one per lane of an f64x2, each lane's sum
+      // in the scalar order (row by row, left pixel then right).
+      if (
+        x1 == x0 + 2 &&
+        x + 1 < outWidth &&
+        load<i32>(firstColumn + (<usize>x << 2), 4) == x1 &&
+        load<i32>(endColumn + (<usize>x << 2), 4) == x1 + 2
+      ) {
+        let pair = f64x2.splat(0);
+        for (let yy = y0; yy < y1; yy++) {
+          const v = v128.load(source + (<usize>(yy * width + x0) << 2));
+          pair = f64x2.add(pair, f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 0, 2, 0, 2)));
+          pair = f64x2.add(pair, f64x2.promote_low_f32x4(i32x4.shuffle(v, v, 1, 3, 1, 3)));
+        }
+        const means = f32x4.demote_f64x2_zero(f64x2.div(pair, f64x2.splat(<f64>((y1 - y0) * 2))));
+        v128.store64_lane(out + (<usize>(r * outWidth + x) << 2), means, 0);
+        x++;
+        continue;
+      }
       let s: f64 = 0;
       for (let yy = y0; yy < y1; yy++) {
         const line = source + (<usize>(yy * width) << 2);

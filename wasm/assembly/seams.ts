@@ -31,11 +31,6 @@ const RUN_STEP: i32 = 2;
   return v128.and(f64x2.ge(f64x2.sub(cur, prev), step), f64x2.ge(f64x2.sub(cur, next), step));
 }
 
-/** The count `apart` bytes after `above`: the one at `above` plus `mark`. */
-@inline function addMark(above: usize, apart: usize, mark: i32): void {
-  store<u16>(above + apart, <u16>(<i32>load<u16>(above) + mark));
-}
-
 /** Four positions' step masks (two i64x2 of isStep) as four i16 1/0 in the low 64 bits. */
 @inline function marksOfFour(low: v128, high: v128): v128 {
   const words = i32x4.shuffle(low, high, 0, 2, 4, 6);
@@ -46,10 +41,10 @@ const RUN_STEP: i32 = 2;
  * One-pixel steps of the `w` × `h` f32 picture as seam-search.ts `stepCounts`: across vertical boundaries along the
  * rows 0, 2, 4, … (`vertical`: lines w − 1, ceil(h / 2) samples) and across horizontal ones along the columns 0, 2,
  * 4, … (`horizontal`: lines h − 1, ceil(w / 2) samples; the reference's stepCounts of the transposed picture), each
- * (samples + 1) × lines u16. `work` holds 3 × (ceil(w / 2) f64 + 32 bytes). Four positions per step: each |difference|
- * in f64 (the difference of two f32 is exact) and each test as isStep's, per lane.
+ * (samples + 1) × lines u16. Four positions per step: each |difference| in f64 (the difference of two f32 is exact)
+ * and each test as isStep's, per lane.
  */
-export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize, work: usize): void {
+export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, horizontal: usize): void {
   let lines = w - 1;
   let samples = (h + SAMPLE - 1) / SAMPLE;
   memory.fill(vertical, 0, <usize>((samples + 1) * lines) << 1);
@@ -84,71 +79,75 @@ export function seamStepCounts(picture: usize, w: i32, h: i32, vertical: usize, 
       }
     }
   }
-  // Horizontal boundaries k (rows k and k + 1) at the sampled columns: the differences of three row pairs rolled.
+  // Horizontal boundaries k (rows k and k + 1) at the sampled columns, four columns at a time down the rows: their
+  // differences of three row pairs rolled in registers, and their four counts at k written into four table rows that
+  // each advance by one count per row (k outer, every row wrote one count into each of the ceil(w / 2) table rows:
+  // a cache line per count, ≈ half the function's time).
   lines = h - 1;
   samples = (w + SAMPLE - 1) / SAMPLE;
   memory.fill(horizontal, 0, <usize>((samples + 1) * lines) << 1);
-  const sampled = (<usize>samples << 3) + 32;
-  let prevD = work;
-  let curD = work + sampled;
-  let nextD = work + 2 * sampled;
-  for (let j = 0; j < samples; j++) {
-    const x = j * SAMPLE;
-    store<f64>(prevD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 1), x) - px(rowAt(picture, w, 0), x)));
-    store<f64>(curD + (<usize>j << 3), Math.abs(px(rowAt(picture, w, 2), x) - px(rowAt(picture, w, 1), x)));
-  }
   const column = <usize>lines << 1;
-  for (let k = 1; k < lines - 1; k++) {
-    const lower = rowAt(picture, w, k + 1);
-    const below = rowAt(picture, w, k + 2);
-    let j = 0;
-    // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
-    // next one while 2j + 7 < w.
-    for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
-      const x = <usize>(j * SAMPLE) << 2;
-      const b = i32x4.shuffle(v128.load(below + x), v128.load(below + x, 16), 0, 2, 4, 6);
-      const l = i32x4.shuffle(v128.load(lower + x), v128.load(lower + x, 16), 0, 2, 4, 6);
-      const nextLow = f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(b), f64x2.promote_low_f32x4(l)));
-      const nextHigh = f64x2.abs(
-        f64x2.sub(
-          f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)),
-          f64x2.promote_low_f32x4(i32x4.shuffle(l, l, 2, 3, 0, 1)),
-        ),
-      );
-      const d = <usize>j << 3;
-      v128.store(nextD + d, nextLow);
-      v128.store(nextD + d, nextHigh, 16);
-      const lowMarks = stepsOfTwo(v128.load(prevD + d), v128.load(curD + d), nextLow);
-      const highMarks = stepsOfTwo(v128.load(prevD + d, 16), v128.load(curD + d, 16), nextHigh);
-      if (!v128.any_true(v128.or(lowMarks, highMarks))) {
-        // No step: each count is the one above it.
-        for (let i = 0; i < 4; i++) {
-          const above = horizontal + (<usize>((j + i) * lines + k) << 1);
-          store<u16>(above + column, load<u16>(above));
-        }
-        continue;
-      }
-      const marks = marksOfFour(lowMarks, highMarks);
-      const above = horizontal + (<usize>(j * lines + k) << 1);
-      addMark(above, column, i16x8.extract_lane_u(marks, 0));
-      addMark(above + column, column, i16x8.extract_lane_u(marks, 1));
-      addMark(above + 2 * column, column, i16x8.extract_lane_u(marks, 2));
-      addMark(above + 3 * column, column, i16x8.extract_lane_u(marks, 3));
+  const row0 = rowAt(picture, w, 0);
+  const row1 = rowAt(picture, w, 1);
+  const row2 = rowAt(picture, w, 2);
+  let j = 0;
+  // Sampled columns j … j + 3 (x = 2j … 2j + 6): the loads reach one value past x = 2j + 6, inside the row or the
+  // next one while 2j + 7 < w.
+  for (; j + 3 < samples && 2 * j + 7 < w; j += 4) {
+    const x = <usize>(j * SAMPLE) << 2;
+    const first = everyOther(row0 + x);
+    const second = everyOther(row1 + x);
+    let lower = everyOther(row2 + x);
+    let prevLow = lowDifferences(second, first);
+    let prevHigh = highDifferences(second, first);
+    let curLow = lowDifferences(lower, second);
+    let curHigh = highDifferences(lower, second);
+    const counts = horizontal + (<usize>(j * lines) << 1);
+    for (let k = 1; k < lines - 1; k++) {
+      const below = everyOther(rowAt(picture, w, k + 2) + x);
+      const nextLow = lowDifferences(below, lower);
+      const nextHigh = highDifferences(below, lower);
+      const marks = marksOfFour(stepsOfTwo(prevLow, curLow, nextLow), stepsOfTwo(prevHigh, curHigh, nextHigh));
+      // Each column's count below the one before it: the column above's count plus the marks so far.
+      const above = counts + (<usize>k << 1);
+      let count = <i32>load<u16>(above) + i16x8.extract_lane_u(marks, 0);
+      store<u16>(above + column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 1);
+      store<u16>(above + 2 * column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 2);
+      store<u16>(above + 3 * column, <u16>count);
+      count += i16x8.extract_lane_u(marks, 3);
+      store<u16>(above + 4 * column, <u16>count);
+      prevLow = curLow;
+      prevHigh = curHigh;
+      curLow = nextLow;
+      curHigh = nextHigh;
+      lower = below;
     }
-    for (; j < samples; j++) {
-      const x = j * SAMPLE;
-      const d = <usize>j << 3;
-      const next = Math.abs(px(below, x) - px(lower, x));
-      store<f64>(nextD + d, next);
-      const mark = isStep(load<f64>(prevD + d), load<f64>(curD + d), next);
-      const above = horizontal + (<usize>(j * lines + k) << 1);
-      store<u16>(above + column, <u16>(<i32>load<u16>(above) + mark));
-    }
-    const done = prevD;
-    prevD = curD;
-    curD = nextD;
-    nextD = done;
   }
+  for (; j < samples; j++) {
+    const x = j * SAMPLE;
+    let prev = Math.abs(px(row1, x) - px(row0, x));
+    let cur = Math.abs(px(row2, x) - px(row1, x));
+    const counts = horizontal + (<usize>(j * lines) << 1);
+    for (let k = 1; k < lines - 1; k++) {
+      const next = Math.abs(px(rowAt(picture, w, k + 2), x) - px(rowAt(picture, w, k + 1), x));
+      const above = counts + (<usize>k << 1);
+      store<u16>(above + column, <u16>(<i32>load<u16>(above) + isStep(prev, cur, next)));
+      prev = cur;
+      cur = next;
+    }
+  }
+}
+
+/** |lower − upper| of the first two of four f32 lanes, in f64 (exact for two f32). */
+@inline function lowDifferences(lower: v128, upper: v128): v128 {
+  return f64x2.abs(f64x2.sub(f64x2.promote_low_f32x4(lower), f64x2.promote_low_f32x4(upper)));
+}
+
+/** |lower − upper| of the last two lanes. */
+@inline function highDifferences(lower: v128, upper: v128): v128 {
+  return lowDifferences(i32x4.shuffle(lower, lower, 2, 3, 0, 1), i32x4.shuffle(upper, upper, 2, 3, 0, 1));
 }
 
 /** The step residual r of tone-box.ts at one pixel: the boundary between b and c, a before b, d after c (f32). */
@@ -230,6 +229,15 @@ const PER_RUN: f64 = 1.0 / <f64>RUN;
   return f64x2.replace_lane(f64x2.splat(px(upper, x)), 1, px(lower, x));
 }
 
+/** Two neighbouring boundaries' extremes (lanes of `hi` and `lo`) as runExtremes stores them, at k and k + 1. */
+@inline function storeExtremes(k: i32, hi: v128, lo: v128, most: usize, least: usize): void {
+  const at = <usize>k << 2;
+  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
+  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
+  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
+  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+}
+
 /**
  * runExtremes between rows k and k + 1 and between rows k + 1 and k + 2 at once, one boundary per lane: both
  * boundaries' residuals side by side in `r` (f32 pairs), their run sums in the lanes of one f64x2 each.
@@ -291,11 +299,7 @@ function rowPairExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize,
     s1 = f64x2.add(s1, f64x2.sub(into, out));
     s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(into, into), f64x2.mul(out, out)));
   }
-  const at = <usize>k << 2;
-  store<f32>(most + at, signedRoot(f64x2.extract_lane(hi, 0)));
-  store<f32>(most + at + 4, signedRoot(f64x2.extract_lane(hi, 1)));
-  store<f32>(least + at, signedRoot(f64x2.extract_lane(lo, 0)));
-  store<f32>(least + at + 4, signedRoot(f64x2.extract_lane(lo, 1)));
+  storeExtremes(k, hi, lo, most, least);
 }
 
 /** runExtremes between rows k and k + 1 alone. */
@@ -330,100 +334,86 @@ function rowExtremes(picture: usize, w: i32, k: i32, samples: i32, r: usize, mos
 }
 
 /**
- * One column k's running state for sample row i (`v`: its residual there): the sums of its last RUN residuals and,
- * once a run is complete, the run's extremes (`held`: its residual ring slot).
+ * runExtremes between columns k and k + 1 and between k + 1 and k + 2 at once, one boundary per lane, down the
+ * sampled rows: the sums and extremes in registers, the last RUN residuals of both in a ring at `ring` (RUN f32
+ * pairs). Reading down the columns (a cache line per sampled row, shared by eight pairs in turn) instead of keeping
+ * every column's state in memory and moving it once per row.
  */
-@inline function columnStep(i: i32, o: usize, held: usize, v: f32, sums: usize, squares: usize, his: usize, los: usize): void {
-  let s1: f64 = i == 0 ? 0 : load<f64>(sums + o);
-  let s2: f64 = i == 0 ? 0 : load<f64>(squares + o);
-  const into = <f64>v;
-  if (i < RUN) {
-    s1 += into;
-    s2 += into * into;
-  } else {
-    const out = <f64>load<f32>(held);
-    s1 += into - out;
-    s2 += into * into - out * out;
+function columnPairExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: usize, most: usize, least: usize): void {
+  const x = <usize>k << 2;
+  let s1 = f64x2.splat(0);
+  let s2 = f64x2.splat(0);
+  let hi = f64x2.splat(-Infinity);
+  let lo = f64x2.splat(Infinity);
+  for (let i = 0; i < samples; i++) {
+    const row = rowAt(picture, w, i * RUN_STEP) + x;
+    const v = residuals(two(row - 4), two(row), two(row + 4), two(row + 8));
+    const held = ring + (<usize>(i & (RUN - 1)) << 3);
+    if (i < RUN) {
+      s1 = f64x2.add(s1, v);
+      s2 = f64x2.add(s2, f64x2.mul(v, v));
+    } else {
+      const out = two(held);
+      s1 = f64x2.add(s1, f64x2.sub(v, out));
+      s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(v, v), f64x2.mul(out, out)));
+    }
+    v128.store64_lane(held, f32x4.demote_f64x2_zero(v), 0);
+    if (i + 1 < RUN) continue;
+    const q = signedSquares(s1, s2);
+    hi = f64x2.pmax(hi, q);
+    lo = f64x2.pmin(lo, q);
   }
-  store<f32>(held, v);
-  store<f64>(sums + o, s1);
-  store<f64>(squares + o, s2);
-  if (i + 1 < RUN) return;
-  const q = signedSquare(s1, s2);
-  const hi = i + 1 == RUN ? -Infinity : load<f64>(his + o);
-  const lo = i + 1 == RUN ? Infinity : load<f64>(los + o);
-  store<f64>(his + o, q > hi ? q : hi);
-  store<f64>(los + o, q < lo ? q : lo);
+  storeExtremes(k, hi, lo, most, least);
+}
+
+/** runExtremes between columns k and k + 1 alone (ring: RUN f32). */
+function columnExtremes(picture: usize, w: i32, k: i32, samples: i32, ring: usize, most: usize, least: usize): void {
+  let s1: f64 = 0;
+  let s2: f64 = 0;
+  let hi = -Infinity;
+  let lo = Infinity;
+  for (let i = 0; i < samples; i++) {
+    const row = rowAt(picture, w, i * RUN_STEP);
+    const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
+    const into = <f64>v;
+    const held = ring + (<usize>(i & (RUN - 1)) << 2);
+    if (i < RUN) {
+      s1 += into;
+      s2 += into * into;
+    } else {
+      const out = <f64>load<f32>(held);
+      s1 += into - out;
+      s2 += into * into - out * out;
+    }
+    store<f32>(held, v);
+    if (i + 1 < RUN) continue;
+    const q = signedSquare(s1, s2);
+    if (q > hi) hi = q;
+    if (q < lo) lo = q;
+  }
+  store<f32>(most + (<usize>k << 2), signedRoot(hi));
+  store<f32>(least + (<usize>k << 2), signedRoot(lo));
 }
 
 /**
  * tone-box.ts `runExtremes` of the `w` × `h` f32 picture: boundaries between rows (`rows`: `most`/`least` h f32
  * each, r along the row at every other column; two boundaries per f64x2) when `rows` is 1, else between columns (w
- * f32 each, r down the column at every other row: the reference's runExtremes of the transposed picture; each
- * column's sums, extremes and its last RUN residuals in `work`, 4 · RUN + 32 bytes per column, two columns per
- * f64x2; h ≥ 2 · RUN, as the search needs). Every lane does the reference's operations on its own boundary.
+ * f32 each, r down the column at every other row: the reference's runExtremes of the transposed picture, two
+ * columns per f64x2; h ≥ 2 · RUN, as the search needs). `work`: the rows' residuals (ceil(w / 2) f32 pairs, whole
+ * groups of four) or the columns' ring (RUN f32 pairs). Every lane does the reference's operations on its own boundary.
  */
 export function toneRunExtremes(picture: usize, w: i32, h: i32, rows: i32, most: usize, least: usize, work: usize): void {
-  if (rows) {
-    memory.fill(most, 0, <usize>h << 2);
-    memory.fill(least, 0, <usize>h << 2);
-    const samples = (w + RUN_STEP - 1) / RUN_STEP;
-    let k = 1;
-    for (; k + 3 < h; k += 2) rowPairExtremes(picture, w, k, samples, work, most, least);
-    for (; k + 2 < h; k++) rowExtremes(picture, w, k, samples, work, most, least);
-    return;
-  }
-  memory.fill(most, 0, <usize>w << 2);
-  memory.fill(least, 0, <usize>w << 2);
-  const samples = (h + RUN_STEP - 1) / RUN_STEP;
-  const columnBytes = <usize>w << 3;
-  const sums = work;
-  const squares = sums + columnBytes;
-  const his = squares + columnBytes;
-  const los = his + columnBytes;
-  const ring = los + columnBytes;
-  const floor = f64x2.splat(-Infinity);
-  const ceiling = f64x2.splat(Infinity);
-  for (let i = 0; i < samples; i++) {
-    const row = rowAt(picture, w, i * RUN_STEP);
-    const slot = ring + (<usize>((i % RUN) * w) << 2);
-    let k = 1;
-    // Columns k and k + 1 in the lanes of one f64x2: the same sums, run values and extremes per lane.
-    for (; k + 3 < w; k += 2) {
-      const x = <usize>k << 2;
-      const v = residuals(two(row + x - 4), two(row + x), two(row + x + 4), two(row + x + 8));
-      const o = <usize>k << 3;
-      const held = slot + x;
-      let s1 = i == 0 ? f64x2.splat(0) : v128.load(sums + o);
-      let s2 = i == 0 ? f64x2.splat(0) : v128.load(squares + o);
-      if (i < RUN) {
-        s1 = f64x2.add(s1, v);
-        s2 = f64x2.add(s2, f64x2.mul(v, v));
-      } else {
-        const out = two(held);
-        s1 = f64x2.add(s1, f64x2.sub(v, out));
-        s2 = f64x2.add(s2, f64x2.sub(f64x2.mul(v, v), f64x2.mul(out, out)));
-      }
-      v128.store64_lane(held, f32x4.demote_f64x2_zero(v), 0);
-      v128.store(sums + o, s1);
-      v128.store(squares + o, s2);
-      if (i + 1 < RUN) continue;
-      const q = signedSquares(s1, s2);
-      const hi = i + 1 == RUN ? floor : v128.load(his + o);
-      const lo = i + 1 == RUN ? ceiling : v128.load(los + o);
-      v128.store(his + o, f64x2.pmax(hi, q));
-      v128.store(los + o, f64x2.pmin(lo, q));
-    }
-    for (; k + 2 < w; k++) {
-      const v = residual(px(row, k - 1), px(row, k), px(row, k + 1), px(row, k + 2));
-      columnStep(i, <usize>k << 3, slot + (<usize>k << 2), v, sums, squares, his, los);
-    }
-  }
-  for (let k = 1; k + 2 < w; k++) {
-    const o = <usize>k << 3;
-    store<f32>(most + (<usize>k << 2), signedRoot(load<f64>(his + o)));
-    store<f32>(least + (<usize>k << 2), signedRoot(load<f64>(los + o)));
-  }
+  const lines = rows ? h : w;
+  memory.fill(most, 0, <usize>lines << 2);
+  memory.fill(least, 0, <usize>lines << 2);
+  const samples = ((rows ? w : h) + RUN_STEP - 1) / RUN_STEP;
+  let k = 1;
+  for (; k + 3 < lines; k += 2)
+    if (rows) rowPairExtremes(picture, w, k, samples, work, most, least);
+    else columnPairExtremes(picture, w, k, samples, work, most, least);
+  for (; k + 2 < lines; k++)
+    if (rows) rowExtremes(picture, w, k, samples, work, most, least);
+    else columnExtremes(picture, w, k, samples, work, most, least);
 }
 
 /**

@@ -156,15 +156,20 @@ export function searchSeams(img: GrayImage, options: { reference?: boolean } = {
         sides[i] = (toCounts[b * n + i] - fromCounts[a * n + i]) / length;
         if (sides[i] > bestScore) strong[count++] = i;
       }
+      // The first right-hand column at least SEAM_MIN_SIDE after the left one: only moves on as the left one does.
+      let first = 0;
+      const lastRight = count ? xs[strong[count - 1]] : 0;
       for (let p = 0; p < count; p++) {
         const i = strong[p];
         const x0 = xs[i];
+        // This column and the ones after it (they ascend) have no strong column far enough to their right.
+        if (lastRight - x0 < SEAM_MIN_SIDE) break;
         const left = sides[i];
         if (left <= bestScore) continue;
-        for (let q = 0; q < count; q++) {
+        while (first < count && xs[strong[first]] - x0 < SEAM_MIN_SIDE) first++;
+        for (let q = first; q < count; q++) {
           const j = strong[q];
           const x1 = xs[j];
-          if (x1 - x0 < SEAM_MIN_SIDE) continue;
           const right = sides[j];
           if (right <= bestScore) continue;
           const top = across(a, i, j);

@@ -3,7 +3,7 @@
  * both directions and tone-box.ts `runExtremes` of the rows and of the columns, the same values, read from the
  * picture as it is (the references read its transposed copy for the horizontal boundaries). The references stay;
  * test/forensics/image/wasm-search-kernels.test.ts compares them. Wasm memory: the picture (4 bytes per pixel), the
- * count tables (≈ 2 bytes per pixel) and ≈ 160 bytes per column; the tone box's candidate lines' sums 32 bytes per
+ * count tables (≈ 2 bytes per pixel) and ≈ 4 bytes per column; the tone box's candidate lines' sums 32 bytes per
  * line and kept position (≤ 120 × 120).
  */
 import type { GrayImage } from "../images/gray";
@@ -36,11 +36,10 @@ export function seamStepCountsWasm(
   const { at, buffer } = copyGrayInto(img, {
     vertical: bytes(vertical),
     horizontal: bytes(horizontal),
-    work: 3 * (horizontal.samples * 8 + 32),
     most: (width + height) * 2,
   });
   const k = kernels();
-  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal, at.work);
+  k.seamStepCounts(at.picture, width, height, at.vertical, at.horizontal);
   const table = (s: { lines: number; samples: number }, counts: number, most: number) => {
     k.stepRunMaxima(counts, s.lines, s.samples, run, most);
     return {
@@ -70,7 +69,8 @@ export function toneRunExtremesWasm(img: GrayImage): { rows: RunExtremes; column
     rowsLeast: height * 4,
     columnsMost: width * 4,
     columnsLeast: width * 4,
-    work: Math.max(width * (4 * 32 + 32), Math.ceil(width / 2) * 4),
+    // The rows' residuals (every other column's, as f32 pairs in groups of four) or the columns' ring of 32 pairs.
+    work: Math.max(Math.ceil(width / 8) * 32, 32 * 8),
   });
   k.toneRunExtremes(at.picture, width, height, 1, at.rowsMost, at.rowsLeast, at.work);
   k.toneRunExtremes(at.picture, width, height, 0, at.columnsMost, at.columnsLeast, at.work);

@@ -218,12 +218,12 @@ export function allCandidateLines(img: GrayImage, options: { reference?: boolean
 }
 
 /**
- * A side along `line` over a … b − 1: its t (0 when spread or too small). `sign` +1: the box lies after the
- * boundary (left/top side); −1: before it (right/bottom side), for a brighter box.
+ * A side along a line whose sums are `sums`, over positions a … b − 1 (`i`, `j`: 4 × their slots; the lines of a
+ * direction share their kept positions, so the offsets are worked out once for all of them): its t (0 when spread or
+ * too small). `sign` +1: the box lies after the boundary (left/top side); −1: before it (right/bottom side), for a
+ * brighter box.
  */
-function sideT({ at, sums }: Line, a: number, b: number, sign: number): number {
-  const n = b - a;
-  const [i, j] = [4 * at[a], 4 * at[b]];
+function sideT(sums: Float64Array, i: number, j: number, n: number, sign: number): number {
   const before = sums[j + 2] - sums[i + 2];
   const step = (sign * (sums[j + 3] - sums[i + 3] - before)) / n;
   const residual = (sign * (sums[j] - sums[i])) / n;
@@ -231,10 +231,8 @@ function sideT({ at, sums }: Line, a: number, b: number, sign: number): number {
   return sign * tValue(sums[j] - sums[i], sums[j + 1] - sums[i + 1], n);
 }
 
-/** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (signs as sideT). */
-function sideTone({ at, sums }: Line, a: number, b: number, sign: number): number {
-  const n = b - a;
-  const [i, j] = [4 * at[a], 4 * at[b]];
+/** The side's relative tone change, ln((inside + K) / (outside + K)) with K = TONE.offset (arguments as sideT). */
+function sideTone(sums: Float64Array, i: number, j: number, n: number, sign: number): number {
   const before = (sums[j + 2] - sums[i + 2]) / n;
   const after = (sums[j + 3] - sums[i + 3]) / n;
   return sign * Math.log((after + TONE.offset) / (before + TONE.offset));
@@ -277,27 +275,52 @@ export function searchToneBox(img: GrayImage, options: { reference?: boolean } =
 function bestBox(tops: Line[], bottoms: Line[], lefts: Line[], rights: Line[], sign: 1 | -1, floor: number) {
   let best: ToneBox | null = null;
   let bestScore = floor;
+  if (!lefts.length || !rights.length || !tops.length) return best;
+  // Slots of positions along the columns (the vertical sides) and along the rows (the horizontal ones).
+  const [down, along] = [lefts[0].at, tops[0].at];
   const right = new Float64Array(rights.length);
+  // The rights whose side beats the best score when a pair of rows begins, ascending: the only ones the loops below
+  // can take (the best score only grows), so the boxes are met in the same order; none, and no left is measured.
+  const strong = new Int32Array(rights.length);
+  // Rights closer than SEAM_MIN_SIDE to the first left close no box: their sides are not measured.
+  const firstRight = rights.findIndex((r) => r.k - lefts[0].k >= SEAM_MIN_SIDE);
+  if (firstRight < 0) return best;
   for (const top of tops)
     for (const bottom of bottoms) {
       if (bottom.k - top.k < SEAM_MIN_SIDE) continue;
       const [y0, y1] = [top.k + 3, bottom.k - 1];
-      for (let j = 0; j < rights.length; j++) right[j] = sideT(rights[j], y0, y1, -sign);
+      const [a, b, height] = [4 * down[y0], 4 * down[y1], y1 - y0];
+      let count = 0;
+      for (let j = firstRight; j < rights.length; j++) {
+        right[j] = sideT(rights[j].sums, a, b, height, -sign);
+        if (right[j] > bestScore) strong[count++] = j;
+      }
+      if (!count) continue;
+      // The first strong right at least SEAM_MIN_SIDE after the left (lines ascend): only moves on with the left.
+      let first = 0;
+      const lastRight = rights[strong[count - 1]].k;
       for (const left of lefts) {
-        const l = sideT(left, y0, y1, sign);
+        // This left and the ones after it (lines ascend) have no strong right far enough.
+        if (lastRight - left.k < SEAM_MIN_SIDE) break;
+        const l = sideT(left.sums, a, b, height, sign);
         if (l <= bestScore) continue;
-        for (let j = 0; j < rights.length; j++) {
+        const x0 = left.k + 3;
+        const c = 4 * along[x0];
+        while (first < count && rights[strong[first]].k - left.k < SEAM_MIN_SIDE) first++;
+        for (let p = first; p < count; p++) {
+          const j = strong[p];
           const x1 = rights[j].k;
-          if (x1 - left.k < SEAM_MIN_SIDE || right[j] <= bestScore) continue;
-          const t = sideT(top, left.k + 3, x1 - 1, sign);
+          if (right[j] <= bestScore) continue;
+          const [d, width] = [4 * along[x1 - 1], x1 - 1 - x0];
+          const t = sideT(top.sums, c, d, width, sign);
           if (t <= bestScore) continue;
-          const score = Math.min(l, right[j], t, sideT(bottom, left.k + 3, x1 - 1, -sign));
+          const score = Math.min(l, right[j], t, sideT(bottom.sums, c, d, width, -sign));
           if (score <= bestScore) continue;
           const tones = [
-            sideTone(left, y0, y1, sign),
-            sideTone(rights[j], y0, y1, -sign),
-            sideTone(top, left.k + 3, x1 - 1, sign),
-            sideTone(bottom, left.k + 3, x1 - 1, -sign),
+            sideTone(left.sums, a, b, height, sign),
+            sideTone(rights[j].sums, a, b, height, -sign),
+            sideTone(top.sums, c, d, width, sign),
+            sideTone(bottom.sums, c, d, width, -sign),
           ];
           if (Math.min(...tones) < TONE.alike * Math.max(...tones)) continue;
           bestScore = score;

@@ -180,14 +180,7 @@ export interface KernelExports {
     outOfH: number,
   ): void;
   stepRunMaxima(counts: number, lines: number, samples: number, run: number, most: number): void;
-  seamStepCounts(
-    picture: number,
-    width: number,
-    height: number,
-    vertical: number,
-    horizontal: number,
-    work: number,
-  ): void;
+  seamStepCounts(picture: number, width: number, height: number, vertical: number, horizontal: number): void;
   toneRunExtremes(
     picture: number,
     width: number,
@@ -296,6 +289,28 @@ export function ownKernels(): KernelExports {
 }
 
 /**
+ * What the start of the scratch area holds unchanged (`key`: the array copied there, of instance `k`), for the next
+ * caller that copies the same array in: forgotten at every claim of the area (scratch) and at the end of the
+ * synchronous run (a microtask), so that no caller that claimed the area earlier and writes to it after an `await`
+ * can have changed it.
+ */
+let held: { key: object; k: KernelExports } | null = null;
+
+/** Whether the scratch area of `k` starts with `key`'s copy, as left by holdInScratch. */
+export function scratchHolds(key: object, k: KernelExports): boolean {
+  return held !== null && held.key === key && held.k === k;
+}
+
+/** Marks the start of `k`'s scratch area as holding `key`'s copy (which the kernel called next only reads). */
+export function holdInScratch(key: object, k: KernelExports): void {
+  const mark = { key, k };
+  held = mark;
+  queueMicrotask(() => {
+    if (held === mark) held = null;
+  });
+}
+
+/**
  * The scratch area with room for `bytes` (of the isolate's instance, or of `k`), and views on the memory as
  * it is after growing (views taken before a call that grows the memory are detached).
  */
@@ -303,6 +318,7 @@ export function scratch(
   bytes: number,
   k: KernelExports = kernels(),
 ): { base: number; bytes: Uint8Array; buffer: ArrayBuffer } {
+  held = null;
   const base = k.scratch(bytes);
   const buffer = k.memory.buffer;
   return { base, bytes: new Uint8Array(buffer), buffer };

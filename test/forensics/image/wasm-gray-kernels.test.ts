@@ -1,9 +1,11 @@
 // gray.ts `downscale` and `lumaFromRgba` against their kernels (wasm/assembly/gray.ts through
-// images/gray-wasm.ts): the same f32 values, Object.is for every sample (NaN and −0 included).
+// images/gray-wasm.ts): the same f32 values, Object.is for every sample (NaN and −0 included); and when
+// copyGrayInto copies a picture into the scratch area again.
 import { describe, expect, it } from "vitest";
 import { downscale, type GrayImage, lumaFromRgba } from "../../../src/scanner/images/gray";
-import { downscaleWasm, lumaInto } from "../../../src/scanner/images/gray-wasm";
+import { copyGrayInto, downscaleWasm, lumaInto } from "../../../src/scanner/images/gray-wasm";
 import { JpegStripDecoder } from "../../../src/scanner/images/jpeg-strip-decoder";
+import { scratch } from "../../../src/scanner/images/wasm-kernels";
 import { sharedFile } from "./fixtures";
 
 /** Deterministic floats 0–255 with fractions (xorshift32), as luma and cell means are. */
@@ -71,6 +73,9 @@ describe("grey downscale (heatmap backgrounds): the kernel gives gray.ts downsca
     img.data[101] = Number.NEGATIVE_INFINITY;
     img.data[500] = -0;
     expectSameDownscale(img, 11);
+    // Cells two columns wide, two per f64x2 in the kernel (NaN, ±∞ and −0 among their pixels).
+    expectSameDownscale(img, 19);
+    expectSameDownscale({ width: 4, height: 2, data: new Float32Array([-0, -0, -0, 1, -0, -0, 2, -0]) }, 2);
     expectSameDownscale({ width: 1, height: 1, data: new Float32Array([-0]) }, 1);
     expect(downscaleWasm(img, 37)).toBe(img);
   });
@@ -92,5 +97,36 @@ describe("luma (copy-move's search picture at full resolution): the kernel gives
       lumaInto(bytes, pixels, at, 3);
       expect(differing(at.subarray(3), lumaFromRgba(bytes, pixels, 1).data)).toBe(0);
     }
+  });
+});
+
+describe("copyGrayInto: the picture copied once per synchronous run", () => {
+  /** The picture region's values after copyGrayInto, having overwritten it first (as another kernel's caller may). */
+  const afterOverwrite = (img: GrayImage, claim: () => void) => {
+    const { at, buffer } = copyGrayInto(img, { rest: 64 });
+    claim();
+    new Float32Array(buffer, at.picture, img.data.length).fill(-1);
+    const again = copyGrayInto(img, { rest: 64 });
+    return new Float32Array(again.buffer, again.at.picture, img.data.length);
+  };
+
+  it("keeps the copy for the same picture in the same run, copies again after the area is claimed or an await", async () => {
+    const img = noiseGray(31, 17, 9);
+    // Overwritten without a claim (no caller does so): the copy is kept, which shows it is not made again.
+    expect(afterOverwrite(img, () => {})[0]).toBe(-1);
+    expect(
+      differing(
+        afterOverwrite(img, () => scratch(16)),
+        img.data,
+      ),
+    ).toBe(0);
+    const { at, buffer } = copyGrayInto(img, {});
+    await Promise.resolve();
+    new Float32Array(buffer, at.picture, img.data.length).fill(-1);
+    const later = copyGrayInto(img, {});
+    expect(differing(new Float32Array(later.buffer, later.at.picture, img.data.length), img.data)).toBe(0);
+    const other = noiseGray(31, 17, 10);
+    const next = copyGrayInto(other, {});
+    expect(differing(new Float32Array(next.buffer, next.at.picture, other.data.length), other.data)).toBe(0);
   });
 });
