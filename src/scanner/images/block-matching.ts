@@ -351,7 +351,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const positions = gw * gh;
   const k = own ? ownKernels() : kernels();
   // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
-  const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
+  const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 4 };
   // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel.
   const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8 };
   const first = scratchRegions({ ...sizes, ...picture }, k);
@@ -363,23 +363,25 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number
   const blocksCompared = k.copyMoveHashRows(first.at.cells, first.at.luma, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
-  const grouped = { ends: groups * 4, entries: blocksCompared * 8 };
+  // The entries with 32 readable bytes after them (the pairs kernel compares four entries ahead).
+  const grouped = { ends: groups * 4, entries: blocksCompared * 8 + 32 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
   // The scratch area holds earlier calls' bytes: no twins counted yet, the pairs' state at the first group.
   const twins = new Uint8Array(buffer, at.twins, positions);
   twins.fill(0);
-  const state = new Int32Array(buffer, at.state, 2);
-  state.fill(0);
+  const state = new Int32Array(buffer, at.state, 1);
+  state[0] = 0;
   k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries, at.judged);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
-  while (state[0] < groups) {
+  while (state[0] < blocksCompared) {
     const got = k.copyMovePairs(
       at.cells,
       cw,
       gw,
-      groups,
+      shift,
+      blocksCompared,
       at.ends,
       at.entries,
       at.twins,
