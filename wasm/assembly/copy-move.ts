@@ -97,47 +97,122 @@ export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
   }
 }
 
-/** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
-@inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
-  return f64x2.sub(
-    f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), // ÷ 16, exactly
-    f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
-  );
-}
-
-/** Stores lane `lane`'s hash (0 without detail) when the lane is one of the row's `lanes` left; 1 when it had detail. */
-@inline function storeHash(o: usize, lane: i32, lanes: i32, r: f64, h: i32, minResidual: f64): i32 {
-  if (lane >= lanes) return 0;
-  const hash: u32 = r >= minResidual ? mix(h) : 0;
-  store<u32>(o + (<usize>lane << 2), hash);
-  return hash != 0 ? 1 : 0;
-}
-
 /**
- * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
- * rows of `cw` f32 cell means (and 16 readable bytes after them), `quantised` the same cells as
- * copyMoveQuantise gives them (also 16 readable bytes after); out[y·count + x] (u32) is 0 when the
- * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
- * Returns how many blocks had detail.
+ * Per cell i of a block (i = 4·row + column): its hash multiplier as an i32x4 splat (16 bytes each), then its
+ * byte offset from the block's corner (i32).
  */
-/**
- * Per cell i of a block (i = 4·row + column): its ramp coordinates as f64x2 splats (x at +0, y at +16), its
- * hash multiplier as an i32x4 splat (+32), 48 bytes each; then its byte offset from the block's corner (i32).
- */
-const CELL_TABLE = memory.data(16 * 48 + 16 * 4, 16);
-const CELL_OFFSETS = CELL_TABLE + 16 * 48;
+const CELL_TABLE = memory.data(16 * 16 + 16 * 4, 16);
+const CELL_OFFSETS = CELL_TABLE + 16 * 16;
 
 /** Fills CELL_TABLE for cell-mean rows of `row` bytes. */
 function prepareCells(row: usize): void {
   for (let i = 0; i < 16; i++) {
-    const at = CELL_TABLE + <usize>(i * 48);
-    v128.store(at, f64x2.splat(<f64>(i & 3) - 1.5));
-    v128.store(at, f64x2.splat(<f64>(i >> 2) - 1.5), 16);
-    v128.store(at, i32x4.splat(unchecked(MULTIPLIERS[i])), 32);
+    v128.store(CELL_TABLE + <usize>(i * 16), i32x4.splat(unchecked(MULTIPLIERS[i])));
     store<i32>(CELL_OFFSETS + (<usize>i << 2), <i32>(<usize>((i >> 2) * 4) * row + (<usize>((i & 3) * 4) << 2)));
   }
 }
 
+/**
+ * The reference's residual sum of squares of the block at `corner` (bytes into `cells`): its 16 cell means'
+ * departure from their best plane, every f64 operation of block-matching.ts `blockHashes` in its order.
+ */
+function referenceResidual(cells: usize, corner: usize): f64 {
+  let sum: f64 = 0;
+  let sq: f64 = 0;
+  let sx: f64 = 0;
+  let sy: f64 = 0;
+  for (let i = 0; i < 16; i++) {
+    const v = <f64>load<f32>(cells + corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2)));
+    sum += v;
+    sq += v * v;
+    sx += v * (<f64>(i & 3) - 1.5);
+    sy += v * (<f64>(i >> 2) - 1.5);
+  }
+  return sq - (sum * sum) / 16 - (sx * sx + sy * sy) / 20;
+}
+
+/** Bytes of one cell row's sums in the ring of copyMoveHashRows: 96 per four block positions. */
+@inline function ringRowBytes(count: i32): usize {
+  return <usize>((count + 3) >> 2) * 96;
+}
+
+/**
+ * One cell row's sums over the four cells of a block row (cell columns x, x + 4, x + 8, x + 12) for every block
+ * position x, four per step, into the ring's row: per four positions the sums S, the squares Q and the ramp
+ * moments X (−1.5, −0.5, 0.5, 1.5 across) as f64x2 pairs (S01, S23, Q01, Q23, X01, X23).
+ */
+function cellRowSums(line: usize, count: i32, to: usize): void {
+  const half = f64x2.splat(0.5);
+  const oneHalf = f64x2.splat(1.5);
+  for (let x = 0; x < count; x += 4) {
+    const at = line + (<usize>x << 2);
+    const a = v128.load(at);
+    const b = v128.load(at, 16);
+    const c = v128.load(at, 32);
+    const d = v128.load(at, 48);
+    for (let lane = 0; lane < 2; lane++) {
+      const a2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(a, a, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(a);
+      const b2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(b);
+      const c2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(c, c, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(c);
+      const d2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(d, d, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(d);
+      const o = to + <usize>(x >> 2) * 96 + (<usize>lane << 4);
+      v128.store(o, f64x2.add(f64x2.add(a2, b2), f64x2.add(c2, d2)));
+      const ab = f64x2.add(f64x2.mul(a2, a2), f64x2.mul(b2, b2));
+      v128.store(o, f64x2.add(ab, f64x2.add(f64x2.mul(c2, c2), f64x2.mul(d2, d2))), 32);
+      const ramp = f64x2.add(f64x2.mul(f64x2.sub(d2, a2), oneHalf), f64x2.mul(f64x2.sub(c2, b2), half));
+      v128.store(o, ramp, 64);
+    }
+  }
+}
+
+/** The squares' sum Q of two block positions from their four cell rows' sums (ring rows r0…r3, at their byte `o`). */
+@inline function ringSquares(r0: usize, r1: usize, r2: usize, r3: usize): v128 {
+  return f64x2.add(f64x2.add(v128.load(r0, 32), v128.load(r1, 32)), f64x2.add(v128.load(r2, 32), v128.load(r3, 32)));
+}
+
+/**
+ * Residual sums of squares of two block positions from their four cell rows' sums (ring rows r0…r3, at byte
+ * `o` of each row: S at +0, Q at +32, X at +64) and their squares' sum `sq`, in another order than the reference
+ * (so within ≈ 2⁻⁴⁵·Q of its value, see copyMoveHashRows).
+ */
+@inline function ringResidual(r0: usize, r1: usize, r2: usize, r3: usize, sq: v128): v128 {
+  const s0 = v128.load(r0);
+  const s1 = v128.load(r1);
+  const s2 = v128.load(r2);
+  const s3 = v128.load(r3);
+  const sum = f64x2.add(f64x2.add(s0, s1), f64x2.add(s2, s3));
+  const sx = f64x2.add(f64x2.add(v128.load(r0, 64), v128.load(r1, 64)), f64x2.add(v128.load(r2, 64), v128.load(r3, 64)));
+  const sy = f64x2.add(
+    f64x2.mul(f64x2.sub(s3, s0), f64x2.splat(1.5)),
+    f64x2.mul(f64x2.sub(s2, s1), f64x2.splat(0.5)),
+  );
+  const plane = f64x2.mul(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(0.05));
+  return f64x2.sub(f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), plane);
+}
+
+/**
+ * Per lane of two residuals `r` (with their squares' sums `sq`): all ones where r is further than `slack`·Q from
+ * `m` (its side of m is the reference's), 0 where it is not or is not a number (the reference's residual decides).
+ */
+@inline function sureDetail(r: v128, sq: v128, m: v128, slack: v128): v128 {
+  return f64x2.gt(f64x2.abs(f64x2.sub(r, m)), f64x2.mul(sq, slack));
+}
+
+/**
+ * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12 rows of `cw`
+ * f32 cell means (and 16 readable bytes after them), `quantised` the same cells as copyMoveQuantise gives them
+ * (also 16 readable bytes after); out[y·count + x] (u32; 16 writable bytes after the last) is 0 when the block's
+ * unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`, else the hash of
+ * its quantised cells. `ring` holds 16 cell rows' sums (cellRowSums, ringRowBytes each): every cell row's sums
+ * are taken once and read by the four block rows that have it, where the reference sums 16 cells per block.
+ * Returns how many blocks had detail.
+ *
+ * Exactness: the residual R = Q − S²/16 − (X² + Y²)/20 is the same real number whatever the order; every product
+ * of the reference is exact in f64 (an f32 squared, or times ±0.5 or ±1.5), so its value and this order's each
+ * lie within ≈ 2⁸·2⁻⁵³·Q of R (S² ≤ 16·Q and X², Y² ≤ 20·Q by Cauchy–Schwarz; sums of ≤ 16 terms). Where the
+ * two could fall on different sides of `minResidual` (this value within `slack`·Q of it, the caller's 2⁻⁴⁰; or
+ * NaN: any NaN or ±∞ cell) the block's residual is computed again by the reference's operations in its order.
+ */
 export function copyMoveHashRows(
   cells: usize,
   quantised: usize,
@@ -145,52 +220,56 @@ export function copyMoveHashRows(
   count: i32,
   rows: i32,
   minResidual: f64,
+  slack: f64,
   out: usize,
+  ring: usize,
 ): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
+  const ringRow = ringRowBytes(count);
   prepareCells(row);
-  for (let y = 0; y < rows; y++)
+  const m = f64x2.splat(minResidual);
+  const near = f64x2.splat(slack);
+  for (let y = 0; y < 12; y++) cellRowSums(cells + <usize>y * row, count, ring + <usize>y * ringRow);
+  for (let y = 0; y < rows; y++) {
+    cellRowSums(cells + <usize>(y + 12) * row, count, ring + <usize>((y + 12) & 15) * ringRow);
+    const r0 = ring + <usize>(y & 15) * ringRow;
+    const r1 = ring + <usize>((y + 4) & 15) * ringRow;
+    const r2 = ring + <usize>((y + 8) & 15) * ringRow;
+    const r3 = ring + <usize>((y + 12) & 15) * ringRow;
     for (let x = 0; x < count; x += 4) {
       const corner = <usize>y * row + (<usize>x << 2);
-      // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
-      let sum0 = f64x2.splat(0);
-      let sum2 = f64x2.splat(0);
-      let sq0 = f64x2.splat(0);
-      let sq2 = f64x2.splat(0);
-      let sx0 = f64x2.splat(0);
-      let sx2 = f64x2.splat(0);
-      let sy0 = f64x2.splat(0);
-      let sy2 = f64x2.splat(0);
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const cell = CELL_TABLE + <usize>(i * 48);
         const at = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
-        const four = v128.load(cells + at);
-        const v0 = f64x2.promote_low_f32x4(four);
-        const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
-        const cx = v128.load(cell);
-        const cy = v128.load(cell, 16);
-        sum0 = f64x2.add(sum0, v0);
-        sum2 = f64x2.add(sum2, v2);
-        sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
-        sq2 = f64x2.add(sq2, f64x2.mul(v2, v2));
-        sx0 = f64x2.add(sx0, f64x2.mul(v0, cx));
-        sx2 = f64x2.add(sx2, f64x2.mul(v2, cx));
-        sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
-        sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
-        // floor(v / 8) of the four cells (copyMoveQuantise).
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(cell, 32)));
+        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
+        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(CELL_TABLE + <usize>(i << 4))));
       }
-      const r0 = residual(sum0, sq0, sx0, sy0);
-      const r2 = residual(sum2, sq2, sx2, sy2);
-      const o = out + (<usize>(y * count + x) << 2);
-      const lanes = count - x;
-      judged += storeHash(o, 0, lanes, f64x2.extract_lane(r0, 0), i32x4.extract_lane(h, 0), minResidual);
-      judged += storeHash(o, 1, lanes, f64x2.extract_lane(r0, 1), i32x4.extract_lane(h, 1), minResidual);
-      judged += storeHash(o, 2, lanes, f64x2.extract_lane(r2, 0), i32x4.extract_lane(h, 2), minResidual);
-      judged += storeHash(o, 3, lanes, f64x2.extract_lane(r2, 1), i32x4.extract_lane(h, 3), minResidual);
+      const o = <usize>(x >> 2) * 96;
+      const sq01 = ringSquares(r0 + o, r1 + o, r2 + o, r3 + o);
+      const sq23 = ringSquares(r0 + o + 16, r1 + o + 16, r2 + o + 16, r3 + o + 16);
+      const res01 = ringResidual(r0 + o, r1 + o, r2 + o, r3 + o, sq01);
+      const res23 = ringResidual(r0 + o + 16, r1 + o + 16, r2 + o + 16, r3 + o + 16, sq23);
+      const inRow = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(count - x));
+      let detail = v128.and(i32x4.shuffle(f64x2.ge(res01, m), f64x2.ge(res23, m), 0, 2, 4, 6), inRow);
+      const sure = i32x4.shuffle(sureDetail(res01, sq01, m, near), sureDetail(res23, sq23, m, near), 0, 2, 4, 6);
+      const unsure = i32x4.bitmask(v128.andnot(inRow, sure));
+      if (unsure) {
+        let bits = i32x4.bitmask(detail) & ~unsure;
+        for (let lane = 0; lane < 4; lane++)
+          if (unsure & (1 << lane) && referenceResidual(cells, corner + (<usize>lane << 2)) >= minResidual)
+            bits |= 1 << lane;
+        detail = i32x4.ne(v128.and(i32x4.splat(bits), i32x4(1, 2, 4, 8)), i32x4.splat(0));
+      }
+      // The reference's mix of the hash, four lanes at once; 0 becomes 1 (0 means no detail).
+      h = v128.xor(h, i32x4.shr_u(h, 16));
+      h = i32x4.mul(h, i32x4.splat(0x45d9f3b));
+      h = v128.xor(h, i32x4.shr_u(h, 16));
+      h = v128.or(h, v128.and(i32x4.eq(h, i32x4.splat(0)), i32x4.splat(1)));
+      v128.store(out + (<usize>(y * count + x) << 2), v128.and(h, detail));
+      judged += <i32>popcnt(i32x4.bitmask(detail));
     }
+  }
   return judged;
 }
 

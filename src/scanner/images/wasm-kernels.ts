@@ -140,7 +140,9 @@ export interface KernelExports {
     count: number,
     rows: number,
     minResidual: number,
+    slack: number,
     out: number,
+    ring: number,
   ): number;
   copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
   copyMovePairs(
