@@ -339,18 +339,25 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
   return s / 16;
 }
 
-/** Later entries of a position's group whose hashes are compared at once, before the position is walked. */
-const LOOKAHEAD: i32 = 4;
+/** The hashes of the four entries (8 bytes each, the hash first) from `at` on, as an i32x4. */
+@inline function fourHashes(at: usize): v128 {
+  return i32x4.shuffle(v128.load(at), v128.load(at, 16), 0, 2, 4, 6);
+}
 
 /**
- * Whether entry i (8 bytes each at `entries`, its hash `h`) may have a partner: one of the next LOOKAHEAD entries
- * has its hash (entries of other groups have other top bits, so no group test is needed; the entries are followed
- * by 8·LOOKAHEAD readable bytes), or its group goes on past them (`end`).
+ * Of the four entries from index i on (lane k: entry i + k), a bit for each that may have a partner: one of the
+ * next four entries has its hash (entries of other groups have other top bits: no group test is needed), or the
+ * fifth next is still in its group. Reads the 8 entries after them (64 readable bytes after the last entry).
  */
-@inline function mayHavePartner(entries: usize, i: i32, h: u32, end: i32): bool {
-  const at = entries + (<usize>(i + 1) << 3);
-  const next = i32x4.shuffle(v128.load(at), v128.load(at, 16), 0, 2, 4, 6);
-  return v128.any_true(i32x4.eq(next, i32x4.splat(h))) || end - i > LOOKAHEAD + 1;
+@inline function mayHavePartners(entries: usize, i: i32, shift: i32): i32 {
+  const at = entries + (<usize>i << 3);
+  const h = fourHashes(at);
+  const same = v128.or(
+    v128.or(i32x4.eq(h, fourHashes(at + 8)), i32x4.eq(h, fourHashes(at + 16))),
+    v128.or(i32x4.eq(h, fourHashes(at + 24)), i32x4.eq(h, fourHashes(at + 32))),
+  );
+  const longGroup = i32x4.eq(i32x4.shr_u(h, shift), i32x4.shr_u(fourHashes(at + 40), shift));
+  return i32x4.bitmask(v128.or(same, longGroup));
 }
 
 /**
@@ -360,9 +367,9 @@ const LOOKAHEAD: i32 = 4;
  * `twins` (u8 per position) counts such far partners up to 255. Writes up to `capacity` (≥ CHAIN_STEPS) pairs to
  * `first` (the earlier position) and `shifts` (dy·65536 + dx + 32768), stops before a position whose pairs might
  * not fit and saves its entry index in `state` (`count` when done). Returns the number of pairs written.
- * The entries are walked one by one rather than group by group: most positions' hashes are unique (≈ 96 % on a
- * photo) and are passed by one SIMD compare with a well-predicted branch, where the group walk's loop exits
- * (groups of ≈ 2 positions, random sizes) mispredicted about once per position.
+ * The entries are tested four at a time rather than walked group by group: most positions' hashes are unique
+ * (≈ 96 % on a photo) and are passed by a few SIMD compares, where the group walk's loop exits (groups of ≈ 2
+ * positions, random sizes) mispredicted about once per position.
  */
 export function copyMovePairs(
   cells: usize,
@@ -381,35 +388,65 @@ export function copyMovePairs(
   let pairs = 0;
   const row = <usize>cw;
   let i = load<i32>(state);
-  for (; i < count; i++) {
-    const h = load<u32>(entries + (<usize>i << 3));
-    const end = load<i32>(ends + (<usize>(h >>> shift) << 2));
-    if (!mayHavePartner(entries, i, h, end)) continue;
-    if (pairs + CHAIN_STEPS > capacity) break;
-    const p = load<i32>(entries + (<usize>i << 3), 4);
-    const px = p % gw;
-    const py = p / gw;
-    for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
-      if (load<u32>(entries + (<usize>j << 3)) != h) continue;
-      partners++;
-      const q = load<i32>(entries + (<usize>j << 3), 4);
-      const qx = q % gw;
-      const qy = q / gw;
-      const dx = qx - px;
-      const dy = qy - py;
-      if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
-      const tp = twins + <usize>p;
-      if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
-      const tq = twins + <usize>q;
-      if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
-      const a = <usize>(py * cw + px);
-      const b = <usize>(qy * cw + qx);
-      if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
-      store<i32>(first + (<usize>pairs << 2), p);
-      store<i32>(shifts + (<usize>pairs << 2), dy * 65536 + dx + 32768);
-      pairs++;
+  for (; i < count; i += 4) {
+    // Lanes past the last entry are left out.
+    let walk = mayHavePartners(entries, i, shift) & ((1 << min(4, count - i)) - 1);
+    while (walk) {
+      const k = i + ctz(walk);
+      walk &= walk - 1;
+      if (pairs + CHAIN_STEPS > capacity) {
+        store<i32>(state, k);
+        return pairs;
+      }
+      pairs = partnersOf(cells, row, cw, gw, shift, ends, entries, k, twins, pairs, first, shifts);
     }
   }
-  store<i32>(state, i);
+  store<i32>(state, count);
+  return pairs;
+}
+
+/**
+ * Entry k's pairs with the later entries of its group that have its hash (at most CHAIN_STEPS), as copyMovePairs
+ * describes, written from pair index `pairs` on; returns the pairs written so far.
+ */
+function partnersOf(
+  cells: usize,
+  row: usize,
+  cw: i32,
+  gw: i32,
+  shift: i32,
+  ends: usize,
+  entries: usize,
+  k: i32,
+  twins: usize,
+  pairs: i32,
+  first: usize,
+  shifts: usize,
+): i32 {
+  const h = load<u32>(entries + (<usize>k << 3));
+  const end = load<i32>(ends + (<usize>(h >>> shift) << 2));
+  const p = load<i32>(entries + (<usize>k << 3), 4);
+  const px = p % gw;
+  const py = p / gw;
+  for (let j = k + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
+    if (load<u32>(entries + (<usize>j << 3)) != h) continue;
+    partners++;
+    const q = load<i32>(entries + (<usize>j << 3), 4);
+    const qx = q % gw;
+    const qy = q / gw;
+    const dx = qx - px;
+    const dy = qy - py;
+    if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
+    const tp = twins + <usize>p;
+    if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
+    const tq = twins + <usize>q;
+    if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
+    const a = <usize>(py * cw + px);
+    const b = <usize>(qy * cw + qx);
+    if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
+    store<i32>(first + (<usize>pairs << 2), p);
+    store<i32>(shifts + (<usize>pairs << 2), dy * 65536 + dx + 32768);
+    pairs++;
+  }
   return pairs;
 }
