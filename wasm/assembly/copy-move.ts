@@ -203,8 +203,10 @@ function cellRowSums(line: usize, count: i32, to: usize): void {
  * f32 cell means (and 16 readable bytes after them), `quantised` the same cells as copyMoveQuantise gives them
  * (also 16 readable bytes after); out[y·count + x] (u32; 16 writable bytes after the last) is 0 when the block's
  * unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`, else the hash of
- * its quantised cells. `ring` holds 16 cell rows' sums (cellRowSums, ringRowBytes each): every cell row's sums
- * are taken once and read by the four block rows that have it, where the reference sums 16 cells per block.
+ * its quantised cells, and judgedOut[y·count + x] (u8; 4 writable bytes after the last) 0 or 1 alike (four smooth
+ * blocks side by side take no hash). `ring` holds 16 cell rows' sums (cellRowSums, ringRowBytes each): every cell
+ * row's sums are taken once and read by the four block rows that have it, where the reference sums 16 cells per
+ * block.
  * Returns how many blocks had detail.
  *
  * Exactness: the residual R = Q − S²/16 − (X² + Y²)/20 is the same real number whatever the order; every product
@@ -222,6 +224,7 @@ export function copyMoveHashRows(
   minResidual: f64,
   slack: f64,
   out: usize,
+  judgedOut: usize,
   ring: usize,
 ): i32 {
   let judged = 0;
@@ -239,12 +242,6 @@ export function copyMoveHashRows(
     const r3 = ring + <usize>((y + 12) & 15) * ringRow;
     for (let x = 0; x < count; x += 4) {
       const corner = <usize>y * row + (<usize>x << 2);
-      let h = i32x4.splat(0);
-      for (let i = 0; i < 16; i++) {
-        const at = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
-        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(CELL_TABLE + <usize>(i << 4))));
-      }
       const o = <usize>(x >> 2) * 96;
       const sq01 = ringSquares(r0 + o, r1 + o, r2 + o, r3 + o);
       const sq23 = ringSquares(r0 + o + 16, r1 + o + 16, r2 + o + 16, r3 + o + 16);
@@ -261,12 +258,28 @@ export function copyMoveHashRows(
             bits |= 1 << lane;
         detail = i32x4.ne(v128.and(i32x4.splat(bits), i32x4(1, 2, 4, 8)), i32x4.splat(0));
       }
+      const at = y * count + x;
+      // The four judged flags (1 where a block has detail) as bytes.
+      const half = i16x8.narrow_i32x4_s(detail, detail);
+      const flags = i8x16.narrow_i16x8_s(half, half);
+      v128.store32_lane(judgedOut + <usize>at, v128.and(flags, i8x16.splat(1)), 0);
+      if (!v128.any_true(detail)) {
+        // Four smooth blocks (a sky, a wall: whole runs of them): no hash to take.
+        v128.store(out + (<usize>at << 2), i32x4.splat(0));
+        continue;
+      }
+      let h = i32x4.splat(0);
+      for (let i = 0; i < 16; i++) {
+        const cell = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
+        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
+        h = i32x4.add(h, i32x4.mul(v128.load(quantised + cell), v128.load(CELL_TABLE + <usize>(i << 4))));
+      }
       // The reference's mix of the hash, four lanes at once; 0 becomes 1 (0 means no detail).
       h = v128.xor(h, i32x4.shr_u(h, 16));
       h = i32x4.mul(h, i32x4.splat(0x45d9f3b));
       h = v128.xor(h, i32x4.shr_u(h, 16));
       h = v128.or(h, v128.and(i32x4.eq(h, i32x4.splat(0)), i32x4.splat(1)));
-      v128.store(out + (<usize>(y * count + x) << 2), v128.and(h, detail));
+      v128.store(out + (<usize>at << 2), v128.and(h, detail));
       judged += <i32>popcnt(i32x4.bitmask(detail));
     }
   }
@@ -287,21 +300,11 @@ const MATCH_TOLERANCE: f64 = 1.5;
  * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
  * 32 − `shift` bits into `entries` (8 bytes each: the hash, then the position), scan order within a group: one
  * cache line written per entry where two arrays took two. `ends` (2^(32 − shift) i32) receives each group's end:
- * group g is [ends[g − 1] (0 for g = 0), ends[g]). `judged` (u8 per position) gets 1 where the hash is not 0.
+ * group g is [ends[g − 1] (0 for g = 0), ends[g]).
  */
-export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize, judged: usize): void {
+export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize): void {
   const groups = 1 << (32 - shift);
   memory.fill(ends, 0, <usize>groups << 2);
-  // The judged flags 16 positions per step (a hash ≠ 0 as 0xFFFFFFFF, narrowed to bytes and masked to 1).
-  let i = 0;
-  for (; i + 16 <= count; i += 16) {
-    const h = hashes + (<usize>i << 2);
-    const zero = i32x4.splat(0);
-    const low = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h), zero), i32x4.ne(v128.load(h, 16), zero));
-    const high = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h, 32), zero), i32x4.ne(v128.load(h, 48), zero));
-    v128.store(judged + <usize>i, v128.and(i8x16.narrow_i16x8_s(low, high), i8x16.splat(1)));
-  }
-  for (; i < count; i++) store<u8>(judged + <usize>i, load<u32>(hashes + (<usize>i << 2)) != 0 ? 1 : 0);
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
     if (h == 0) continue;

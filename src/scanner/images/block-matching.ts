@@ -362,7 +362,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
   const sizes = {
     cells: cellCount * 4 + 16,
     hashes: positions * 4 + 16,
-    judged: positions,
+    judged: positions + 4,
     twins: positions,
     state: 4,
   };
@@ -384,6 +384,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
     MIN_RESIDUAL,
     options.residualSlack ?? RESIDUAL_SLACK,
     first.at.hashes,
+    first.at.judged,
     first.at.sums,
   );
   const shift = groupShift(blocksCompared);
@@ -398,7 +399,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
   twins.fill(0);
   const state = new Int32Array(buffer, at.state, 1);
   state[0] = 0;
-  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries, at.judged);
+  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
   while (state[0] < blocksCompared) {
     const got = k.copyMovePairs(

@@ -142,9 +142,10 @@ export interface KernelExports {
     minResidual: number,
     slack: number,
     out: number,
+    judged: number,
     ring: number,
   ): number;
-  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
