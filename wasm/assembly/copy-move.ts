@@ -1,8 +1,9 @@
 // Block hashes of the copy-move search: src/scanner/images/block-matching.ts `blockHashes` is the
-// JavaScript reference. For each 16×16 block position of some rows: its 16 cell means (4×4 cells,
-// 4 px apart in the cell-mean array), their unevenness (sums, squares and ramp moments in f64, in the
-// reference's order, two positions per f64x2) and, for blocks with detail, a hash of the cell means
-// quantised by 8 (Σ q·multiplier in wrapping i32, then mixed). Bit-identical to the reference.
+// JavaScript reference. For each 16×16 block position: its 16 cell means (4×4 cells, 4 px apart in the
+// cell-mean array), their unevenness (sums, squares and ramp moments per row of cells, summed per block,
+// in f32, four positions per f32x4; near the threshold in f64 in the reference's order) and, for blocks
+// with detail, a hash of the cell means quantised by 8 (Σ q·multiplier in wrapping i32, then mixed).
+// Bit-identical to the reference.
 
 /** Odd multipliers of the 16 quantised cells (block-matching.ts HASH_MULTIPLIERS). */
 const MULTIPLIERS: StaticArray<i32> = [
@@ -131,71 +132,51 @@ function referenceResidual(cells: usize, corner: usize): f64 {
   return sq - (sum * sum) / 16 - (sx * sx + sy * sy) / 20;
 }
 
-/** Bytes of one cell row's sums in the ring of copyMoveHashRows: 96 per four block positions. */
+/** Bytes of one cell row's sums in the ring of copyMoveHashRows: 48 per four block positions. */
 @inline function ringRowBytes(count: i32): usize {
-  return <usize>((count + 3) >> 2) * 96;
+  return <usize>((count + 3) >> 2) * 48;
 }
 
 /**
  * One cell row's sums over the four cells of a block row (cell columns x, x + 4, x + 8, x + 12) for every block
- * position x, four per step, into the ring's row: per four positions the sums S, the squares Q and the ramp
- * moments X (−1.5, −0.5, 0.5, 1.5 across) as f64x2 pairs (S01, S23, Q01, Q23, X01, X23).
+ * position x, four per step, in f32 into the ring's row: per four positions the sums S, the squares Q and the
+ * ramp moments X (−1.5, −0.5, 0.5, 1.5 across), one f32x4 each.
  */
 function cellRowSums(line: usize, count: i32, to: usize): void {
-  const half = f64x2.splat(0.5);
-  const oneHalf = f64x2.splat(1.5);
+  const half = f32x4.splat(0.5);
+  const oneHalf = f32x4.splat(1.5);
   for (let x = 0; x < count; x += 4) {
     const at = line + (<usize>x << 2);
     const a = v128.load(at);
     const b = v128.load(at, 16);
     const c = v128.load(at, 32);
     const d = v128.load(at, 48);
-    for (let lane = 0; lane < 2; lane++) {
-      const a2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(a, a, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(a);
-      const b2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(b, b, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(b);
-      const c2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(c, c, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(c);
-      const d2 = lane ? f64x2.promote_low_f32x4(i32x4.shuffle(d, d, 2, 3, 0, 1)) : f64x2.promote_low_f32x4(d);
-      const o = to + <usize>(x >> 2) * 96 + (<usize>lane << 4);
-      v128.store(o, f64x2.add(f64x2.add(a2, b2), f64x2.add(c2, d2)));
-      const ab = f64x2.add(f64x2.mul(a2, a2), f64x2.mul(b2, b2));
-      v128.store(o, f64x2.add(ab, f64x2.add(f64x2.mul(c2, c2), f64x2.mul(d2, d2))), 32);
-      const ramp = f64x2.add(f64x2.mul(f64x2.sub(d2, a2), oneHalf), f64x2.mul(f64x2.sub(c2, b2), half));
-      v128.store(o, ramp, 64);
-    }
+    const o = to + <usize>(x >> 2) * 48;
+    v128.store(o, f32x4.add(f32x4.add(a, b), f32x4.add(c, d)));
+    const ab = f32x4.add(f32x4.mul(a, a), f32x4.mul(b, b));
+    v128.store(o, f32x4.add(ab, f32x4.add(f32x4.mul(c, c), f32x4.mul(d, d))), 16);
+    v128.store(o, f32x4.add(f32x4.mul(f32x4.sub(d, a), oneHalf), f32x4.mul(f32x4.sub(c, b), half)), 32);
   }
 }
 
-/** The squares' sum Q of two block positions from their four cell rows' sums (ring rows r0…r3, at their byte `o`). */
-@inline function ringSquares(r0: usize, r1: usize, r2: usize, r3: usize): v128 {
-  return f64x2.add(f64x2.add(v128.load(r0, 32), v128.load(r1, 32)), f64x2.add(v128.load(r2, 32), v128.load(r3, 32)));
-}
-
 /**
- * Residual sums of squares of two block positions from their four cell rows' sums (ring rows r0…r3, at byte
- * `o` of each row: S at +0, Q at +32, X at +64) and their squares' sum `sq`, in another order than the reference
- * (so within ≈ 2⁻⁴⁵·Q of its value, see copyMoveHashRows).
+ * Residual sums of squares of four block positions from their four cell rows' sums (ring rows r0…r3 at the
+ * positions' byte: S at +0, X at +32) and their squares' sum `sq`, in f32 and another order than the reference
+ * (see copyMoveHashRows).
  */
 @inline function ringResidual(r0: usize, r1: usize, r2: usize, r3: usize, sq: v128): v128 {
   const s0 = v128.load(r0);
   const s1 = v128.load(r1);
   const s2 = v128.load(r2);
   const s3 = v128.load(r3);
-  const sum = f64x2.add(f64x2.add(s0, s1), f64x2.add(s2, s3));
-  const sx = f64x2.add(f64x2.add(v128.load(r0, 64), v128.load(r1, 64)), f64x2.add(v128.load(r2, 64), v128.load(r3, 64)));
-  const sy = f64x2.add(
-    f64x2.mul(f64x2.sub(s3, s0), f64x2.splat(1.5)),
-    f64x2.mul(f64x2.sub(s2, s1), f64x2.splat(0.5)),
+  const sum = f32x4.add(f32x4.add(s0, s1), f32x4.add(s2, s3));
+  const sx = f32x4.add(f32x4.add(v128.load(r0, 32), v128.load(r1, 32)), f32x4.add(v128.load(r2, 32), v128.load(r3, 32)));
+  const sy = f32x4.add(
+    f32x4.mul(f32x4.sub(s3, s0), f32x4.splat(1.5)),
+    f32x4.mul(f32x4.sub(s2, s1), f32x4.splat(0.5)),
   );
-  const plane = f64x2.mul(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(0.05));
-  return f64x2.sub(f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), plane);
-}
-
-/**
- * Per lane of two residuals `r` (with their squares' sums `sq`): all ones where r is further than `slack`·Q from
- * `m` (its side of m is the reference's), 0 where it is not or is not a number (the reference's residual decides).
- */
-@inline function sureDetail(r: v128, sq: v128, m: v128, slack: v128): v128 {
-  return f64x2.gt(f64x2.abs(f64x2.sub(r, m)), f64x2.mul(sq, slack));
+  const plane = f32x4.mul(f32x4.add(f32x4.mul(sx, sx), f32x4.mul(sy, sy)), f32x4.splat(0.05));
+  return f32x4.sub(f32x4.sub(sq, f32x4.mul(f32x4.mul(sum, sum), f32x4.splat(0.0625))), plane);
 }
 
 /**
@@ -209,11 +190,13 @@ function cellRowSums(line: usize, count: i32, to: usize): void {
  * block.
  * Returns how many blocks had detail.
  *
- * Exactness: the residual R = Q − S²/16 − (X² + Y²)/20 is the same real number whatever the order; every product
- * of the reference is exact in f64 (an f32 squared, or times ±0.5 or ±1.5), so its value and this order's each
- * lie within ≈ 2⁸·2⁻⁵³·Q of R (S² ≤ 16·Q and X², Y² ≤ 20·Q by Cauchy–Schwarz; sums of ≤ 16 terms). Where the
- * two could fall on different sides of `minResidual` (this value within `slack`·Q of it, the caller's 2⁻⁴⁰; or
- * NaN: any NaN or ±∞ cell) the block's residual is computed again by the reference's operations in its order.
+ * Exactness: the residual R = Q − S²/16 − (X² + Y²)/20 is the same real number whatever the order. The
+ * reference's f64 operations (its products exact: an f32 squared, or times ±0.5 or ±1.5) stay within ≈ 2⁻⁴⁵·Q of
+ * R; these f32 ones within 67·2⁻²⁴·Q < 2⁻¹⁷·Q (S² ≤ 16·Q and X², Y² ≤ 20·Q by Cauchy–Schwarz; at most 5 roundings
+ * per sum, the squares' 1, the products' 2), plus at most ≈ 2⁻¹⁴⁰ where f32 underflows. So where this residual lies
+ * further than `slack`·Q from `minResidual` (an f32; the caller's slack is 2⁻¹⁵) and Q < 2¹²⁰ (no f32 overflow in
+ * any term), the reference's falls on the same side; elsewhere (≈ 0.4 % of a photo's blocks; also NaN or ±∞
+ * anywhere) the block's residual is computed again by the reference's operations in its order.
  */
 export function copyMoveHashRows(
   cells: usize,
@@ -231,8 +214,8 @@ export function copyMoveHashRows(
   const row = <usize>cw << 2;
   const ringRow = ringRowBytes(count);
   prepareCells(row);
-  const m = f64x2.splat(minResidual);
-  const near = f64x2.splat(slack);
+  const m = f32x4.splat(<f32>minResidual);
+  const near = f32x4.splat(<f32>slack);
   for (let y = 0; y < 12; y++) cellRowSums(cells + <usize>y * row, count, ring + <usize>y * ringRow);
   for (let y = 0; y < rows; y++) {
     cellRowSums(cells + <usize>(y + 12) * row, count, ring + <usize>((y + 12) & 15) * ringRow);
@@ -242,14 +225,19 @@ export function copyMoveHashRows(
     const r3 = ring + <usize>((y + 12) & 15) * ringRow;
     for (let x = 0; x < count; x += 4) {
       const corner = <usize>y * row + (<usize>x << 2);
-      const o = <usize>(x >> 2) * 96;
-      const sq01 = ringSquares(r0 + o, r1 + o, r2 + o, r3 + o);
-      const sq23 = ringSquares(r0 + o + 16, r1 + o + 16, r2 + o + 16, r3 + o + 16);
-      const res01 = ringResidual(r0 + o, r1 + o, r2 + o, r3 + o, sq01);
-      const res23 = ringResidual(r0 + o + 16, r1 + o + 16, r2 + o + 16, r3 + o + 16, sq23);
+      const o = <usize>(x >> 2) * 48;
+      const sq = f32x4.add(
+        f32x4.add(v128.load(r0 + o, 16), v128.load(r1 + o, 16)),
+        f32x4.add(v128.load(r2 + o, 16), v128.load(r3 + o, 16)),
+      );
+      const residual = ringResidual(r0 + o, r1 + o, r2 + o, r3 + o, sq);
       const inRow = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(count - x));
-      let detail = v128.and(i32x4.shuffle(f64x2.ge(res01, m), f64x2.ge(res23, m), 0, 2, 4, 6), inRow);
-      const sure = i32x4.shuffle(sureDetail(res01, sq01, m, near), sureDetail(res23, sq23, m, near), 0, 2, 4, 6);
+      let detail = v128.and(f32x4.ge(residual, m), inRow);
+      // Its side of the threshold sure: far enough from it, and no term near f32's overflow (NaN fails both).
+      const sure = v128.and(
+        f32x4.gt(f32x4.abs(f32x4.sub(residual, m)), f32x4.mul(sq, near)),
+        f32x4.lt(sq, f32x4.splat(1.329228e36)), // 2¹²⁰
+      );
       const unsure = i32x4.bitmask(v128.andnot(inRow, sure));
       if (unsure) {
         let bits = i32x4.bitmask(detail) & ~unsure;

@@ -105,11 +105,11 @@ const CELL_SQ = 20;
 /** A block has detail when the residual sum of squares of its cell means around their best plane reaches this. */
 const MIN_RESIDUAL = CELLS * MIN_BLOCK_DETAIL * MIN_BLOCK_DETAIL;
 /**
- * The hash kernel sums a block's cells in another order than blockHashes: where its residual lies within this
- * share of the block's Σ cell mean² of MIN_RESIDUAL, the reference's order decides (wasm/assembly/copy-move.ts
- * `copyMoveHashRows`: both orders are within ≈ 2⁻⁴⁵ of that sum of the exact residual).
+ * The hash kernel takes a block's residual in f32 and another order than blockHashes: where it lies within this
+ * share of the block's Σ cell mean² of MIN_RESIDUAL, the reference's operations decide (wasm/assembly/copy-move.ts
+ * `copyMoveHashRows`: the f32 value is within 2⁻¹⁷ of that sum of the exact residual, the reference's within 2⁻⁴⁵).
  */
-const RESIDUAL_SLACK = 2 ** -40;
+const RESIDUAL_SLACK = 2 ** -15;
 /** Odd multipliers of the 16 quantised cell means in the hash (wasm/assembly/copy-move.ts MULTIPLIERS). */
 const HASH_MULTIPLIERS = Int32Array.from([
   0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09, 0x1b873593,
