@@ -82,19 +82,37 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
 }
 
 /**
+ * floor(v / 8) as the reference's Math.imul takes it (ToInt32: modulo 2³², 0 for ±∞ and NaN), for a cell mean
+ * whose quotient does not fit an i32 (|v| ≥ 2³⁴: never a picture's, whose samples are 0–255).
+ */
+function wrappedQuotient(v: f32): i32 {
+  const x = Math.floor(<f64>v * 0.125);
+  if (!isFinite(x)) return 0;
+  // Exact in f64: x and its multiple of 2³² below it have the same exponent or x is a multiple of 2³².
+  return <i32>(<u32>(x - 4294967296 * Math.floor(x / 4294967296)));
+}
+
+/**
  * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32): `count` f32 at `cells`
  * into `out` (i32 each; 16 readable bytes after the cells), once per cell instead of once for each of the
- * 16 block positions that read it.
+ * 16 block positions that read it. Four cells per step; a step with a cell of |v| ≥ 2³⁴ (or NaN) takes
+ * wrappedQuotient, where the SIMD conversion would saturate.
  */
 export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
   const step = f64x2.splat(0.125);
+  const limit = f32x4.splat(17179869184); // 2³⁴
   for (let i = 0; i < count; i += 4) {
     const four = v128.load(cells + (<usize>i << 2));
+    const to = out + (<usize>i << 2);
+    if (!i32x4.all_true(f32x4.lt(f32x4.abs(four), limit))) {
+      for (let k = 0; k < 4; k++) store<i32>(to + (<usize>k << 2), wrappedQuotient(load<f32>(cells + (<usize>(i + k) << 2))));
+      continue;
+    }
     const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(four), step)));
     const q2 = i32x4.trunc_sat_f64x2_s_zero(
       f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1)), step)),
     );
-    v128.store(out + (<usize>i << 2), i32x4.shuffle(q0, q2, 0, 1, 4, 5));
+    v128.store(to, i32x4.shuffle(q0, q2, 0, 1, 4, 5));
   }
 }
 
@@ -242,7 +260,8 @@ export function copyMoveHashRows(
       if (unsure) {
         let bits = i32x4.bitmask(detail) & ~unsure;
         for (let lane = 0; lane < 4; lane++)
-          if (unsure & (1 << lane) && referenceResidual(cells, corner + (<usize>lane << 2)) >= minResidual)
+          // As the reference tests it: a NaN residual (a NaN or ±∞ cell) counts as detail.
+          if (unsure & (1 << lane) && !(referenceResidual(cells, corner + (<usize>lane << 2)) < minResidual))
             bits |= 1 << lane;
         detail = i32x4.ne(v128.and(i32x4.splat(bits), i32x4(1, 2, 4, 8)), i32x4.splat(0));
       }

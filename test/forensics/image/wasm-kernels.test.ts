@@ -404,6 +404,21 @@ describe("copy-move search: the wasm cell means and hash groups give the referen
       height: 50,
       data: Float32Array.from({ length: 3200 }, (_, i) => (i % 7) * 400 - 900),
     });
+    // Where the kernel's f32 sums overflow (cells beyond 2⁶⁰: squares past f32's range) or underflow (tiny cells),
+    // and quotients v / 8 beyond an i32 (the reference's Math.imul wraps them).
+    for (const scale of [2 ** 61, 2 ** 70, 3e19, 2 ** 40, 2 ** -70, 1e-30])
+      expectSamePairs({
+        width: 61,
+        height: 37,
+        data: Float32Array.from({ length: 61 * 37 }, (_, i) => (((i * 7) % 11) - 5) * scale),
+      });
+    // NaN and ±∞ samples (their blocks' residuals are NaN, which the reference counts as detail).
+    const odd = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    expectSamePairs({
+      width: 53,
+      height: 41,
+      data: Float32Array.from({ length: 53 * 41 }, (_, i) => (i % 97 === 5 ? odd[i % 3] : (i * 37) % 256)),
+    });
     expectSamePairs({ width: 16, height: 16, data: Float32Array.from({ length: 256 }, (_, i) => (i * 37) % 256) });
     expectSamePairs({ width: 17, height: 40, data: new Float32Array(680).fill(255) });
   });
