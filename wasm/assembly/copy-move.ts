@@ -82,8 +82,8 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
 }
 
 /**
- * floor(v / 8) as the reference's Math.imul takes it (ToInt32: modulo 2³², 0 for ±∞ and NaN), for a cell mean
- * whose quotient does not fit an i32 (|v| ≥ 2³⁴: never a picture's, whose samples are 0–255).
+ * floor(v / 8) as the reference's Math.imul takes it (ToInt32: modulo 2³², 0 for ±∞ and NaN); the SIMD
+ * quantiser's conversion saturates instead where the quotient does not fit an i32 (|v| ≥ 2³⁴).
  */
 function wrappedQuotient(v: f32): i32 {
   const x = Math.floor(<f64>v * 0.125);
@@ -93,26 +93,19 @@ function wrappedQuotient(v: f32): i32 {
 }
 
 /**
- * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32): `count` f32 at `cells`
- * into `out` (i32 each; 16 readable bytes after the cells), once per cell instead of once for each of the
- * 16 block positions that read it. Four cells per step; a step with a cell of |v| ≥ 2³⁴ (or NaN) takes
- * wrappedQuotient, where the SIMD conversion would saturate.
+ * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32; saturated beyond an i32, see
+ * wrappedQuotient): `count` f32 at `cells` into `out` (i32 each; 16 readable bytes after the cells), once per cell
+ * instead of once for each of the 16 block positions that read it.
  */
 export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
   const step = f64x2.splat(0.125);
-  const limit = f32x4.splat(17179869184); // 2³⁴
   for (let i = 0; i < count; i += 4) {
     const four = v128.load(cells + (<usize>i << 2));
-    const to = out + (<usize>i << 2);
-    if (!i32x4.all_true(f32x4.lt(f32x4.abs(four), limit))) {
-      for (let k = 0; k < 4; k++) store<i32>(to + (<usize>k << 2), wrappedQuotient(load<f32>(cells + (<usize>(i + k) << 2))));
-      continue;
-    }
     const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(four), step)));
     const q2 = i32x4.trunc_sat_f64x2_s_zero(
       f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1)), step)),
     );
-    v128.store(to, i32x4.shuffle(q0, q2, 0, 1, 4, 5));
+    v128.store(out + (<usize>i << 2), i32x4.shuffle(q0, q2, 0, 1, 4, 5));
   }
 }
 
@@ -148,6 +141,16 @@ function referenceResidual(cells: usize, corner: usize): f64 {
     sy += v * (<f64>(i >> 2) - 1.5);
   }
   return sq - (sum * sum) / 16 - (sx * sx + sy * sy) / 20;
+}
+
+/** The reference's hash of the block at `corner` (bytes into `cells`): its quantised cells as Math.imul takes them. */
+function referenceHash(cells: usize, corner: usize): u32 {
+  let h = 0;
+  for (let i = 0; i < 16; i++) {
+    const v = load<f32>(cells + corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2)));
+    h += wrappedQuotient(v) * unchecked(MULTIPLIERS[i]);
+  }
+  return mix(h);
 }
 
 /** Bytes of one cell row's sums in the ring of copyMoveHashRows: 48 per four block positions. */
@@ -212,9 +215,9 @@ function cellRowSums(line: usize, count: i32, to: usize): void {
  * reference's f64 operations (its products exact: an f32 squared, or times ±0.5 or ±1.5) stay within ≈ 2⁻⁴⁵·Q of
  * R; these f32 ones within 67·2⁻²⁴·Q < 2⁻¹⁷·Q (S² ≤ 16·Q and X², Y² ≤ 20·Q by Cauchy–Schwarz; at most 5 roundings
  * per sum, the squares' 1, the products' 2), plus at most ≈ 2⁻¹⁴⁰ where f32 underflows. So where this residual lies
- * further than `slack`·Q from `minResidual` (an f32; the caller's slack is 2⁻¹⁵) and Q < 2¹²⁰ (no f32 overflow in
+ * further than `slack`·Q from `minResidual` (an f32; the caller's slack is 2⁻¹⁵) and Q < 2⁶⁸ (no f32 overflow in
  * any term), the reference's falls on the same side; elsewhere (≈ 0.4 % of a photo's blocks; also NaN or ±∞
- * anywhere) the block's residual is computed again by the reference's operations in its order.
+ * anywhere) the block's residual and hash are computed again by the reference's operations in its order.
  */
 export function copyMoveHashRows(
   cells: usize,
@@ -251,10 +254,11 @@ export function copyMoveHashRows(
       const residual = ringResidual(r0 + o, r1 + o, r2 + o, r3 + o, sq);
       const inRow = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(count - x));
       let detail = v128.and(f32x4.ge(residual, m), inRow);
-      // Its side of the threshold sure: far enough from it, and no term near f32's overflow (NaN fails both).
+      // Its side of the threshold sure: far enough from it, and no cell of 2³⁴ or more (squares ≥ 2⁶⁸: no term near
+      // f32's overflow, no quotient beyond an i32; NaN fails both). Else the reference's operations decide.
       const sure = v128.and(
         f32x4.gt(f32x4.abs(f32x4.sub(residual, m)), f32x4.mul(sq, near)),
-        f32x4.lt(sq, f32x4.splat(1.329228e36)), // 2¹²⁰
+        f32x4.lt(sq, f32x4.splat(2.9514790517935283e20)), // 2⁶⁸
       );
       const unsure = i32x4.bitmask(v128.andnot(inRow, sure));
       if (unsure) {
@@ -288,6 +292,12 @@ export function copyMoveHashRows(
       h = v128.or(h, v128.and(i32x4.eq(h, i32x4.splat(0)), i32x4.splat(1)));
       v128.store(out + (<usize>at << 2), v128.and(h, detail));
       judged += <i32>popcnt(i32x4.bitmask(detail));
+      // The blocks decided by the reference's operations take its hash too (a cell's quotient may be beyond an i32).
+      const exact = unsure & i32x4.bitmask(detail);
+      if (exact)
+        for (let lane = 0; lane < 4; lane++)
+          if (exact & (1 << lane))
+            store<u32>(out + (<usize>(at + lane) << 2), referenceHash(cells, corner + (<usize>lane << 2)));
     }
   }
   return judged;
