@@ -366,14 +366,21 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
     twins: positions,
     state: 4,
   };
-  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel; the hash kernel's
-  // ring of 16 cell rows' sums (96 bytes per four block positions).
-  const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8, sums: 16 * Math.ceil(gw / 4) * 96 };
+  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel; the picture's place
+  // then takes the quantised cells and, behind them, the hash kernel's ring of 16 cell rows' sums (48 bytes per four
+  // block positions).
+  const quantisedBytes = Math.ceil(cellCount / 4) * 16 + 16;
+  const ringBytes = 16 * Math.ceil(gw / 4) * 48;
+  const picture = {
+    luma: Math.max(img.data.length * 4, quantisedBytes + ringBytes),
+    ring: cw * 4 * 8,
+    columns: cw * 8,
+  };
   const first = scratchRegions({ ...sizes, ...picture }, k);
   new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
   new Float64Array(first.buffer, first.at.ring, cw * 5).fill(0);
   k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
-  // The picture is read: its place (≥ 3·(width + height) − 9 bytes more than the cells) takes the quantised cells.
+  // The picture is read: its place takes the quantised cells (16 readable bytes after them), then the ring.
   k.copyMoveQuantise(first.at.cells, cellCount, first.at.luma);
   const blocksCompared = k.copyMoveHashRows(
     first.at.cells,
@@ -385,7 +392,7 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
     options.residualSlack ?? RESIDUAL_SLACK,
     first.at.hashes,
     first.at.judged,
-    first.at.sums,
+    first.at.luma + quantisedBytes,
   );
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
