@@ -1,8 +1,9 @@
 // Block hashes of the copy-move search: src/scanner/images/block-matching.ts `blockHashes` is the
-// JavaScript reference. For each 16×16 block position of some rows: its 16 cell means (4×4 cells,
-// 4 px apart in the cell-mean array), their unevenness (sums, squares and ramp moments in f64, in the
-// reference's order, two positions per f64x2) and, for blocks with detail, a hash of the cell means
-// quantised by 8 (Σ q·multiplier in wrapping i32, then mixed). Bit-identical to the reference.
+// JavaScript reference. For each 16×16 block position: its 16 cell means (4×4 cells, 4 px apart in the
+// cell-mean array), their unevenness (sums, squares and ramp moments per row of cells, summed per block,
+// in f32, four positions per f32x4; near the threshold in f64 in the reference's order) and, for blocks
+// with detail, a hash of the cell means quantised by 8 (Σ q·multiplier in wrapping i32, then mixed).
+// Bit-identical to the reference.
 
 /** Odd multipliers of the 16 quantised cells (block-matching.ts HASH_MULTIPLIERS). */
 const MULTIPLIERS: StaticArray<i32> = [
@@ -81,9 +82,20 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
 }
 
 /**
- * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32): `count` f32 at `cells`
- * into `out` (i32 each; 16 readable bytes after the cells), once per cell instead of once for each of the
- * 16 block positions that read it.
+ * floor(v / 8) as the reference's Math.imul takes it (ToInt32: modulo 2³², 0 for ±∞ and NaN); the SIMD
+ * quantiser's conversion saturates instead where the quotient does not fit an i32 (|v| ≥ 2³⁴).
+ */
+function wrappedQuotient(v: f32): i32 {
+  const x = Math.floor(<f64>v * 0.125);
+  if (!isFinite(x)) return 0;
+  // Exact in f64: x and its multiple of 2³² below it have the same exponent or x is a multiple of 2³².
+  return <i32>(<u32>(x - 4294967296 * Math.floor(x / 4294967296)));
+}
+
+/**
+ * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32; saturated beyond an i32, see
+ * wrappedQuotient): `count` f32 at `cells` into `out` (i32 each; 16 readable bytes after the cells), once per cell
+ * instead of once for each of the 16 block positions that read it.
  */
 export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
   const step = f64x2.splat(0.125);
@@ -97,47 +109,116 @@ export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
   }
 }
 
-/** Residual sum of squares of a block's cell means around their best plane (the reference's f64 operations). */
-@inline function residual(sum: v128, sq: v128, sx: v128, sy: v128): v128 {
-  return f64x2.sub(
-    f64x2.sub(sq, f64x2.mul(f64x2.mul(sum, sum), f64x2.splat(0.0625))), // ÷ 16, exactly
-    f64x2.div(f64x2.add(f64x2.mul(sx, sx), f64x2.mul(sy, sy)), f64x2.splat(20)),
-  );
-}
-
-/** Stores lane `lane`'s hash (0 without detail) when the lane is one of the row's `lanes` left; 1 when it had detail. */
-@inline function storeHash(o: usize, lane: i32, lanes: i32, r: f64, h: i32, minResidual: f64): i32 {
-  if (lane >= lanes) return 0;
-  const hash: u32 = r >= minResidual ? mix(h) : 0;
-  store<u32>(o + (<usize>lane << 2), hash);
-  return hash != 0 ? 1 : 0;
-}
-
 /**
- * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12
- * rows of `cw` f32 cell means (and 16 readable bytes after them), `quantised` the same cells as
- * copyMoveQuantise gives them (also 16 readable bytes after); out[y·count + x] (u32) is 0 when the
- * block's unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`.
- * Returns how many blocks had detail.
+ * Per cell i of a block (i = 4·row + column): its hash multiplier as an i32x4 splat (16 bytes each), then its
+ * byte offset from the block's corner (i32).
  */
-/**
- * Per cell i of a block (i = 4·row + column): its ramp coordinates as f64x2 splats (x at +0, y at +16), its
- * hash multiplier as an i32x4 splat (+32), 48 bytes each; then its byte offset from the block's corner (i32).
- */
-const CELL_TABLE = memory.data(16 * 48 + 16 * 4, 16);
-const CELL_OFFSETS = CELL_TABLE + 16 * 48;
+const CELL_TABLE = memory.data(16 * 16 + 16 * 4, 16);
+const CELL_OFFSETS = CELL_TABLE + 16 * 16;
 
 /** Fills CELL_TABLE for cell-mean rows of `row` bytes. */
 function prepareCells(row: usize): void {
   for (let i = 0; i < 16; i++) {
-    const at = CELL_TABLE + <usize>(i * 48);
-    v128.store(at, f64x2.splat(<f64>(i & 3) - 1.5));
-    v128.store(at, f64x2.splat(<f64>(i >> 2) - 1.5), 16);
-    v128.store(at, i32x4.splat(unchecked(MULTIPLIERS[i])), 32);
+    v128.store(CELL_TABLE + <usize>(i * 16), i32x4.splat(unchecked(MULTIPLIERS[i])));
     store<i32>(CELL_OFFSETS + (<usize>i << 2), <i32>(<usize>((i >> 2) * 4) * row + (<usize>((i & 3) * 4) << 2)));
   }
 }
 
+/**
+ * The reference's residual sum of squares of the block at `corner` (bytes into `cells`): its 16 cell means'
+ * departure from their best plane, every f64 operation of block-matching.ts `blockHashes` in its order.
+ */
+function referenceResidual(cells: usize, corner: usize): f64 {
+  let sum: f64 = 0;
+  let sq: f64 = 0;
+  let sx: f64 = 0;
+  let sy: f64 = 0;
+  for (let i = 0; i < 16; i++) {
+    const v = <f64>load<f32>(cells + corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2)));
+    sum += v;
+    sq += v * v;
+    sx += v * (<f64>(i & 3) - 1.5);
+    sy += v * (<f64>(i >> 2) - 1.5);
+  }
+  return sq - (sum * sum) / 16 - (sx * sx + sy * sy) / 20;
+}
+
+/** The reference's hash of the block at `corner` (bytes into `cells`): its quantised cells as Math.imul takes them. */
+function referenceHash(cells: usize, corner: usize): u32 {
+  let h = 0;
+  for (let i = 0; i < 16; i++) {
+    const v = load<f32>(cells + corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2)));
+    h += wrappedQuotient(v) * unchecked(MULTIPLIERS[i]);
+  }
+  return mix(h);
+}
+
+/** Bytes of one cell row's sums in the ring of copyMoveHashRows: 48 per four block positions. */
+@inline function ringRowBytes(count: i32): usize {
+  return <usize>((count + 3) >> 2) * 48;
+}
+
+/**
+ * One cell row's sums over the four cells of a block row (cell columns x, x + 4, x + 8, x + 12) for every block
+ * position x, four per step, in f32 into the ring's row: per four positions the sums S, the squares Q and the
+ * ramp moments X (−1.5, −0.5, 0.5, 1.5 across), one f32x4 each.
+ */
+function cellRowSums(line: usize, count: i32, to: usize): void {
+  const half = f32x4.splat(0.5);
+  const oneHalf = f32x4.splat(1.5);
+  for (let x = 0; x < count; x += 4) {
+    const at = line + (<usize>x << 2);
+    const a = v128.load(at);
+    const b = v128.load(at, 16);
+    const c = v128.load(at, 32);
+    const d = v128.load(at, 48);
+    const o = to + <usize>(x >> 2) * 48;
+    v128.store(o, f32x4.add(f32x4.add(a, b), f32x4.add(c, d)));
+    const ab = f32x4.add(f32x4.mul(a, a), f32x4.mul(b, b));
+    v128.store(o, f32x4.add(ab, f32x4.add(f32x4.mul(c, c), f32x4.mul(d, d))), 16);
+    v128.store(o, f32x4.add(f32x4.mul(f32x4.sub(d, a), oneHalf), f32x4.mul(f32x4.sub(c, b), half)), 32);
+  }
+}
+
+/**
+ * Residual sums of squares of four block positions from their four cell rows' sums (ring rows r0…r3 at the
+ * positions' byte: S at +0, X at +32) and their squares' sum `sq`, in f32 and another order than the reference
+ * (see copyMoveHashRows).
+ */
+@inline function ringResidual(r0: usize, r1: usize, r2: usize, r3: usize, sq: v128): v128 {
+  const s0 = v128.load(r0);
+  const s1 = v128.load(r1);
+  const s2 = v128.load(r2);
+  const s3 = v128.load(r3);
+  const sum = f32x4.add(f32x4.add(s0, s1), f32x4.add(s2, s3));
+  const sx = f32x4.add(f32x4.add(v128.load(r0, 32), v128.load(r1, 32)), f32x4.add(v128.load(r2, 32), v128.load(r3, 32)));
+  const sy = f32x4.add(
+    f32x4.mul(f32x4.sub(s3, s0), f32x4.splat(1.5)),
+    f32x4.mul(f32x4.sub(s2, s1), f32x4.splat(0.5)),
+  );
+  const plane = f32x4.mul(f32x4.add(f32x4.mul(sx, sx), f32x4.mul(sy, sy)), f32x4.splat(0.05));
+  return f32x4.sub(f32x4.sub(sq, f32x4.mul(f32x4.mul(sum, sum), f32x4.splat(0.0625))), plane);
+}
+
+/**
+ * Hashes of `rows` rows of `count` block positions, four positions per step. `cells` holds rows + 12 rows of `cw`
+ * f32 cell means (and 16 readable bytes after them), `quantised` the same cells as copyMoveQuantise gives them
+ * (also 16 readable bytes after); out[y·count + x] (u32; 16 writable bytes after the last) is 0 when the block's
+ * unevenness²·16 (the residual sum of squares around the best plane) is below `minResidual`, else the hash of
+ * its quantised cells, and judgedOut[y·count + x] (u8; 4 writable bytes after the last) 0 or 1 alike (four smooth
+ * blocks side by side take no hash). `ring` holds 16 cell rows' sums (cellRowSums, ringRowBytes each): every cell
+ * row's sums are taken once and read by the four block rows that have it, where the reference sums 16 cells per
+ * block.
+ * Returns how many blocks had detail.
+ *
+ * Exactness: the residual R = Q − S²/16 − (X² + Y²)/20 is the same real number whatever the order. The
+ * reference's f64 operations (its products exact: an f32 squared, or times ±0.5 or ±1.5) stay within ≈ 2⁻⁴⁵·Q of
+ * R; these f32 ones within 67·2⁻²⁴·Q < 2⁻¹⁷·Q (S² ≤ 16·Q and X², Y² ≤ 20·Q by Cauchy–Schwarz; at most 5 roundings
+ * per sum, the squares' 1, the products' 2), plus at most ≈ 2⁻¹⁴⁰ where f32 underflows. So where this residual lies
+ * further than `slack`·Q from `minResidual` (an f32; the caller's slack is 2⁻¹⁵) and Q < 2⁶⁸ (no f32 overflow in
+ * any term), the reference's falls on the same side; elsewhere (≈ 0.4 % of a photo's blocks; also NaN or ±∞
+ * anywhere) the block's residual and hash are computed again by the reference's operations in its order.
+ */
 export function copyMoveHashRows(
   cells: usize,
   quantised: usize,
@@ -145,52 +226,80 @@ export function copyMoveHashRows(
   count: i32,
   rows: i32,
   minResidual: f64,
+  slack: f64,
   out: usize,
+  judgedOut: usize,
+  ring: usize,
 ): i32 {
   let judged = 0;
   const row = <usize>cw << 2;
+  const ringRow = ringRowBytes(count);
   prepareCells(row);
-  for (let y = 0; y < rows; y++)
+  const m = f32x4.splat(<f32>minResidual);
+  const near = f32x4.splat(<f32>slack);
+  for (let y = 0; y < 12; y++) cellRowSums(cells + <usize>y * row, count, ring + <usize>y * ringRow);
+  for (let y = 0; y < rows; y++) {
+    cellRowSums(cells + <usize>(y + 12) * row, count, ring + <usize>((y + 12) & 15) * ringRow);
+    const r0 = ring + <usize>(y & 15) * ringRow;
+    const r1 = ring + <usize>((y + 4) & 15) * ringRow;
+    const r2 = ring + <usize>((y + 8) & 15) * ringRow;
+    const r3 = ring + <usize>((y + 12) & 15) * ringRow;
     for (let x = 0; x < count; x += 4) {
       const corner = <usize>y * row + (<usize>x << 2);
-      // Lanes 0–1 in the …0 accumulators, 2–3 in the …2 ones.
-      let sum0 = f64x2.splat(0);
-      let sum2 = f64x2.splat(0);
-      let sq0 = f64x2.splat(0);
-      let sq2 = f64x2.splat(0);
-      let sx0 = f64x2.splat(0);
-      let sx2 = f64x2.splat(0);
-      let sy0 = f64x2.splat(0);
-      let sy2 = f64x2.splat(0);
+      const o = <usize>(x >> 2) * 48;
+      const sq = f32x4.add(
+        f32x4.add(v128.load(r0 + o, 16), v128.load(r1 + o, 16)),
+        f32x4.add(v128.load(r2 + o, 16), v128.load(r3 + o, 16)),
+      );
+      const residual = ringResidual(r0 + o, r1 + o, r2 + o, r3 + o, sq);
+      const inRow = i32x4.lt_s(i32x4(0, 1, 2, 3), i32x4.splat(count - x));
+      let detail = v128.and(f32x4.ge(residual, m), inRow);
+      // Its side of the threshold sure: far enough from it, and no cell of 2³⁴ or more (squares ≥ 2⁶⁸: no term near
+      // f32's overflow, no quotient beyond an i32; NaN fails both). Else the reference's operations decide.
+      const sure = v128.and(
+        f32x4.gt(f32x4.abs(f32x4.sub(residual, m)), f32x4.mul(sq, near)),
+        f32x4.lt(sq, f32x4.splat(2.9514790517935283e20)), // 2⁶⁸
+      );
+      const unsure = i32x4.bitmask(v128.andnot(inRow, sure));
+      if (unsure) {
+        let bits = i32x4.bitmask(detail) & ~unsure;
+        for (let lane = 0; lane < 4; lane++)
+          // As the reference tests it: a NaN residual (a NaN or ±∞ cell) counts as detail.
+          if (unsure & (1 << lane) && !(referenceResidual(cells, corner + (<usize>lane << 2)) < minResidual))
+            bits |= 1 << lane;
+        detail = i32x4.ne(v128.and(i32x4.splat(bits), i32x4(1, 2, 4, 8)), i32x4.splat(0));
+      }
+      const at = y * count + x;
+      // The four judged flags (1 where a block has detail) as bytes.
+      const half = i16x8.narrow_i32x4_s(detail, detail);
+      const flags = i8x16.narrow_i16x8_s(half, half);
+      v128.store32_lane(judgedOut + <usize>at, v128.and(flags, i8x16.splat(1)), 0);
+      if (!v128.any_true(detail)) {
+        // Four smooth blocks (a sky, a wall: whole runs of them): no hash to take.
+        v128.store(out + (<usize>at << 2), i32x4.splat(0));
+        continue;
+      }
       let h = i32x4.splat(0);
       for (let i = 0; i < 16; i++) {
-        const cell = CELL_TABLE + <usize>(i * 48);
-        const at = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
-        const four = v128.load(cells + at);
-        const v0 = f64x2.promote_low_f32x4(four);
-        const v2 = f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1));
-        const cx = v128.load(cell);
-        const cy = v128.load(cell, 16);
-        sum0 = f64x2.add(sum0, v0);
-        sum2 = f64x2.add(sum2, v2);
-        sq0 = f64x2.add(sq0, f64x2.mul(v0, v0));
-        sq2 = f64x2.add(sq2, f64x2.mul(v2, v2));
-        sx0 = f64x2.add(sx0, f64x2.mul(v0, cx));
-        sx2 = f64x2.add(sx2, f64x2.mul(v2, cx));
-        sy0 = f64x2.add(sy0, f64x2.mul(v0, cy));
-        sy2 = f64x2.add(sy2, f64x2.mul(v2, cy));
-        // floor(v / 8) of the four cells (copyMoveQuantise).
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + at), v128.load(cell, 32)));
+        const cell = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
+        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
+        h = i32x4.add(h, i32x4.mul(v128.load(quantised + cell), v128.load(CELL_TABLE + <usize>(i << 4))));
       }
-      const r0 = residual(sum0, sq0, sx0, sy0);
-      const r2 = residual(sum2, sq2, sx2, sy2);
-      const o = out + (<usize>(y * count + x) << 2);
-      const lanes = count - x;
-      judged += storeHash(o, 0, lanes, f64x2.extract_lane(r0, 0), i32x4.extract_lane(h, 0), minResidual);
-      judged += storeHash(o, 1, lanes, f64x2.extract_lane(r0, 1), i32x4.extract_lane(h, 1), minResidual);
-      judged += storeHash(o, 2, lanes, f64x2.extract_lane(r2, 0), i32x4.extract_lane(h, 2), minResidual);
-      judged += storeHash(o, 3, lanes, f64x2.extract_lane(r2, 1), i32x4.extract_lane(h, 3), minResidual);
+      // The reference's mix of the hash, four lanes at once; 0 becomes 1 (0 means no detail).
+      h = v128.xor(h, i32x4.shr_u(h, 16));
+      h = i32x4.mul(h, i32x4.splat(0x45d9f3b));
+      h = v128.xor(h, i32x4.shr_u(h, 16));
+      h = v128.or(h, v128.and(i32x4.eq(h, i32x4.splat(0)), i32x4.splat(1)));
+      v128.store(out + (<usize>at << 2), v128.and(h, detail));
+      judged += <i32>popcnt(i32x4.bitmask(detail));
+      // The blocks decided by the reference's operations take its hash too (a cell's quotient may be beyond an i32).
+      const exact = unsure & i32x4.bitmask(detail);
+      if (exact)
+        for (let lane = 0; lane < 4; lane++)
+          if (exact & (1 << lane))
+            store<u32>(out + (<usize>(at + lane) << 2), referenceHash(cells, corner + (<usize>lane << 2)));
     }
+  }
   return judged;
 }
 
@@ -208,21 +317,11 @@ const MATCH_TOLERANCE: f64 = 1.5;
  * Counting sort of the `count` positions' hashes (u32 at `hashes`, 0 = no detail) by their top
  * 32 − `shift` bits into `entries` (8 bytes each: the hash, then the position), scan order within a group: one
  * cache line written per entry where two arrays took two. `ends` (2^(32 − shift) i32) receives each group's end:
- * group g is [ends[g − 1] (0 for g = 0), ends[g]). `judged` (u8 per position) gets 1 where the hash is not 0.
+ * group g is [ends[g − 1] (0 for g = 0), ends[g]).
  */
-export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize, judged: usize): void {
+export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usize, entries: usize): void {
   const groups = 1 << (32 - shift);
   memory.fill(ends, 0, <usize>groups << 2);
-  // The judged flags 16 positions per step (a hash ≠ 0 as 0xFFFFFFFF, narrowed to bytes and masked to 1).
-  let i = 0;
-  for (; i + 16 <= count; i += 16) {
-    const h = hashes + (<usize>i << 2);
-    const zero = i32x4.splat(0);
-    const low = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h), zero), i32x4.ne(v128.load(h, 16), zero));
-    const high = i16x8.narrow_i32x4_s(i32x4.ne(v128.load(h, 32), zero), i32x4.ne(v128.load(h, 48), zero));
-    v128.store(judged + <usize>i, v128.and(i8x16.narrow_i16x8_s(low, high), i8x16.splat(1)));
-  }
-  for (; i < count; i++) store<u8>(judged + <usize>i, load<u32>(hashes + (<usize>i << 2)) != 0 ? 1 : 0);
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
     if (h == 0) continue;
@@ -260,20 +359,44 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
   return s / 16;
 }
 
+/** The hashes of the four entries (8 bytes each, the hash first) from `at` on, as an i32x4. */
+@inline function fourHashes(at: usize): v128 {
+  return i32x4.shuffle(v128.load(at), v128.load(at, 16), 0, 2, 4, 6);
+}
+
 /**
- * Candidate pairs of the grouped positions (copyMoveGroups), from the group and index in `state`
- * (two i32: group, index; both 0 at the start) on: each position with the later ones of its group
- * that have its hash (at most CHAIN_STEPS), kept when at least 16 px apart and their cell means
- * (f32, `cw` per row) match; `twins` (u8 per position) counts such far partners up to 255. Writes up
- * to `capacity` (≥ CHAIN_STEPS) pairs to `first` (the earlier position) and `shifts` (dy·65536 + dx + 32768),
- * stops before a position whose pairs might not fit and saves where it stopped in `state` (group = 2^(32 −
- * shift) when done). Returns the number of pairs written.
+ * Of the four entries from index i on (lane k: entry i + k), a bit for each that may have a partner: one of the
+ * next four entries has its hash (entries of other groups have other top bits: no group test is needed), or the
+ * fifth next is still in its group. Reads the 8 entries after them (64 readable bytes after the last entry).
+ */
+@inline function mayHavePartners(entries: usize, i: i32, shift: i32): i32 {
+  const at = entries + (<usize>i << 3);
+  const h = fourHashes(at);
+  const same = v128.or(
+    v128.or(i32x4.eq(h, fourHashes(at + 8)), i32x4.eq(h, fourHashes(at + 16))),
+    v128.or(i32x4.eq(h, fourHashes(at + 24)), i32x4.eq(h, fourHashes(at + 32))),
+  );
+  const longGroup = i32x4.eq(i32x4.shr_u(h, shift), i32x4.shr_u(fourHashes(at + 40), shift));
+  return i32x4.bitmask(v128.or(same, longGroup));
+}
+
+/**
+ * Candidate pairs of the grouped positions (copyMoveGroups, hashes grouped by their top 32 − `shift` bits), from
+ * the entry index in `state` (i32; 0 at the start) on: each position with the later ones of its group that have
+ * its hash (at most CHAIN_STEPS), kept when at least 16 px apart and their cell means (f32, `cw` per row) match;
+ * `twins` (u8 per position) counts such far partners up to 255. Writes up to `capacity` (≥ CHAIN_STEPS) pairs to
+ * `first` (the earlier position) and `shifts` (dy·65536 + dx + 32768), stops before a position whose pairs might
+ * not fit and saves its entry index in `state` (`count` when done). Returns the number of pairs written.
+ * The entries are tested four at a time rather than walked group by group: most positions' hashes are unique
+ * (≈ 96 % on a photo) and are passed by a few SIMD compares, where the group walk's loop exits (groups of ≈ 2
+ * positions, random sizes) mispredicted about once per position.
  */
 export function copyMovePairs(
   cells: usize,
   cw: i32,
   gw: i32,
-  groups: i32,
+  shift: i32,
+  count: i32,
   ends: usize,
   entries: usize,
   twins: usize,
@@ -282,46 +405,68 @@ export function copyMovePairs(
   first: usize,
   shifts: usize,
 ): i32 {
-  let count = 0;
-  let g = load<i32>(state);
-  let i = load<i32>(state, 4);
+  let pairs = 0;
   const row = <usize>cw;
-  for (; g < groups; g++) {
-    // Groups are consecutive: i already stands at group g's start.
-    const end = load<i32>(ends + (<usize>g << 2));
-    for (; i < end; i++) {
-      if (count + CHAIN_STEPS > capacity) {
-        store<i32>(state, g);
-        store<i32>(state, i, 4);
-        return count;
+  let i = load<i32>(state);
+  for (; i < count; i += 4) {
+    // Lanes past the last entry are left out.
+    let walk = mayHavePartners(entries, i, shift) & ((1 << min(4, count - i)) - 1);
+    while (walk) {
+      const k = i + ctz(walk);
+      walk &= walk - 1;
+      if (pairs + CHAIN_STEPS > capacity) {
+        store<i32>(state, k);
+        return pairs;
       }
-      const h = load<u32>(entries + (<usize>i << 3));
-      const p = load<i32>(entries + (<usize>i << 3), 4);
-      const px = p % gw;
-      const py = p / gw;
-      for (let j = i + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
-        if (load<u32>(entries + (<usize>j << 3)) != h) continue;
-        partners++;
-        const q = load<i32>(entries + (<usize>j << 3), 4);
-        const qx = q % gw;
-        const qy = q / gw;
-        const dx = qx - px;
-        const dy = qy - py;
-        if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
-        const tp = twins + <usize>p;
-        if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
-        const tq = twins + <usize>q;
-        if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
-        const a = <usize>(py * cw + px);
-        const b = <usize>(qy * cw + qx);
-        if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
-        store<i32>(first + (<usize>count << 2), p);
-        store<i32>(shifts + (<usize>count << 2), dy * 65536 + dx + 32768);
-        count++;
-      }
+      pairs = partnersOf(cells, row, cw, gw, shift, ends, entries, k, twins, pairs, first, shifts);
     }
   }
-  store<i32>(state, groups);
-  store<i32>(state, 0, 4);
-  return count;
+  store<i32>(state, count);
+  return pairs;
+}
+
+/**
+ * Entry k's pairs with the later entries of its group that have its hash (at most CHAIN_STEPS), as copyMovePairs
+ * describes, written from pair index `pairs` on; returns the pairs written so far.
+ */
+function partnersOf(
+  cells: usize,
+  row: usize,
+  cw: i32,
+  gw: i32,
+  shift: i32,
+  ends: usize,
+  entries: usize,
+  k: i32,
+  twins: usize,
+  pairs: i32,
+  first: usize,
+  shifts: usize,
+): i32 {
+  const h = load<u32>(entries + (<usize>k << 3));
+  const end = load<i32>(ends + (<usize>(h >>> shift) << 2));
+  const p = load<i32>(entries + (<usize>k << 3), 4);
+  const px = p % gw;
+  const py = p / gw;
+  for (let j = k + 1, partners = 0; j < end && partners < CHAIN_STEPS; j++) {
+    if (load<u32>(entries + (<usize>j << 3)) != h) continue;
+    partners++;
+    const q = load<i32>(entries + (<usize>j << 3), 4);
+    const qx = q % gw;
+    const qy = q / gw;
+    const dx = qx - px;
+    const dy = qy - py;
+    if (dx * dx + dy * dy < MIN_SHIFT_SQ) continue;
+    const tp = twins + <usize>p;
+    if (load<u8>(tp) < 255) store<u8>(tp, load<u8>(tp) + 1);
+    const tq = twins + <usize>q;
+    if (load<u8>(tq) < 255) store<u8>(tq, load<u8>(tq) + 1);
+    const a = <usize>(py * cw + px);
+    const b = <usize>(qy * cw + qx);
+    if (blockDistance(cells, row, a, b) > MATCH_TOLERANCE) continue;
+    store<i32>(first + (<usize>pairs << 2), p);
+    store<i32>(shifts + (<usize>pairs << 2), dy * 65536 + dx + 32768);
+    pairs++;
+  }
+  return pairs;
 }

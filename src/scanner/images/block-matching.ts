@@ -104,6 +104,12 @@ const CELL_Y = Float64Array.from({ length: CELLS }, (_, i) => Math.floor(i / 4) 
 const CELL_SQ = 20;
 /** A block has detail when the residual sum of squares of its cell means around their best plane reaches this. */
 const MIN_RESIDUAL = CELLS * MIN_BLOCK_DETAIL * MIN_BLOCK_DETAIL;
+/**
+ * The hash kernel takes a block's residual in f32 and another order than blockHashes: where it lies within this
+ * share of the block's Σ cell mean² of MIN_RESIDUAL, the reference's operations decide (wasm/assembly/copy-move.ts
+ * `copyMoveHashRows`: the f32 value is within 2⁻¹⁷ of that sum of the exact residual, the reference's within 2⁻⁴⁵).
+ */
+const RESIDUAL_SLACK = 2 ** -15;
 /** Odd multipliers of the 16 quantised cell means in the hash (wasm/assembly/copy-move.ts MULTIPLIERS). */
 const HASH_MULTIPLIERS = Int32Array.from([
   0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09, 0x1b873593,
@@ -345,41 +351,70 @@ const PAIRS_PER_CALL = 16384;
  * instance keeps: docs/wasm.md). The grid's arrays are views on it, valid until the next kernel call (the
  * search's growing is JavaScript).
  */
-function kernelGrid(img: GrayImage, gw: number, gh: number, pairsPerCall: number, own: boolean): SearchGrid {
+function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptions): SearchGrid {
+  const pairsPerCall = Math.max(CHAIN_STEPS, options.pairsPerCall ?? PAIRS_PER_CALL);
   const cw = img.width - CELL + 1;
   const cellCount = cw * (img.height - CELL + 1);
   const positions = gw * gh;
-  const k = own ? ownKernels() : kernels();
+  const k = options.ownScratch ? ownKernels() : kernels();
   // Cell means with 16 readable bytes after them (the hash kernel reads four positions at a time).
-  const sizes = { cells: cellCount * 4 + 16, hashes: positions * 4, judged: positions, twins: positions, state: 8 };
-  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel.
-  const picture = { luma: img.data.length * 4, ring: cw * 4 * 8, columns: cw * 8 };
+  // The hashes with 16 writable bytes after them (the hash kernel stores four positions at a time).
+  const sizes = {
+    cells: cellCount * 4 + 16,
+    hashes: positions * 4 + 16,
+    judged: positions + 4,
+    twins: positions,
+    state: 4,
+  };
+  // The picture and the cell means' running sums (zeroed) after them, for the cell-mean kernel; the picture's place
+  // then takes the quantised cells and, behind them, the hash kernel's ring of 16 cell rows' sums (48 bytes per four
+  // block positions).
+  const quantisedBytes = Math.ceil(cellCount / 4) * 16 + 16;
+  const ringBytes = 16 * Math.ceil(gw / 4) * 48;
+  const picture = {
+    luma: Math.max(img.data.length * 4, quantisedBytes + ringBytes),
+    ring: cw * 4 * 8,
+    columns: cw * 8,
+  };
   const first = scratchRegions({ ...sizes, ...picture }, k);
   new Float32Array(first.buffer, first.at.luma, img.data.length).set(img.data);
   new Float64Array(first.buffer, first.at.ring, cw * 5).fill(0);
   k.copyMoveCellMeans(first.at.luma, img.width, img.height, first.at.ring, first.at.columns, first.at.cells);
-  // The picture is read: its place (≥ 3·(width + height) − 9 bytes more than the cells) takes the quantised cells.
+  // The picture is read: its place takes the quantised cells (16 readable bytes after them), then the ring.
   k.copyMoveQuantise(first.at.cells, cellCount, first.at.luma);
-  const blocksCompared = k.copyMoveHashRows(first.at.cells, first.at.luma, cw, gw, gh, MIN_RESIDUAL, first.at.hashes);
+  const blocksCompared = k.copyMoveHashRows(
+    first.at.cells,
+    first.at.luma,
+    cw,
+    gw,
+    gh,
+    MIN_RESIDUAL,
+    options.residualSlack ?? RESIDUAL_SLACK,
+    first.at.hashes,
+    first.at.judged,
+    first.at.luma + quantisedBytes,
+  );
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
-  const grouped = { ends: groups * 4, entries: blocksCompared * 8 };
+  // The entries with 64 readable bytes after them (the pairs kernel compares four entries with the five after each).
+  const grouped = { ends: groups * 4, entries: blocksCompared * 8 + 64 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);
   // The scratch area holds earlier calls' bytes: no twins counted yet, the pairs' state at the first group.
   const twins = new Uint8Array(buffer, at.twins, positions);
   twins.fill(0);
-  const state = new Int32Array(buffer, at.state, 2);
-  state.fill(0);
-  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries, at.judged);
+  const state = new Int32Array(buffer, at.state, 1);
+  state[0] = 0;
+  k.copyMoveGroups(at.hashes, positions, shift, at.ends, at.entries);
   const candidates: Candidates = { first: new Int32Array(1024), shift: new Int32Array(1024), count: 0 };
-  while (state[0] < groups) {
+  while (state[0] < blocksCompared) {
     const got = k.copyMovePairs(
       at.cells,
       cw,
       gw,
-      groups,
+      shift,
+      blocksCompared,
       at.ends,
       at.entries,
       at.twins,
@@ -410,12 +445,14 @@ function appendPairs(c: Candidates, first: Int32Array, shift: Int32Array): void 
 /**
  * Options of a search: `reference` computes everything up to the candidate pairs in JavaScript; `ownScratch`
  * runs the kernels in an instance of their own (wasm-kernels.ts `ownKernels`), for the reduced search of a
- * large photo, whose peak memory must not grow by the isolate keeping the search's scratch; `pairsPerCall` is for tests.
+ * large photo, whose peak memory must not grow by the isolate keeping the search's scratch; `pairsPerCall` and
+ * `residualSlack` (Infinity: every block's detail decided by the reference's order, RESIDUAL_SLACK) are for tests.
  */
 interface SearchOptions {
   reference?: boolean;
   ownScratch?: boolean;
   pairsPerCall?: number;
+  residualSlack?: number;
 }
 
 /** The search grid of `img` (at least 16 × 16) as the search builds it. */
@@ -423,7 +460,7 @@ function searchGrid(img: GrayImage, options: SearchOptions): SearchGrid {
   const gw = img.width - BLOCK + 1;
   const gh = img.height - BLOCK + 1;
   if (options.reference) return referenceGrid(img, gw, gh);
-  return kernelGrid(img, gw, gh, Math.max(CHAIN_STEPS, options.pairsPerCall ?? PAIRS_PER_CALL), !!options.ownScratch);
+  return kernelGrid(img, gw, gh, options);
 }
 
 /**

@@ -140,14 +140,18 @@ export interface KernelExports {
     count: number,
     rows: number,
     minResidual: number,
+    slack: number,
     out: number,
+    judged: number,
+    ring: number,
   ): number;
-  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number, judged: number): void;
+  copyMoveGroups(hashes: number, count: number, shift: number, ends: number, entries: number): void;
   copyMovePairs(
     cells: number,
     cw: number,
     gw: number,
-    groups: number,
+    shift: number,
+    count: number,
     ends: number,
     entries: number,
     twins: number,

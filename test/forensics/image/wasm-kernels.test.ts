@@ -327,10 +327,14 @@ describe("copy-move search: the wasm block hashes give the reference's search re
 });
 
 describe("copy-move search: the wasm cell means and hash groups give the reference's candidate pairs exactly (the same pairs in the same order)", () => {
-  /** Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of 9 pairs (one block's at most 8) and in an instance of its own. */
+  /**
+   * Cell means, pairs, twin counts and judged positions of both, the kernel's also with its output cut into calls of
+   * 9 pairs (one block's at most 8), in an instance of its own and with every block's detail decided by the
+   * reference's order (the kernel's fallback where its own sums come too near the threshold).
+   */
   const expectSamePairs = (img: GrayImage) => {
     const reference = candidatePairsOf(img, { reference: true });
-    const variants = [{}, { pairsPerCall: 9 }, { ownScratch: true }];
+    const variants = [{}, { pairsPerCall: 9 }, { ownScratch: true }, { residualSlack: Number.POSITIVE_INFINITY }];
     for (const wasm of variants.map((options) => candidatePairsOf(img, options))) {
       expect(wasm.blocksCompared).toBe(reference.blocksCompared);
       expect(wasm.first.length).toBe(reference.first.length);
@@ -371,6 +375,23 @@ describe("copy-move search: the wasm cell means and hash groups give the referen
     expect(Math.max(...pairs.twins)).toBe(16);
   });
 
+  it("blocks whose residual is on the detail threshold or a rounding away (the kernel asks the reference's order there)", () => {
+    // 4 × 4 px squares of 100 ± d in a checkerboard: a block on the squares' grid has cell means 100 ± d, no ramp,
+    // and a residual sum of squares of 16·d², which is the threshold 16·3² for d = 3 (exactly, in real numbers):
+    // the kernel's sums in its order cannot tell the side, so it recomputes those blocks as the reference does.
+    // Values of d a few float steps around 3, and grey levels around 100 and 1000, put the reference's
+    // rounded residuals on both sides of the threshold.
+    const width = 67;
+    const height = 45;
+    for (const base of [100, 1000.5])
+      for (const d of [3, 3 + 2 ** -20, 3 - 2 ** -20, 3 + 2 ** -22, 3 - 2 ** -21, 3 * (1 + 2 ** -23)]) {
+        const data = new Float32Array(width * height);
+        for (let y = 0; y < height; y++)
+          for (let x = 0; x < width; x++) data[y * width + x] = base + (((x >> 2) + (y >> 2)) & 1 ? d : -d);
+        expect(expectSamePairs({ width, height, data }).blocksCompared).toBeGreaterThan(0);
+      }
+  });
+
   it("noise, values outside 0–255 and the smallest searchable sizes", () => {
     let seed = 12345;
     const random = () => {
@@ -382,6 +403,21 @@ describe("copy-move search: the wasm cell means and hash groups give the referen
       width: 64,
       height: 50,
       data: Float32Array.from({ length: 3200 }, (_, i) => (i % 7) * 400 - 900),
+    });
+    // Where the kernel's f32 sums overflow (cells beyond 2⁶⁰: squares past f32's range) or underflow (tiny cells),
+    // and quotients v / 8 beyond an i32 (the reference's Math.imul wraps them).
+    for (const scale of [2 ** 61, 2 ** 70, 3e19, 2 ** 40, 2 ** -70, 1e-30])
+      expectSamePairs({
+        width: 61,
+        height: 37,
+        data: Float32Array.from({ length: 61 * 37 }, (_, i) => (((i * 7) % 11) - 5) * scale),
+      });
+    // NaN and ±∞ samples (their blocks' residuals are NaN, which the reference counts as detail).
+    const odd = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    expectSamePairs({
+      width: 53,
+      height: 41,
+      data: Float32Array.from({ length: 53 * 41 }, (_, i) => (i % 97 === 5 ? odd[i % 3] : (i * 37) % 256)),
     });
     expectSamePairs({ width: 16, height: 16, data: Float32Array.from({ length: 256 }, (_, i) => (i * 37) % 256) });
     expectSamePairs({ width: 17, height: 40, data: new Float32Array(680).fill(255) });
