@@ -33,6 +33,16 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
   return i8x16.shuffle(bytes, bytes, 0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 13, 14, 15);
 }
 
+/** The first two of interleave's pixels, each twice (R0 G0 B0 R0 G0 B0 R1 …: 12 bytes, then pixel 2's first 4). */
+@inline function interleaveFirstTwice(bytes: v128): v128 {
+  return i8x16.shuffle(bytes, bytes, 0, 4, 8, 0, 4, 8, 1, 5, 9, 1, 5, 9, 2, 6, 10, 2);
+}
+
+/** The last two of interleave's pixels, each twice: 12 bytes (and 4 more, written over by the next step). */
+@inline function interleaveLastTwice(bytes: v128): v128 {
+  return i8x16.shuffle(bytes, bytes, 2, 6, 10, 2, 6, 10, 3, 7, 11, 3, 7, 11, 12, 13, 14, 15);
+}
+
 /** Two pixels' channel: blended (`keep` ≥ 0) or the hatching's grey, as lanes of ToUint8 (heatmapRow's values). */
 @inline function hatchedChannel(k: v128, colour: v128, hatched: v128, grey: v128): v128 {
   return toUint8Lanes(v128.bitselect(grey, f64x2.add(k, colour), hatched));
@@ -70,6 +80,10 @@ export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize
  * 0.55 blended with its cell's colour, or, where the cell is not judged (1 − opacity < 0), the grey hatching
  * (170 on the light diagonals, else the sample × 0.6 + 60). A step writes 16 bytes for 12 (the next pixels',
  * or past the row into bytes written later: the next row, or the zlib stream's room behind the last).
+ * `twice`: each pixel written twice side by side (`width` pixels, 2 × `width` in the output), for a row whose
+ * every pair of output columns 2j, 2j + 1 has the same source column j and cell (a background drawn at twice its
+ * width, as the block heatmaps of small pictures): `src` is then the source row as it is and `cellX` the pairs'
+ * cells; only without hatching (whose diagonals differ between the two). A step then writes 28 bytes for 24.
  */
 export function heatmapRow(
   src: usize,
@@ -79,6 +93,7 @@ export function heatmapRow(
   width: i32,
   out: usize,
   hatched: bool,
+  twice: bool,
 ): void {
   const scale = f64x2.splat(0.55);
   let x = 0;
@@ -129,12 +144,30 @@ export function heatmapRow(
       b = lanes4(blendedChannel(k0, i64x2.shuffle(b0, b1, 1, 3)), blendedChannel(k1, i64x2.shuffle(b2, b3, 1, 3)));
     }
     const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(r, g), i16x8.narrow_i32x4_s(b, i32x4.splat(0)));
-    v128.store(out + <usize>(x * 3), interleave(bytes));
+    if (twice) {
+      v128.store(out + <usize>(x * 6), interleaveFirstTwice(bytes));
+      v128.store(out + <usize>(x * 6 + 12), interleaveLastTwice(bytes));
+    } else v128.store(out + <usize>(x * 3), interleave(bytes));
   }
   for (; x < width; x++) {
     const g = <f64>load<f32>(src + (<usize>x << 2)) * 0.55;
     const cell = cells + (<usize>load<i32>(cellX + (<usize>x << 2)) << 5);
     const keep = load<f64>(cell);
+    if (twice) {
+      // Never hatched (the caller's condition).
+      const p = out + <usize>(x * 6);
+      const k = g * keep;
+      const r = toUint8(k + load<f64>(cell, 8));
+      const gr = toUint8(k + load<f64>(cell, 16));
+      const b = toUint8(k + load<f64>(cell, 24));
+      store<u8>(p, r);
+      store<u8>(p, gr, 1);
+      store<u8>(p, b, 2);
+      store<u8>(p, r, 3);
+      store<u8>(p, gr, 4);
+      store<u8>(p, b, 5);
+      continue;
+    }
     const p = out + <usize>(x * 3);
     if (keep < 0) {
       const v: u8 = ((x + y) & 7) < 3 ? 170 : toUint8(g * 0.6 + 60);

@@ -324,7 +324,7 @@ function encodeRowsWasm(
 ): Uint8Array | null {
   const { width, height } = size;
   const small = background(base, Math.max(width, height));
-  const extra = 3 * align16(width * 4) + align16(gridWidth * 37) + align16(small.width * 4) + 16;
+  const extra = 3 * align16(width * 4) + align16(gridWidth * 37) + 2 * align16(small.width * 4) + 16;
   return encodePngRows(width, height, 3, extra, (target) => {
     renderRowsWasm(small, gridWidth, gridHeight, size, target, cells);
     for (const line of lines) drawLine(target.bytes, width, height, line, 3, target.lineBytes, target.rows + 1);
@@ -353,9 +353,11 @@ function renderRowsWasm(
   const cellsAt = sourceAt + align16(width * 4);
   const scoresAt = cellsAt + gridWidth * 32;
   const reliableAt = scoresAt + gridWidth * 4;
-  // Only when resampled: the per-column source table and the source row as it is.
+  // Only when resampled: the per-column source table and the source row as it is; when drawn twice as wide, the
+  // cells of the pairs of columns.
   const srcXAt = align16(reliableAt + gridWidth);
   const smallRowAt = srcXAt + align16(width * 4);
+  const pairCellXAt = smallRowAt + align16(small.width * 4);
   const cellX = new Int32Array(target.buffer, cellXAt, width);
   for (let x = 0; x < width; x++) cellX[x] = Math.min(gridWidth - 1, Math.floor((x * gridWidth) / width));
   const resampled = small.width !== width;
@@ -363,12 +365,20 @@ function renderRowsWasm(
     const srcX = new Int32Array(target.buffer, srcXAt, width);
     for (let x = 0; x < width; x++) srcX[x] = Math.min(small.width - 1, Math.floor((x * small.width) / width));
   }
+  // Twice the background's width (source column x >> 1) with both columns of each pair in one cell: rows without
+  // hatching are drawn at the background's width, each pixel written twice (heatmapRow's `twice`; no resample).
+  const twice = width === 2 * small.width && pairsShareCells(cellX);
+  if (twice) {
+    const pairCellX = new Int32Array(target.buffer, pairCellXAt, small.width);
+    for (let x = 0; x < small.width; x++) pairCellX[x] = cellX[2 * x];
+  }
   // The grid row in use, whose cell colours the kernel works out (the ramp, as renderPixels).
   const places = { scores: scoresAt, reliable: reliableAt, cells: cellsAt };
   const source = new Float32Array(target.buffer, resampled ? smallRowAt : sourceAt, small.width);
   let cellRow = -1;
   let hatched = 0;
   let sourceRow = -1;
+  let resampledRow = -1;
   for (let y = 0; y < height; y++) {
     const row = Math.min(gridHeight - 1, Math.floor((y * gridHeight) / height)) * gridWidth;
     const sy = Math.min(small.height - 1, Math.floor((y * small.height) / height));
@@ -385,9 +395,22 @@ function renderRowsWasm(
     }
     if (sy !== sourceRow) {
       source.set(small.data.subarray(sy * small.width, (sy + 1) * small.width));
-      if (resampled) k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
       sourceRow = sy;
     }
-    k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out, hatched);
+    if (twice && hatched === 0) {
+      k.heatmapRow(smallRowAt, pairCellXAt, cellsAt, y, small.width, out, 0, 1);
+      continue;
+    }
+    if (resampled && resampledRow !== sy) {
+      k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
+      resampledRow = sy;
+    }
+    k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out, hatched, 0);
   }
+}
+
+/** Whether output columns 2j and 2j + 1 lie in the same cell for every j (`cellX` of an even width). */
+function pairsShareCells(cellX: Int32Array): boolean {
+  for (let x = 0; x < cellX.length; x += 2) if (cellX[x] !== cellX[x + 1]) return false;
+  return true;
 }

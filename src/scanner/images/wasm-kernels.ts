@@ -64,7 +64,16 @@ export interface KernelExports {
   /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
   heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
   heatmapSourceRow(src: number, srcX: number, width: number, out: number): void;
-  heatmapRow(src: number, cellX: number, cells: number, y: number, width: number, out: number, hatched: number): void;
+  heatmapRow(
+    src: number,
+    cellX: number,
+    cells: number,
+    y: number,
+    width: number,
+    out: number,
+    hatched: number,
+    twice: number,
+  ): void;
   pngUnfilterRows(data: number, length: number, rows: number, step: number): number;
   areaDownscaleBand(
     rgba: number,

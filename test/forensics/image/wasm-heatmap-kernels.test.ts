@@ -129,6 +129,29 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
     expectSameHeatmap(odd, randomGrid(12, 9, 23), { width: 37, height: 23 });
   });
 
+  it("twice the base's width with each pair of columns in one cell: rows drawn at the base's width, each pixel twice", () => {
+    // Pairs of columns share their source column and cell: rows all judged are drawn twice as wide (heatmapRow's
+    // `twice`), the row with a cell not judged pixel by pixel; widths around the kernel's four pixels per step.
+    for (const [bw, bh, gw, gh] of [
+      [37, 23, 37, 9],
+      [13, 7, 13, 7],
+      [6, 5, 3, 5],
+      [7, 4, 7, 2],
+      [5, 3, 1, 3],
+      [1, 2, 1, 2],
+      [94, 71, 47, 71],
+    ]) {
+      const grid = randomGrid(gw, gh, gw + gh);
+      grid.reliable.fill(1);
+      grid.scores[0] = 0.3;
+      grid.reliable[(gh >> 1) * gw] = 0;
+      const base = randomBase(bw, bh, bw * bh);
+      for (let i = 0; i < base.data.length; i += 7) base.data[i] = [Number.NaN, -0, 300, -20, 1e12][(i / 7) % 5];
+      for (const h of [2 * bh, 2 * bh + 1, bh])
+        expectSameHeatmap(base, grid, { width: 2 * bw, height: h }, [{ x1: 0, y1: 0.5, x2: 1, y2: 0.5 }]);
+    }
+  });
+
   it("every cell not judged (hatched), every cell judged at the ramp's ends and beyond, its middle and its half-way roundings", () => {
     const base = randomBase(64, 48, 5);
     const grid = (score: number, reliable: number) => ({
