@@ -75,7 +75,7 @@ export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize
  * (f32; resampled by heatmapSourceRow once per source row, not once per output row); `cellX`: per output column
  * its cell; `cells`: the grid row's cell colours (heatmapCells' layout, read per pixel through `cellX`: no
  * per-pixel copy of them); `hatched`: whether the grid row has a cell not judged (heatmapCells' result; without,
- * the hatching is not computed).
+ * the hatching is not computed; with, only in the steps whose four pixels have such a cell: one branch per step).
  * The reference's expressions per pixel in f64, four pixels per step (two per f64x2): the base sample (f32) ×
  * 0.55 blended with its cell's colour, or, where the cell is not judged (1 − opacity < 0), the grey hatching
  * (170 on the light diagonals, else the sample × 0.6 + 60). A step writes 16 bytes for 12 (the next pixels',
@@ -120,9 +120,9 @@ export function heatmapRow(
     const k0 = f64x2.mul(g0, keep0);
     const k1 = f64x2.mul(g1, keep1);
     let r: v128, g: v128, b: v128;
-    if (hatched) {
-      const hatched0 = f64x2.lt(keep0, f64x2.splat(0));
-      const hatched1 = f64x2.lt(keep1, f64x2.splat(0));
+    const hatched0 = f64x2.lt(keep0, f64x2.splat(0));
+    const hatched1 = f64x2.lt(keep1, f64x2.splat(0));
+    if (hatched && v128.any_true(v128.or(hatched0, hatched1))) {
       const light = HATCH_LIGHT + (<usize>((x + y) & 7) << 3);
       const grey0 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g0, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light));
       const grey1 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g1, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light, 16));
