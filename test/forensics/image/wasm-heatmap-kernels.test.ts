@@ -132,15 +132,11 @@ describe("heatmap overlay: the kernel's PNG decodes to renderHeatmapRgba's pixel
   it("twice the base's width with each pair of columns in one cell: rows drawn at the base's width, each pixel twice", () => {
     // Pairs of columns share their source column and cell: rows all judged are drawn twice as wide (heatmapRow's
     // `twice`), the row with a cell not judged pixel by pixel; widths around the kernel's four pixels per step.
-    for (const [bw, bh, gw, gh] of [
-      [37, 23, 37, 9],
-      [13, 7, 13, 7],
-      [6, 5, 3, 5],
-      [7, 4, 7, 2],
-      [5, 3, 1, 3],
-      [1, 2, 1, 2],
-      [94, 71, 47, 71],
-    ]) {
+    // Bases (width × height); a grid cell per pair of columns, or per two pairs at even widths, and half the rows.
+    const bases = ["37×23", "13×7", "6×5", "7×4", "5×3", "1×2", "94×71"].map((s) => s.split("×").map(Number));
+    for (const [bw, bh] of bases) {
+      const gw = bw % 2 === 0 ? bw / 2 : bw;
+      const gh = Math.ceil(bh / 2);
       const grid = randomGrid(gw, gh, gw + gh);
       grid.reliable.fill(1);
       grid.scores[0] = 0.3;
