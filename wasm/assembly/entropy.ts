@@ -28,10 +28,11 @@ const S_PRED = 32;
 
 /**
  * One table (as HuffmanTable builds it): lookup u16[512], maxCode i32[18], valPtr i32[17], minCode i32[17], symbols
- * u16[256] (256 = none); then the AC codes whose code and value bits fit in the 9 bits looked up, i32[512] (made by
- * jpeg-entropy-wasm.ts `tableBytes`): (value << 8) | (run << 4) | (code length + size), 0 for any other.
+ * u16[256] (256 = none); then per next 11 bits the AC code whose code and value bits both lie within them, i32[2048]
+ * (made by jpeg-entropy-wasm.ts `tableBytes` as the reference's decodeSymbol reads those bits): (value << 8) |
+ * (run << 4) | (code length + size), 0 for any other.
  */
-export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512 + 2048;
+export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512 + 8192;
 const T_MAX = 1024;
 const T_VALPTR = 1024 + 72;
 const T_MINCODE = 1024 + 72 + 68;
@@ -200,10 +201,10 @@ function decodeBlock(dc: usize, ac: usize, pred: usize, out: usize): bool {
   store<i32>(pred, p);
   store<i16>(out, <i16>p);
   for (let k = 1; k < 64; ) {
-    // A short code with its value bits in the same 9 bits: one lookup and one skip instead of the symbol's and the
-    // value's. The same bits as decodeSymbol + read(size) take (peek(9) left ≥ 9 bits), the same overrun (skip's rule
-    // over len + size bits ends where its two skips end); after a fill that needs more bytes the call is repeated.
-    const fast = load<i32>(ac + T_FAST_AC + (<usize>peek(9) << 2));
+    // A code with its value bits within the next 11: one lookup and one skip instead of the symbol's and the value's.
+    // The same bits as decodeSymbol + read(size) take (peek(11) left ≥ 11 bits), the same overrun (skip's rule over
+    // len + size bits ends where its two skips end); after a fill that needs more bytes the call is repeated.
+    const fast = load<i32>(ac + T_FAST_AC + (<usize>peek(11) << 2));
     if (fast) {
       skip(fast & 15);
       k += (fast >> 4) & 15;

@@ -9,7 +9,7 @@ import { type BlockVisitor, type HuffmanTable, type ScanComponent, ScanDecoder }
 import type { JpegStructure } from "./jpeg-markers";
 import { align16, kernels, scratch } from "./wasm-kernels";
 
-export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512 + 2048;
+export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512 + 8192;
 const FAST_AC = 1024 + 72 + 68 + 68 + 512;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
@@ -37,25 +37,39 @@ export function tableBytes(t: HuffmanTable): Uint8Array {
   new Int32Array(out.buffer, 1024 + 72 + 68, 17).set(t.minCode);
   for (let k = 0; k < 256; k++)
     view.setUint16(1024 + 72 + 68 + 68 + k * 2, k < t.spec.symbols.length ? t.spec.symbols[k] : 256, true);
-  new Int32Array(out.buffer, FAST_AC, 512).set(fastAc(t.lookup));
+  new Int32Array(out.buffer, FAST_AC, 2048).set(fastAc(t));
   return out;
 }
 
 /**
- * Per 9 bits looked up, an AC code (run, size > 0) whose value bits follow within those 9 bits, decoded whole:
- * (value << 8) | (run << 4) | (code length + size); 0 where the code is longer or its value's bits are not all there
- * (entropy.ts decodeBlock then decodes symbol and value one after the other). Used for AC tables only.
+ * Per next 11 bits, the AC code (run, size > 0) they start with, as the reference's decodeSymbol reads it (the 9-bit
+ * lookup, then codes of 10 and 11 bits), when its value's bits follow within them, decoded whole: (value << 8) |
+ * (run << 4) | (code length + size); 0 otherwise (entropy.ts decodeBlock then decodes symbol and value one after the
+ * other). Used for AC tables only. 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
  */
-function fastAc(lookup: Uint16Array): Int32Array {
-  const fast = new Int32Array(512);
-  for (let bits = 0; bits < 512; bits++) {
-    const entry = lookup[bits];
-    const length = entry >> 8;
-    const size = entry & 15;
-    if (!entry || !size || length + size > 9) continue;
-    const raw = (bits >> (9 - length - size)) & ((1 << size) - 1);
+function fastAc(t: HuffmanTable): Int32Array {
+  const fast = new Int32Array(2048);
+  for (let bits = 0; bits < 2048; bits++) {
+    let length = 0;
+    let rs = -1;
+    const entry = t.lookup[bits >> 2];
+    if (entry) {
+      length = entry >> 8;
+      rs = entry & 0xff;
+    } else
+      for (let len = 10; len <= 11 && rs < 0; len++) {
+        const code = bits >> (11 - len);
+        if (code <= t.maxCode[len]) {
+          const k = t.valPtr[len] + code - t.minCode[len];
+          rs = k >= 0 && k < t.spec.symbols.length ? t.spec.symbols[k] : -2;
+          length = len;
+        }
+      }
+    const size = rs & 15;
+    if (rs < 0 || !size || length + size > 11) continue;
+    const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
     const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
-    fast[bits] = (value << 8) | (entry & 0xf0) | (length + size);
+    fast[bits] = (value << 8) | (rs & 0xf0) | (length + size);
   }
   return fast;
 }
