@@ -27,8 +27,8 @@ export const ERRORS = [
 ] as const;
 export const NEED_MORE = 4;
 
-/** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES). */
-export function tableBytes(t: HuffmanTable): Uint8Array {
+/** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES); `ac`: with its fast AC table (zeros otherwise). */
+export function tableBytes(t: HuffmanTable, ac = false): Uint8Array {
   const out = new Uint8Array(TABLE_BYTES);
   const view = new DataView(out.buffer);
   new Uint16Array(out.buffer, 0, 512).set(t.lookup);
@@ -37,41 +37,49 @@ export function tableBytes(t: HuffmanTable): Uint8Array {
   new Int32Array(out.buffer, 1024 + 72 + 68, 17).set(t.minCode);
   for (let k = 0; k < 256; k++)
     view.setUint16(1024 + 72 + 68 + 68 + k * 2, k < t.spec.symbols.length ? t.spec.symbols[k] : 256, true);
-  new Int32Array(out.buffer, FAST_AC, 2048).set(fastAc(t));
+  if (ac) new Int32Array(out.buffer, FAST_AC, 2048).set(fastAc(t));
   return out;
 }
+
+/** Fast AC tables per table of a file (its parsed structure is cached, so every decoder of the file shares them). */
+const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
 
 /**
  * Per next 11 bits, the AC code (run, size > 0) they start with, as the reference's decodeSymbol reads it (the 9-bit
  * lookup, then codes of 10 and 11 bits), when its value's bits follow within them, decoded whole: (value << 8) |
  * (run << 4) | (code length + size); 0 otherwise (entropy.ts decodeBlock then decodes symbol and value one after the
- * other). Used for AC tables only. 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
+ * other). 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
  */
 function fastAc(t: HuffmanTable): Int32Array {
-  const fast = new Int32Array(2048);
-  for (let bits = 0; bits < 2048; bits++) {
-    let length = 0;
-    let rs = -1;
-    const entry = t.lookup[bits >> 2];
-    if (entry) {
-      length = entry >> 8;
-      rs = entry & 0xff;
-    } else
-      for (let len = 10; len <= 11 && rs < 0; len++) {
-        const code = bits >> (11 - len);
-        if (code <= t.maxCode[len]) {
-          const k = t.valPtr[len] + code - t.minCode[len];
-          rs = k >= 0 && k < t.spec.symbols.length ? t.spec.symbols[k] : -2;
-          length = len;
-        }
-      }
-    const size = rs & 15;
-    if (rs < 0 || !size || length + size > 11) continue;
-    const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
-    const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
-    fast[bits] = (value << 8) | (rs & 0xf0) | (length + size);
+  let fast = fastAcTables.get(t.spec);
+  if (fast) return fast;
+  fast = new Int32Array(2048);
+  for (let prefix = 0; prefix < 512; prefix++) {
+    const entry = t.lookup[prefix];
+    for (let low = 0; low < 4; low++) {
+      const bits = (prefix << 2) | low;
+      const [length, rs] = entry ? [entry >> 8, entry & 0xff] : longCode(t, bits);
+      const size = rs & 15;
+      if (rs < 0 || !size || length + size > 11) continue;
+      const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
+      const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
+      fast[bits] = (value << 8) | (rs & 0xf0) | (length + size);
+    }
   }
+  fastAcTables.set(t.spec, fast);
   return fast;
+}
+
+/** The code of 10 or 11 bits that 11 `bits` start with and its symbol as decodeSymbol reads them, or symbol −1. */
+function longCode(t: HuffmanTable, bits: number): [number, number] {
+  for (let length = 10; length <= 11; length++) {
+    const code = bits >> (11 - length);
+    if (code <= t.maxCode[length]) {
+      const k = t.valPtr[length] + code - t.minCode[length];
+      return [length, k >= 0 && k < t.spec.symbols.length ? t.spec.symbols[k] : -1];
+    }
+  }
+  return [0, -1];
 }
 
 export class WasmScanDecoder {
@@ -103,7 +111,7 @@ export class WasmScanDecoder {
     this.layout = new Int32Array(tables.length * 5);
     tables.forEach(({ dc, ac }, i) => {
       this.tables.set(tableBytes(dc), 2 * i * TABLE_BYTES);
-      this.tables.set(tableBytes(ac), (2 * i + 1) * TABLE_BYTES);
+      this.tables.set(tableBytes(ac, true), (2 * i + 1) * TABLE_BYTES);
       const c = scan.components[i];
       this.layout.set([c.index, c.h, c.v, 2 * i, 2 * i + 1], i * 5);
     });
