@@ -26,18 +26,20 @@ const S_MCUS = 24;
 const S_BLOCKS = 28;
 const S_PRED = 32;
 
+/** One table (as HuffmanTable builds it): lookup u16[512], maxCode i32[18], valPtr i32[17], minCode i32[17], symbols u16[256] (256 = none). */
+export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512;
 /**
- * One table (as HuffmanTable builds it): lookup u16[512], maxCode i32[18], valPtr i32[17], minCode i32[17], symbols
- * u16[256] (256 = none); then per next 11 bits the AC code whose code and value bits both lie within them, i32[2048]
- * (made by jpeg-entropy-wasm.ts `tableBytes` as the reference's decodeSymbol reads those bits): (value << 8) |
- * (run << 4) | (code length + size), 0 for any other.
+ * A table of decodeMcuRow (baseline scans; progressive ones take TABLE_BYTES): TABLE_BYTES, then per next 11 bits the
+ * AC code whose code and value bits both lie within them, i32[2048] (made by jpeg-entropy-wasm.ts `fastAc` as the
+ * reference's decodeSymbol reads those bits): (value << 8) | (run << 4) | (code length + size), 0 for any other and in
+ * DC tables.
  */
-export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512 + 8192;
+const BASELINE_TABLE_BYTES: i32 = TABLE_BYTES + 8192;
 const T_MAX = 1024;
 const T_VALPTR = 1024 + 72;
 const T_MINCODE = 1024 + 72 + 68;
 const T_SYMBOLS = 1024 + 72 + 68 + 68;
-const T_FAST_AC = 1024 + 72 + 68 + 68 + 512;
+const T_FAST_AC = TABLE_BYTES;
 export const NO_SYMBOL = 256;
 
 export const ZIGZAG: StaticArray<u8> = [
@@ -234,7 +236,7 @@ function decodeBlock(dc: usize, ac: usize, pred: usize, out: usize): bool {
 /**
  * Decodes MCU row `my` into `out` (64 i16 per block, in MCU order: per MCU, per component, its
  * v × h blocks). `components`: per scan component five i32 (frame index, h, v, DC table number, AC
- * table number); `tables` TABLE_BYTES each. Returns OK, CORRUPT, ENDS_EARLY, NO_RESTART or NEED_MORE
+ * table number); `tables` BASELINE_TABLE_BYTES each. Returns OK, CORRUPT, ENDS_EARLY, NO_RESTART or NEED_MORE
  * (nothing usable: repeat with a larger window from the same state).
  */
 export function decodeMcuRow(
@@ -270,8 +272,8 @@ export function decodeMcuRow(
       const d = components + <usize>c * 20;
       const h = load<i32>(d, 4);
       const v = load<i32>(d, 8);
-      const dc = tables + <usize>load<i32>(d, 12) * TABLE_BYTES;
-      const ac = tables + <usize>load<i32>(d, 16) * TABLE_BYTES;
+      const dc = tables + <usize>load<i32>(d, 12) * BASELINE_TABLE_BYTES;
+      const ac = tables + <usize>load<i32>(d, 16) * BASELINE_TABLE_BYTES;
       for (let i = 0; i < h * v; i++) {
         const ok = decodeBlock(dc, ac, state + S_PRED + (<usize>c << 2), out + <usize>blocks * 128);
         if (needMore) return NEED_MORE;

@@ -9,8 +9,9 @@ import { type BlockVisitor, type HuffmanTable, type ScanComponent, ScanDecoder }
 import type { JpegStructure } from "./jpeg-markers";
 import { align16, kernels, scratch } from "./wasm-kernels";
 
-export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512 + 8192;
-const FAST_AC = 1024 + 72 + 68 + 68 + 512;
+export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
+/** A baseline scan's table (entropy.ts decodeMcuRow): TABLE_BYTES, then the fast AC table (`fastAc`, zeros for DC). */
+const BASELINE_TABLE_BYTES = TABLE_BYTES + 2048 * 4;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
 export const MIN_WINDOW = 4096;
@@ -27,8 +28,8 @@ export const ERRORS = [
 ] as const;
 export const NEED_MORE = 4;
 
-/** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES); `ac`: with its fast AC table (zeros otherwise). */
-export function tableBytes(t: HuffmanTable, ac = false): Uint8Array {
+/** A Huffman table in the kernel's layout (entropy.ts TABLE_BYTES). */
+export function tableBytes(t: HuffmanTable): Uint8Array {
   const out = new Uint8Array(TABLE_BYTES);
   const view = new DataView(out.buffer);
   new Uint16Array(out.buffer, 0, 512).set(t.lookup);
@@ -37,7 +38,6 @@ export function tableBytes(t: HuffmanTable, ac = false): Uint8Array {
   new Int32Array(out.buffer, 1024 + 72 + 68, 17).set(t.minCode);
   for (let k = 0; k < 256; k++)
     view.setUint16(1024 + 72 + 68 + 68 + k * 2, k < t.spec.symbols.length ? t.spec.symbols[k] : 256, true);
-  if (ac) new Int32Array(out.buffer, FAST_AC, 2048).set(fastAc(t));
   return out;
 }
 
@@ -50,7 +50,7 @@ const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
  * (run << 4) | (code length + size); 0 otherwise (entropy.ts decodeBlock then decodes symbol and value one after the
  * other). 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
  */
-function fastAc(t: HuffmanTable): Int32Array {
+export function fastAc(t: HuffmanTable): Int32Array {
   let fast = fastAcTables.get(t.spec);
   if (fast) return fast;
   fast = new Int32Array(2048);
@@ -107,11 +107,12 @@ export class WasmScanDecoder {
     this.blocksPerRow = scan.mcusX * scan.components.reduce((n, c) => n + c.h * c.v, 0);
     this.coefficients = new Int16Array(this.blocksPerRow * 64);
     const tables = scan.tables;
-    this.tables = new Uint8Array(tables.length * 2 * TABLE_BYTES);
+    this.tables = new Uint8Array(tables.length * 2 * BASELINE_TABLE_BYTES);
     this.layout = new Int32Array(tables.length * 5);
     tables.forEach(({ dc, ac }, i) => {
-      this.tables.set(tableBytes(dc), 2 * i * TABLE_BYTES);
-      this.tables.set(tableBytes(ac, true), (2 * i + 1) * TABLE_BYTES);
+      this.tables.set(tableBytes(dc), 2 * i * BASELINE_TABLE_BYTES);
+      this.tables.set(tableBytes(ac), (2 * i + 1) * BASELINE_TABLE_BYTES);
+      new Int32Array(this.tables.buffer, (2 * i + 1) * BASELINE_TABLE_BYTES + TABLE_BYTES, 2048).set(fastAc(ac));
       const c = scan.components[i];
       this.layout.set([c.index, c.h, c.v, 2 * i, 2 * i + 1], i * 5);
     });
