@@ -54,32 +54,30 @@ export function fastAc(t: HuffmanTable): Int32Array {
   let fast = fastAcTables.get(t.spec);
   if (fast) return fast;
   fast = new Int32Array(2048);
-  for (let prefix = 0; prefix < 512; prefix++) {
-    const entry = t.lookup[prefix];
-    for (let low = 0; low < 4; low++) {
-      const bits = (prefix << 2) | low;
-      const [length, rs] = entry ? [entry >> 8, entry & 0xff] : longCode(t, bits);
-      const size = rs & 15;
-      if (rs < 0 || !size || length + size > 11) continue;
-      const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
-      const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
-      fast[bits] = (value << 8) | (rs & 0xf0) | (length + size);
-    }
+  for (let bits = 0; bits < 2048; bits++) {
+    const entry = t.lookup[bits >> 2];
+    const code = entry ? entry : longCode(t, bits);
+    const length = code >> 8;
+    const size = code & 15;
+    if (code < 0 || !size || length + size > 11) continue;
+    const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
+    const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
+    fast[bits] = (value << 8) | (code & 0xf0) | (length + size);
   }
   fastAcTables.set(t.spec, fast);
   return fast;
 }
 
-/** The code of 10 or 11 bits that 11 `bits` start with and its symbol as decodeSymbol reads them, or symbol −1. */
-function longCode(t: HuffmanTable, bits: number): [number, number] {
+/** The code of 10 or 11 bits that 11 `bits` start with as decodeSymbol reads it, as (length << 8) | symbol, or −1. */
+function longCode(t: HuffmanTable, bits: number): number {
   for (let length = 10; length <= 11; length++) {
     const code = bits >> (11 - length);
     if (code <= t.maxCode[length]) {
       const k = t.valPtr[length] + code - t.minCode[length];
-      return [length, k >= 0 && k < t.spec.symbols.length ? t.spec.symbols[k] : -1];
+      return k >= 0 && k < t.spec.symbols.length ? (length << 8) | t.spec.symbols[k] : -1;
     }
   }
-  return [0, -1];
+  return -1;
 }
 
 export class WasmScanDecoder {
