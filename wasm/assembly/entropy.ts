@@ -28,10 +28,18 @@ const S_PRED = 32;
 
 /** One table (as HuffmanTable builds it): lookup u16[512], maxCode i32[18], valPtr i32[17], minCode i32[17], symbols u16[256] (256 = none). */
 export const TABLE_BYTES: i32 = 1024 + 72 + 68 + 68 + 512;
+/**
+ * A table of decodeMcuRow (baseline scans; progressive ones take TABLE_BYTES): TABLE_BYTES, then per next 11 bits the
+ * AC code whose code and value bits both lie within them, i32[2048] (made by jpeg-entropy-wasm.ts `fastAc` as the
+ * reference's decodeSymbol reads those bits): (value << 8) | (run << 4) | (code length + size), 0 for any other and in
+ * DC tables.
+ */
+const BASELINE_TABLE_BYTES: i32 = TABLE_BYTES + 8192;
 const T_MAX = 1024;
 const T_VALPTR = 1024 + 72;
 const T_MINCODE = 1024 + 72 + 68;
 const T_SYMBOLS = 1024 + 72 + 68 + 68;
+const T_FAST_AC = TABLE_BYTES;
 export const NO_SYMBOL = 256;
 
 export const ZIGZAG: StaticArray<u8> = [
@@ -195,6 +203,18 @@ function decodeBlock(dc: usize, ac: usize, pred: usize, out: usize): bool {
   store<i32>(pred, p);
   store<i16>(out, <i16>p);
   for (let k = 1; k < 64; ) {
+    // A code with its value bits within the next 11: one lookup and one skip instead of the symbol's and the value's.
+    // The same bits as decodeSymbol + read(size) take (peek(11) left ≥ 11 bits), the same overrun (skip's rule over
+    // len + size bits ends where its two skips end); after a fill that needs more bytes the call is repeated.
+    const fast = load<i32>(ac + T_FAST_AC + (<usize>peek(11) << 2));
+    if (fast) {
+      skip(fast & 15);
+      k += (fast >> 4) & 15;
+      if (k > 63) return false;
+      store<i16>(out + (<usize>unchecked(ZIGZAG[k]) << 1), <i16>(fast >> 8));
+      k++;
+      continue;
+    }
     const rs = decodeSymbol(ac);
     if (rs < 0) return false;
     if (rs === NO_SYMBOL) break; // the reference's `undefined`: size 0, run 0 = end of block
@@ -216,7 +236,7 @@ function decodeBlock(dc: usize, ac: usize, pred: usize, out: usize): bool {
 /**
  * Decodes MCU row `my` into `out` (64 i16 per block, in MCU order: per MCU, per component, its
  * v × h blocks). `components`: per scan component five i32 (frame index, h, v, DC table number, AC
- * table number); `tables` TABLE_BYTES each. Returns OK, CORRUPT, ENDS_EARLY, NO_RESTART or NEED_MORE
+ * table number); `tables` BASELINE_TABLE_BYTES each. Returns OK, CORRUPT, ENDS_EARLY, NO_RESTART or NEED_MORE
  * (nothing usable: repeat with a larger window from the same state).
  */
 export function decodeMcuRow(
@@ -252,8 +272,8 @@ export function decodeMcuRow(
       const d = components + <usize>c * 20;
       const h = load<i32>(d, 4);
       const v = load<i32>(d, 8);
-      const dc = tables + <usize>load<i32>(d, 12) * TABLE_BYTES;
-      const ac = tables + <usize>load<i32>(d, 16) * TABLE_BYTES;
+      const dc = tables + <usize>load<i32>(d, 12) * BASELINE_TABLE_BYTES;
+      const ac = tables + <usize>load<i32>(d, 16) * BASELINE_TABLE_BYTES;
       for (let i = 0; i < h * v; i++) {
         const ok = decodeBlock(dc, ac, state + S_PRED + (<usize>c << 2), out + <usize>blocks * 128);
         if (needMore) return NEED_MORE;

@@ -10,6 +10,8 @@ import type { JpegStructure } from "./jpeg-markers";
 import { align16, kernels, scratch } from "./wasm-kernels";
 
 export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
+/** A baseline scan's table (entropy.ts decodeMcuRow): TABLE_BYTES, then the fast AC table (`fastAc`, zeros for DC). */
+const BASELINE_TABLE_BYTES = TABLE_BYTES + 2048 * 4;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
 export const MIN_WINDOW = 4096;
@@ -39,6 +41,45 @@ export function tableBytes(t: HuffmanTable): Uint8Array {
   return out;
 }
 
+/** Fast AC tables per table of a file (its parsed structure is cached, so every decoder of the file shares them). */
+const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
+
+/**
+ * Per next 11 bits, the AC code (run, size > 0) they start with, as the reference's decodeSymbol reads it (the 9-bit
+ * lookup, then codes of 10 and 11 bits), when its value's bits follow within them, decoded whole: (value << 8) |
+ * (run << 4) | (code length + size); 0 otherwise (entropy.ts decodeBlock then decodes symbol and value one after the
+ * other). 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
+ */
+export function fastAc(t: HuffmanTable): Int32Array {
+  let fast = fastAcTables.get(t.spec);
+  if (fast) return fast;
+  fast = new Int32Array(2048);
+  for (let bits = 0; bits < 2048; bits++) {
+    const entry = t.lookup[bits >> 2];
+    const code = entry ? entry : longCode(t, bits);
+    const length = code >> 8;
+    const size = code & 15;
+    if (code < 0 || !size || length + size > 11) continue;
+    const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
+    const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
+    fast[bits] = (value << 8) | (code & 0xf0) | (length + size);
+  }
+  fastAcTables.set(t.spec, fast);
+  return fast;
+}
+
+/** The code of 10 or 11 bits that 11 `bits` start with as decodeSymbol reads it, as (length << 8) | symbol, or −1. */
+function longCode(t: HuffmanTable, bits: number): number {
+  for (let length = 10; length <= 11; length++) {
+    const code = bits >> (11 - length);
+    if (code <= t.maxCode[length]) {
+      const k = t.valPtr[length] + code - t.minCode[length];
+      return k >= 0 && k < t.spec.symbols.length ? (length << 8) | t.spec.symbols[k] : -1;
+    }
+  }
+  return -1;
+}
+
 export class WasmScanDecoder {
   readonly components: readonly ScanComponent[];
   readonly mcusX: number;
@@ -64,11 +105,12 @@ export class WasmScanDecoder {
     this.blocksPerRow = scan.mcusX * scan.components.reduce((n, c) => n + c.h * c.v, 0);
     this.coefficients = new Int16Array(this.blocksPerRow * 64);
     const tables = scan.tables;
-    this.tables = new Uint8Array(tables.length * 2 * TABLE_BYTES);
+    this.tables = new Uint8Array(tables.length * 2 * BASELINE_TABLE_BYTES);
     this.layout = new Int32Array(tables.length * 5);
     tables.forEach(({ dc, ac }, i) => {
-      this.tables.set(tableBytes(dc), 2 * i * TABLE_BYTES);
-      this.tables.set(tableBytes(ac), (2 * i + 1) * TABLE_BYTES);
+      this.tables.set(tableBytes(dc), 2 * i * BASELINE_TABLE_BYTES);
+      this.tables.set(tableBytes(ac), (2 * i + 1) * BASELINE_TABLE_BYTES);
+      new Int32Array(this.tables.buffer, (2 * i + 1) * BASELINE_TABLE_BYTES + TABLE_BYTES, 2048).set(fastAc(ac));
       const c = scan.components[i];
       this.layout.set([c.index, c.h, c.v, 2 * i, 2 * i + 1], i * 5);
     });
