@@ -12,9 +12,9 @@ export function cooperative(every: number): () => Promise<void> {
 const { setImmediate: immediate } = globalThis as { setImmediate?: (callback: () => void) => unknown };
 
 /**
- * Runs `callback` in a later macrotask: `setImmediate` where there is one (Node, the bench and eval scripts: its
- * `setTimeout(…, 0)` waits at least 1 ms, ≈ 9 ms idle per 0.4 MP photo's pass; docs/benchmarks.md, "The small
- * photo's pass, fixed costs"), else `setTimeout(…, 0)` (workerd's runs on the next turn).
+ * Runs `callback` in a later macrotask: `setImmediate` where there is one (workerd with nodejs_compat, and Node, whose
+ * `setTimeout(…, 0)` waits at least 1 ms: ≈ 9 ms idle per 0.4 MP photo's pass in the bench and eval scripts;
+ * docs/benchmarks.md, "The small photo's pass, fixed costs"), else `setTimeout(…, 0)`.
  */
 function macrotask(callback: () => void): void {
   if (immediate) immediate(callback);
