@@ -110,6 +110,21 @@ export function endRead(state: usize): void {
 }
 
 function fill(): void {
+  // The next one to four bytes at once (as many as the loop below takes) when the window holds four and none is 0xFF:
+  // the loop's result (pos, buffer, bits) without its per-byte checks (≈ 20% of the decoding: docs/benchmarks.md).
+  const count = ((24 - bits) >> 3) + 1;
+  if (!markerHit && count <= 4 && pos + 4 <= winEnd) {
+    const word = load<u32>(data + <usize>(pos - winStart));
+    // No byte of the four is 0xFF: none of the inverted word's bytes is zero.
+    const inverted = ~word;
+    if (((inverted - 0x01010101) & word & 0x80808080) === 0) {
+      const shift = <u64>(count << 3);
+      buffer = <u32>((<u64>buffer << shift) | <u64>(bswap<u32>(word) >>> <u32>(32 - (count << 3))));
+      bits += count << 3;
+      pos += count;
+      return;
+    }
+  }
   while (bits <= 24) {
     let b = 0;
     if (!markerHit && pos < length) {
