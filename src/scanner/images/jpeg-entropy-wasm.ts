@@ -10,7 +10,7 @@ import type { JpegStructure } from "./jpeg-markers";
 import { align16, kernels, scratch } from "./wasm-kernels";
 
 export const TABLE_BYTES = 1024 + 72 + 68 + 68 + 512;
-/** A baseline scan's table (entropy.ts decodeMcuRow): TABLE_BYTES, then the fast AC table (`fastAc`, zeros for DC). */
+/** A baseline scan's table (entropy.ts decodeMcuRow): TABLE_BYTES, then its fast table (`fastDc`, `fastAc`). */
 const BASELINE_TABLE_BYTES = TABLE_BYTES + 2048 * 4;
 const STATE_BYTES = 48;
 /** Small on purpose: the window adapts to the rows (and NEED_MORE is exercised by ordinary photos). */
@@ -41,8 +41,8 @@ export function tableBytes(t: HuffmanTable): Uint8Array {
   return out;
 }
 
-/** Fast AC tables per table of a file (its parsed structure is cached, so every decoder of the file shares them). */
-const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
+/** Fast tables per table of a file (its parsed structure is cached, so every decoder of the file shares them). */
+const fastTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
 
 /**
  * Per next 11 bits, the AC code (run, size > 0) they start with, as the reference's decodeSymbol reads it (the 9-bit
@@ -51,20 +51,33 @@ const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
  * other). 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
  */
 export function fastAc(t: HuffmanTable): Int32Array {
-  let fast = fastAcTables.get(t.spec);
+  return fastTable(t, (symbol) => (symbol & 15 ? symbol & 15 : -1));
+}
+
+/**
+ * The same for a DC table: per next 11 bits the DC code (size 0–16; a larger one is corrupt data) and its
+ * difference's bits, when both lie within them: (difference << 8) | (code length + size), 0 otherwise.
+ */
+export function fastDc(t: HuffmanTable): Int32Array {
+  return fastTable(t, (symbol) => (symbol <= 16 ? symbol : -1));
+}
+
+/** The fast table of `t`, whose symbols have value bits of `sizeOf(symbol)` (−1: no entry). */
+function fastTable(t: HuffmanTable, sizeOf: (symbol: number) => number): Int32Array {
+  let fast = fastTables.get(t.spec);
   if (fast) return fast;
   fast = new Int32Array(2048);
   for (let bits = 0; bits < 2048; bits++) {
     const entry = t.lookup[bits >> 2];
     const code = entry ? entry : longCode(t, bits);
     const length = code >> 8;
-    const size = code & 15;
-    if (code < 0 || !size || length + size > 11) continue;
+    const size = code < 0 ? -1 : sizeOf(code & 0xff);
+    if (size < 0 || length + size > 11) continue;
     const raw = (bits >> (11 - length - size)) & ((1 << size) - 1);
-    const value = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
+    const value = size === 0 ? 0 : raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
     fast[bits] = (value << 8) | (code & 0xf0) | (length + size);
   }
-  fastAcTables.set(t.spec, fast);
+  fastTables.set(t.spec, fast);
   return fast;
 }
 
@@ -110,6 +123,7 @@ export class WasmScanDecoder {
     tables.forEach(({ dc, ac }, i) => {
       this.tables.set(tableBytes(dc), 2 * i * BASELINE_TABLE_BYTES);
       this.tables.set(tableBytes(ac), (2 * i + 1) * BASELINE_TABLE_BYTES);
+      new Int32Array(this.tables.buffer, 2 * i * BASELINE_TABLE_BYTES + TABLE_BYTES, 2048).set(fastDc(dc));
       new Int32Array(this.tables.buffer, (2 * i + 1) * BASELINE_TABLE_BYTES + TABLE_BYTES, 2048).set(fastAc(ac));
       const c = scan.components[i];
       this.layout.set([c.index, c.h, c.v, 2 * i, 2 * i + 1], i * 5);

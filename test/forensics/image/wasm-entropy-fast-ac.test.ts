@@ -1,9 +1,10 @@
-// The wasm Huffman decoder's fast AC table (jpeg-entropy-wasm.ts `fastAc`, read by entropy.ts
+// The wasm Huffman decoder's fast AC and DC tables (jpeg-entropy-wasm.ts `fastAc`, `fastDc`, read by entropy.ts
 // decodeBlock): for every 11 bits, the entry must be what the JavaScript reference reads from them (decodeSymbol, then
-// the value's bits), or 0 where the reference reads no symbol, a symbol without value bits, or more than 11 bits.
+// the value's bits), or 0 where the reference reads no symbol, an AC symbol without value bits, a DC size beyond 16
+// (corrupt data), or more than 11 bits.
 import { describe, expect, it } from "vitest";
 import { BitReader, decodeSymbol, extend, HuffmanTable } from "../../../src/scanner/images/jpeg-entropy";
-import { fastAc } from "../../../src/scanner/images/jpeg-entropy-wasm";
+import { fastAc, fastDc } from "../../../src/scanner/images/jpeg-entropy-wasm";
 import { type HuffmanSpec, parseJpegStructure } from "../../../src/scanner/images/jpeg-markers";
 import { sharedFile } from "./fixtures";
 
@@ -32,6 +33,18 @@ function expectedEntry(t: HuffmanTable, bits: number): number {
   const [pos, , remaining] = reader.state;
   const consumed = dataAt.indexOf(pos) * 8 - remaining;
   return consumed <= 11 ? (value << 8) | (rs & 0xf0) | consumed : 0;
+}
+
+/** The DC entry the reference's reading of `bits` implies (decodeBlock's DC step: size 0 is a difference of 0). */
+function expectedDcEntry(t: HuffmanTable, bits: number): number {
+  const { bytes, dataAt } = stuffed(bits);
+  const reader = new BitReader(bytes, 0);
+  const size = decodeSymbol(reader, t) as number | undefined;
+  if (size === undefined || size < 0 || size > 16) return 0;
+  const value = size ? extend(reader.read(size), size) : 0;
+  const [pos, , remaining] = reader.state;
+  const consumed = dataAt.indexOf(pos) * 8 - remaining;
+  return consumed <= 11 ? (value << 8) | consumed : 0;
 }
 
 function spec(counts: number[], symbols: number[]): HuffmanSpec {
@@ -67,14 +80,16 @@ const crafted: [string, HuffmanSpec][] = [
   ["EOB and ZRL", spec([0, 3, 2, 2], [0x00, 0xf0, 0x01, 0x12, 0x21, 0x05, 0x33])],
 ];
 
+const photos = [
+  "photos/opencv-doc/leuvenA.jpg",
+  "photos/opencv-doc/ela_original.jpg",
+  "exif-samples/jpg/exif-org/fujifilm-mx1700.jpg",
+  "photos/plasma-workspace-wallpapers/BytheWater-2560x1600.jpg",
+];
+
 describe("the fast AC table is the reference's reading of every 11 bits", () => {
   it("on the AC tables of photos (standard, optimised, progressive)", async () => {
-    const files = [
-      "photos/opencv-doc/leuvenA.jpg",
-      "photos/opencv-doc/ela_original.jpg",
-      "exif-samples/jpg/exif-org/fujifilm-mx1700.jpg",
-      "photos/plasma-workspace-wallpapers/BytheWater-2560x1600.jpg",
-    ];
+    const files = photos;
     let entries = 0;
     for (const file of files) {
       const structure = parseJpegStructure(await sharedFile(file));
@@ -93,5 +108,49 @@ describe("the fast AC table is the reference's reading of every 11 bits", () => 
       const t = new HuffmanTable(s);
       const fast = fastAc(t);
       for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `bits ${bits}`).toBe(expectedEntry(t, bits));
+    });
+});
+
+/** DC specs: sizes 0–11 as in photos, and sizes beyond 16 (corrupt) and up to 16 among short codes. */
+const craftedDc: [string, HuffmanSpec][] = [
+  [
+    "a standard-like table",
+    spec(
+      [0, 1, 5, 1, 1, 1, 1, 1, 1],
+      range(12, (i) => i),
+    ),
+  ],
+  ["sizes 12–16 and beyond 16", spec([0, 2, 2, 4, 4], [0, 16, 12, 17, 1, 2, 0xff, 5, 9, 10, 15, 11])],
+  [
+    "codes of 10 and 11 bits",
+    spec(
+      [0, 0, 0, 0, 0, 0, 0, 0, 0, 500, 24],
+      range(255, (i) => i % 18),
+    ),
+  ],
+  ["codes without symbols", spec([0, 2, 2, 4, 8, 0, 0, 0, 0, 6, 6], [3, 0, 1])],
+];
+
+describe("the fast DC table is the reference's reading of every 11 bits", () => {
+  it("on the DC tables of photos", async () => {
+    let entries = 0;
+    for (const file of photos) {
+      const structure = parseJpegStructure(await sharedFile(file));
+      for (const s of structure.huffmanTables.filter((h) => h.tableClass === 0)) {
+        const t = new HuffmanTable(s);
+        const fast = fastDc(t);
+        for (let bits = 0; bits < 2048; bits++)
+          expect(fast[bits], `${file} bits ${bits}`).toBe(expectedDcEntry(t, bits));
+        entries += fast.filter((e) => e !== 0).length;
+      }
+    }
+    expect(entries).toBeGreaterThan(1000);
+  });
+
+  for (const [what, s] of craftedDc)
+    it(`on a crafted table: ${what}`, () => {
+      const t = new HuffmanTable({ ...s, tableClass: 0 });
+      const fast = fastDc(t);
+      for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `bits ${bits}`).toBe(expectedDcEntry(t, bits));
     });
 });

@@ -177,6 +177,17 @@ describe("JPEG strip decoder: the wasm Huffman decoding, IDCT, upsampling and co
         bytes[1000 + ((seed * 7919 * (k + 1)) % (bytes.length - 1200))] = (seed * 31 + k * 17) & 0xff;
       damaged.push(bytes);
     }
+    // 0xFF bytes inside the data (markers and stuffed 0xFF 00 pairs where there were none): the bit reader's
+    // byte-at-a-time path beside its four-bytes-at-once one (entropy.ts fill).
+    for (let seed = 1; seed <= 4; seed++) {
+      const bytes = photo.slice();
+      for (let k = 0; k < 6; k++) {
+        const at = 2000 + ((seed * 104729 * (k + 1)) % (bytes.length - 4000));
+        bytes[at] = 0xff;
+        if (k % 2) bytes[at + 1] = 0x00;
+      }
+      damaged.push(bytes);
+    }
     let errors = 0;
     for (const bytes of damaged) {
       const { wasm, differing } = decodersDiffer(bytes);
