@@ -52,19 +52,6 @@ export function crc32(data: usize, length: i32, previous: u32): u32 {
       entry(1, d >>> 16) ^
       entry(0, d >>> 24);
   }
-  for (; i + 8 <= length; i += 8) {
-    const low = load<u32>(data + <usize>i) ^ crc;
-    const high = load<u32>(data + <usize>i, 4);
-    crc =
-      entry(7, low) ^
-      entry(6, low >>> 8) ^
-      entry(5, low >>> 16) ^
-      entry(4, low >>> 24) ^
-      entry(3, high) ^
-      entry(2, high >>> 8) ^
-      entry(1, high >>> 16) ^
-      entry(0, high >>> 24);
-  }
   for (; i < length; i++) crc = entry(0, crc ^ <u32>load<u8>(data + <usize>i)) ^ (crc >>> 8);
   return ~crc;
 }

@@ -41,8 +41,12 @@ export function tableBytes(t: HuffmanTable): Uint8Array {
   return out;
 }
 
-/** Fast tables per table of a file (its parsed structure is cached, so every decoder of the file shares them). */
-const fastTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
+/**
+ * Fast tables per table of a file (its parsed structure is cached, so every decoder of the file shares them), one
+ * cache per kind: a table's entries depend on whether its symbols are read as AC or DC codes.
+ */
+const fastAcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
+const fastDcTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
 
 /**
  * Per next 11 bits, the AC code (run, size > 0) they start with, as the reference's decodeSymbol reads it (the 9-bit
@@ -51,7 +55,7 @@ const fastTables = new WeakMap<HuffmanTable["spec"], Int32Array>();
  * other). 11 bits, not the lookup's 9: 24 MP Huffman 113 → 105 ms (docs/benchmarks.md).
  */
 export function fastAc(t: HuffmanTable): Int32Array {
-  return fastTable(t, (symbol) => (symbol & 15 ? symbol & 15 : -1));
+  return fastTable(t, fastAcTables, (symbol) => (symbol & 15 ? symbol & 15 : -1));
 }
 
 /**
@@ -59,12 +63,16 @@ export function fastAc(t: HuffmanTable): Int32Array {
  * difference's bits, when both lie within them: (difference << 8) | (code length + size), 0 otherwise.
  */
 export function fastDc(t: HuffmanTable): Int32Array {
-  return fastTable(t, (symbol) => (symbol <= 16 ? symbol : -1));
+  return fastTable(t, fastDcTables, (symbol) => (symbol <= 16 ? symbol : -1));
 }
 
-/** The fast table of `t`, whose symbols have value bits of `sizeOf(symbol)` (−1: no entry). */
-function fastTable(t: HuffmanTable, sizeOf: (symbol: number) => number): Int32Array {
-  let fast = fastTables.get(t.spec);
+/** The fast table of `t` (kept in `cache`), whose symbols have value bits of `sizeOf(symbol)` (−1: no entry). */
+function fastTable(
+  t: HuffmanTable,
+  cache: WeakMap<HuffmanTable["spec"], Int32Array>,
+  sizeOf: (symbol: number) => number,
+): Int32Array {
+  let fast = cache.get(t.spec);
   if (fast) return fast;
   fast = new Int32Array(2048);
   for (let bits = 0; bits < 2048; bits++) {
@@ -77,7 +85,7 @@ function fastTable(t: HuffmanTable, sizeOf: (symbol: number) => number): Int32Ar
     const value = size === 0 ? 0 : raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw;
     fast[bits] = (value << 8) | (code & 0xf0) | (length + size);
   }
-  fastTables.set(t.spec, fast);
+  cache.set(t.spec, fast);
   return fast;
 }
 

@@ -87,27 +87,36 @@ const photos = [
   "photos/plasma-workspace-wallpapers/BytheWater-2560x1600.jpg",
 ];
 
+type FastTable = (t: HuffmanTable) => Int32Array;
+type Expected = (t: HuffmanTable, bits: number) => number;
+
+/** Every entry of `fastTable(t)` against the reference's reading; returns the non-zero ones. */
+function expectTable(t: HuffmanTable, fastTable: FastTable, expected: Expected, label = ""): number {
+  const fast = fastTable(t);
+  for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `${label}bits ${bits}`).toBe(expected(t, bits));
+  return fast.filter((e) => e !== 0).length;
+}
+
+/** Every entry of the photos' tables of `tableClass` (0 DC, 1 AC) against the reference's; returns the non-zero ones. */
+async function expectPhotoTables(tableClass: 0 | 1, fastTable: FastTable, expected: Expected): Promise<number> {
+  let entries = 0;
+  for (const file of photos) {
+    const structure = parseJpegStructure(await sharedFile(file));
+    for (const s of structure.huffmanTables.filter((h) => h.tableClass === tableClass)) {
+      entries += expectTable(new HuffmanTable(s), fastTable, expected, `${file} `);
+    }
+  }
+  return entries;
+}
+
 describe("the fast AC table is the reference's reading of every 11 bits", () => {
   it("on the AC tables of photos (standard, optimised, progressive)", async () => {
-    const files = photos;
-    let entries = 0;
-    for (const file of files) {
-      const structure = parseJpegStructure(await sharedFile(file));
-      for (const s of structure.huffmanTables.filter((h) => h.tableClass === 1)) {
-        const t = new HuffmanTable(s);
-        const fast = fastAc(t);
-        for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `${file} bits ${bits}`).toBe(expectedEntry(t, bits));
-        entries += fast.filter((e) => e !== 0).length;
-      }
-    }
-    expect(entries).toBeGreaterThan(1000);
+    expect(await expectPhotoTables(1, fastAc, expectedEntry)).toBeGreaterThan(1000);
   });
 
   for (const [what, s] of crafted)
     it(`on a crafted table: ${what}`, () => {
-      const t = new HuffmanTable(s);
-      const fast = fastAc(t);
-      for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `bits ${bits}`).toBe(expectedEntry(t, bits));
+      expectTable(new HuffmanTable(s), fastAc, expectedEntry);
     });
 });
 
@@ -133,24 +142,11 @@ const craftedDc: [string, HuffmanSpec][] = [
 
 describe("the fast DC table is the reference's reading of every 11 bits", () => {
   it("on the DC tables of photos", async () => {
-    let entries = 0;
-    for (const file of photos) {
-      const structure = parseJpegStructure(await sharedFile(file));
-      for (const s of structure.huffmanTables.filter((h) => h.tableClass === 0)) {
-        const t = new HuffmanTable(s);
-        const fast = fastDc(t);
-        for (let bits = 0; bits < 2048; bits++)
-          expect(fast[bits], `${file} bits ${bits}`).toBe(expectedDcEntry(t, bits));
-        entries += fast.filter((e) => e !== 0).length;
-      }
-    }
-    expect(entries).toBeGreaterThan(1000);
+    expect(await expectPhotoTables(0, fastDc, expectedDcEntry)).toBeGreaterThan(1000);
   });
 
   for (const [what, s] of craftedDc)
     it(`on a crafted table: ${what}`, () => {
-      const t = new HuffmanTable({ ...s, tableClass: 0 });
-      const fast = fastDc(t);
-      for (let bits = 0; bits < 2048; bits++) expect(fast[bits], `bits ${bits}`).toBe(expectedDcEntry(t, bits));
+      expectTable(new HuffmanTable({ ...s, tableClass: 0 }), fastDc, expectedDcEntry);
     });
 });
