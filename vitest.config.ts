@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 
 /** Test-only secrets and tighter limits; everything else comes from wrangler.toml. */
 export const testBindings = {
@@ -53,6 +54,23 @@ const tinyRateLimits = {
  * PUSH_TARGETS=any (as `wrangler dev` does), which the other suites must not have.
  */
 const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
+
+/**
+ * The queue consumers of wrangler.toml, except that a batch goes out at once instead of after up to `max_batch_timeout`
+ * seconds: the notifications a test file queues then run while that file does, not in the next file's runtime (work
+ * no test awaits that runs there can break vitest's channel to the pool: CI hung on 2026-11-29).
+ */
+const consumersAtOnce = Object.fromEntries(
+  (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((c) => [
+    c.queue,
+    {
+      maxBatchSize: c.max_batch_size,
+      maxBatchTimeout: 0,
+      maxRetries: c.max_retries,
+      deadLetterQueue: c.dead_letter_queue,
+    },
+  ]),
+);
 
 /**
  * Test files that measure the isolate itself (how far the wasm memory grew): they need a workerd of their
@@ -112,6 +130,7 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { ...testBindings, ...bindings, TEST_MIGRATIONS: migrations },
+          queueConsumers: consumersAtOnce,
           ...(ratelimits && { ratelimits }),
         },
       }),

@@ -1,26 +1,15 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { throttleKey } from "../../src/board/auth/throttle";
-import type { Env } from "../../src/env";
 import { sha256Hex } from "../../src/lib/crypto";
 import { clock } from "../../src/lib/clock";
+import { runCron } from "../support/cron";
 import { loginAs, newHandlerIdentity, submitLogin } from "./login";
 
 /** The cron sweep of board login state (docs/board.md "Login and sessions"). */
 afterEach(() => clock.reset());
 
 const MINUTE = 60_000;
-
-async function runCron() {
-  const ctx = createExecutionContext();
-  await worker.scheduled(
-    createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
-    env as Env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-}
 
 async function sessionRows(cookie: string): Promise<number> {
   const hash = await sha256Hex(cookie.split("=")[1]);

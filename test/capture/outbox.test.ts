@@ -1,16 +1,10 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  env,
-  getQueueResult,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
 import { MAX_NOTIFICATION_ATTEMPTS } from "../../src/cron/outbox-retry";
 import { createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { runCron } from "../support/cron";
 
 async function providerCase() {
   const { apiKey } = await createAccount({ communicationMode: "provider_versand" });
@@ -54,9 +48,7 @@ describe("invitations are never lost (outbox + queue)", () => {
     await env.DB.prepare("UPDATE outbox SET attempts = ? WHERE id = ?").bind(MAX_NOTIFICATION_ATTEMPTS, row.id).run();
     clock.advance(11 * 60 * 1000);
     try {
-      const ctx = createExecutionContext();
-      worker.scheduled(createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }), env, ctx);
-      await waitOnExecutionContext(ctx);
+      await runCron();
     } finally {
       clock.reset();
     }

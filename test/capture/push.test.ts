@@ -1,12 +1,4 @@
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  env,
-  getQueueResult,
-  SELF,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
@@ -20,6 +12,7 @@ import type { FinalDecision } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
 import { ADMIN, BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { runCron } from "../support/cron";
 
 /**
  * Result push (DESIGN §14) against a receiver at https://receiver.test, mocked with MSW: it
@@ -302,22 +295,9 @@ describe("lost messages", () => {
     await insert(waiting, "retrying", 10); // next attempt in 4 h: not lost
     await insert(done, "delivered", 1);
     clock.advance(16 * 60 * 1000);
-    const batches: { body: { type: string; deliveryId?: string; attempt?: number } }[][] = [];
-    const jobs = {
-      send: async () => undefined,
-      sendBatch: async (messages: (typeof batches)[number]) => void batches.push(messages),
-    };
-    const ctx = createExecutionContext();
-    worker.scheduled(
-      createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
-      { ...env, JOBS: jobs } as unknown as Env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
-    const mine = batches
-      .flat()
+    const mine = (await runCron())
       .map((m) => m.body)
-      .filter((b) => b.type === "push" && [lostFirst, lostRetry, waiting, done].includes(b.deliveryId!));
+      .filter((b) => b.type === "push" && [lostFirst, lostRetry, waiting, done].includes(b.deliveryId));
     expect(mine).toEqual([
       { type: "push", deliveryId: lostFirst, attempt: 1 },
       { type: "push", deliveryId: lostRetry, attempt: 2 },

@@ -1,23 +1,16 @@
-import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { caseLockFor, unwrap } from "../../src/capture/case-lock";
 import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
 import { BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { runCron } from "../support/cron";
 
 /** Reminders and escalation by cron (DESIGN §15) over simulated time (`clock.advance`). */
 const HOUR = 60 * 60 * 1000;
 const POLICY = { firstAfterHours: 24, followupAfterHours: 48, maxReminders: 2 };
 
 afterEach(() => clock.reset());
-
-/** One run of the quarter-hour cron, as the runtime would start it. */
-async function cron() {
-  const ctx = createExecutionContext();
-  worker.scheduled(createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }), env as Env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 async function newCase(
   opts: { mode?: "provider_versand" | "eigenversand"; reminders?: boolean; policy?: typeof POLICY | null } = {},
@@ -67,11 +60,11 @@ describe("reminders by cron (provider_versand)", () => {
     const c = await newCase();
 
     clock.advance(23 * HOUR);
-    await cron();
+    await runCron();
     expect(await c.status()).toMatchObject({ status: "sent", reminderCount: 0 });
 
     clock.advance(1 * HOUR + 1000);
-    await cron();
+    await runCron();
     let status = await c.status();
     expect(status).toMatchObject({ status: "reminder", reminderCount: 1 });
     expect(status.events.at(-1)).toMatchObject({ action: "reminder_sent_auto_first", actor: "system" });
@@ -79,20 +72,20 @@ describe("reminders by cron (provider_versand)", () => {
     expect(first.map((r) => [r.channel, r.recipient])).toEqual([["email", "jan@example.pl"]]); // no SMS credentials in tests: no SMS row
     expect(JSON.parse(first[0].payload)).toMatchObject({ link: status.captureLink, vnName: "Jan Kowalski" });
 
-    await cron(); // the same quarter hour again: nothing new
+    await runCron(); // the same quarter hour again: nothing new
     clock.advance(47 * HOUR);
-    await cron();
+    await runCron();
     expect((await c.status()).reminderCount).toBe(1);
 
     clock.advance(1 * HOUR + 1000);
-    await cron();
+    await runCron();
     status = await c.status();
     expect(status).toMatchObject({ status: "reminder", reminderCount: 2 });
     expect(status.events.at(-1)).toMatchObject({ action: "reminder_sent_auto_followup", actor: "system" });
     expect(await c.reminders()).toHaveLength(2); // e-mail only: no SMS credentials in tests
 
     clock.advance(48 * HOUR + 1000);
-    await cron();
+    await runCron();
     status = await c.status();
     expect(status).toMatchObject({ status: "manual", reminderCount: 2 });
     expect(reminderActions(status.events)).toEqual([
@@ -103,14 +96,14 @@ describe("reminders by cron (provider_versand)", () => {
     expect(await c.reminders()).toHaveLength(2); // escalation sends nothing to the policyholder
 
     clock.advance(100 * HOUR);
-    await cron();
+    await runCron();
     expect(reminderActions((await c.status()).events)).toHaveLength(3);
   });
 
   it("maxReminders 0: no reminder, escalation once the first reminder would be due", async () => {
     const c = await newCase({ policy: { firstAfterHours: 2, followupAfterHours: 4, maxReminders: 0 } });
     clock.advance(2 * HOUR + 1000);
-    await cron();
+    await runCron();
     const status = await c.status();
     expect(status).toMatchObject({ status: "manual", reminderCount: 0 });
     expect(reminderActions(status.events)).toEqual(["escalated_to_manual"]);
@@ -120,15 +113,15 @@ describe("reminders by cron (provider_versand)", () => {
   it("a re-trigger restarts the clock; the next reminder is a follow-up with the new link", async () => {
     const c = await newCase();
     clock.advance(24 * HOUR + 1000);
-    await cron();
+    await runCron();
     clock.advance(10 * HOUR);
     const retrigger = await postJson("/capture/retrigger", { ticketId: c.ticketId }, { "x-api-key": c.apiKey });
     const { captureLink } = await retrigger.json<{ captureLink: string }>();
     clock.advance(40 * HOUR); // 50 h after the first reminder, but only 40 h after the new link
-    await cron();
+    await runCron();
     expect((await c.status()).reminderCount).toBe(1);
     clock.advance(8 * HOUR + 1000);
-    await cron();
+    await runCron();
     const status = await c.status();
     expect(status).toMatchObject({ status: "reminder", reminderCount: 2 });
     expect(status.events.at(-1)?.action).toBe("reminder_sent_auto_followup");
@@ -140,7 +133,7 @@ describe("no reminder where none is owed", () => {
   it("eigenversand: reminders are events only, no message", async () => {
     const c = await newCase({ mode: "eigenversand" });
     clock.advance(24 * HOUR + 1000);
-    await cron();
+    await runCron();
     const status = await c.status();
     expect(status).toMatchObject({ status: "reminder", reminderCount: 1 });
     expect(reminderActions(status.events)).toEqual(["reminder_sent_auto_first"]);
@@ -153,7 +146,7 @@ describe("no reminder where none is owed", () => {
     const off = await newCase({ reminders: false });
     const noPolicy = await newCase({ policy: null });
     clock.advance(200 * HOUR);
-    await cron();
+    await runCron();
     for (const c of [off, noPolicy]) {
       const status = await c.status();
       expect(status).toMatchObject({ status: "sent", reminderCount: 0 });
@@ -164,10 +157,10 @@ describe("no reminder where none is owed", () => {
   it("a case completed after the first reminder gets nothing more", async () => {
     const c = await newCase();
     clock.advance(24 * HOUR + 1000);
-    await cron();
+    await runCron();
     await unwrap(c.lock().transition(c.accountId, c.ticketId, "resultIo", { actor: "capture" }));
     clock.advance(200 * HOUR);
-    await cron();
+    await runCron();
     const status = await c.status();
     expect(status).toMatchObject({ status: "closed", reminderCount: 1 });
     expect(reminderActions(status.events)).toEqual(["reminder_sent_auto_first"]);
@@ -178,7 +171,7 @@ describe("no reminder where none is owed", () => {
     const c = await newCase();
     await unwrap(c.lock().transition(c.accountId, c.ticketId, "inspectionRequested", { actor: "capture" }));
     clock.advance(200 * HOUR);
-    await cron();
+    await runCron();
     expect(reminderActions((await c.status()).events)).toEqual([]);
   });
 });
@@ -187,7 +180,7 @@ describe("overlapping runs", () => {
   it("two cron runs at once send one reminder", async () => {
     const c = await newCase();
     clock.advance(24 * HOUR + 1000);
-    await Promise.all([cron(), cron(), cron()]);
+    await Promise.all([runCron(), runCron(), runCron()]);
     const status = await c.status();
     expect(status.reminderCount).toBe(1);
     expect(reminderActions(status.events)).toEqual(["reminder_sent_auto_first"]);

@@ -1,8 +1,8 @@
-import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
 import { clock } from "../../src/lib/clock";
 import { BASE, createAccount } from "../helpers";
+import { runCron } from "../support/cron";
 import { samples, zip } from "./fixtures";
 import { postScanner, scanCase } from "./http";
 
@@ -10,12 +10,6 @@ import { postScanner, scanCase } from "./http";
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
 
 afterEach(() => clock.reset());
-
-async function runCron() {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ cron: "*/15 * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 describe("cron: unconsumed uploads are deleted after 24 h (spec 4.3)", () => {
   it("keeps a fresh upload, deletes it and its key once RETENTION_S has passed", async () => {

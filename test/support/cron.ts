@@ -1,0 +1,37 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
+import type { Env } from "../../src/env";
+import { clock } from "../../src/lib/clock";
+import type { JobMessage } from "../../src/queue/messages";
+
+/** A message the cron queued on JOBS, with its delay if it had one. */
+export interface QueuedJob {
+  body: JobMessage;
+  delaySeconds?: number;
+}
+
+/**
+ * One run of the quarter-hour cron at the test clock's time, as the runtime would start it. Its JOBS records what it
+ * queues instead of sending it: the cron re-queues every overdue notification and result push in the database, those
+ * of earlier test files included, and a real send would run them after this file ended, in a later file's runtime
+ * (where work no test awaits can break vitest's channel to the pool: the hung CI run of 2026-11-29). Work the Durable
+ * Objects queue (they have their own bindings) is not recorded.
+ */
+export async function runCron(): Promise<QueuedJob[]> {
+  const queued: QueuedJob[] = [];
+  const jobs = {
+    send: async (body: JobMessage, options?: QueueSendOptions) =>
+      void queued.push({ body, ...(options?.delaySeconds && { delaySeconds: options.delaySeconds }) }),
+    sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => {
+      for (const m of messages) queued.push({ body: m.body, ...(m.delaySeconds && { delaySeconds: m.delaySeconds }) });
+    },
+  };
+  const ctx = createExecutionContext();
+  await worker.scheduled(
+    createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
+    { ...env, JOBS: jobs } as unknown as Env,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return queued;
+}
