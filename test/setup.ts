@@ -7,6 +7,7 @@ import {
   runInDurableObject,
 } from "cloudflare:test";
 import { afterAll, beforeAll } from "vitest";
+import worker from "../src/index";
 import type { AnalysisUnit } from "../src/scanner/execution/analysis-unit";
 
 // Runs before each test file; applyD1Migrations skips migrations already applied. The migrations are a
@@ -27,6 +28,39 @@ async function running(unit: AnalysisUnit, state: DurableObjectState): Promise<b
   return (await state.storage.get("task")) !== undefined && (await unit.progress())?.phase === "running";
 }
 
+/**
+ * The same for queue batches: the runtime runs the JOBS consumer (`worker.queue`) for messages a test's requests
+ * queued, and no test awaits it. Counted here (wrapped once per runtime) so each file ends only once the batches its
+ * last requests queued have run; messages sent with a delay (a result push's next attempt) are not waited for.
+ */
+const QUEUE_SETTLE_MS = 100;
+const QUEUE_DRAIN_MS = 30_000;
+const batches = countedQueueBatches();
+
+function countedQueueBatches(): { running: number } {
+  const counted = worker as typeof worker & { runningBatches?: { running: number } };
+  if (!counted.runningBatches) {
+    const runningBatches = { running: 0 };
+    const consume = worker.queue;
+    counted.runningBatches = runningBatches;
+    counted.queue = async (...args) => {
+      runningBatches.running++;
+      try {
+        return await consume(...args);
+      } finally {
+        runningBatches.running--;
+      }
+    };
+  }
+  return counted.runningBatches;
+}
+
+async function queueSettled(): Promise<void> {
+  const deadline = Date.now() + QUEUE_DRAIN_MS;
+  do await new Promise((resolve) => setTimeout(resolve, QUEUE_SETTLE_MS));
+  while (batches.running > 0 && Date.now() < deadline);
+}
+
 beforeAll(async () => {
   unitsBefore = new Set((await listDurableObjectIds(env.ANALYSIS_UNIT)).map((id) => id.toString()));
 });
@@ -45,4 +79,5 @@ afterAll(async () => {
     pending = still;
     if (pending.length) await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  await queueSettled();
 });
