@@ -13,6 +13,7 @@ import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
 import { ADMIN, BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
 import { runCron } from "../support/cron";
+import { holdDelayedJobs } from "../support/delayed-jobs";
 
 /**
  * Result push (DESIGN §14) against a receiver at https://receiver.test, mocked with MSW: it
@@ -23,13 +24,18 @@ const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const RECEIVER = "https://receiver.test/hooks/capture";
 const server = setupServer();
 
+// The consumer's next attempts after a failed first one are held, not sent (they would run after this file ended).
+const delayed = holdDelayedJobs();
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {
   server.resetHandlers();
   clock.reset();
   vi.restoreAllMocks();
 });
-afterAll(() => server.close());
+afterAll(() => {
+  server.close();
+  delayed.restore();
+});
 
 interface Received {
   headers: Record<string, string>;
@@ -201,6 +207,7 @@ describe("retries", () => {
 
     const first = await firstAttemptDone(c.ticketId);
     expect(first).toMatchObject({ status: "retrying", attempts: 1, statusCode: 503 });
+    expect(delayed.held).toContainEqual({ body: { type: "push", deliveryId: first.id, attempt: 2 }, delaySeconds: 30 });
     let status = await c.status();
     expect(status.resultPush).toMatchObject({ status: "retrying", statusCode: 503 });
     expect(pushEvents(status.events).map((e) => e.action)).toEqual(["feedback_push_failed"]);

@@ -1,18 +1,22 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { describe, expect, inject, it, vi } from "vitest";
+import { afterAll, describe, expect, inject, it, vi } from "vitest";
 import { caseLockFor, unwrap } from "../../src/capture/case-lock";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
+import { holdDelayedJobs } from "../support/delayed-jobs";
 
 /**
  * Result push (DESIGN §14) against a real HTTP receiver on loopback (test/support/push-receiver.global.ts),
  * not a mock: this project runs with PUSH_TARGETS=any, as `wrangler dev` does, so the Worker may post to
  * http://127.0.0.1. The first attempt goes through the real JOBS queue; the retry is driven at once
- * (the queue would run it 30 s later; the attempt counter lets only one of the two post).
+ * (the queue's own, 30 s later, is held; the attempt counter would let only one of the two post).
  */
 const SECRET = `whsec_${btoa("loopback-push-secret-0123456789")}`;
+// The queue's own retry (30 s later) is held, not sent: it would run after this file ended.
+const delayed = holdDelayedJobs();
+afterAll(() => delayed.restore());
 const control = inject("pushReceiverControl");
 
 async function downReceiver() {
@@ -70,6 +74,7 @@ describe("a receiver that is down gets the push once it is back (issue 14)", () 
       { timeout: 60_000, interval: 200 },
     );
     expect(failed).toMatchObject({ attempts: 1 });
+    expect(delayed.held).toEqual([{ body: { type: "push", deliveryId: failed.id, attempt: 2 }, delaySeconds: 30 }]);
     const status = async () =>
       (await SELF.fetch(`${BASE}/capture/status?ticketId=${ticketId}`, { headers: { "x-api-key": apiKey } })).json<{
         resultPush: { status: string; statusCode: number } | null;
