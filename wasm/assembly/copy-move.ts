@@ -35,6 +35,7 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
   const cw = width - 3;
   const stride = <usize>width << 2;
   let y = 0;
+  for (; y + 3 < height; y += 4) fourCellRows(luma, width, y, ring, columns, out);
   for (; y + 1 < height; y += 2) {
     const line = luma + <usize>y * stride;
     const upper = ring + (<usize>((y & 3) * cw) << 3);
@@ -78,6 +79,55 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
       s -= <f64>load<f32>(at);
       if (y >= 3) store<f32>(to + (<usize>x << 2), <f32>(column / 16));
     }
+  }
+}
+
+/**
+ * copyMoveCellMeans' rows y … y + 3 (y a multiple of 4: each row's ring row is its own): two running sums along the
+ * rows (rows y, y + 1 and y + 2, y + 3 as the lanes of two f64x2), two chains that run side by side where one
+ * bound the time; each column's sum takes the four rows' changes in the reference's order.
+ */
+function fourCellRows(luma: usize, width: i32, y: i32, ring: usize, columns: usize, out: usize): void {
+  const cw = width - 3;
+  const stride = <usize>width << 2;
+  const line = luma + <usize>y * stride;
+  const third = line + (stride << 1);
+  const rows = <usize>cw << 3;
+  let s = f64x2.splat(0);
+  let t = f64x2.splat(0);
+  for (let x = 0; x < 3; x++) {
+    const at = <usize>x << 2;
+    s = f64x2.add(s, twoSamples(line + at, line + stride + at));
+    t = f64x2.add(t, twoSamples(third + at, third + stride + at));
+  }
+  const to = out + (<usize>((y - 3) * cw) << 2);
+  const plane = <usize>cw << 2;
+  for (let x = 0; x < cw; x++) {
+    const at = <usize>x << 2;
+    s = f64x2.add(s, twoSamples(line + at + 12, line + stride + at + 12));
+    t = f64x2.add(t, twoSamples(third + at + 12, third + stride + at + 12));
+    const r = ring + (<usize>x << 3);
+    const c = columns + (<usize>x << 3);
+    const s0 = f64x2.extract_lane(s, 0);
+    const s1 = f64x2.extract_lane(s, 1);
+    const s2 = f64x2.extract_lane(t, 0);
+    const s3 = f64x2.extract_lane(t, 1);
+    const column0 = load<f64>(c) + (s0 - load<f64>(r));
+    const column1 = column0 + (s1 - load<f64>(r + rows));
+    const column2 = column1 + (s2 - load<f64>(r + 2 * rows));
+    const column3 = column2 + (s3 - load<f64>(r + 3 * rows));
+    store<f64>(r, s0);
+    store<f64>(r + rows, s1);
+    store<f64>(r + 2 * rows, s2);
+    store<f64>(r + 3 * rows, s3);
+    store<f64>(c, column3);
+    // Row y + k − 3's means, from y + k = 3 on.
+    if (y > 0) store<f32>(to + at, <f32>(column0 / 16));
+    if (y > 0) store<f32>(to + plane + at, <f32>(column1 / 16));
+    if (y > 0) store<f32>(to + 2 * plane + at, <f32>(column2 / 16));
+    store<f32>(to + 3 * plane + at, <f32>(column3 / 16));
+    s = f64x2.sub(s, twoSamples(line + at, line + stride + at));
+    t = f64x2.sub(t, twoSamples(third + at, third + stride + at));
   }
 }
 
