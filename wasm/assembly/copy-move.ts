@@ -415,18 +415,16 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
 }
 
 /**
- * Of the four entries from index i on (lane k: entry i + k), a bit for each that may have a partner: one of the
- * next four entries has its hash (entries of other groups have other top bits: no group test is needed), or the
- * fifth next is still in its group. Reads the 8 entries after them (64 readable bytes after the last entry).
+ * Of four entries (lane k: entry i + k; hashes `a`, the next four's `b`, the four after those `c`), a bit for each
+ * that may have a partner: one of the next four entries has its hash (entries of other groups have other top bits:
+ * no group test is needed), or the fifth next is still in its group.
  */
-@inline function mayHavePartners(entries: usize, i: i32, shift: i32): i32 {
-  const at = entries + (<usize>i << 3);
-  const h = fourHashes(at);
+@inline function mayHavePartners(a: v128, b: v128, c: v128, shift: i32): i32 {
   const same = v128.or(
-    v128.or(i32x4.eq(h, fourHashes(at + 8)), i32x4.eq(h, fourHashes(at + 16))),
-    v128.or(i32x4.eq(h, fourHashes(at + 24)), i32x4.eq(h, fourHashes(at + 32))),
+    v128.or(i32x4.eq(a, i32x4.shuffle(a, b, 1, 2, 3, 4)), i32x4.eq(a, i32x4.shuffle(a, b, 2, 3, 4, 5))),
+    v128.or(i32x4.eq(a, i32x4.shuffle(a, b, 3, 4, 5, 6)), i32x4.eq(a, b)),
   );
-  const longGroup = i32x4.eq(i32x4.shr_u(h, shift), i32x4.shr_u(fourHashes(at + 40), shift));
+  const longGroup = i32x4.eq(i32x4.shr_u(a, shift), i32x4.shr_u(i32x4.shuffle(b, c, 1, 2, 3, 4), shift));
   return i32x4.bitmask(v128.or(same, longGroup));
 }
 
@@ -458,9 +456,15 @@ export function copyMovePairs(
   let pairs = 0;
   const row = <usize>cw;
   let i = load<i32>(state);
+  // The hashes of entries i … i + 11, four per vector, each loaded once (96 readable bytes after the last entry).
+  let a = fourHashes(entries + (<usize>i << 3));
+  let b = fourHashes(entries + (<usize>i << 3) + 32);
   for (; i < count; i += 4) {
+    const c = fourHashes(entries + (<usize>i << 3) + 64);
     // Lanes past the last entry are left out.
-    let walk = mayHavePartners(entries, i, shift) & ((1 << min(4, count - i)) - 1);
+    let walk = mayHavePartners(a, b, c, shift) & ((1 << min(4, count - i)) - 1);
+    a = b;
+    b = c;
     while (walk) {
       const k = i + ctz(walk);
       walk &= walk - 1;
