@@ -203,6 +203,20 @@ function referenceHash(cells: usize, corner: usize): u32 {
   return mix(h);
 }
 
+/**
+ * Σ quantised cell · multiplier over one row of a block's cells (four blocks side by side: `q` their first cell's
+ * quantised values, the next cells 16, 32 and 48 bytes on), the four cells' multipliers at `multipliers`.
+ */
+@inline function cellRowHash(q: usize, multipliers: usize): v128 {
+  return i32x4.add(
+    i32x4.add(i32x4.mul(v128.load(q), v128.load(multipliers)), i32x4.mul(v128.load(q, 16), v128.load(multipliers, 16))),
+    i32x4.add(
+      i32x4.mul(v128.load(q, 32), v128.load(multipliers, 32)),
+      i32x4.mul(v128.load(q, 48), v128.load(multipliers, 48)),
+    ),
+  );
+}
+
 /** Bytes of one cell row's sums in the ring of copyMoveHashRows: 48 per four block positions. */
 @inline function ringRowBytes(count: i32): usize {
   return <usize>((count + 3) >> 2) * 48;
@@ -285,6 +299,8 @@ export function copyMoveHashRows(
   const row = <usize>cw << 2;
   const ringRow = ringRowBytes(count);
   prepareCells(row);
+  // Bytes from a block's first cell row to its second (4 pixel rows down).
+  const cellRows = row << 2;
   const m = f32x4.splat(<f32>minResidual);
   const near = f32x4.splat(<f32>slack);
   for (let y = 0; y < 12; y++) cellRowSums(cells + <usize>y * row, count, ring + <usize>y * ringRow);
@@ -329,12 +345,13 @@ export function copyMoveHashRows(
         v128.store(out + (<usize>at << 2), i32x4.splat(0));
         continue;
       }
-      let h = i32x4.splat(0);
-      for (let i = 0; i < 16; i++) {
-        const cell = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
-        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + cell), v128.load(CELL_TABLE + <usize>(i << 4))));
-      }
+      // floor(v / 8) of the four blocks' cells (copyMoveQuantise) times the cells' multipliers, summed per cell row
+      // (wrapping i32: any order gives the same sum).
+      const q = quantised + corner;
+      let h = i32x4.add(
+        i32x4.add(cellRowHash(q, CELL_TABLE), cellRowHash(q + cellRows, CELL_TABLE + 64)),
+        i32x4.add(cellRowHash(q + 2 * cellRows, CELL_TABLE + 128), cellRowHash(q + 3 * cellRows, CELL_TABLE + 192)),
+      );
       // The reference's mix of the hash, four lanes at once; 0 becomes 1 (0 means no detail).
       h = v128.xor(h, i32x4.shr_u(h, 16));
       h = i32x4.mul(h, i32x4.splat(0x45d9f3b));
