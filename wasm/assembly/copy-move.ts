@@ -143,19 +143,17 @@ function wrappedQuotient(v: f32): i32 {
 }
 
 /**
- * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32; saturated beyond an i32, see
+ * Each cell mean quantised as the hash takes it (floor(v / 8) as an i32; saturated beyond an i32, see
  * wrappedQuotient): `count` f32 at `cells` into `out` (i32 each; 16 readable bytes after the cells), once per cell
- * instead of once for each of the 16 block positions that read it.
+ * instead of once for each of the 16 block positions that read it. Four per f32x4 as floor(floor(v) · 0.125): the
+ * reference's floor(v / 8) in f64 (its product exact) for every f32 v, as floor(x / 8) = floor(floor(x) / 8) and an
+ * integer's f32 product by 0.125 is exact (v · 0.125 itself would round tiny negative v to −0: 0, not −1).
  */
 export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
-  const step = f64x2.splat(0.125);
+  const step = f32x4.splat(0.125);
   for (let i = 0; i < count; i += 4) {
-    const four = v128.load(cells + (<usize>i << 2));
-    const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(four), step)));
-    const q2 = i32x4.trunc_sat_f64x2_s_zero(
-      f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1)), step)),
-    );
-    v128.store(out + (<usize>i << 2), i32x4.shuffle(q0, q2, 0, 1, 4, 5));
+    const at = <usize>i << 2;
+    v128.store(out + at, i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.mul(f32x4.floor(v128.load(cells + at)), step))));
   }
 }
 
