@@ -397,9 +397,12 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
       store<i32>(at, load<i32>(at) + 1);
     }
   }
+  // The running sum kept in a register: reading the previous group's stored sum waited for its store each step.
+  let sum = 0;
   for (let g = 1; g < groups; g++) {
     const at = ends + (<usize>g << 2);
-    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+    sum += load<i32>(at);
+    store<i32>(at, sum);
   }
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
