@@ -35,6 +35,7 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
   const cw = width - 3;
   const stride = <usize>width << 2;
   let y = 0;
+  for (; y + 3 < height; y += 4) fourCellRows(luma, width, y, ring, columns, out);
   for (; y + 1 < height; y += 2) {
     const line = luma + <usize>y * stride;
     const upper = ring + (<usize>((y & 3) * cw) << 3);
@@ -82,6 +83,55 @@ export function copyMoveCellMeans(luma: usize, width: i32, height: i32, ring: us
 }
 
 /**
+ * copyMoveCellMeans' rows y … y + 3 (y a multiple of 4: each row's ring row is its own): two running sums along the
+ * rows (rows y, y + 1 and y + 2, y + 3 as the lanes of two f64x2), two chains that run side by side where one
+ * bound the time; each column's sum takes the four rows' changes in the reference's order.
+ */
+function fourCellRows(luma: usize, width: i32, y: i32, ring: usize, columns: usize, out: usize): void {
+  const cw = width - 3;
+  const stride = <usize>width << 2;
+  const line = luma + <usize>y * stride;
+  const third = line + (stride << 1);
+  const rows = <usize>cw << 3;
+  let s = f64x2.splat(0);
+  let t = f64x2.splat(0);
+  for (let x = 0; x < 3; x++) {
+    const at = <usize>x << 2;
+    s = f64x2.add(s, twoSamples(line + at, line + stride + at));
+    t = f64x2.add(t, twoSamples(third + at, third + stride + at));
+  }
+  const to = out + (<usize>((y - 3) * cw) << 2);
+  const plane = <usize>cw << 2;
+  for (let x = 0; x < cw; x++) {
+    const at = <usize>x << 2;
+    s = f64x2.add(s, twoSamples(line + at + 12, line + stride + at + 12));
+    t = f64x2.add(t, twoSamples(third + at + 12, third + stride + at + 12));
+    const r = ring + (<usize>x << 3);
+    const c = columns + (<usize>x << 3);
+    const s0 = f64x2.extract_lane(s, 0);
+    const s1 = f64x2.extract_lane(s, 1);
+    const s2 = f64x2.extract_lane(t, 0);
+    const s3 = f64x2.extract_lane(t, 1);
+    const column0 = load<f64>(c) + (s0 - load<f64>(r));
+    const column1 = column0 + (s1 - load<f64>(r + rows));
+    const column2 = column1 + (s2 - load<f64>(r + 2 * rows));
+    const column3 = column2 + (s3 - load<f64>(r + 3 * rows));
+    store<f64>(r, s0);
+    store<f64>(r + rows, s1);
+    store<f64>(r + 2 * rows, s2);
+    store<f64>(r + 3 * rows, s3);
+    store<f64>(c, column3);
+    // Row y + k − 3's means, from y + k = 3 on.
+    if (y > 0) store<f32>(to + at, <f32>(column0 / 16));
+    if (y > 0) store<f32>(to + plane + at, <f32>(column1 / 16));
+    if (y > 0) store<f32>(to + 2 * plane + at, <f32>(column2 / 16));
+    store<f32>(to + 3 * plane + at, <f32>(column3 / 16));
+    s = f64x2.sub(s, twoSamples(line + at, line + stride + at));
+    t = f64x2.sub(t, twoSamples(third + at, third + stride + at));
+  }
+}
+
+/**
  * floor(v / 8) as the reference's Math.imul takes it (ToInt32: modulo 2³², 0 for ±∞ and NaN); the SIMD
  * quantiser's conversion saturates instead where the quotient does not fit an i32 (|v| ≥ 2³⁴).
  */
@@ -93,19 +143,17 @@ function wrappedQuotient(v: f32): i32 {
 }
 
 /**
- * Each cell mean quantised as the hash takes it (floor(v / 8) in f64, as an i32; saturated beyond an i32, see
+ * Each cell mean quantised as the hash takes it (floor(v / 8) as an i32; saturated beyond an i32, see
  * wrappedQuotient): `count` f32 at `cells` into `out` (i32 each; 16 readable bytes after the cells), once per cell
- * instead of once for each of the 16 block positions that read it.
+ * instead of once for each of the 16 block positions that read it. Four per f32x4 as floor(floor(v) · 0.125): the
+ * reference's floor(v / 8) in f64 (its product exact) for every f32 v, as floor(x / 8) = floor(floor(x) / 8) and an
+ * integer's f32 product by 0.125 is exact (v · 0.125 itself would round tiny negative v to −0: 0, not −1).
  */
 export function copyMoveQuantise(cells: usize, count: i32, out: usize): void {
-  const step = f64x2.splat(0.125);
+  const step = f32x4.splat(0.125);
   for (let i = 0; i < count; i += 4) {
-    const four = v128.load(cells + (<usize>i << 2));
-    const q0 = i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(four), step)));
-    const q2 = i32x4.trunc_sat_f64x2_s_zero(
-      f64x2.floor(f64x2.mul(f64x2.promote_low_f32x4(i32x4.shuffle(four, four, 2, 3, 0, 1)), step)),
-    );
-    v128.store(out + (<usize>i << 2), i32x4.shuffle(q0, q2, 0, 1, 4, 5));
+    const at = <usize>i << 2;
+    v128.store(out + at, i32x4.trunc_sat_f32x4_s(f32x4.floor(f32x4.mul(f32x4.floor(v128.load(cells + at)), step))));
   }
 }
 
@@ -151,6 +199,20 @@ function referenceHash(cells: usize, corner: usize): u32 {
     h += wrappedQuotient(v) * unchecked(MULTIPLIERS[i]);
   }
   return mix(h);
+}
+
+/**
+ * Σ quantised cell · multiplier over one row of a block's cells (four blocks side by side: `q` their first cell's
+ * quantised values, the next cells 16, 32 and 48 bytes on), the four cells' multipliers at `multipliers`.
+ */
+@inline function cellRowHash(q: usize, multipliers: usize): v128 {
+  return i32x4.add(
+    i32x4.add(i32x4.mul(v128.load(q), v128.load(multipliers)), i32x4.mul(v128.load(q, 16), v128.load(multipliers, 16))),
+    i32x4.add(
+      i32x4.mul(v128.load(q, 32), v128.load(multipliers, 32)),
+      i32x4.mul(v128.load(q, 48), v128.load(multipliers, 48)),
+    ),
+  );
 }
 
 /** Bytes of one cell row's sums in the ring of copyMoveHashRows: 48 per four block positions. */
@@ -235,6 +297,8 @@ export function copyMoveHashRows(
   const row = <usize>cw << 2;
   const ringRow = ringRowBytes(count);
   prepareCells(row);
+  // Bytes from a block's first cell row to its second (4 pixel rows down).
+  const cellRows = row << 2;
   const m = f32x4.splat(<f32>minResidual);
   const near = f32x4.splat(<f32>slack);
   for (let y = 0; y < 12; y++) cellRowSums(cells + <usize>y * row, count, ring + <usize>y * ringRow);
@@ -279,12 +343,13 @@ export function copyMoveHashRows(
         v128.store(out + (<usize>at << 2), i32x4.splat(0));
         continue;
       }
-      let h = i32x4.splat(0);
-      for (let i = 0; i < 16; i++) {
-        const cell = corner + <usize>load<i32>(CELL_OFFSETS + (<usize>i << 2));
-        // floor(v / 8) of the four cells (copyMoveQuantise) times the cell's multiplier.
-        h = i32x4.add(h, i32x4.mul(v128.load(quantised + cell), v128.load(CELL_TABLE + <usize>(i << 4))));
-      }
+      // floor(v / 8) of the four blocks' cells (copyMoveQuantise) times the cells' multipliers, summed per cell row
+      // (wrapping i32: any order gives the same sum).
+      const q = quantised + corner;
+      let h = i32x4.add(
+        i32x4.add(cellRowHash(q, CELL_TABLE), cellRowHash(q + cellRows, CELL_TABLE + 64)),
+        i32x4.add(cellRowHash(q + 2 * cellRows, CELL_TABLE + 128), cellRowHash(q + 3 * cellRows, CELL_TABLE + 192)),
+      );
       // The reference's mix of the hash, four lanes at once; 0 becomes 1 (0 means no detail).
       h = v128.xor(h, i32x4.shr_u(h, 16));
       h = i32x4.mul(h, i32x4.splat(0x45d9f3b));
@@ -332,9 +397,12 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
       store<i32>(at, load<i32>(at) + 1);
     }
   }
+  // The running sum kept in a register: reading the previous group's stored sum waited for its store each step.
+  let sum = 0;
   for (let g = 1; g < groups; g++) {
     const at = ends + (<usize>g << 2);
-    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+    sum += load<i32>(at);
+    store<i32>(at, sum);
   }
   for (let i = 0; i < count; i++) {
     const h = load<u32>(hashes + (<usize>i << 2));
@@ -365,18 +433,16 @@ export function copyMoveGroups(hashes: usize, count: i32, shift: i32, ends: usiz
 }
 
 /**
- * Of the four entries from index i on (lane k: entry i + k), a bit for each that may have a partner: one of the
- * next four entries has its hash (entries of other groups have other top bits: no group test is needed), or the
- * fifth next is still in its group. Reads the 8 entries after them (64 readable bytes after the last entry).
+ * Of four entries (lane k: entry i + k; hashes `a`, the next four's `b`, the four after those `c`), a bit for each
+ * that may have a partner: one of the next four entries has its hash (entries of other groups have other top bits:
+ * no group test is needed), or the fifth next is still in its group.
  */
-@inline function mayHavePartners(entries: usize, i: i32, shift: i32): i32 {
-  const at = entries + (<usize>i << 3);
-  const h = fourHashes(at);
+@inline function mayHavePartners(a: v128, b: v128, c: v128, shift: i32): i32 {
   const same = v128.or(
-    v128.or(i32x4.eq(h, fourHashes(at + 8)), i32x4.eq(h, fourHashes(at + 16))),
-    v128.or(i32x4.eq(h, fourHashes(at + 24)), i32x4.eq(h, fourHashes(at + 32))),
+    v128.or(i32x4.eq(a, i32x4.shuffle(a, b, 1, 2, 3, 4)), i32x4.eq(a, i32x4.shuffle(a, b, 2, 3, 4, 5))),
+    v128.or(i32x4.eq(a, i32x4.shuffle(a, b, 3, 4, 5, 6)), i32x4.eq(a, b)),
   );
-  const longGroup = i32x4.eq(i32x4.shr_u(h, shift), i32x4.shr_u(fourHashes(at + 40), shift));
+  const longGroup = i32x4.eq(i32x4.shr_u(a, shift), i32x4.shr_u(i32x4.shuffle(b, c, 1, 2, 3, 4), shift));
   return i32x4.bitmask(v128.or(same, longGroup));
 }
 
@@ -408,9 +474,15 @@ export function copyMovePairs(
   let pairs = 0;
   const row = <usize>cw;
   let i = load<i32>(state);
+  // The hashes of entries i … i + 11, four per vector, each loaded once (96 readable bytes after the last entry).
+  let a = fourHashes(entries + (<usize>i << 3));
+  let b = fourHashes(entries + (<usize>i << 3) + 32);
   for (; i < count; i += 4) {
+    const c = fourHashes(entries + (<usize>i << 3) + 64);
     // Lanes past the last entry are left out.
-    let walk = mayHavePartners(entries, i, shift) & ((1 << min(4, count - i)) - 1);
+    let walk = mayHavePartners(a, b, c, shift) & ((1 << min(4, count - i)) - 1);
+    a = b;
+    b = c;
     while (walk) {
       const k = i + ctz(walk);
       walk &= walk - 1;

@@ -396,8 +396,8 @@ function kernelGrid(img: GrayImage, gw: number, gh: number, options: SearchOptio
   );
   const shift = groupShift(blocksCompared);
   const groups = 2 ** (32 - shift);
-  // The entries with 64 readable bytes after them (the pairs kernel compares four entries with the five after each).
-  const grouped = { ends: groups * 4, entries: blocksCompared * 8 + 64 };
+  // The entries with 96 readable bytes after them (the pairs kernel reads the eight after the four it tests).
+  const grouped = { ends: groups * 4, entries: blocksCompared * 8 + 96 };
   const pairs = { first: pairsPerCall * 4, shifts: pairsPerCall * 4 };
   // The same regions first (same places), then the groups and the pairs' output where the picture was.
   const { at, buffer } = scratchRegions({ ...sizes, ...grouped, ...pairs }, k);

@@ -423,6 +423,16 @@ describe("copy-move search: the wasm cell means and hash groups give the referen
         height: 37,
         data: Float32Array.from({ length: 61 * 37 }, (_, i) => (((i * 7) % 11) - 5) * scale),
       });
+    // 4 × 4 squares of tiny negative samples (subnormal cell means, which the quantiser floors to −1: as
+    // floor(floor(v) · 0.125), where v · 0.125 would round to −0) among squares of detail.
+    expectSamePairs({
+      width: 59,
+      height: 43,
+      data: Float32Array.from({ length: 59 * 43 }, (_, i) => {
+        const [x, y] = [i % 59, Math.floor(i / 59)];
+        return ((x >> 2) + (y >> 2)) & 1 ? -(2 ** -148) * (1 + (x % 3)) : (x * 7 + y * 13) % 256;
+      }),
+    });
     // NaN and ±∞ samples (their blocks' residuals are NaN, which the reference counts as detail).
     const odd = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
     expectSamePairs({
