@@ -13,7 +13,7 @@ import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
 import { ADMIN, BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
 import { runCron } from "../support/cron";
-import { holdDelayedJobs } from "../support/delayed-jobs";
+import { holdDelayedJobs } from "../support/jobs";
 
 /**
  * Result push (DESIGN §14) against a receiver at https://receiver.test, mocked with MSW: it

@@ -5,7 +5,7 @@ import { caseLockFor, unwrap } from "../../src/capture/case-lock";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { BASE, createAccount, postJson, uniqueCaseNumber } from "../helpers";
-import { holdDelayedJobs } from "../support/delayed-jobs";
+import { holdDelayedJobs } from "../support/jobs";
 
 /**
  * Result push (DESIGN §14) against a real HTTP receiver on loopback (test/support/push-receiver.global.ts),

@@ -2,13 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import worker from "../../src/index";
 import type { Env } from "../../src/env";
 import { clock } from "../../src/lib/clock";
-import type { JobMessage } from "../../src/queue/messages";
-
-/** A message the cron queued on JOBS, with its delay if it had one. */
-export interface QueuedJob {
-  body: JobMessage;
-  delaySeconds?: number;
-}
+import { type QueuedJob, recordingJobs } from "./jobs";
 
 /**
  * One run of the quarter-hour cron at the test clock's time, as the runtime would start it. Its JOBS records what it
@@ -18,20 +12,13 @@ export interface QueuedJob {
  * Objects queue (they have their own bindings) is not recorded.
  */
 export async function runCron(): Promise<QueuedJob[]> {
-  const queued: QueuedJob[] = [];
-  const jobs = {
-    send: async (body: JobMessage, options?: QueueSendOptions) =>
-      void queued.push({ body, ...(options?.delaySeconds && { delaySeconds: options.delaySeconds }) }),
-    sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => {
-      for (const m of messages) queued.push({ body: m.body, ...(m.delaySeconds && { delaySeconds: m.delaySeconds }) });
-    },
-  };
+  const { jobs, recorded } = recordingJobs();
   const ctx = createExecutionContext();
   await worker.scheduled(
     createScheduledController({ cron: "*/15 * * * *", scheduledTime: clock.now() }),
-    { ...env, JOBS: jobs } as unknown as Env,
+    { ...env, JOBS: jobs } as Env,
     ctx,
   );
   await waitOnExecutionContext(ctx);
-  return queued;
+  return recorded;
 }
