@@ -101,22 +101,41 @@ export function heatmapRow(
     const samples = v128.load(src + (<usize>x << 2));
     const g0 = f64x2.mul(f64x2.promote_low_f32x4(samples), scale);
     const g1 = f64x2.mul(f64x2.promote_low_f32x4(v128.shuffle<i32>(samples, samples, 2, 3, 0, 1)), scale);
-    // Each pixel's cell: (1 − opacity, R × opacity) and (G × opacity, B × opacity), regrouped per channel.
+    // Each pixel's cell: (1 − opacity, R × opacity) and (G × opacity, B × opacity), as lanes per channel: the
+    // four pixels' (keep0, keep1), (red0, red1), (green0, green1), (blue0, blue1).
     const columns = v128.load(cellX + (<usize>x << 2));
-    const c0 = cells + (<usize>i32x4.extract_lane(columns, 0) << 5);
-    const c1 = cells + (<usize>i32x4.extract_lane(columns, 1) << 5);
-    const c2 = cells + (<usize>i32x4.extract_lane(columns, 2) << 5);
-    const c3 = cells + (<usize>i32x4.extract_lane(columns, 3) << 5);
-    const a0 = v128.load(c0);
-    const a1 = v128.load(c1);
-    const a2 = v128.load(c2);
-    const a3 = v128.load(c3);
-    const b0 = v128.load(c0, 16);
-    const b1 = v128.load(c1, 16);
-    const b2 = v128.load(c2, 16);
-    const b3 = v128.load(c3, 16);
-    const keep0 = i64x2.shuffle(a0, a1, 0, 2);
-    const keep1 = i64x2.shuffle(a2, a3, 0, 2);
+    const first = i32x4.extract_lane(columns, 0);
+    let keep0: v128, keep1: v128, red0: v128, red1: v128, green0: v128, green1: v128, blue0: v128, blue1: v128;
+    if (first == i32x4.extract_lane(columns, 3)) {
+      // All four in one cell (cellX never decreases): its four values, each in both lanes (the steps of
+      // heatmaps whose cells are 4 output pixels wide, as copy-move's, seams' and blur's, ≈ all of them).
+      const c = cells + (<usize>first << 5);
+      keep0 = keep1 = v128.load64_splat(c);
+      red0 = red1 = v128.load64_splat(c, 8);
+      green0 = green1 = v128.load64_splat(c, 16);
+      blue0 = blue1 = v128.load64_splat(c, 24);
+    } else {
+      const c0 = cells + (<usize>first << 5);
+      const c1 = cells + (<usize>i32x4.extract_lane(columns, 1) << 5);
+      const c2 = cells + (<usize>i32x4.extract_lane(columns, 2) << 5);
+      const c3 = cells + (<usize>i32x4.extract_lane(columns, 3) << 5);
+      const a0 = v128.load(c0);
+      const a1 = v128.load(c1);
+      const a2 = v128.load(c2);
+      const a3 = v128.load(c3);
+      const b0 = v128.load(c0, 16);
+      const b1 = v128.load(c1, 16);
+      const b2 = v128.load(c2, 16);
+      const b3 = v128.load(c3, 16);
+      keep0 = i64x2.shuffle(a0, a1, 0, 2);
+      keep1 = i64x2.shuffle(a2, a3, 0, 2);
+      red0 = i64x2.shuffle(a0, a1, 1, 3);
+      red1 = i64x2.shuffle(a2, a3, 1, 3);
+      green0 = i64x2.shuffle(b0, b1, 0, 2);
+      green1 = i64x2.shuffle(b2, b3, 0, 2);
+      blue0 = i64x2.shuffle(b0, b1, 1, 3);
+      blue1 = i64x2.shuffle(b2, b3, 1, 3);
+    }
     const k0 = f64x2.mul(g0, keep0);
     const k1 = f64x2.mul(g1, keep1);
     let r: v128, g: v128, b: v128;
@@ -126,22 +145,13 @@ export function heatmapRow(
       const light = HATCH_LIGHT + (<usize>((x + y) & 7) << 3);
       const grey0 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g0, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light));
       const grey1 = v128.bitselect(f64x2.splat(170), f64x2.add(f64x2.mul(g1, f64x2.splat(0.6)), f64x2.splat(60)), v128.load(light, 16));
-      r = lanes4(
-        hatchedChannel(k0, i64x2.shuffle(a0, a1, 1, 3), hatched0, grey0),
-        hatchedChannel(k1, i64x2.shuffle(a2, a3, 1, 3), hatched1, grey1),
-      );
-      g = lanes4(
-        hatchedChannel(k0, i64x2.shuffle(b0, b1, 0, 2), hatched0, grey0),
-        hatchedChannel(k1, i64x2.shuffle(b2, b3, 0, 2), hatched1, grey1),
-      );
-      b = lanes4(
-        hatchedChannel(k0, i64x2.shuffle(b0, b1, 1, 3), hatched0, grey0),
-        hatchedChannel(k1, i64x2.shuffle(b2, b3, 1, 3), hatched1, grey1),
-      );
+      r = lanes4(hatchedChannel(k0, red0, hatched0, grey0), hatchedChannel(k1, red1, hatched1, grey1));
+      g = lanes4(hatchedChannel(k0, green0, hatched0, grey0), hatchedChannel(k1, green1, hatched1, grey1));
+      b = lanes4(hatchedChannel(k0, blue0, hatched0, grey0), hatchedChannel(k1, blue1, hatched1, grey1));
     } else {
-      r = lanes4(blendedChannel(k0, i64x2.shuffle(a0, a1, 1, 3)), blendedChannel(k1, i64x2.shuffle(a2, a3, 1, 3)));
-      g = lanes4(blendedChannel(k0, i64x2.shuffle(b0, b1, 0, 2)), blendedChannel(k1, i64x2.shuffle(b2, b3, 0, 2)));
-      b = lanes4(blendedChannel(k0, i64x2.shuffle(b0, b1, 1, 3)), blendedChannel(k1, i64x2.shuffle(b2, b3, 1, 3)));
+      r = lanes4(blendedChannel(k0, red0), blendedChannel(k1, red1));
+      g = lanes4(blendedChannel(k0, green0), blendedChannel(k1, green1));
+      b = lanes4(blendedChannel(k0, blue0), blendedChannel(k1, blue1));
     }
     const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(r, g), i16x8.narrow_i32x4_s(b, i32x4.splat(0)));
     if (twice) {
