@@ -56,10 +56,19 @@ const HATCH_LIGHT = memory.data<u64>([ALL, ALL, ALL, 0, 0, 0, 0, 0, ALL, ALL, AL
 /**
  * The nearest-neighbour resample of one source row (f32 at `src`) to a heatmap's `width`: per output column the
  * sample its source column (`srcX`, i32) names, to `out`. Once per source row, which heatmapRow then reads four
- * samples at a time (at leuvenA's size a source row serves two output rows).
+ * samples at a time (at leuvenA's size a source row serves two output rows). `doubled`: the output is twice the
+ * source's width, so srcX[x] = x >> 1 (⌊x · w / 2w⌋): four samples stored as eight by two shuffles (the hatched rows
+ * of the block heatmaps of small photos), the rest through srcX.
  */
-export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize): void {
-  for (let x = 0; x < width; x++) {
+export function heatmapSourceRow(src: usize, srcX: usize, width: i32, out: usize, doubled: bool): void {
+  let x = 0;
+  if (doubled)
+    for (; x + 8 <= width; x += 8) {
+      const samples = v128.load(src + (<usize>x << 1));
+      v128.store(out + (<usize>x << 2), i32x4.shuffle(samples, samples, 0, 0, 1, 1));
+      v128.store(out + (<usize>x << 2), i32x4.shuffle(samples, samples, 2, 2, 3, 3), 16);
+    }
+  for (; x < width; x++) {
     const at = <usize>x << 2;
     store<f32>(out + at, load<f32>(src + (<usize>load<i32>(srcX + at) << 2)));
   }

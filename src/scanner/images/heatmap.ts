@@ -367,7 +367,8 @@ function renderRowsWasm(
   }
   // Twice the background's width (source column x >> 1) with both columns of each pair in one cell: rows without
   // hatching are drawn at the background's width, each pixel written twice (heatmapRow's `twice`; no resample).
-  const twice = width === 2 * small.width && pairsShareCells(cellX);
+  const doubled = width === 2 * small.width;
+  const twice = doubled && pairsShareCells(cellX);
   if (twice) {
     const pairCellX = new Int32Array(target.buffer, pairCellXAt, small.width);
     for (let x = 0; x < small.width; x++) pairCellX[x] = cellX[2 * x];
@@ -402,7 +403,7 @@ function renderRowsWasm(
       continue;
     }
     if (resampled && resampledRow !== sy) {
-      k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt);
+      k.heatmapSourceRow(smallRowAt, srcXAt, width, sourceAt, doubled ? 1 : 0);
       resampledRow = sy;
     }
     k.heatmapRow(sourceAt, cellXAt, cellsAt, y, width, out, hatched, 0);

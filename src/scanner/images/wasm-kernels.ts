@@ -63,7 +63,7 @@ export interface KernelExports {
   heatmapCells(scores: number, reliable: number, count: number, cells: number): number;
   /** 1 when a cell of the row is not judged (heatmapRow's `hatched`), else 0. */
   heatmapRatioCells(ratios: number, count: number, full: number, cells: number): number;
-  heatmapSourceRow(src: number, srcX: number, width: number, out: number): void;
+  heatmapSourceRow(src: number, srcX: number, width: number, out: number, doubled: number): void;
   heatmapRow(
     src: number,
     cellX: number,
