@@ -32,14 +32,35 @@ const HALF_B = memory.data(8 * 16, 16);
  * outputs 0..7: (even ± odd + bias) >> shift, as stb's descale.
  */
 @inline function pass(io: usize, bias: i32, shift: i32): void {
-  const s0 = v128.load(io, 0);
-  const s1 = v128.load(io, 16);
-  const s2 = v128.load(io, 32);
-  const s3 = v128.load(io, 48);
-  const s4 = v128.load(io, 64);
-  const s5 = v128.load(io, 80);
-  const s6 = v128.load(io, 96);
-  const s7 = v128.load(io, 112);
+  passOf(
+    v128.load(io, 0),
+    v128.load(io, 16),
+    v128.load(io, 32),
+    v128.load(io, 48),
+    v128.load(io, 64),
+    v128.load(io, 80),
+    v128.load(io, 96),
+    v128.load(io, 112),
+    io,
+    bias,
+    shift,
+  );
+}
+
+/** The 1-D IDCT of s0..s7, its outputs 0..7 stored at `out`. */
+@inline function passOf(
+  s0: v128,
+  s1: v128,
+  s2: v128,
+  s3: v128,
+  s4: v128,
+  s5: v128,
+  s6: v128,
+  s7: v128,
+  io: usize,
+  bias: i32,
+  shift: i32,
+): void {
   let p1 = mulc(i32x4.add(s2, s6), C0_541);
   const t2e = i32x4.add(p1, mulc(s6, C1_847));
   const t3e = i32x4.add(p1, mulc(s2, C0_765));
@@ -73,6 +94,11 @@ const HALF_B = memory.data(8 * 16, 16);
   v128.store(io, i32x4.shr_s(i32x4.sub(x3, o0), shift), 64);
 }
 
+/** Four coefficients at `coefficients` times their quantisation steps at `table` (i32 lanes). */
+@inline function dequantised(coefficients: usize, table: usize): v128 {
+  return i32x4.mul(v128.load16x4_s(coefficients), v128.load16x4_u(table));
+}
+
 /** Transposes the 4×4 i32 tile of rows a..d (vectors at src, src+16·step…) into dst rows. */
 @inline function transpose4(src: usize, srcStep: usize, dst: usize, dstStep: usize): void {
   const a = v128.load(src);
@@ -96,14 +122,20 @@ const HALF_B = memory.data(8 * 16, 16);
 export function idctBlock(coefficients: usize, table: usize, out: usize, stride: i32): void {
   // Column pass on columns 0–3 (HALF_A) and 4–7 (HALF_B): vector r = row r of those columns.
   for (let half = 0; half < 2; half++) {
-    const dst = half ? HALF_B : HALF_A;
-    for (let r = 0; r < 8; r++) {
-      const at = <usize>(r * 8 + half * 4) * 2;
-      const q = v128.load16x4_s(coefficients + at);
-      const t = v128.load16x4_u(table + at);
-      v128.store(dst + <usize>r * 16, i32x4.mul(q, t));
-    }
-    pass(dst, 512, 10);
+    const at = <usize>half * 8;
+    passOf(
+      dequantised(coefficients + at, table + at),
+      dequantised(coefficients + at + 16, table + at + 16),
+      dequantised(coefficients + at + 32, table + at + 32),
+      dequantised(coefficients + at + 48, table + at + 48),
+      dequantised(coefficients + at + 64, table + at + 64),
+      dequantised(coefficients + at + 80, table + at + 80),
+      dequantised(coefficients + at + 96, table + at + 96),
+      dequantised(coefficients + at + 112, table + at + 112),
+      half ? HALF_B : HALF_A,
+      512,
+      10,
+    );
   }
   // Rows: transpose so that vector c = column c of rows 0–3 (then 4–7), same pass, transpose back.
   for (let half = 0; half < 2; half++) {
