@@ -28,18 +28,22 @@ const HALF_B = memory.data(8 * 16, 16);
 }
 
 /**
- * One 1-D IDCT of the vectors at `io` (s0..s7, each lane one column or row), replaced by its
- * outputs 0..7: (even ± odd + bias) >> shift, as stb's descale.
+ * One 1-D IDCT of s0..s7 (each lane one column or row), its outputs 0..7 stored at `io`: (even ± odd + bias) >> shift,
+ * as stb's descale.
  */
-@inline function pass(io: usize, bias: i32, shift: i32): void {
-  const s0 = v128.load(io, 0);
-  const s1 = v128.load(io, 16);
-  const s2 = v128.load(io, 32);
-  const s3 = v128.load(io, 48);
-  const s4 = v128.load(io, 64);
-  const s5 = v128.load(io, 80);
-  const s6 = v128.load(io, 96);
-  const s7 = v128.load(io, 112);
+@inline function pass(
+  s0: v128,
+  s1: v128,
+  s2: v128,
+  s3: v128,
+  s4: v128,
+  s5: v128,
+  s6: v128,
+  s7: v128,
+  io: usize,
+  bias: i32,
+  shift: i32,
+): void {
   let p1 = mulc(i32x4.add(s2, s6), C0_541);
   const t2e = i32x4.add(p1, mulc(s6, C1_847));
   const t3e = i32x4.add(p1, mulc(s2, C0_765));
@@ -73,20 +77,33 @@ const HALF_B = memory.data(8 * 16, 16);
   v128.store(io, i32x4.shr_s(i32x4.sub(x3, o0), shift), 64);
 }
 
-/** Transposes the 4×4 i32 tile of rows a..d (vectors at src, src+16·step…) into dst rows. */
-@inline function transpose4(src: usize, srcStep: usize, dst: usize, dstStep: usize): void {
-  const a = v128.load(src);
-  const b = v128.load(src + srcStep);
-  const c = v128.load(src + 2 * srcStep);
-  const d = v128.load(src + 3 * srcStep);
-  const ab0 = i32x4.shuffle(a, b, 0, 4, 1, 5);
-  const ab1 = i32x4.shuffle(a, b, 2, 6, 3, 7);
-  const cd0 = i32x4.shuffle(c, d, 0, 4, 1, 5);
-  const cd1 = i32x4.shuffle(c, d, 2, 6, 3, 7);
-  v128.store(dst, i64x2.shuffle(ab0, cd0, 0, 2));
-  v128.store(dst + dstStep, i64x2.shuffle(ab0, cd0, 1, 3));
-  v128.store(dst + 2 * dstStep, i64x2.shuffle(ab1, cd1, 0, 2));
-  v128.store(dst + 3 * dstStep, i64x2.shuffle(ab1, cd1, 1, 3));
+/** Four coefficients at `coefficients` times their quantisation steps at `table` (i32 lanes). */
+@inline function dequantised(coefficients: usize, table: usize): v128 {
+  return i32x4.mul(v128.load16x4_s(coefficients), v128.load16x4_u(table));
+}
+
+// A 4×4 i32 tile transposed in registers: with rows a..d, column 0 is firsts(pairsLow(a, b), pairsLow(c, d)), column 1
+// seconds(…) of the same, columns 2 and 3 the same of pairsHigh.
+@inline function pairsLow(a: v128, b: v128): v128 {
+  return i32x4.shuffle(a, b, 0, 4, 1, 5);
+}
+
+@inline function pairsHigh(a: v128, b: v128): v128 {
+  return i32x4.shuffle(a, b, 2, 6, 3, 7);
+}
+
+@inline function firsts(x: v128, y: v128): v128 {
+  return i64x2.shuffle(x, y, 0, 2);
+}
+
+@inline function seconds(x: v128, y: v128): v128 {
+  return i64x2.shuffle(x, y, 1, 3);
+}
+
+/** Eight samples (columns 0–3 in `low`, 4–7 in `high`) clamped to bytes at `out`. */
+@inline function storeRow(out: usize, low: v128, high: v128): void {
+  // Saturating narrowing = the reference's clamp to 0..255.
+  v128.store64_lane(out, i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(low, high), i16x8.splat(0)), 0);
 }
 
 /**
@@ -96,31 +113,59 @@ const HALF_B = memory.data(8 * 16, 16);
 export function idctBlock(coefficients: usize, table: usize, out: usize, stride: i32): void {
   // Column pass on columns 0–3 (HALF_A) and 4–7 (HALF_B): vector r = row r of those columns.
   for (let half = 0; half < 2; half++) {
-    const dst = half ? HALF_B : HALF_A;
-    for (let r = 0; r < 8; r++) {
-      const at = <usize>(r * 8 + half * 4) * 2;
-      const q = v128.load16x4_s(coefficients + at);
-      const t = v128.load16x4_u(table + at);
-      v128.store(dst + <usize>r * 16, i32x4.mul(q, t));
-    }
-    pass(dst, 512, 10);
+    const at = <usize>half * 8;
+    pass(
+      dequantised(coefficients + at, table + at),
+      dequantised(coefficients + at + 16, table + at + 16),
+      dequantised(coefficients + at + 32, table + at + 32),
+      dequantised(coefficients + at + 48, table + at + 48),
+      dequantised(coefficients + at + 64, table + at + 64),
+      dequantised(coefficients + at + 80, table + at + 80),
+      dequantised(coefficients + at + 96, table + at + 96),
+      dequantised(coefficients + at + 112, table + at + 112),
+      half ? HALF_B : HALF_A,
+      512,
+      10,
+    );
   }
-  // Rows: transpose so that vector c = column c of rows 0–3 (then 4–7), same pass, transpose back.
+  // Rows 0–3, then 4–7: transposed so that vector c = column c of the four rows, the same pass, transposed back.
   for (let half = 0; half < 2; half++) {
     const rows = <usize>half * 64; // rows 4–7 start 4 vectors further
-    transpose4(HALF_A + rows, 16, LANES, 16);
-    transpose4(HALF_B + rows, 16, LANES + 64, 16);
-    pass(LANES, 65536 + (128 << 17), 17);
-    // LANES[c] lane j = output column c of row half*4+j; back to rows in HALF_A (cols 0–3) / HALF_B (4–7).
-    transpose4(LANES, 16, HALF_A + rows, 16);
-    transpose4(LANES + 64, 16, HALF_B + rows, 16);
-  }
-  for (let r = 0; r < 8; r++) {
-    const lo = v128.load(HALF_A + <usize>r * 16);
-    const hi = v128.load(HALF_B + <usize>r * 16);
-    // Saturating narrowing = the reference's clamp to 0..255.
-    const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_s(lo, hi), i16x8.splat(0));
-    v128.store64_lane(out + <usize>(r * stride), bytes, 0);
+    const a01 = pairsLow(v128.load(HALF_A + rows), v128.load(HALF_A + rows, 16));
+    const a23 = pairsLow(v128.load(HALF_A + rows, 32), v128.load(HALF_A + rows, 48));
+    const a01h = pairsHigh(v128.load(HALF_A + rows), v128.load(HALF_A + rows, 16));
+    const a23h = pairsHigh(v128.load(HALF_A + rows, 32), v128.load(HALF_A + rows, 48));
+    const b01 = pairsLow(v128.load(HALF_B + rows), v128.load(HALF_B + rows, 16));
+    const b23 = pairsLow(v128.load(HALF_B + rows, 32), v128.load(HALF_B + rows, 48));
+    const b01h = pairsHigh(v128.load(HALF_B + rows), v128.load(HALF_B + rows, 16));
+    const b23h = pairsHigh(v128.load(HALF_B + rows, 32), v128.load(HALF_B + rows, 48));
+    pass(
+      firsts(a01, a23),
+      seconds(a01, a23),
+      firsts(a01h, a23h),
+      seconds(a01h, a23h),
+      firsts(b01, b23),
+      seconds(b01, b23),
+      firsts(b01h, b23h),
+      seconds(b01h, b23h),
+      LANES,
+      65536 + (128 << 17),
+      17,
+    );
+    // LANES[c] lane j = output column c of row half*4+j.
+    const p01 = pairsLow(v128.load(LANES), v128.load(LANES, 16));
+    const p23 = pairsLow(v128.load(LANES, 32), v128.load(LANES, 48));
+    const p01h = pairsHigh(v128.load(LANES), v128.load(LANES, 16));
+    const p23h = pairsHigh(v128.load(LANES, 32), v128.load(LANES, 48));
+    const q01 = pairsLow(v128.load(LANES, 64), v128.load(LANES, 80));
+    const q23 = pairsLow(v128.load(LANES, 96), v128.load(LANES, 112));
+    const q01h = pairsHigh(v128.load(LANES, 64), v128.load(LANES, 80));
+    const q23h = pairsHigh(v128.load(LANES, 96), v128.load(LANES, 112));
+    const first = out + <usize>(half * 4 * stride);
+    storeRow(first, firsts(p01, p23), firsts(q01, q23));
+    storeRow(first + <usize>stride, seconds(p01, p23), seconds(q01, q23));
+    storeRow(first + <usize>(2 * stride), firsts(p01h, p23h), firsts(q01h, q23h));
+    storeRow(first + <usize>(3 * stride), seconds(p01h, p23h), seconds(q01h, q23h));
   }
 }
 

@@ -109,6 +109,10 @@ const SAME = { mean: 0, activity: 0, ela: 0, noise: 0, clipped: 0, preview: 0 };
 const PHOTOS = [
   { what: "4:2:0 phone photo, 751 × 563 (leuvenA)", file: () => sharedFile("photos/opencv-doc/leuvenA.jpg") },
   { what: "4:2:2, restart interval 4", file: () => sharedFile("exif-samples/jpg/exif-org/fujifilm-mx1700.jpg") },
+  {
+    what: "4:2:2, 100 × 75 (chroma lines of 50 samples: the upsampling's vector loop and its scalar tail)",
+    file: () => sharedFile("exif-samples/jpg/Nikon_COOLPIX_P1.jpg"),
+  },
   { what: "4:4:0 (1×2 luma sampling)", file: () => sharedFile("exif-samples/jpg/tests/28-hex_value.jpg") },
   { what: "4:4:4", file: () => sharedFile("exif-samples/jpg/invalid/image00971.jpg") },
   { what: "4:4:4 with Adobe APP14", file: () => sharedFile("exif-samples/jpg/exif-org/nikon-e950.jpg") },
