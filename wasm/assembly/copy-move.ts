@@ -122,9 +122,11 @@ function fourCellRows(luma: usize, width: i32, y: i32, ring: usize, columns: usi
     store<f64>(r + 3 * rows, s3);
     store<f64>(c, column3);
     // Row y + k − 3's means, from y + k = 3 on.
-    if (y > 0) store<f32>(to + at, <f32>(column0 / 16));
-    if (y > 0) store<f32>(to + plane + at, <f32>(column1 / 16));
-    if (y > 0) store<f32>(to + 2 * plane + at, <f32>(column2 / 16));
+    if (y > 0) {
+      store<f32>(to + at, <f32>(column0 / 16));
+      store<f32>(to + plane + at, <f32>(column1 / 16));
+      store<f32>(to + 2 * plane + at, <f32>(column2 / 16));
+    }
     store<f32>(to + 3 * plane + at, <f32>(column3 / 16));
     s = f64x2.sub(s, twoSamples(line + at, line + stride + at));
     t = f64x2.sub(t, twoSamples(third + at, third + stride + at));

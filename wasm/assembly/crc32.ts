@@ -24,6 +24,11 @@ function prepareTables(): void {
   return load<u32>(TABLES + ((<usize>table << 10) | (<usize>(index & 0xff) << 2)));
 }
 
+/** The table entries of a little-endian word's four bytes: the first byte's from table `first`, each next from the one below. */
+@inline function wordEntries(first: i32, word: u32): u32 {
+  return entry(first, word) ^ entry(first - 1, word >>> 8) ^ entry(first - 2, word >>> 16) ^ entry(first - 3, word >>> 24);
+}
+
 /** CRC-32 of `length` bytes at `data`, continuing from `previous` (the CRC of the bytes before; 0 to start). */
 export function crc32(data: usize, length: i32, previous: u32): u32 {
   if (!tablesReady) prepareTables();
@@ -34,23 +39,7 @@ export function crc32(data: usize, length: i32, previous: u32): u32 {
     const b = load<u32>(data + <usize>i, 4);
     const c = load<u32>(data + <usize>i, 8);
     const d = load<u32>(data + <usize>i, 12);
-    crc =
-      entry(15, a) ^
-      entry(14, a >>> 8) ^
-      entry(13, a >>> 16) ^
-      entry(12, a >>> 24) ^
-      entry(11, b) ^
-      entry(10, b >>> 8) ^
-      entry(9, b >>> 16) ^
-      entry(8, b >>> 24) ^
-      entry(7, c) ^
-      entry(6, c >>> 8) ^
-      entry(5, c >>> 16) ^
-      entry(4, c >>> 24) ^
-      entry(3, d) ^
-      entry(2, d >>> 8) ^
-      entry(1, d >>> 16) ^
-      entry(0, d >>> 24);
+    crc = wordEntries(15, a) ^ wordEntries(11, b) ^ wordEntries(7, c) ^ wordEntries(3, d);
   }
   for (; i < length; i++) crc = entry(0, crc ^ <u32>load<u8>(data + <usize>i)) ^ (crc >>> 8);
   return ~crc;
