@@ -58,7 +58,7 @@ const PUSH_LOOPBACK_TESTS = ["test/push-loopback/**/*.test.ts"];
 /**
  * The queue consumers of wrangler.toml, except that a batch goes out at once instead of after up to `max_batch_timeout`
  * seconds: the notifications a test file queues then run while that file does, not in the next file's runtime (work
- * no test awaits that runs there can break vitest's channel to the pool: CI hung on 2026-11-29).
+ * no test awaits that runs there can break vitest's channel to the pool: `Closing rpc`, README "Tests").
  */
 const consumersAtOnce = Object.fromEntries(
   (unstable_readConfig({ config: "./wrangler.toml" }).queues.consumers ?? []).map((c) => [

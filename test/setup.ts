@@ -19,7 +19,8 @@ await applyD1Migrations(env.DB, TEST_MIGRATIONS);
  * Test files share a workerd runtime with the files after them. An analysis unit of this file whose alarm is still
  * scheduled or running when the file ends (a test that took its 202/504, or read the response before the unit's last
  * step) would run during a later file, whose harness does not host it: vitest then loses its channel to the pool and
- * the run hangs after the last file (CI, 2026-11-29). So each file lets its own units finish first (bounded).
+ * the run can hang (`Closing rpc while "resolve" was pending`, seen in local runs). So each file lets its own units
+ * finish first (bounded).
  */
 const UNIT_DRAIN_MS = 60_000;
 let unitsBefore = new Set<string>();

@@ -8,7 +8,7 @@ import { type QueuedJob, recordingJobs } from "./jobs";
  * One run of the quarter-hour cron at the test clock's time, as the runtime would start it. Its JOBS records what it
  * queues instead of sending it: the cron re-queues every overdue notification and result push in the database, those
  * of earlier test files included, and a real send would run them after this file ended, in a later file's runtime
- * (where work no test awaits can break vitest's channel to the pool: the hung CI run of 2026-11-29). Work the Durable
+ * (where work no test awaits can break vitest's channel to the pool: `Closing rpc`, README "Tests"). Work the Durable
  * Objects queue (they have their own bindings) is not recorded.
  */
 export async function runCron(): Promise<QueuedJob[]> {
