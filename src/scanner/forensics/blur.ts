@@ -8,7 +8,7 @@
 import { type FindingText, finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import type { GrayImage } from "../images/gray";
-import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
 import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";
@@ -26,9 +26,8 @@ import { drawnBecause, drawnReason } from "./drawn-texts";
  */
 export const BLUR_THRESHOLDS = { yellow: 0.55, red: 0.85 };
 
-/** Heatmap cell side (pixels of the searched picture) and the heatmap's size relative to the searched picture. */
+/** Heatmap cell side (pixels of the searched picture). */
 const CELL = 8;
-const HEATMAP_SCALE = 0.5;
 
 /** The blurred area's cells at its score, everything else 0. */
 function areaGrid(img: GrayImage, r: BlurRectangle | null) {
@@ -170,9 +169,8 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     ...(interior ? { interior: roundedInterior(interior) } : {}),
     ...(flagged ? { region: scaledTo(picture.width, searched, flagged) } : {}),
   };
-  const heatmapSide = Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE);
   const heat = areaGrid(img, inSearchPicture(img, judged));
-  const png = renderHeatmapPng(img, heat, heatmapSize(img.width, img.height, heatmapSide));
+  const png = renderHeatmapPng(img, heat, searchHeatmapSize(img.width, img.height));
   return {
     assessed: true,
     findings: [verdict(ctx, picture, judged, img, evidence)],

@@ -11,7 +11,7 @@ import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
 import { FULL_SEARCH_PIXELS, searchPicture, searchPixels } from "../images/search-picture";
-import { heatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
+import { type OverlayLine, renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"): copied block positions. */
@@ -200,8 +200,7 @@ export const copyMoveAnalyzer: Analyzer = {
         y2: (y + found.dy) / img.height,
       });
     }
-    // At the size of the picture searched: every pixel it has, nothing upscaled.
-    const png = renderHeatmapPng(img, heatmapGrid(search, found), heatmapSize(img.width, img.height), lines);
+    const png = renderHeatmapPng(img, heatmapGrid(search, found), searchHeatmapSize(img.width, img.height), lines);
     const attachments = [
       { category: "heatmaps" as const, name: `${file.name}.copy-move.png`, contentType: "image/png", bytes: png },
     ];

@@ -9,7 +9,7 @@ import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
-import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
 import { searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
@@ -78,11 +78,6 @@ async function flaggedBox(
 
 /** Heatmap cell side (pixels of the searched picture). */
 const CELL = 8;
-/**
- * The heatmap at half the searched picture's size (a frame of 4 px cells): the frame is what it shows, and a
- * full-size PNG cost as much CPU as the search itself (≈ 10 ms at 0.4 MP).
- */
-const HEATMAP_SCALE = 0.5;
 
 /** The rectangle's frame, one cell wide, at its score (0–1); everything else 0. */
 function frameGrid(img: GrayImage, flagged: Flagged | null) {
@@ -145,8 +140,7 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     standing ??= interiorStanding(await fusionInput(maps, file), maps);
     return standing(box(rect));
   });
-  const size = heatmapSize(img.width, img.height, Math.ceil(Math.max(img.width, img.height) * HEATMAP_SCALE));
-  const png = renderHeatmapPng(img, frameGrid(img, flagged), size);
+  const png = renderHeatmapPng(img, frameGrid(img, flagged), searchHeatmapSize(img.width, img.height));
   const attachments = [
     { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
   ];

@@ -96,6 +96,17 @@ export function heatmapSize(
   return { width: Math.max(1, Math.round(imageWidth * scale)), height: Math.max(1, Math.round(imageHeight * scale)) };
 }
 
+/**
+ * Output size of a heatmap drawn over a searched picture (copy-move, cut edges, blur): half its size, the longer side
+ * at most HEATMAP_MAX_SIDE. Their cells are 4–8 px of that picture, so each stays a square of 2–4 px; a full-size PNG
+ * showed nothing more and cost as much CPU as a search (a 0.4 MP photo's full-size heatmap ≈ 3–4 ms to draw and
+ * deflate, of ≈ 36 ms for every image detector: docs/benchmarks.md).
+ */
+export function searchHeatmapSize(searchedWidth: number, searchedHeight: number): { width: number; height: number } {
+  const half = Math.ceil(Math.max(searchedWidth, searchedHeight) / 2);
+  return heatmapSize(searchedWidth, searchedHeight, Math.min(HEATMAP_MAX_SIDE, half));
+}
+
 /** Nearest-neighbour resample of the base picture to exactly width×height. */
 function fitBase(base: GrayImage, width: number, height: number): GrayImage {
   const small = downscale(base, Math.max(width, height));
