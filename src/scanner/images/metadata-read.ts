@@ -63,6 +63,18 @@ export function pixelSize(bytes: Uint8Array, blocks: MetadataBlocks): { width: n
   return null;
 }
 
+/**
+ * What exifr reads of a file: a JPEG's bytes up to its first scan's data (its APP segments lie before; the scan's
+ * header is kept because exifr takes a segment that ends where its input ends for unreachable); for other formats the
+ * file (a WebP's EXIF chunk). Told to find every segment (`multiSegment`), exifr otherwise looks for more byte by byte
+ * through all the entropy-coded data: ≈ 0.3 ms for a 0.3 MB phone photo in workerd, ≈ 1 ms per MB.
+ */
+function exifrSource(bytes: Uint8Array): Uint8Array | null {
+  if (isWebp(bytes)) return webpExif(bytes);
+  const firstScan = isJpeg(bytes) ? parseJpegStructure(bytes).scanStarts[0] : undefined;
+  return firstScan === undefined ? bytes : bytes.subarray(0, firstScan);
+}
+
 async function exifThumbnail(bytes: Uint8Array): Promise<Uint8Array | null> {
   try {
     const t = await exifr.thumbnail(bytes);
@@ -99,7 +111,7 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
   let parseError: string | null = null;
   try {
     // exifr does not read WebP: its EXIF chunk is a plain TIFF stream, which exifr does.
-    const source = isWebp(bytes) ? webpExif(bytes) : bytes;
+    const source = exifrSource(bytes);
     if (source) blocks = ((await exifr.parse(source, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
     if (isHeif(bytes)) blocks = await withHeifExif(bytes, blocks);
     blocks = await withContainerXmp(bytes, blocks);
@@ -116,7 +128,7 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     height: size?.height ?? null,
     ...pngTextOf(bytes),
     photoshopIrb: jpeg !== null && appSegments(jpeg, 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
-    thumbnail: jpeg ? await exifThumbnail(bytes) : null,
+    thumbnail: jpeg ? await exifThumbnail(exifrSource(bytes) ?? bytes) : null,
     vendor: readVendorCameraFields(
       jpeg,
       blocks.makerNote,
