@@ -182,7 +182,7 @@ describe("JPEG strip decoder: the wasm Huffman decoding, IDCT, upsampling and co
       damaged.push(bytes);
     }
     // 0xFF bytes inside the data (markers and stuffed 0xFF 00 pairs where there were none): the bit reader's
-    // byte-at-a-time path beside its four-bytes-at-once one (entropy.ts fill).
+    // byte-at-a-time path beside its up-to-seven-bytes-at-once one (entropy.ts fill).
     for (let seed = 1; seed <= 4; seed++) {
       const bytes = photo.slice();
       for (let k = 0; k < 6; k++) {
