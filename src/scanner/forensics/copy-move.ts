@@ -10,7 +10,7 @@ import { drawnBecause, drawnReason } from "./drawn-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
-import { FULL_SEARCH_PIXELS, searchPicture, searchPixels } from "../images/search-picture";
+import { FULL_SEARCH_PIXELS, heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import { type OverlayLine, renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
@@ -200,7 +200,12 @@ export const copyMoveAnalyzer: Analyzer = {
         y2: (y + found.dy) / img.height,
       });
     }
-    const png = renderHeatmapPng(img, heatmapGrid(search, found), searchHeatmapSize(img.width, img.height), lines);
+    const png = renderHeatmapPng(
+      heatmapBackground(maps),
+      heatmapGrid(search, found),
+      searchHeatmapSize(img.width, img.height),
+      lines,
+    );
     const attachments = [
       { category: "heatmaps" as const, name: `${file.name}.copy-move.png`, contentType: "image/png", bytes: png },
     ];

@@ -10,7 +10,7 @@ import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
 import { renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
-import { searchPicture, searchPixels } from "../images/search-picture";
+import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
@@ -140,7 +140,11 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     standing ??= interiorStanding(await fusionInput(maps, file), maps);
     return standing(box(rect));
   });
-  const png = renderHeatmapPng(img, frameGrid(img, flagged), searchHeatmapSize(img.width, img.height));
+  const png = renderHeatmapPng(
+    heatmapBackground(maps),
+    frameGrid(img, flagged),
+    searchHeatmapSize(img.width, img.height),
+  );
   const attachments = [
     { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
   ];
