@@ -9,7 +9,7 @@ import { blockMapProducts, blockMaps, type BlockMaps } from "../images/block-ana
 import type { AnomalyRegion } from "../images/anomaly";
 import type { DecodeProduct } from "../images/file-decode";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
 import { heatmapAttachment, judgeRegions, MIN_REGION_BLOCKS, type RegionThresholds } from "./region-map";
 
 type Why = { de: string; en: string; pl: string };
@@ -60,10 +60,7 @@ export function blockRegionAnalyzer(check: BlockRegionCheck): Analyzer {
 async function analyzeBlocks(check: BlockRegionCheck, file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
   const result = await blockMaps(file.bytes);
   if (!result.ok) {
-    const text = result.tooLarge
-      ? imageTooLargeText(check.name, result.tooLarge)
-      : check.texts.notAssessed(blockCheckSkipped.undecodable);
-    const evidence = { reason: result.reason, ...result.tooLarge };
+    const { text, evidence } = blockMapsFailure(check.name, check.texts.notAssessed, result);
     return { assessed: false, findings: [finding(ctx.language, check.codes.notAssessed, "-", text, evidence)] };
   }
   const maps = result.maps;

@@ -14,7 +14,7 @@ import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";
 import { blurCheck, blurTexts } from "./blur-texts";
 import { CONFIRMED_BLUR_THRESHOLDS, type InteriorDetail, confirmedByInterior, interiorDetail } from "./blur-interior";
-import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
 import { drawnPicture } from "../images/drawn-picture";
 import { downscaleWasm } from "../images/gray-wasm";
 import { drawnBecause, drawnReason } from "./drawn-texts";
@@ -142,10 +142,8 @@ function verdict(
 async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
   const result = await blockMaps(file.bytes);
   if (!result.ok) {
-    const why = result.tooLarge
-      ? imageTooLargeText(blurCheck, result.tooLarge)
-      : blurTexts.notAssessed(blockCheckSkipped.undecodable);
-    return skipped(ctx, why, { reason: result.reason, ...result.tooLarge });
+    const { text, evidence } = blockMapsFailure(blurCheck, blurTexts.notAssessed, result);
+    return skipped(ctx, text, evidence);
   }
   const picture = { width: result.maps.width, height: result.maps.height };
   const img = await searchPicture(file.bytes, result.maps);

@@ -54,6 +54,24 @@ export const blockCheckSkipped = {
   },
 };
 
+/** A language's words for a check's name or a reason. */
+type Words = { de: string; en: string; pl: string };
+
+/**
+ * Why a check on the block maps (ELA, noise, copy-move, cut edges, blur …) did not run when they could not be made:
+ * the picture is beyond their budget, or its data could not be decoded; with the evidence that says which.
+ */
+export function blockMapsFailure(
+  check: Words,
+  notAssessed: (why: Words) => FindingText,
+  failure: { reason: string; tooLarge?: { width: number; height: number; maxPixels: number } },
+): { text: FindingText; evidence: Record<string, unknown> } {
+  return {
+    text: failure.tooLarge ? imageTooLargeText(check, failure.tooLarge) : notAssessed(blockCheckSkipped.undecodable),
+    evidence: { reason: failure.reason, ...failure.tooLarge },
+  };
+}
+
 /** A PDF with a compressed part (stream) that unpacks beyond the budget: it was not opened. */
 export function pdfUnpackBudgetText(v: {
   kind: "stream" | "image" | "total" | "xref";

@@ -5,7 +5,7 @@
  * pages, screenshots) are not judged: their letters, boxes and logos repeat by design.
  */
 import { finding, type FindingText } from "../finding";
-import { blockChecks, blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { blockChecks, blockCheckSkipped, blockMapsFailure } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
@@ -157,15 +157,8 @@ export const copyMoveAnalyzer: Analyzer = {
   async analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
     const result = await blockMaps(file.bytes);
     if (!result.ok) {
-      const text = result.tooLarge
-        ? imageTooLargeText(blockChecks.copyMove, result.tooLarge)
-        : texts.notAssessed(blockCheckSkipped.undecodable);
-      return {
-        assessed: false,
-        findings: [
-          finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", text, { reason: result.reason, ...result.tooLarge }),
-        ],
-      };
+      const { text, evidence } = blockMapsFailure(blockChecks.copyMove, texts.notAssessed, result);
+      return { assessed: false, findings: [finding(ctx.language, "COPY_MOVE_NOT_ASSESSED", "-", text, evidence)] };
     }
     const maps = result.maps;
     const img = await searchPicture(file.bytes, maps);

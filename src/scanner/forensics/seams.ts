@@ -12,7 +12,7 @@ import type { GrayImage } from "../images/gray";
 import { renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
 import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
-import { blockCheckSkipped, imageTooLargeText } from "./budget-texts";
+import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
 import { type SeamRectangle, SEAM_MIN_SIDE, SEAM_STEP, searchSeams } from "./seam-search";
 import { seamCheck, seamTexts } from "./seams-texts";
@@ -107,10 +107,8 @@ function notAssessed(
 async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult> {
   const result = await blockMaps(file.bytes);
   if (!result.ok) {
-    const text = result.tooLarge
-      ? imageTooLargeText(seamCheck, result.tooLarge)
-      : seamTexts.notAssessed(blockCheckSkipped.undecodable);
-    return notAssessed(ctx, text, { reason: result.reason, ...result.tooLarge });
+    const { text, evidence } = blockMapsFailure(seamCheck, seamTexts.notAssessed, result);
+    return notAssessed(ctx, text, evidence);
   }
   const maps = result.maps;
   const img = await searchPicture(file.bytes, maps);
