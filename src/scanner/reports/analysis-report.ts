@@ -9,7 +9,7 @@ import { rgb } from "pdf-lib";
 import type { FileResult } from "../analysis/file-result";
 import { ramp } from "../images/heatmap";
 import type { Language } from "../types";
-import { formatNumber, formatSize, quote, t } from "./i18n";
+import { formatNumber, formatSize, HEATMAP_KINDS, type HeatmapKind, quote, t } from "./i18n";
 import { drawFinding } from "./finding-block";
 import { drawReportImage, embedPngScaled } from "./images";
 import { CONTENT_WIDTH, colors, MARGIN, openReport, type PageFlow } from "./layout";
@@ -248,10 +248,10 @@ async function heatmaps(flow: PageFlow, input: ReportInput, file: FileResult) {
   legend(flow, input.language);
 }
 
-/** The detector a heatmap comes from: its name is `<file>.<detector>.png`. */
-function heatmapCaption(ref: string, names: Record<string, string>): string {
+/** The detector a heatmap comes from (its name is `<file>.<detector>.png`) in the report's words, else the name. */
+export function heatmapCaption(ref: string, names: Record<HeatmapKind, string>): string {
   const name = ref.slice(ref.indexOf("/") + 1);
-  const detector = Object.keys(names).find((d) => name.endsWith(`.${d}.png`));
+  const detector = HEATMAP_KINDS.find((d) => name.endsWith(`.${d}.png`));
   return detector ? names[detector] : name;
 }
 

@@ -40,6 +40,22 @@ export function quote(text: string, language: Language): string {
   return `${open}${text}${close}`;
 }
 
+/** The `<detector>` of the heatmaps' names `<file>.<detector>.png` (images/heatmap.ts' callers), each captioned in a report. */
+export const HEATMAP_KINDS = [
+  "ela",
+  "noise",
+  "copy-move",
+  "seams",
+  "blur",
+  "manipulation",
+  "recapture",
+  "dq",
+  "ghost",
+  "grid",
+  "region-fusion",
+] as const;
+export type HeatmapKind = (typeof HEATMAP_KINDS)[number];
+
 interface ReportTexts {
   bytes: string;
   levels: Record<SuspicionLevel, { name: string; meaning: string }>;
@@ -81,7 +97,7 @@ interface ReportTexts {
   legendHigh: string;
   legendHatched: string;
   legendLines: string;
-  heatmapNames: Record<string, string>;
+  heatmapNames: Record<HeatmapKind, string>;
   revisions: string;
   revisionsCount: (n: number) => string;
   revisionFiles: string;
@@ -171,6 +187,7 @@ const de: ReportTexts = {
     recapture: "Abfotografiert-Modell",
     dq: "Doppelte Quantisierung",
     ghost: "JPEG-Geister",
+    grid: "Frühere JPEG-Raster",
     "region-fusion": "Kombinierte Prüfung",
   },
   revisions: "Versionen und Änderungen",
@@ -331,6 +348,7 @@ const en: ReportTexts = {
     recapture: "Recapture model",
     dq: "Double quantisation",
     ghost: "JPEG ghosts",
+    grid: "Earlier JPEG grids",
     "region-fusion": "Combined check",
   },
   revisions: "Revisions and changes",
@@ -488,6 +506,7 @@ const pl: ReportTexts = {
     recapture: "Model ponownego sfotografowania",
     dq: "Podwójna kwantyzacja",
     ghost: "Duchy JPEG",
+    grid: "Wcześniejsze siatki JPEG",
     "region-fusion": "Łączna kontrola",
   },
   revisions: "Wersje i zmiany",
