@@ -4,7 +4,7 @@
  * or printout leaves, and attaches a heatmap of the patches it judged.
  */
 import { finding } from "../finding";
-import { heatmapSize, renderHeatmapPng } from "../images/heatmap";
+import { halfHeatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { grayBase, squaresToGrid } from "../ml/heatmap-grid";
 import { levelFor } from "../ml/findings";
 import { modelAnalyzer } from "../ml/model-analyzer";
@@ -48,7 +48,7 @@ function report(name: string, source: PixelSource, result: RecaptureResult, lang
     32,
     result.patches.map((p) => ({ x: p.x, y: p.y, size: PATCH, score: p.probability })),
   );
-  const png = renderHeatmapPng(grayBase(source, 1024), grid, heatmapSize(source.width, source.height));
+  const png = renderHeatmapPng(grayBase(source, 1024), grid, halfHeatmapSize(source.width, source.height));
   return {
     assessed: true,
     findings: [verdict(language, result)],

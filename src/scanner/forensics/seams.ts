@@ -9,7 +9,7 @@ import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
-import { renderHeatmapPng, searchHeatmapSize } from "../images/heatmap";
+import { renderHeatmapPng, halfHeatmapSize } from "../images/heatmap";
 import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
@@ -141,7 +141,7 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
   const png = renderHeatmapPng(
     heatmapBackground(maps),
     frameGrid(img, flagged),
-    searchHeatmapSize(img.width, img.height),
+    halfHeatmapSize(img.width, img.height),
   );
   const attachments = [
     { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },

@@ -97,14 +97,13 @@ export function heatmapSize(
 }
 
 /**
- * Output size of a heatmap drawn over a searched picture (copy-move, cut edges, blur): half its size, the longer side
- * at most HEATMAP_MAX_SIDE. Their cells are 4–8 px of that picture, so each stays a square of 2–4 px; a full-size PNG
- * showed nothing more and cost as much CPU as a search (a 0.4 MP photo's full-size heatmap ≈ 3–4 ms to draw and
- * deflate, of ≈ 36 ms for every image detector: docs/benchmarks.md).
+ * Output size of a heatmap at half its picture's size, the longer side at most HEATMAP_MAX_SIDE: the searched
+ * pictures' (copy-move, cut edges, blur; cells of 4–8 px) and the recapture model's (cells of 32 px), each cell still a
+ * square of 2–16 px. A full-size PNG showed nothing more and cost as much CPU as a search (a 0.4 MP photo's full-size
+ * heatmap ≈ 3–4 ms to draw and deflate, of ≈ 36 ms for every image detector: docs/benchmarks.md).
  */
-export function searchHeatmapSize(searchedWidth: number, searchedHeight: number): { width: number; height: number } {
-  const half = Math.ceil(Math.max(searchedWidth, searchedHeight) / 2);
-  return heatmapSize(searchedWidth, searchedHeight, Math.min(HEATMAP_MAX_SIDE, half));
+export function halfHeatmapSize(width: number, height: number): { width: number; height: number } {
+  return heatmapSize(width, height, Math.min(HEATMAP_MAX_SIDE, Math.ceil(Math.max(width, height) / 2)));
 }
 
 /** Nearest-neighbour resample of the base picture to exactly width×height. */

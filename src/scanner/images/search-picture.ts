@@ -69,7 +69,7 @@ export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise
 /**
  * The background of a searched picture's heatmap (copy-move, cut edges, blur), once per file: the block maps' 1/4-scale
  * preview, cropped to the picture (its last block row and column may reach past it). At half the picture's size
- * (heatmap.ts searchHeatmapSize) each of its pixels is a 2 × 2 square, as in the block maps' own heatmaps, which the
+ * (heatmap.ts halfHeatmapSize) each of its pixels is a 2 × 2 square, as in the block maps' own heatmaps, which the
  * PNG's deflate packs far better than a half-size copy of the searched picture (a 0.4 MP photo's copy-move heatmap
  * 103 → 48 KB, its cut edges' and blur's 89 → 29 KB, ≈ 1 ms less CPU); larger photos' are reduced to the heatmap's size.
  */
