@@ -8,7 +8,7 @@
 import { type FindingText, finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import type { GrayImage } from "../images/gray";
-import { renderHeatmapPng, halfHeatmapSize } from "../images/heatmap";
+import { halfHeatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";

@@ -11,7 +11,7 @@ import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
 import { FULL_SEARCH_PIXELS, heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
-import { type OverlayLine, renderHeatmapPng, halfHeatmapSize } from "../images/heatmap";
+import { halfHeatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"): copied block positions. */

@@ -9,7 +9,7 @@ import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
-import { renderHeatmapPng, halfHeatmapSize } from "../images/heatmap";
+import { halfHeatmapSize, renderHeatmapPng } from "../images/heatmap";
 import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
