@@ -7,6 +7,7 @@
 // one thread) on the same files in the same run, as a ratio. Writes `image-detectors` in docs/benchmarks.md.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { loadAverage, loadNote } from "../lib/machine-load.mjs";
 import { startBenchWorker } from "../lib/bench-worker.mjs";
 import { writeDocSection } from "../lib/doc-section.mjs";
 import { rssMb, workerdPids } from "../lib/workerd-memory.mjs";
@@ -79,8 +80,6 @@ const megapixels = (path) => {
   );
   return Number(out.stdout.trim());
 };
-
-const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
 
 async function main() {
   const loadBefore = loadAverage();
@@ -250,7 +249,7 @@ async function main() {
     const md = `## Image detectors (scripts/bench/image.bench.mjs)
 
 Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on a shared 2-core machine, load average (1/5/15 min)
-${loadBefore} before and ${loadAverage()} after the run (other engineers' tests were running: treat times as upper bounds).
+${loadBefore} before and ${loadAverage()} after the run (${loadNote(loadBefore)}).
 
 Milliseconds **per megapixel**, median of 5 requests (3 for the 24 MP file, 21 for the 0.4 MP one), timed from outside
 workerd (\`wrangler dev\`, request round trip included). Pixel kernels: SIMD WebAssembly (docs/wasm.md).

@@ -4,10 +4,11 @@
 // persistence dir). Per run: wall time of each HTTP step and the workerd process's peak RSS
 // (VmRSS polled every 10 ms) minus its idle RSS. Writes the `scanner-intake` section of
 // docs/benchmarks.md.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeDocSection } from "../lib/doc-section.mjs";
+import { loadAverage, loadNote } from "../lib/machine-load.mjs";
 import { workerdRssMb } from "../lib/workerd-memory.mjs";
 import {
   createAccount,
@@ -45,7 +46,6 @@ const BEFORE_ROWS = [
 ];
 
 const stop = (server) => server.stop();
-const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" / ");
 
 async function main() {
   const tree = { ...treeInfo(), loadBefore: loadAverage() };
@@ -195,7 +195,7 @@ function report(intakeRows, serviceRows, tree) {
     "scanner-intake",
     `## File verification intake (\`npm run bench intake\`)
 
-Measured ${date} (${code}) with \`wrangler dev\` (workerd, local R2/D1/Durable Objects) on a shared 2-core machine, load average (1/5/15 min) ${tree.loadBefore} before and ${loadAverage()} after the run (other agents may have been running: treat times as upper bounds). ZIPs of real camera JPEGs from \`shared/data/photos\` and \`shared/data/exif-samples/jpg\`, stored (JPEGs do not compress); the 45 MB ZIP reuses photos in \`copyN/\` folders to reach its size. Peak RSS = the highest VmRSS of the workerd process (polled every 10 ms) minus its RSS before the run.
+Measured ${date} (${code}) with \`wrangler dev\` (workerd, local R2/D1/Durable Objects) on a shared 2-core machine, load average (1/5/15 min) ${tree.loadBefore} before and ${loadAverage()} after the run (${loadNote(tree.loadBefore)}). ZIPs of real camera JPEGs from \`shared/data/photos\` and \`shared/data/exif-samples/jpg\`, stored (JPEGs do not compress); the 45 MB ZIP reuses photos in \`copyN/\` folders to reach its size. Peak RSS = the highest VmRSS of the workerd process (polled every 10 ms) minus its RSS before the run.
 
 ### Intake alone
 
