@@ -8,8 +8,7 @@
 import { type FindingText, finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import type { GrayImage } from "../images/gray";
-import { halfHeatmapSize, renderHeatmapPng } from "../images/heatmap";
-import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
+import { searchHeatmapPng, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { type BlurRectangle, BLUR_MIN_SIDE, FINE_RATIO, MAX_BRIGHTNESS_JUMP, searchBlurRectangle } from "./blur-search";
 import { blurCheck, blurTexts } from "./blur-texts";
@@ -168,7 +167,7 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     ...(flagged ? { region: scaledTo(picture.width, searched, flagged) } : {}),
   };
   const heat = areaGrid(img, inSearchPicture(img, judged));
-  const png = renderHeatmapPng(heatmapBackground(result.maps), heat, halfHeatmapSize(img.width, img.height));
+  const png = searchHeatmapPng(result.maps, img, heat);
   return {
     assessed: true,
     findings: [verdict(ctx, picture, judged, img, evidence)],

@@ -54,16 +54,13 @@ export const blockCheckSkipped = {
   },
 };
 
-/** A language's words for a check's name or a reason. */
-type Words = { de: string; en: string; pl: string };
-
 /**
  * Why a check on the block maps (ELA, noise, copy-move, cut edges, blur …) did not run when they could not be made:
  * the picture is beyond their budget, or its data could not be decoded; with the evidence that says which.
  */
 export function blockMapsFailure(
-  check: Words,
-  notAssessed: (why: Words) => FindingText,
+  check: Record<Language, string>,
+  notAssessed: (why: Record<Language, string>) => FindingText,
   failure: { reason: string; tooLarge?: { width: number; height: number; maxPixels: number } },
 ): { text: FindingText; evidence: Record<string, unknown> } {
   return {

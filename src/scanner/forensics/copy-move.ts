@@ -10,8 +10,8 @@ import { drawnBecause, drawnReason } from "./drawn-texts";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import { BLOCK, type CopiedArea, type CopyMoveSearch, searchCopyMove } from "../images/block-matching";
-import { FULL_SEARCH_PIXELS, heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
-import { halfHeatmapSize, type OverlayLine, renderHeatmapPng } from "../images/heatmap";
+import { FULL_SEARCH_PIXELS, searchHeatmapPng, searchPicture, searchPixels } from "../images/search-picture";
+import type { OverlayLine } from "../images/heatmap";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 
 /** Calibrated in scripts/eval/image.eval.ts (docs/forensics.md, section "Copy-move"): copied block positions. */
@@ -193,12 +193,7 @@ export const copyMoveAnalyzer: Analyzer = {
         y2: (y + found.dy) / img.height,
       });
     }
-    const png = renderHeatmapPng(
-      heatmapBackground(maps),
-      heatmapGrid(search, found),
-      halfHeatmapSize(img.width, img.height),
-      lines,
-    );
+    const png = searchHeatmapPng(maps, img, heatmapGrid(search, found), lines);
     const attachments = [
       { category: "heatmaps" as const, name: `${file.name}.copy-move.png`, contentType: "image/png", bytes: png },
     ];

@@ -9,8 +9,7 @@ import { finding } from "../finding";
 import { blockMapProducts, blockMaps } from "../images/block-analysis";
 import { drawnPicture } from "../images/drawn-picture";
 import type { GrayImage } from "../images/gray";
-import { halfHeatmapSize, renderHeatmapPng } from "../images/heatmap";
-import { heatmapBackground, searchPicture, searchPixels } from "../images/search-picture";
+import { searchHeatmapPng, searchPicture, searchPixels } from "../images/search-picture";
 import type { Analyzer, AnalyzerResult, ScanContext, ScanFile } from "../types";
 import { blockCheckSkipped, blockMapsFailure } from "./budget-texts";
 import { drawnBecause, drawnReason } from "./drawn-texts";
@@ -138,11 +137,7 @@ async function analyze(file: ScanFile, ctx: ScanContext): Promise<AnalyzerResult
     standing ??= interiorStanding(await fusionInput(maps, file), maps);
     return standing(box(rect));
   });
-  const png = renderHeatmapPng(
-    heatmapBackground(maps),
-    frameGrid(img, flagged),
-    halfHeatmapSize(img.width, img.height),
-  );
+  const png = searchHeatmapPng(maps, img, frameGrid(img, flagged));
   const attachments = [
     { category: "heatmaps" as const, name: `${file.name}.seams.png`, contentType: "image/png", bytes: png },
   ];

@@ -109,9 +109,9 @@ function hasPhotoshopOnlyResources(app13: Uint8Array): boolean {
 export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadata> {
   let blocks: MetadataBlocks = {};
   let parseError: string | null = null;
+  // exifr does not read WebP: its EXIF chunk is a plain TIFF stream, which exifr does.
+  const source = exifrSource(bytes);
   try {
-    // exifr does not read WebP: its EXIF chunk is a plain TIFF stream, which exifr does.
-    const source = exifrSource(bytes);
     if (source) blocks = ((await exifr.parse(source, EXIFR_OPTIONS)) as MetadataBlocks | undefined) ?? {};
     if (isHeif(bytes)) blocks = await withHeifExif(bytes, blocks);
     blocks = await withContainerXmp(bytes, blocks);
@@ -128,7 +128,7 @@ export async function readImageMetadata(bytes: Uint8Array): Promise<ImageMetadat
     height: size?.height ?? null,
     ...pngTextOf(bytes),
     photoshopIrb: jpeg !== null && appSegments(jpeg, 0xed, "Photoshop 3.0").some(hasPhotoshopOnlyResources),
-    thumbnail: jpeg ? await exifThumbnail(exifrSource(bytes) ?? bytes) : null,
+    thumbnail: jpeg && source ? await exifThumbnail(source) : null,
     vendor: readVendorCameraFields(
       jpeg,
       blocks.makerNote,

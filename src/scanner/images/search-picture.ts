@@ -1,13 +1,14 @@
 /**
  * The picture that copy-move and the cut-edge check (seams) search, made once per file: full resolution up
  * to FULL_SEARCH_PIXELS (a copy's shift stays a whole pixel, a cut edge one pixel sharp), larger pictures
- * area-averaged to REDUCED_SEARCH_PIXELS.
+ * area-averaged to REDUCED_SEARCH_PIXELS; and how the heatmaps of checks on it are drawn (searchHeatmapPng).
  */
 import { oncePer } from "../../lib/once-per";
 import type { BlockMaps } from "./block-analysis";
 import { type DecodeProduct, decoded } from "./file-decode";
 import type { GrayImage } from "./gray";
 import { downscaleWasm } from "./gray-wasm";
+import { halfHeatmapSize, type OverlayLine, renderHeatmapPng, type ScoreGrid } from "./heatmap";
 import { isJpeg } from "./jpeg-markers";
 import { LumaDownscaler } from "./luma-downscale";
 import { isPng } from "./png-chunks";
@@ -67,13 +68,13 @@ export async function searchPicture(bytes: Uint8Array, maps: BlockMaps): Promise
 }
 
 /**
- * The background of a searched picture's heatmap (copy-move, cut edges, blur), once per file: the block maps' 1/4-scale
- * preview, cropped to the picture (its last block row and column may reach past it). At half the picture's size
- * (heatmap.ts halfHeatmapSize) each of its pixels is a 2 × 2 square, as in the block maps' own heatmaps, which the
- * PNG's deflate packs far better than a half-size copy of the searched picture (a 0.4 MP photo's copy-move heatmap
- * 103 → 48 KB, its cut edges' and blur's 89 → 29 KB, ≈ 1 ms less CPU); larger photos' are reduced to the heatmap's size.
+ * The background of a searched picture's heatmap, once per file: the block maps' 1/4-scale preview, cropped to the
+ * picture (its last block row and column may reach past it). At half the picture's size each of its pixels is a
+ * 2 × 2 square, as in the block maps' own heatmaps, which the PNG's deflate packs far better than a half-size copy of
+ * the searched picture (a 0.4 MP photo's copy-move heatmap 103 → 48 KB, its cut edges' and blur's 89 → 29 KB, ≈ 1 ms
+ * less CPU); larger photos' are reduced to the heatmap's size.
  */
-export const heatmapBackground = oncePer((maps: BlockMaps): GrayImage => {
+const heatmapBackground = oncePer((maps: BlockMaps): GrayImage => {
   const { preview } = maps;
   const width = Math.min(preview.width, Math.ceil(maps.width / 4));
   const height = Math.min(preview.height, Math.ceil(maps.height / 4));
@@ -82,3 +83,16 @@ export const heatmapBackground = oncePer((maps: BlockMaps): GrayImage => {
     data.set(preview.data.subarray(y * preview.width, y * preview.width + width), y * width);
   return { width, height, data };
 });
+
+/**
+ * The heatmap PNG of a check on the searched picture `searched` (copy-move, cut edges, blur; `grid` over it): at half
+ * its size (halfHeatmapSize) over the file's preview (heatmapBackground), the same look as the block maps' heatmaps.
+ */
+export function searchHeatmapPng(
+  maps: BlockMaps,
+  searched: GrayImage,
+  grid: ScoreGrid,
+  lines?: OverlayLine[],
+): Uint8Array {
+  return renderHeatmapPng(heatmapBackground(maps), grid, halfHeatmapSize(searched.width, searched.height), lines);
+}
